@@ -1,0 +1,115 @@
+import { useEffect, useRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import type { FetcherWithComponents } from "react-router";
+import { HONEYPOT_FIELD } from "../content/forms";
+import type { FieldError } from "../content/validation";
+import { useToast } from "./toast";
+
+/** What a public form's action answers: success, or the field errors with what was typed. */
+export type FormResult =
+  | { ok: true; message: string }
+  | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> };
+
+export function errorFor(result: FormResult | undefined, field: string): string | undefined {
+  return result && !result.ok ? result.errors.find((e) => e.field === field)?.message : undefined;
+}
+
+/** Toasts the outcome of a fetcher submission and clears the form after a success. */
+export function useFormFeedback(fetcher: FetcherWithComponents<FormResult | undefined>) {
+  const toast = useToast();
+  const formRef = useRef<HTMLFormElement>(null);
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    const data = fetcher.data;
+    if (fetcher.state !== "idle" || !data || handled.current === data) return;
+    handled.current = data;
+    if (data.ok) {
+      toast("success", data.message);
+      formRef.current?.reset();
+    } else {
+      toast("error", data.message);
+    }
+  }, [fetcher.state, fetcher.data, toast]);
+  return formRef;
+}
+
+/** A field hidden from people; bots that fill it in are answered with success and ignored. */
+export function Honeypot() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <label>
+        Leave this field empty
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
+
+type FieldProps = {
+  label: string;
+  name: string;
+  error?: string;
+  className?: string;
+  hideLabel?: boolean;
+};
+
+export function TextField({
+  label,
+  name,
+  error,
+  className,
+  hideLabel,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const id = `f-${input.form ?? ""}${name}`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={hideLabel ? "sr-only" : "field-label"}>
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        className="field-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...input}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function TextAreaField({
+  label,
+  name,
+  error,
+  className,
+  ...input
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = `f-${name}`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        rows={3}
+        className="field-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...input}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+
+export const NAV_LINKS = [
+  { label: "Home", to: "/" },
+  { label: "Our Services", to: "/#service-sec" },
+  { label: "Why Choose Us", to: "/#who-sec" },
+  { label: "Testimonials", to: "/#testi-sec" },
+  { label: "Contact Us", to: "/#contact-sec" },
+] as const;
+
+export interface HeaderUser {
+  isAdmin: boolean;
+}
+
+interface HeaderProps {
+  logo: string | undefined;
+  siteName: string;
+  user: HeaderUser | null;
+}
+
+export function Header({ logo, siteName, user }: HeaderProps) {
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.key]);
+
+  const accountLinks = (
+    <>
+      {user ? (
+        <Link to="/dashboard" className="btn-dark px-5 py-2.5">
+          Dashboard
+        </Link>
+      ) : (
+        <Link to="/login" className="btn-dark px-5 py-2.5">
+          Login
+        </Link>
+      )}
+      {user?.isAdmin ? (
+        <Link to="/admin" className="btn-outline px-5 py-2.5">
+          Admin
+        </Link>
+      ) : null}
+    </>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-linen/70 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
+      <div className="container-page flex h-18 items-center justify-between gap-6 py-3">
+        <Link to="/" className="flex shrink-0 items-center" aria-label={`${siteName}, home`}>
+          {logo ? (
+            <img src={logo} alt={siteName} width={180} height={48} className="h-10 w-auto" />
+          ) : (
+            <span className="font-serif text-xl text-forest">{siteName}</span>
+          )}
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-7 lg:flex">
+          {NAV_LINKS.map((l) => (
+            <NavLink
+              key={l.to}
+              to={l.to}
+              end
+              className="text-sm font-medium text-ink/80 transition-colors hover:text-clay"
+            >
+              {l.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="hidden items-center gap-3 lg:flex">{accountLinks}</div>
+        <button
+          type="button"
+          className="inline-flex h-11 w-11 items-center justify-center rounded-full text-forest ring-1 ring-linen lg:hidden"
+          aria-label="Open menu"
+          aria-expanded={open}
+          aria-controls="mobile-menu"
+          onClick={() => setOpen(true)}
+        >
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <path d="M4 7h16M4 12h16M4 17h16" />
+          </svg>
+        </button>
+      </div>
+      <MobileMenu open={open} onClose={() => setOpen(false)} siteName={siteName}>
+        {accountLinks}
+      </MobileMenu>
+    </header>
+  );
+}
+
+/**
+ * The overlay menu on small screens (max 400 px, 90% wide): a native modal dialog that closes on a link click,
+ * the close button, a click on the backdrop, or Escape.
+ */
+function MobileMenu({
+  open,
+  onClose,
+  siteName,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  siteName: string;
+  children: React.ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      id="mobile-menu"
+      aria-label="Menu"
+      onClose={onClose}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose(); // the backdrop
+      }}
+      className="m-0 ml-auto h-dvh max-h-dvh w-[90%] max-w-[400px] bg-transparent p-0 backdrop:backdrop-blur-sm open:animate-page-in"
+    >
+      <div className="flex h-full flex-col bg-white px-6 py-5 shadow-2xl">
+        <div className="flex items-center justify-between">
+          <span className="font-serif text-lg text-forest">{siteName}</span>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close menu"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-full text-forest ring-1 ring-linen"
+          >
+            <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <path d="M6 6l12 12M18 6L6 18" />
+            </svg>
+          </button>
+        </div>
+        <nav aria-label="Mobile" className="mt-8 flex flex-col">
+          {NAV_LINKS.map((l) => (
+            <Link
+              key={l.to}
+              to={l.to}
+              onClick={onClose}
+              className="border-b border-linen/70 py-4 font-serif text-xl text-forest hover:text-clay"
+            >
+              {l.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="mt-8 flex flex-wrap gap-3" onClick={onClose}>
+          {children}
+        </div>
+      </div>
+    </dialog>
+  );
+}

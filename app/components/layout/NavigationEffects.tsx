@@ -1,0 +1,58 @@
+import { useEffect, useRef, useState } from "react";
+import { useLocation, useNavigation } from "react-router";
+
+/** A thin bar at the top for 400 ms on every navigation (longer while a page is still loading). */
+export function LoadingBar() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const [run, setRun] = useState(0);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setRun((n) => n + 1);
+  }, [location.key]);
+  const busy = navigation.state !== "idle";
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    if (busy || run > 0) {
+      setVisible(true);
+      if (!busy) {
+        const t = setTimeout(() => setVisible(false), 400);
+        return () => clearTimeout(t);
+      }
+    }
+  }, [busy, run]);
+  if (!visible) return null;
+  return (
+    <div
+      key={busy ? "busy" : run}
+      data-testid="loading-bar"
+      aria-hidden="true"
+      className="fixed inset-x-0 top-0 z-[70] h-0.5 origin-left animate-bar bg-clay"
+    />
+  );
+}
+
+/** Smooth scroll to the top on every route change; to the anchor when the address names one. */
+export function ScrollOnNavigate() {
+  const { pathname, hash } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      if (!hash) return;
+    }
+    if (hash) {
+      const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+      if (target) {
+        target.scrollIntoView({ behavior: "smooth", block: "start" });
+        return;
+      }
+    }
+    window.scrollTo({ top: 0, behavior: "smooth" });
+  }, [pathname, hash]);
+  return null;
+}

@@ -1,0 +1,30 @@
+import type { SectionRecord } from "../../content/registry";
+import { Section } from "./Section";
+
+export function Features({
+  heading,
+  items,
+}: {
+  heading?: SectionRecord<"featuresText">;
+  items: SectionRecord<"featureItem">[];
+}) {
+  if (items.length === 0) return null;
+  return (
+    <Section eyebrow="Why clients stay" title={heading?.FeaturesHeading} lead={heading?.FeaturesText}>
+      <ul className="grid gap-8 sm:grid-cols-2">
+        {items.map((f) => (
+          <li key={f._id} className="overflow-hidden rounded-3xl bg-white ring-1 ring-linen">
+            <img src={f.FeaturesImg} alt="" width={600} height={400} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+            <div className="flex gap-4 p-7">
+              <img src={f.FeaturesIcon} alt="" width={64} height={64} loading="lazy" className="h-10 w-10 shrink-0" />
+              <div>
+                <h3 className="text-xl text-forest">{f.FeaturesText}</h3>
+                <p className="mt-2 text-sm leading-relaxed text-mist">{f.FeaturesDesc}</p>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}

@@ -1,0 +1,26 @@
+import { Link } from "react-router";
+
+/** The title band of an inner page, with its breadcrumb. */
+export function PageHeader({ title, lead }: { title: string; lead?: string }) {
+  return (
+    <section className="bg-sand">
+      <div className="container-page py-14 sm:py-20">
+        <nav aria-label="Breadcrumb" className="text-sm text-mist">
+          <ol className="flex gap-2">
+            <li>
+              <Link to="/" className="hover:text-clay">
+                Home
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li aria-current="page" className="text-forest">
+              {title}
+            </li>
+          </ol>
+        </nav>
+        <h1 className="mt-4 text-4xl text-forest sm:text-5xl">{title}</h1>
+        {lead ? <p className="section-lead max-w-2xl">{lead}</p> : null}
+      </div>
+    </section>
+  );
+}

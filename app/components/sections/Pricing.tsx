@@ -1,0 +1,60 @@
+import { Link } from "react-router";
+import type { SectionRecord } from "../../content/registry";
+import { formatPrice, isPopular, visiblePoints } from "../../lib/pricing";
+import { Section } from "./Section";
+
+export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricing">[]; titleAs?: "h1" | "h2" }) {
+  if (packages.length === 0) return null;
+  return (
+    <Section
+      id="pricing-sec"
+      tone="sand"
+      eyebrow="Membership plans"
+      title="Best Pricing For Business"
+      lead="Choose the membership that fits your pipeline. Every plan unlocks our cold-email generators for the length of its validity."
+      titleAs={titleAs}
+    >
+      <ul className="grid items-stretch gap-6 lg:grid-cols-3">
+        {packages.map((pkg) => {
+          const popular = isPopular(pkg);
+          return (
+            <li
+              key={pkg._id}
+              data-testid="pricing-card"
+              className={`relative flex flex-col rounded-3xl p-8 ${
+                popular ? "bg-forest text-white shadow-2xl shadow-forest/30 lg:-my-4 lg:py-12" : "bg-white ring-1 ring-linen"
+              }`}
+            >
+              {popular ? (
+                <span className="absolute top-6 right-6 rounded-full bg-clay px-3 py-1 text-xs font-semibold tracking-wide text-white uppercase">
+                  Popular
+                </span>
+              ) : null}
+              <h3 className={`text-2xl ${popular ? "text-white" : "text-forest"}`}>{pkg.packageName}</h3>
+              <p className="mt-5 flex items-baseline gap-1">
+                <span className="font-serif text-5xl">{formatPrice(pkg.packagePrice)}</span>
+                <span className={popular ? "text-white/70" : "text-mist"}>/month</span>
+              </p>
+              <p className={`mt-2 text-sm ${popular ? "text-brass" : "text-clay"}`}>
+                Valid for {pkg.packageValidity} days
+              </p>
+              <ul className={`mt-7 flex-1 space-y-3 text-sm ${popular ? "text-white/85" : "text-ink/80"}`}>
+                {visiblePoints(pkg).map((point, i) => (
+                  <li key={i} className="flex gap-3">
+                    <svg className={`mt-0.5 h-4 w-4 shrink-0 ${popular ? "text-brass" : "text-clay"}`} viewBox="0 0 20 20" fill="currentColor" aria-hidden="true">
+                      <path d="M7.6 13.2 4.4 10l-1.2 1.2 4.4 4.4 9.2-9.2-1.2-1.2z" />
+                    </svg>
+                    {point}
+                  </li>
+                ))}
+              </ul>
+              <Link to={`/order-now/${pkg._id}`} className={`${popular ? "btn-primary" : "btn-dark"} mt-9 w-full`}>
+                {pkg.packageButtonText}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
+  );
+}

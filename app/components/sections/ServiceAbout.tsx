@@ -1,0 +1,25 @@
+import type { SectionRecord } from "../../content/registry";
+import { SkillBars } from "./SkillBars";
+
+/** Skill bars of the service page's about block: fixed at 85, 65 and 79 percent (spec 1, section 9). */
+export const SERVICE_SKILLS = [85, 65, 79] as const;
+
+export function ServiceAbout({ about }: { about?: SectionRecord<"about"> }) {
+  if (!about) return null;
+  const labels = [about.aboutPointOne, about.aboutPointTwo, about.aboutPointThree];
+  return (
+    <section className="bg-white py-20 sm:py-24">
+      <div className="container-page grid items-center gap-12 lg:grid-cols-2 lg:gap-16">
+        <img src={about.aboutImg} alt="" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full rounded-3xl object-cover shadow-lg" />
+        <div>
+          <p className="eyebrow">{about.aboutText}</p>
+          <h2 className="section-title">{about.aboutHeading}</h2>
+          <p className="section-lead">{about.aboutPointOneDetails}</p>
+          <div className="mt-9">
+            <SkillBars skills={labels.map((label, i) => ({ label, percent: SERVICE_SKILLS[i]! }))} />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

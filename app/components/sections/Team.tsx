@@ -1,0 +1,82 @@
+import type { SectionRecord } from "../../content/registry";
+import { embedUrl, parseVideoId } from "../../lib/video";
+import { Section } from "./Section";
+
+export function Team({ heading, members }: { heading?: SectionRecord<"teamText">; members: SectionRecord<"teamMember">[] }) {
+  if (members.length === 0) return null;
+  return (
+    <Section tone="sand" eyebrow="The studio" title={heading?.teamHeading} lead={heading?.teamText}>
+      <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {members.map((m) => (
+          <li key={m._id} className="text-center">
+            <img src={m.teamMemberImg} alt="" width={400} height={400} loading="lazy" className="aspect-square w-full rounded-3xl object-cover" />
+            <h3 className="mt-4 text-lg text-forest">{m.teamMemberName}</h3>
+            <p className="text-sm text-mist">{m.teamMemberTitle}</p>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+const SOCIAL = [
+  ["facebookLink", "Facebook"],
+  ["twitterLink", "Twitter"],
+  ["linkedinLink", "LinkedIn"],
+  ["youtubeLink", "YouTube"],
+] as const;
+
+/** The video section with its team members: a player when the link is a video, otherwise the image. */
+export function VideoSection({
+  video,
+  members,
+}: {
+  video?: SectionRecord<"videoSection">;
+  members: SectionRecord<"videoTeamMember">[];
+}) {
+  if (!video && members.length === 0) return null;
+  const videoId = video ? parseVideoId(video.videoLink) : null;
+  return (
+    <Section eyebrow="Inside the studio" title={video?.videoSectionTitle} lead={video?.videoSectionText}>
+      {video ? (
+        <div className="mx-auto max-w-4xl overflow-hidden rounded-3xl bg-forest shadow-xl">
+          {videoId ? (
+            <div className="relative aspect-video">
+              <iframe
+                src={embedUrl(videoId)}
+                title={video.videoSectionTitle}
+                loading="lazy"
+                className="absolute inset-0 h-full w-full"
+                allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+                referrerPolicy="strict-origin-when-cross-origin"
+                allowFullScreen
+              />
+            </div>
+          ) : (
+            <img src={video.imageLink} alt="" width={1200} height={675} loading="lazy" className="aspect-video w-full object-cover" />
+          )}
+        </div>
+      ) : null}
+      {members.length ? (
+        <ul className="mx-auto mt-14 grid max-w-4xl gap-6 sm:grid-cols-3">
+          {members.map((m) => (
+            <li key={m._id} className="flex items-center gap-4 rounded-2xl border border-linen p-4">
+              <img src={m.memberImg} alt="" width={400} height={400} loading="lazy" className="h-16 w-16 rounded-full object-cover" />
+              <div>
+                <p className="font-semibold text-forest">{m.membername}</p>
+                <p className="text-sm text-mist">{m.memberPosition}</p>
+                <p className="mt-1 flex gap-2 text-xs">
+                  {SOCIAL.filter(([k]) => m[k]).map(([k, label]) => (
+                    <a key={k} href={m[k]} target="_blank" rel="noopener noreferrer" className="text-clay hover:underline">
+                      {label}
+                    </a>
+                  ))}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { isEmail } from "./validation";
+
+/** The public forms' rules, shared by the browser (instant messages) and the server (the decision). */
+const required = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, { error: `${label} is required` })
+    .max(max, { error: `${label} must be at most ${max} characters` });
+
+const email = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, { error: "Email is required" })
+  .refine(isEmail, { error: "Please enter a valid email address" });
+
+/** The contact form 'Send Us Message'. messageStatus is not the visitor's to choose: every message starts UnRead. */
+export const messageSchema = z.object({
+  name: required("Full name", 120),
+  email,
+  number: z
+    .string()
+    .trim()
+    .max(40, { error: "Phone number must be at most 40 characters" })
+    .refine((v) => v === "" || /^[0-9+()\-.\s]{5,40}$/.test(v), {
+      error: "Phone number may contain digits, spaces and + ( ) - . only",
+    })
+    .optional()
+    .default(""),
+  subject: required("Subject", 200),
+  message: required("Message", 5000),
+});
+export type MessageInput = z.infer<typeof messageSchema>;
+
+export const subscriberSchema = z.object({ subemail: email });
+export type SubscriberInput = z.infer<typeof subscriberSchema>;
+
+/** The name of the hidden field that only bots fill in. */
+export const HONEYPOT_FIELD = "website";

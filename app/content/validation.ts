@@ -1,0 +1,99 @@
+import { z } from "zod";
+import type { FieldDef, SectionDef } from "./registry";
+
+/** Longest accepted values: generous for real copy, small enough that nobody stores a novel by mistake. */
+export const MAX_TEXT = 300;
+export const MAX_LONG_TEXT = 5000;
+export const MAX_LINK = 2000;
+
+/** http(s) addresses and site-relative paths only: no javascript:, data: or protocol-relative links reach a page. */
+export function isSafeLink(value: string): boolean {
+  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
+  if (value.startsWith("#")) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL.test(value);
+}
+
+function fieldSchema(field: FieldDef): z.ZodType {
+  const label = field.label;
+  const required = `${label} is required`;
+  if (field.kind === "number") {
+    let n = z.number({ error: `${label} must be a number` });
+    if (field.integer) n = n.int({ error: `${label} must be a whole number` });
+    if (field.min !== undefined) n = n.min(field.min, { error: `${label} must be at least ${field.min}` });
+    return z.preprocess(
+      (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v.trim())) : v),
+      field.optional ? n.optional() : z.any().refine((v) => v !== undefined && v !== null, { error: required }).pipe(n),
+    );
+  }
+  const max = field.kind === "longText" ? MAX_LONG_TEXT : field.kind === "text" ? MAX_TEXT : MAX_LINK;
+  let s = z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters` });
+  if (field.kind === "link" || field.kind === "image" || field.kind === "media") {
+    s = s.refine((v) => v === "" || isSafeLink(v), {
+      error: `${label} must be an http(s) address or a path starting with /`,
+    });
+  }
+  if (field.kind === "email") {
+    s = s.refine((v) => v === "" || isEmail(v), { error: `${label} must be a valid email address` });
+  }
+  if (field.optional) {
+    return z.preprocess((v) => (v === null ? undefined : v), s.optional()).transform((v) => (v ? v : undefined));
+  }
+  return z.preprocess((v) => (v === undefined || v === null ? "" : v), s.min(1, { error: required }));
+}
+
+const cache = new WeakMap<SectionDef, z.ZodType<Record<string, unknown>>>();
+
+/** The schema of one section's record, built once from its registry entry; unknown keys are dropped. */
+export function sectionSchema(section: SectionDef): z.ZodType<Record<string, unknown>> {
+  let schema = cache.get(section);
+  if (!schema) {
+    const shape = Object.fromEntries(section.fields.map((f) => [f.name, fieldSchema(f)]));
+    schema = z
+      .object(shape)
+      .transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
+    cache.set(section, schema);
+  }
+  return schema;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ParseResult<T> = { ok: true; data: T } | { ok: false; errors: FieldError[] };
+
+/** Runs a schema and turns its issues into one message per field, in field order. */
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown): ParseResult<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    if (seen.has(field)) continue;
+    seen.add(field);
+    errors.push({ field, message: issue.message });
+  }
+  return { ok: false, errors };
+}
+
+export function validateSection(section: SectionDef, input: unknown): ParseResult<Record<string, unknown>> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { ok: false, errors: [{ field: "body", message: "The request body must be a JSON object" }] };
+  }
+  return parseWith(sectionSchema(section), input);
+}

@@ -1,0 +1,21 @@
+import { PACKAGE_POINTS, type SectionRecord } from "../content/registry";
+
+type Package = SectionRecord<"pricing">;
+
+/** Premium carries the 'Popular' label and shows ten points; the other packages show seven (spec 1, sections 2 and 9). */
+export function isPopular(pkg: Pick<Package, "packageName">): boolean {
+  return pkg.packageName.trim().toLowerCase() === "premium";
+}
+
+export function visiblePoints(pkg: Package): string[] {
+  const count = isPopular(pkg) ? 10 : 7;
+  const record = pkg as unknown as Record<string, unknown>;
+  return PACKAGE_POINTS.slice(0, count)
+    .map((name) => record[name])
+    .filter((v): v is string => typeof v === "string" && v.trim() !== "");
+}
+
+/** "$49" or "$49.50": whole dollars without cents, otherwise two decimals. */
+export function formatPrice(price: number): string {
+  return Number.isInteger(price) ? `$${price}` : `$${price.toFixed(2)}`;
+}

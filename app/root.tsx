@@ -1,0 +1,120 @@
+import "./context";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+  type LinksFunction,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { Footer } from "./components/layout/Footer";
+import { Header } from "./components/layout/Header";
+import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffects";
+import { ToastProvider } from "./components/toast";
+import { siteName } from "./lib/site";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const content = await context.services.content.snapshot();
+  return {
+    publicUrl: context.config.publicUrl,
+    siteName: siteName(content),
+    user: null as { isAdmin: boolean } | null,
+    chrome: {
+      logo: content.logo[0]?.logo,
+      address: content.footerAddress[0],
+      social: content.footerSocial[0],
+      copyright: content.copyright[0],
+      about: content.footerAbout[0],
+    },
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f3d36" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        {children}
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { chrome, siteName, user } = loaderData;
+  const location = useLocation();
+  const navigation = useNavigation();
+  return (
+    <ToastProvider>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2">
+        Skip to content
+      </a>
+      <LoadingBar />
+      <ScrollOnNavigate />
+      <Header logo={chrome.logo} siteName={siteName} user={user} />
+      <main
+        id="main"
+        key={location.pathname}
+        className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
+      >
+        <Outlet />
+      </main>
+      <Footer siteName={siteName} {...chrome} />
+    </ToastProvider>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const root = useRouteLoaderData<RootData>("root");
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "Page not found" : status === 403 ? "You don't have any permission" : "Something went wrong";
+  const text =
+    status === 404
+      ? "The page you asked for does not exist or has moved."
+      : status === 403
+        ? "Your account cannot open this page."
+        : "We could not show this page. Please try again in a moment.";
+  return (
+    <ToastProvider>
+      <title>{`${title} | ${root?.siteName ?? "Studio"}`}</title>
+      <meta name="robots" content="noindex" />
+      {root ? <Header logo={root.chrome.logo} siteName={root.siteName} user={root.user} /> : null}
+      <main id="main" className="flex flex-1 items-center bg-sand/50">
+        <div className="container-page py-24 text-center">
+          <p className="eyebrow">Error {status}</p>
+          <h1 className="section-title">{title}</h1>
+          <p className="section-lead mx-auto max-w-xl">{text}</p>
+          <div className="mt-8 flex justify-center gap-3">
+            <Link to="/" className="btn-primary">
+              Back Home
+            </Link>
+            <Link to="/contact" className="btn-outline">
+              Contact Us
+            </Link>
+          </div>
+        </div>
+      </main>
+      {root ? <Footer siteName={root.siteName} {...root.chrome} /> : null}
+    </ToastProvider>
+  );
+}

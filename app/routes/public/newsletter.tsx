@@ -1,0 +1,31 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/newsletter";
+import { handlePublicForm } from "./forms.server";
+
+/** The footer's newsletter form posts here. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return handlePublicForm("subscriber", request, context);
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Newsletter" }, { name: "robots", content: "noindex" }];
+
+/** Shown only when the form was sent without JavaScript. */
+export default function Newsletter({ actionData }: Route.ComponentProps) {
+  return (
+    <section className="bg-sand">
+      <div className="container-page py-24 text-center">
+        <h1 className="section-title">{actionData?.ok ? actionData.message : "Newsletter"}</h1>
+        <p className="section-lead">
+          {actionData && !actionData.ok
+            ? actionData.message
+            : actionData?.ok
+              ? "Thank you for subscribing."
+              : "Use the form in the footer to subscribe."}
+        </p>
+        <Link to="/" className="btn-primary mt-8">
+          Back Home
+        </Link>
+      </div>
+    </section>
+  );
+}

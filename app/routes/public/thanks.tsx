@@ -1,0 +1,25 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/thanks";
+import { pageMeta } from "./meta";
+
+export const meta: Route.MetaFunction = (args) => [
+  ...pageMeta(args, { title: "Thank You", description: "Thank you: check your inbox.", path: "/thanks" }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function Thanks() {
+  return (
+    <section className="bg-sand">
+      <div className="container-page flex flex-col items-center py-28 text-center">
+        <span className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-2xl text-white" aria-hidden="true">
+          ✓
+        </span>
+        <h1 className="mt-6 text-4xl text-forest sm:text-5xl">Thank You !</h1>
+        <p className="section-lead">We've send the link to your inbox</p>
+        <Link to="/" className="btn-primary mt-9">
+          Back Home
+        </Link>
+      </div>
+    </section>
+  );
+}

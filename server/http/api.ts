@@ -1,0 +1,96 @@
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { sections } from "../../app/content/registry";
+import { HONEYPOT_FIELD } from "../../app/content/forms";
+import { isAppError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { Services } from "../services";
+
+type Handler = (req: Request, res: Response) => Promise<unknown>;
+
+/** Runs an async handler and sends its result as JSON (or lets it respond itself). */
+export const json =
+  (handler: Handler): RequestHandler =>
+  (req, res, next) => {
+    handler(req, res).then((body) => {
+      if (!res.headersSent) res.json(body);
+    }, next);
+  };
+
+/** The JSON REST API under /api, exactly as the specs' call tables spell it. */
+export function createApiRouter(services: Services): Router {
+  const api = Router();
+
+  // Public content lists and single records, generated from the registry.
+  for (const section of sections) {
+    api.get(section.api.list, json(() => services.content.list(section.type)));
+    api.get(section.api.one, json((req) => services.content.get(section.type, String(req.params.id))));
+  }
+
+  const visitor = (req: Request) => ({
+    ip: req.ip ?? "unknown",
+    isBot: typeof req.body?.[HONEYPOT_FIELD] === "string" && req.body[HONEYPOT_FIELD].trim() !== "",
+  });
+
+  api.post(
+    "/add-message",
+    json(async (req, res) => {
+      const { id } = await services.inbox.sendMessage(req.body, visitor(req));
+      res.status(201);
+      return { acknowledged: true, insertedId: id };
+    }),
+  );
+
+  api.post(
+    "/add-subscriber",
+    json(async (req, res) => {
+      const { id, created } = await services.inbox.subscribe(req.body, visitor(req));
+      res.status(created ? 201 : 200);
+      return { acknowledged: true, insertedId: id };
+    }),
+  );
+
+  return api;
+}
+
+/** Only JSON bodies are accepted on the API's write calls. */
+export const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && req.headers["content-length"] !== "0") {
+    const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    if (hasBody && !req.is("application/json")) {
+      res.status(415).json({ error: "Send the request body as JSON (Content-Type: application/json)." });
+      return;
+    }
+  }
+  next();
+};
+
+/** Maps every failure to a JSON answer whose status means what it says; never leaks internals. */
+export function apiErrorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isAppError(error)) {
+      const body: Record<string, unknown> = { error: error.message };
+      if (error.errors.length) {
+        body.field = error.errors[0]!.field;
+        body.errors = error.errors;
+      }
+      if (error.status === 429) res.setHeader("Retry-After", "600");
+      res.status(error.status).json(body);
+      return;
+    }
+    const e = error as { type?: string; status?: number };
+    if (e?.type === "entity.too.large") {
+      res.status(413).json({ error: "The request body is too large." });
+      return;
+    }
+    if (e?.type === "entity.parse.failed") {
+      res.status(400).json({ error: "The request body is not valid JSON." });
+      return;
+    }
+    if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) {
+      res.status(e.status).json({ error: "The request could not be read." });
+      return;
+    }
+    logger.error("api error", { method: req.method, path: req.path, error });
+    res.status(500).json({ error: "Something went wrong on our side. Please try again." });
+  };
+}

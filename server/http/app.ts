@@ -1,0 +1,93 @@
+import path from "node:path";
+import express, { type Express, type RequestHandler } from "express";
+import { createRequestHandler } from "@react-router/express";
+import type { ServerBuild } from "react-router";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import type { Logger } from "../lib/logger";
+import type { Services } from "../services";
+import { apiErrorHandler, createApiRouter, requireJsonBody } from "./api";
+import { securityHeaders } from "./security";
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  services: Services;
+  logger: Logger;
+  /** The React Router server build (or a loader of it in development); absent in API-only tests. */
+  build?: ServerBuild | (() => Promise<ServerBuild>);
+  /** Where the built browser files are (build/client). */
+  clientDir?: string;
+  /** Extra middleware placed before the pages (Vite's dev server). */
+  beforePages?: RequestHandler;
+  /** Whether migrations have been applied (health). */
+  isReady?: () => boolean;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader("Cache-Control", "no-store");
+  next();
+};
+const unknownApiCall: RequestHandler = (_req, res) => void res.status(404).json({ error: "No such API call." });
+
+export function createApp(options: AppOptions): Express {
+  const { config, database, services, logger } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy ? true : false);
+  app.use(securityHeaders(config.publicUrl));
+
+  app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (options.isReady && !options.isReady()) {
+      res.status(503).json({ status: "starting" });
+      return;
+    }
+    try {
+      await Promise.race([
+        database.pool.query("select 1"),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000).unref()),
+      ]);
+      res.json({ status: "ok" });
+    } catch {
+      res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
+    }
+  });
+
+  app.use(
+    "/api",
+    noStore,
+    requireJsonBody,
+    express.json({ limit: "64kb", strict: true }),
+    createApiRouter(services),
+    unknownApiCall,
+    apiErrorHandler(logger),
+  );
+
+  if (options.clientDir) {
+    app.use(
+      "/assets",
+      express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+    );
+    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+  }
+  if (options.beforePages) app.use(options.beforePages);
+
+  if (options.build) {
+    app.all(
+      "/{*splat}",
+      createRequestHandler({
+        build: options.build,
+        mode: config.env === "development" ? "development" : "production",
+        getLoadContext: (req) => ({ services, config: publicConfig(config), clientIp: req.ip ?? "unknown" }),
+      }),
+    );
+  }
+  return app;
+}
+
+/** What pages may know of the configuration: nothing secret. */
+export function publicConfig(config: Config) {
+  return { publicUrl: config.publicUrl, env: config.env };
+}
+export type PublicConfig = ReturnType<typeof publicConfig>;

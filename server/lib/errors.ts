@@ -1,0 +1,34 @@
+import type { FieldError } from "../../app/content/validation";
+
+const BRAND = Symbol.for("atelier.AppError");
+
+/** A failure a caller can act on; the HTTP layer maps `status` straight to the response. */
+export class AppError extends Error {
+  readonly [BRAND] = true;
+  override readonly name = "AppError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * True for an AppError from any bundle: the Express entry and React Router's server build each carry their own
+ * copy of this module, so `instanceof` does not hold across them; the registered symbol does.
+ */
+export function isAppError(error: unknown): error is AppError {
+  return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}
+
+export const notFound = (what = "Not found") => new AppError(404, what);
+export const badRequest = (errors: FieldError[]) =>
+  new AppError(400, errors[0]?.message ?? "Invalid request", errors);
+export const tooMany = (message: string) => new AppError(429, message);
+export const conflict = (message: string) => new AppError(409, message);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are UUIDs; anything else names no record (and never reaches SQL). */
+export const isId = (value: string) => UUID.test(value);

@@ -1,0 +1,86 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Server } from "node:http";
+import type { ServerBuild } from "react-router";
+import { ConfigError, loadConfig } from "./config";
+import { openDatabase } from "./db/open";
+import { AppLockError } from "./db/lock";
+import { createApp } from "./http/app";
+import { createLogger } from "./lib/logger";
+import { seedIfEmpty } from "./seed";
+import { createServices } from "./services";
+
+const dev = process.argv.includes("--dev");
+
+async function main() {
+  const startedAt = Date.now();
+  const config = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
+  const logger = createLogger(config.logLevel);
+  const opened = await openDatabase(config, logger);
+  const services = createServices(opened.database, config, logger);
+  await services.start();
+  if (config.seedDemoContent) await seedIfEmpty(services, logger);
+
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), dev ? ".." : "../..");
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  let beforePages;
+  let clientDir: string | undefined;
+  let closeVite = async () => {};
+  if (dev) {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ root, server: { middlewareMode: true } });
+    beforePages = viteServer.middlewares;
+    build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+    closeVite = () => viteServer.close();
+  } else {
+    const buildFile = path.join(root, "build/server/index.js");
+    build = (await import(/* @vite-ignore */ buildFile)) as ServerBuild;
+    clientDir = path.join(root, "build/client");
+  }
+
+  const app = createApp({ config, database: opened.database, services, logger, build, clientDir, beforePages });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.on("error", reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info(`serving http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, {
+    publicUrl: config.publicUrl,
+    startupMs: Date.now() - startedAt,
+    database: opened.embedded ? "embedded" : "DATABASE_URL",
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("stopping", { signal });
+    const force = setTimeout(() => {
+      logger.error("clean stop took longer than 20 s; exiting");
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await closeVite();
+    await services.close();
+    await opened.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof AppLockError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

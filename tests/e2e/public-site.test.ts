@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SectionRecord, SectionType } from "../../app/content/registry";
+import { demoContent } from "../../server/seed/demo-content";
+import { newPage, PHONE } from "../support/browser";
+import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+
+let env: E2EEnv;
+beforeAll(async () => {
+  env = await startE2E();
+});
+afterAll(() => env?.close());
+
+const seeded = <T extends SectionType>(type: T) =>
+  demoContent.filter((r) => r.type === type).map((r) => r.data) as unknown as Omit<SectionRecord<T>, "_id">[];
+
+describe("the landing page", () => {
+  it("server-renders every section from the seeded content, in the spec's order", async () => {
+    const html = await (await fetch(env.server.url + "/")).text();
+    const [banner] = seeded("banner");
+    expect(html).toContain(banner!.bannerHeading);
+    expect(html).toContain("Best Pricing For Business");
+    for (const p of seeded("pricing")) expect(html).toContain(p.packageName);
+    expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/"/);
+    expect(html).toContain('property="og:title"');
+    expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
+
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/");
+    const text = (s: string) => page.locator(s).first();
+    await expect.poll(() => text("h1").textContent()).toBe(banner!.bannerHeading);
+
+    // Sections in order: hero, services, about, pricing, testimonials, call to action, contact.
+    const order = await page.evaluate(() =>
+      ["service-sec", "who-sec", "pricing-sec", "testi-sec", "contact-sec"].map(
+        (id) => document.getElementById(id)?.getBoundingClientRect().top ?? -1,
+      ),
+    );
+    expect(order.every((y) => y > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    const body = await page.locator("main").textContent();
+    const [heading] = seeded("serviceHeading");
+    expect(body).toContain(heading!.serviceHeading);
+    for (const s of seeded("serviceItem")) expect(body).toContain(s.serviceTitle);
+    for (const a of seeded("about")) expect(body).toContain(a.aboutHeading);
+    for (const t of seeded("testimonial")) expect(body).toContain(t.personName);
+    const [action] = seeded("action");
+    expect(body).toContain(action!.heading);
+    expect(body).toContain("Get Every Single Needs");
+    expect(body).toContain("Let's Talk For Support");
+    expect(body).toContain("Send Us Message");
+
+    // About blocks alternate; pricing cards link to their order page; Premium is the popular one.
+    expect(await page.locator("[data-testid=about-block]").evaluateAll((els) => els.map((e) => e.getAttribute("data-reversed")))).toEqual(["false", "true"]);
+    const cards = page.locator("[data-testid=pricing-card]");
+    expect(await cards.count()).toBe(3);
+    for (let i = 0; i < 3; i++) {
+      const card = cards.nth(i);
+      const name = (await card.locator("h3").textContent())!;
+      const points = await card.locator("ul li").count();
+      expect(points).toBe(name === "Premium" ? 10 : 7);
+      expect(await card.getByText("Popular").count()).toBe(name === "Premium" ? 1 : 0);
+      expect(await card.locator("a").getAttribute("href")).toMatch(/^\/order-now\/[0-9a-f-]{36}$/);
+    }
+
+    // Header and footer.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const label of ["Home", "Our Services", "Why Choose Us", "Testimonials", "Contact Us"]) {
+      await expect.poll(() => nav.getByRole("link", { name: label }).count()).toBe(1);
+    }
+    expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).count()).toBe(1);
+    expect(await page.getByRole("banner").getByRole("link", { name: "Admin" }).count()).toBe(0);
+    const footer = await page.locator("footer").textContent();
+    const [address] = seeded("footerAddress");
+    expect(footer).toContain(address!.Phone);
+    expect(footer).toContain(address!.footerEmail);
+    expect(footer).toContain(seeded("copyright")[0]!.copyrightText);
+    expect(footer).toContain(seeded("footerAbout")[0]!.aboutFooterText);
+    await page.context().close();
+  });
+
+  it("a banner with a video link shows a player instead of the image", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/");
+    expect(await page.locator("[data-testid=hero-image]").count()).toBe(1);
+    expect(await page.locator("[data-testid=hero-video]").count()).toBe(0);
+
+    await env.db.pool.query(
+      `update content_entries set data = jsonb_set(data, '{bannerImage}', '"https://youtu.be/dQw4w9WgXcQ"') where type = 'banner'`,
+    );
+    await notifyContentChanged(env.db);
+    await expect
+      .poll(async () => {
+        await page.goto("/");
+        return page.locator("[data-testid=hero-video]").getAttribute("src");
+      })
+      .toBe("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
+    expect(await page.locator("[data-testid=hero-image]").count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe("the mobile menu at 390 px", () => {
+  it("opens from the hamburger and closes by the close button, a link click and the backdrop", async () => {
+    const page = await newPage(env.browser, env.server.url, { viewport: PHONE });
+    await page.goto("/");
+    const dialog = page.locator("dialog#mobile-menu");
+    const open = page.getByRole("button", { name: "Open menu" });
+    expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
+
+    await open.click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    const box = await dialog.boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(400);
+    expect(box!.width).toBeCloseTo(390 * 0.9, 0);
+    await page.getByRole("button", { name: "Close menu" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+
+    await open.click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByRole("link", { name: "Testimonials" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe("#testi-sec");
+
+    await open.click();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await page.mouse.click(10, 400); // the backdrop, left of the 90%-wide panel
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await page.context().close();
+  });
+});
+
+describe("visitor forms", () => {
+  it("a contact message is stored UnRead and the visitor stays on the page with the success text", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/");
+    const form = page.locator("#contact-sec form");
+    // An invalid email keeps everything typed and says what is wrong.
+    await form.getByLabel("Full Name").fill("Jonas Berg");
+    await form.getByLabel("Email").fill("jonas-at-example");
+    await form.getByLabel("Subject").fill("Office lighting");
+    await form.getByLabel("Message").fill("Could you look at the lighting plan for our new office?");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect.poll(() => form.getByText("Please enter a valid email address").count()).toBe(1);
+    expect(await form.getByLabel("Message").inputValue()).toBe("Could you look at the lighting plan for our new office?");
+
+    await form.getByLabel("Email").fill("jonas@example.org");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Message is Updated" }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(await form.getByLabel("Full Name").inputValue()).toBe("");
+
+    const { rows } = await env.db.pool.query("select name, email, subject, message_status from messages");
+    expect(rows).toEqual([{ name: "Jonas Berg", email: "jonas@example.org", subject: "Office lighting", message_status: "UnRead" }]);
+    await page.context().close();
+  });
+
+  it("a newsletter signup is stored once", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/pricing");
+    const input = page.locator("footer").getByLabel("Email address");
+    for (let i = 0; i < 2; i++) {
+      await input.fill("reader@example.org");
+      await page.locator("footer").getByRole("button", { name: "Subscribe" }).click();
+      await expect.poll(() => page.getByRole("status").filter({ hasText: "Subscribers is Updated" }).count()).toBeGreaterThan(0);
+      await expect.poll(() => input.inputValue()).toBe("");
+    }
+    expect(new URL(page.url()).pathname).toBe("/pricing");
+    const { rows } = await env.db.pool.query("select subemail from subscribers");
+    expect(rows).toEqual([{ subemail: "reader@example.org" }]);
+    await page.context().close();
+  });
+});
+
+describe("the other public pages", () => {
+  it("/service/, /pricing, /contact, /contact-us and /thanks render with their content and titles", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/service/");
+    expect(await page.locator("h1").textContent()).toBe("Service Page");
+    const service = await page.locator("main").textContent();
+    expect(service).toContain(seeded("counter")[0]!.happyClientsText);
+    expect(service).toContain(seeded("workStep")[0]!.stepTitle);
+    expect(service).toContain(seeded("featureItem")[0]!.FeaturesText);
+    expect(service).toContain(seeded("teamMember")[0]!.teamMemberName);
+    expect(await page.getByRole("progressbar").evaluateAll((bars) => bars.slice(0, 3).map((b) => b.getAttribute("aria-valuenow")))).toEqual(["85", "65", "79"]);
+
+    await page.goto("/pricing");
+    const pricing = await page.locator("main").textContent();
+    expect(pricing).toContain("Best Pricing For Business");
+    expect(pricing).toContain(seeded("faqItem")[0]!.accodingTitle);
+
+    for (const path of ["/contact", "/contact-us"]) {
+      await page.goto(path);
+      expect(await page.locator("#contact-sec h2").textContent()).toBe("Send Us Message");
+      expect(await page.locator("main").textContent()).toContain(seeded("contactBlock")[0]!.contactTitle);
+    }
+    await page.goto("/thanks");
+    const thanks = await page.locator("main").textContent();
+    expect(thanks).toContain("Thank You !");
+    expect(thanks).toContain("We've send the link to your inbox");
+    expect(await page.getByRole("link", { name: "Back Home" }).getAttribute("href")).toBe("/");
+    await page.context().close();
+  });
+
+  it("serves sitemap.xml, robots.txt, the favicon, and a 404 page for unknown addresses", async () => {
+    const sitemap = await fetch(env.server.url + "/sitemap.xml");
+    expect(sitemap.headers.get("content-type")).toContain("application/xml");
+    const xml = await sitemap.text();
+    expect(xml).toContain(`<loc>http://localhost:${env.server.port}/service/</loc>`);
+    const robots = await (await fetch(env.server.url + "/robots.txt")).text();
+    expect(robots).toContain(`Sitemap: http://localhost:${env.server.port}/sitemap.xml`);
+    expect(robots).toContain("Disallow: /api/");
+    expect((await fetch(env.server.url + "/favicon.svg")).status).toBe(200);
+    const missing = await fetch(env.server.url + "/no-such-page");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("Page not found");
+  });
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from "vite";
+
+/** Bundles the Node entry (server/main.ts) to build/server/main.js; packages stay external. */
+export default defineConfig({
+  publicDir: false,
+  build: {
+    ssr: "server/main.ts",
+    outDir: "build/server",
+    emptyOutDir: false,
+    target: "node20",
+    sourcemap: true,
+    rollupOptions: { output: { entryFileNames: "main.js", format: "esm" } },
+  },
+  ssr: { target: "node" },
+});

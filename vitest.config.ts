@@ -1,0 +1,37 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/support/global-db.ts"],
+          sequence: { groupOrder: 1 },
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/support/global-db.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          // Each file starts its own server and browser: two at a time on a two-core machine.
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
+  },
+});
