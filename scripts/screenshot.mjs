@@ -21,6 +21,17 @@ for (const width of [1280, 390]) {
   const page = await browser.newPage({ viewport: { width, height: width === 390 ? 844 : 800 }, deviceScaleFactor: 1 });
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: "networkidle" });
+    if (full) {
+      // Lazy images load only when scrolled into view.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += 400) {
+          window.scrollTo(0, y);
+          await new Promise((r) => setTimeout(r, 40));
+        }
+        window.scrollTo(0, 0);
+      });
+      await page.waitForLoadState("networkidle");
+    }
     const file = path.join(out, `${p.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home"}-${width}.png`);
     await page.screenshot({ path: file, fullPage: full });
     console.log(file);

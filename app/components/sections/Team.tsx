@@ -1,4 +1,5 @@
 import type { SectionRecord } from "../../content/registry";
+import { useState } from "react";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { Section } from "./Section";
 
@@ -41,17 +42,7 @@ export function VideoSection({
       {video ? (
         <div className="mx-auto max-w-4xl overflow-hidden rounded-3xl bg-forest shadow-xl">
           {videoId ? (
-            <div className="relative aspect-video">
-              <iframe
-                src={embedUrl(videoId)}
-                title={video.videoSectionTitle}
-                loading="lazy"
-                className="absolute inset-0 h-full w-full"
-                allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-                referrerPolicy="strict-origin-when-cross-origin"
-                allowFullScreen
-              />
-            </div>
+            <VideoFacade id={videoId} title={video.videoSectionTitle} poster={video.imageLink} />
           ) : (
             <img src={video.imageLink} alt="" width={1200} height={675} loading="lazy" className="aspect-video w-full object-cover" />
           )}
@@ -78,5 +69,35 @@ export function VideoSection({
         </ul>
       ) : null}
     </Section>
+  );
+}
+
+/** The poster with a play button; the third-party player loads only when the visitor asks for it. */
+function VideoFacade({ id, title, poster }: { id: string; title: string; poster: string }) {
+  const [playing, setPlaying] = useState(false);
+  return (
+    <div className="relative aspect-video">
+      {playing ? (
+        <iframe
+          src={`${embedUrl(id)}&autoplay=1`}
+          title={title}
+          className="absolute inset-0 h-full w-full"
+          allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+          referrerPolicy="strict-origin-when-cross-origin"
+          allowFullScreen
+        />
+      ) : (
+        <button type="button" onClick={() => setPlaying(true)} className="group absolute inset-0 h-full w-full" aria-label={`Play video: ${title}`}>
+          <img src={poster} alt="" width={1200} height={675} loading="lazy" className="h-full w-full object-cover" />
+          <span className="absolute inset-0 flex items-center justify-center bg-forest/20 transition-colors group-hover:bg-forest/35">
+            <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-white/95 text-clay shadow-xl transition-transform group-hover:scale-105">
+              <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
+                <path d="M8 5v14l11-7z" />
+              </svg>
+            </span>
+          </span>
+        </button>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm test`: every suite. Unit; integration on the embedded PostgreSQL; integration again on TEST_DATABASE_URL when
+// it is set; a production build; end to end in Chromium. Ends with one line: "tests: N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const ci = process.env.CI === "true" || process.env.CI === "1";
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const results = path.resolve("test-results");
+rmSync(path.join(results, "json"), { recursive: true, force: true });
+mkdirSync(path.join(results, "json"), { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(label, command, args, env = {}) {
+  process.stdout.write(`\n=== ${label}\n`);
+  const res = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return res.status === 0;
+}
+
+function vitest(label, project, env = {}) {
+  const out = path.join(results, "json", `${label.replace(/\W+/g, "-")}.json`);
+  const ok = run(label, "npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, "utf8"));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    if (r.numTotalTests === 0) failures.push(`${label}: ran no test`);
+  }
+  if (!ok) failures.push(label);
+}
+
+vitest("unit", "unit");
+vitest("integration (embedded PostgreSQL)", "integration");
+if (process.env.TEST_DATABASE_URL) {
+  vitest("integration (TEST_DATABASE_URL)", "integration", { TEST_DB: "external" });
+} else if (ci) {
+  failures.push("integration (TEST_DATABASE_URL): CI must set TEST_DATABASE_URL");
+}
+
+if (!run("build", "npm", ["run", "build", "--silent"])) failures.push("build");
+else if (existsSync(chromium)) {
+  vitest("end to end (Chromium)", "e2e", { CHROMIUM_PATH: chromium });
+} else {
+  const message = `No Chromium at ${chromium}: the end-to-end tests did NOT run. Install it with: apt-get install -y chromium`;
+  process.stdout.write(`\n${"!".repeat(message.length)}\n${message}\n${"!".repeat(message.length)}\n`);
+  if (ci) failures.push("end to end: Chromium is missing");
+}
+
+process.stdout.write(`\n${failures.length ? `Failed: ${failures.join("; ")}\n` : ""}`);
+process.stdout.write(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`);
+process.exit(failures.length || totals.failed ? 1 : 0);
