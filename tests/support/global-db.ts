@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -29,6 +29,7 @@ export default async function setup(project: TestProject) {
     admin = { connectionString: url };
   } else {
     dir = mkdtempSync(path.join(tmpdir(), "atelier-test-"));
+    chmodSync(dir, 0o755); // the postgres user must reach the cluster inside
     const server = await startEmbeddedPostgres(dir, silentLogger);
     admin = server.connection;
     stopServer = server.stop;

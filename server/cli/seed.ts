@@ -1,0 +1,25 @@
+/**
+ * `npm run seed`: fills every section that has no records with the demo content. Existing content is never changed,
+ * so it is safe on a live site; on an empty database it seeds everything (as the first start does).
+ */
+import { loadConfig } from "../config";
+import { openDatabase } from "../db/open";
+import { createLogger } from "../lib/logger";
+import { createServices } from "../services";
+import { demoContent } from "../seed/demo-content";
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const opened = await openDatabase(config, logger);
+try {
+  const services = createServices(opened.database, config, logger);
+  const snapshot = await services.content.snapshot();
+  const missing = demoContent.filter((r) => snapshot[r.type].length === 0);
+  await services.content.insertMany(missing);
+  const types = [...new Set(missing.map((r) => r.type))];
+  logger.info(
+    types.length ? `seeded ${missing.length} demo records into: ${types.join(", ")}` : "every section has content; nothing seeded",
+  );
+} finally {
+  await opened.close();
+}

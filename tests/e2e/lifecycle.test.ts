@@ -1,0 +1,68 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT, startBuiltServer } from "../support/server";
+
+/** The production start on the embedded PostgreSQL: first start, second start, kill -9, clean stop, outage. */
+const dataDir = mkdtempSync(path.join(tmpdir(), "atelier-life-"));
+chmodSync(dataDir, 0o700); // as mkdtemp makes it: the app must make it reachable for the postgres user itself
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const postmasterPid = () => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("the embedded database lifecycle", () => {
+  it("initialises, seeds, refuses a second start, survives kill -9, stops cleanly, reports an outage", async () => {
+    // First start on an empty DATA_DIR: cluster made, migrations applied, demo content seeded.
+    const first = await startBuiltServer({}, { dataDir });
+    expect(first.output()).toContain("initialised the embedded PostgreSQL cluster");
+    expect(first.output()).toContain("seeded the demo content");
+    expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
+    expect(await (await fetch(first.url + "/healthz")).json()).toEqual({ status: "ok" });
+    const home = await (await fetch(first.url + "/")).text();
+    expect(home).toContain("Best Pricing For Business");
+
+    // A second start on the same DATA_DIR refuses with a clear message.
+    const second = spawnSync(process.execPath, [path.join(ROOT, "build/server/main.js")], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: "0" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`Another app process (PID ${first.process.pid}) is already running on DATA_DIR`);
+
+    // kill -9 leaves the database server running; the next start stops it and comes up by itself.
+    const orphan = postmasterPid();
+    expect(await first.stop("SIGKILL")).toBe(null);
+    expect(alive(orphan)).toBe(true);
+    const again = await startBuiltServer({}, { dataDir });
+    expect(again.output()).toContain("stopping the database server left running by an earlier start");
+    expect(again.output()).not.toContain("seeded the demo content");
+    expect(alive(orphan)).toBe(false);
+    expect(await (await fetch(again.url + "/api/pricings")).json()).toHaveLength(3);
+
+    // The database goes away: health answers 503.
+    const pid = postmasterPid();
+    process.kill(pid, "SIGQUIT");
+    await expect.poll(async () => (await fetch(again.url + "/healthz")).status, { timeout: 10_000 }).toBe(503);
+
+    // SIGTERM stops the app cleanly even then, and releases the lock.
+    expect(await again.stop("SIGTERM")).toBe(0);
+    expect(existsSync(path.join(dataDir, "app.lock"))).toBe(false);
+
+    // And a clean start after a clean stop leaves nothing running behind it.
+    const last = await startBuiltServer({}, { dataDir });
+    const lastPid = postmasterPid();
+    expect(await last.stop("SIGINT")).toBe(0);
+    expect(alive(lastPid)).toBe(false);
+  });
+});
