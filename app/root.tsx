@@ -66,7 +66,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
     <ToastProvider>
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2"
+      >
         Skip to content
       </a>
       <LoadingBar />
@@ -87,7 +90,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<RootData>("root");
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "Page not found" : status === 403 ? "You don't have any permission" : "Something went wrong";
+  const title =
+    status === 404 ? "Page not found" : status === 403 ? "You don't have any permission" : "Something went wrong";
   const text =
     status === 404
       ? "The page you asked for does not exist or has moved."

@@ -22,7 +22,12 @@ function run(label, command, args, env = {}) {
 
 function vitest(label, project, env = {}) {
   const out = path.join(results, "json", `${label.replace(/\W+/g, "-")}.json`);
-  const ok = run(label, "npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+  const ok = run(
+    label,
+    "npx",
+    ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    env,
+  );
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, "utf8"));
     totals.passed += r.numPassedTests;
@@ -51,5 +56,7 @@ else if (existsSync(chromium)) {
 }
 
 process.stdout.write(`\n${failures.length ? `Failed: ${failures.join("; ")}\n` : ""}`);
-process.stdout.write(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`);
+process.stdout.write(
+  `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`,
+);
 process.exit(failures.length || totals.failed ? 1 : 0);

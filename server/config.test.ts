@@ -10,12 +10,21 @@ describe("loadConfig", () => {
   it("applies the documented defaults", () => {
     const d = dir();
     const c = loadConfig({ DATA_DIR: d });
-    expect(c).toMatchObject({ port: 3000, host: "127.0.0.1", dataDir: d, databaseUrl: undefined, publicUrl: "http://localhost:3000", trustProxy: false });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      dataDir: d,
+      databaseUrl: undefined,
+      publicUrl: "http://localhost:3000",
+      trustProxy: false,
+    });
   });
 
   it("derives PUBLIC_URL from PORT and strips a trailing slash from a given one", () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
-    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/" }).publicUrl).toBe("https://agency.example");
+    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/" }).publicUrl).toBe(
+      "https://agency.example",
+    );
   });
 
   it.each([

@@ -24,10 +24,17 @@ const envSchema = z.object({
       .transform((v) => v.replace(/\/+$/, ""))
       .optional(),
   ),
-  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, { error: "must be at least 32 characters" }).optional()),
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"]).default("false")).transform((v) => v === "true" || v === "1"),
+  AUTH_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  ),
+  TRUST_PROXY: z
+    .preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"]).default("false"))
+    .transform((v) => v === "true" || v === "1"),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
-  SEED_DEMO_CONTENT: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")).transform((v) => v === "true"),
+  SEED_DEMO_CONTENT: z
+    .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true"))
+    .transform((v) => v === "true"),
   CONTENT_CACHE_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(60_000)),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
 });

@@ -6,8 +6,7 @@ import { useToast } from "./toast";
 
 /** What a public form's action answers: success, or the field errors with what was typed. */
 export type FormResult =
-  | { ok: true; message: string }
-  | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> };
+  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> };
 
 export function errorFor(result: FormResult | undefined, field: string): string | undefined {
   return result && !result.ok ? result.errors.find((e) => e.field === field)?.message : undefined;

@@ -466,7 +466,11 @@ export const sections = [
     type: "contactBlock",
     title: "Contact Block",
     cardinality: "list",
-    fields: [img("contactImg", "Contact Image"), t("contactTitle", "Contact Title"), long("contactDetails", "Contact Details")],
+    fields: [
+      img("contactImg", "Contact Image"),
+      t("contactTitle", "Contact Title"),
+      long("contactDetails", "Contact Details"),
+    ],
     api: { list: "/contacts", one: "/contacts/:id", add: "/add-contact", update: "/contacts/:id" },
     admin: { screen: "/add-contact/", edit: "/edit-contact-page/:id", heading: "Contact Blocks" },
     messages: { added: "Contcat Section is Updated", updated: "Contcat Section is Updated" },

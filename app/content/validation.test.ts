@@ -32,9 +32,28 @@ describe("the registry", () => {
 
   it("caps about at two and makes the spec's singletons singletons", () => {
     expect(getSection("about")!.max).toBe(2);
-    const singletons = sections.filter((s) => s.cardinality === "singleton").map((s) => s.type).sort();
+    const singletons = sections
+      .filter((s) => s.cardinality === "singleton")
+      .map((s) => s.type)
+      .sort();
     expect(singletons).toEqual(
-      ["action", "banner", "copyright", "counter", "experience", "faqText", "featuresText", "footerAbout", "footerAddress", "footerSocial", "logo", "serviceHeading", "teamText", "testimonialText", "videoSection"].sort(),
+      [
+        "action",
+        "banner",
+        "copyright",
+        "counter",
+        "experience",
+        "faqText",
+        "featuresText",
+        "footerAbout",
+        "footerAddress",
+        "footerSocial",
+        "logo",
+        "serviceHeading",
+        "teamText",
+        "testimonialText",
+        "videoSection",
+      ].sort(),
     );
   });
 
@@ -62,7 +81,10 @@ describe("validateSection", () => {
 
   it("refuses blank text", () => {
     const result = validateSection(banner, { ...validBanner, bannerHeading: "   " });
-    expect(result).toMatchObject({ ok: false, errors: [{ field: "bannerHeading", message: "Banner Heading is required" }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ field: "bannerHeading", message: "Banner Heading is required" }],
+    });
   });
 
   it("refuses javascript: and protocol-relative links", () => {
@@ -73,7 +95,9 @@ describe("validateSection", () => {
   });
 
   it("parses numbers from form text and enforces validity >= 1 in whole days", () => {
-    const base = Object.fromEntries(pricing.fields.filter((f) => !f.optional && f.kind !== "number").map((f) => [f.name, "x"]));
+    const base = Object.fromEntries(
+      pricing.fields.filter((f) => !f.optional && f.kind !== "number").map((f) => [f.name, "x"]),
+    );
     const ok = validateSection(pricing, { ...base, packagePrice: "49.5", packageValidity: "30" });
     expect(ok).toMatchObject({ ok: true, data: { packagePrice: 49.5, packageValidity: 30 } });
     expect(validateSection(pricing, { ...base, packagePrice: 49, packageValidity: 0 })).toMatchObject({
@@ -92,7 +116,9 @@ describe("validateSection", () => {
   });
 
   it("leaves optional fields out when empty", () => {
-    const base = Object.fromEntries(pricing.fields.filter((f) => !f.optional && f.kind !== "number").map((f) => [f.name, "x"]));
+    const base = Object.fromEntries(
+      pricing.fields.filter((f) => !f.optional && f.kind !== "number").map((f) => [f.name, "x"]),
+    );
     const result = validateSection(pricing, { ...base, packagePrice: 1, packageValidity: 1, packagePointEight: "" });
     expect(result.ok && "packagePointEight" in result.data).toBe(false);
   });

@@ -32,7 +32,12 @@ function fieldSchema(field: FieldDef): z.ZodType {
     if (field.min !== undefined) n = n.min(field.min, { error: `${label} must be at least ${field.min}` });
     return z.preprocess(
       (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v.trim())) : v),
-      field.optional ? n.optional() : z.any().refine((v) => v !== undefined && v !== null, { error: required }).pipe(n),
+      field.optional
+        ? n.optional()
+        : z
+            .any()
+            .refine((v) => v !== undefined && v !== null, { error: required })
+            .pipe(n),
     );
   }
   const max = field.kind === "longText" ? MAX_LONG_TEXT : field.kind === "text" ? MAX_TEXT : MAX_LINK;
@@ -61,9 +66,7 @@ export function sectionSchema(section: SectionDef): z.ZodType<Record<string, unk
   let schema = cache.get(section);
   if (!schema) {
     const shape = Object.fromEntries(section.fields.map((f) => [f.name, fieldSchema(f)]));
-    schema = z
-      .object(shape)
-      .transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
+    schema = z.object(shape).transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
     cache.set(section, schema);
   }
   return schema;

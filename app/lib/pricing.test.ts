@@ -24,7 +24,15 @@ describe("pricing rules", () => {
 
   it("shows seven points for Basic and Standard even when ten are filled", () => {
     expect(visiblePoints(pkg("Basic", 10))).toHaveLength(7);
-    expect(visiblePoints(pkg("Standard", 7))).toEqual(["point 1", "point 2", "point 3", "point 4", "point 5", "point 6", "point 7"]);
+    expect(visiblePoints(pkg("Standard", 7))).toEqual([
+      "point 1",
+      "point 2",
+      "point 3",
+      "point 4",
+      "point 5",
+      "point 6",
+      "point 7",
+    ]);
   });
 
   it("shows ten points for Premium and skips empty ones", () => {

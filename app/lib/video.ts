@@ -3,7 +3,13 @@
  * form, carrying an 11-character video id, shows a player; anything else is treated as an image.
  */
 const ID = /^[A-Za-z0-9_-]{11}$/;
-const HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const HOSTS = new Set([
+  "youtube.com",
+  "www.youtube.com",
+  "m.youtube.com",
+  "youtube-nocookie.com",
+  "www.youtube-nocookie.com",
+]);
 
 export function parseVideoId(value: string | null | undefined): string | null {
   if (!value) return null;

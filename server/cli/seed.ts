@@ -18,7 +18,9 @@ try {
   await services.content.insertMany(missing);
   const types = [...new Set(missing.map((r) => r.type))];
   logger.info(
-    types.length ? `seeded ${missing.length} demo records into: ${types.join(", ")}` : "every section has content; nothing seeded",
+    types.length
+      ? `seeded ${missing.length} demo records into: ${types.join(", ")}`
+      : "every section has content; nothing seeded",
   );
 } finally {
   await opened.close();

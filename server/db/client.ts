@@ -12,8 +12,7 @@ export interface Database {
 
 /** A pooled connection to any PostgreSQL: the embedded one (socket config) or DATABASE_URL. */
 export function connect(connection: pg.PoolConfig | string, options: { max?: number } = {}): Database {
-  const config: pg.PoolConfig =
-    typeof connection === "string" ? { connectionString: connection } : { ...connection };
+  const config: pg.PoolConfig = typeof connection === "string" ? { connectionString: connection } : { ...connection };
   const pool = new pg.Pool({
     ...config,
     max: options.max ?? 10,

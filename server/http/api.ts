@@ -22,8 +22,14 @@ export function createApiRouter(services: Services): Router {
 
   // Public content lists and single records, generated from the registry.
   for (const section of sections) {
-    api.get(section.api.list, json(() => services.content.list(section.type)));
-    api.get(section.api.one, json((req) => services.content.get(section.type, String(req.params.id))));
+    api.get(
+      section.api.list,
+      json(() => services.content.list(section.type)),
+    );
+    api.get(
+      section.api.one,
+      json((req) => services.content.get(section.type, String(req.params.id))),
+    );
   }
 
   const visitor = (req: Request) => ({

@@ -1,12 +1,12 @@
 import path from "node:path";
 import express, { type Express, type RequestHandler } from "express";
-import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { apiErrorHandler, createApiRouter, requireJsonBody } from "./api";
+import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
 
 export interface AppOptions {
@@ -76,10 +76,15 @@ export function createApp(options: AppOptions): Express {
   if (options.build) {
     app.all(
       "/{*splat}",
-      createRequestHandler({
+      createPagesHandler({
         build: options.build,
         mode: config.env === "development" ? "development" : "production",
         getLoadContext: (req) => ({ services, config: publicConfig(config), clientIp: req.ip ?? "unknown" }),
+        // No page cache in development: edited components must show at once.
+        cache:
+          config.env === "development"
+            ? undefined
+            : { generation: services.content.generation, ttlMs: config.contentCacheTtlMs },
       }),
     );
   }

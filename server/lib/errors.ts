@@ -24,8 +24,7 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 export const notFound = (what = "Not found") => new AppError(404, what);
-export const badRequest = (errors: FieldError[]) =>
-  new AppError(400, errors[0]?.message ?? "Invalid request", errors);
+export const badRequest = (errors: FieldError[]) => new AppError(400, errors[0]?.message ?? "Invalid request", errors);
 export const tooMany = (message: string) => new AppError(429, message);
 export const conflict = (message: string) => new AppError(409, message);
 

@@ -93,6 +93,9 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
   }
 
   return {
+    /** A number that changes whenever content may have changed (for caches built on the snapshot). */
+    generation: () => generation,
+
     /** Starts listening for changes made by any instance. */
     start: listen,
 
@@ -144,10 +147,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
           )
         ).rows as [{ count: number; next: number }];
         if (limit !== undefined && count >= limit) {
-          throw new AppError(
-            409,
-            def.maxNotice ?? `${def.title} already exists: edit it instead of adding another.`,
-          );
+          throw new AppError(409, def.maxNotice ?? `${def.title} already exists: edit it instead of adding another.`);
         }
         const [row] = await tx
           .insert(contentEntries)
@@ -198,7 +198,9 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
         const def = sectionOr404(r.type);
         const parsed = validateSection(def, r.data);
         if (!parsed.ok) {
-          throw new Error(`Invalid ${r.type} record: ${parsed.errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`);
+          throw new Error(
+            `Invalid ${r.type} record: ${parsed.errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`,
+          );
         }
         const position = positions.get(r.type) ?? 0;
         positions.set(r.type, position + 1);

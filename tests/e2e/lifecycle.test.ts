@@ -10,7 +10,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "atelier-life-"));
 chmodSync(dataDir, 0o700); // as mkdtemp makes it: the app must make it reachable for the postgres user itself
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const postmasterPid = () => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = () =>
+  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);

@@ -51,7 +51,11 @@ describe("the landing page", () => {
     expect(body).toContain("Send Us Message");
 
     // About blocks alternate; pricing cards link to their order page; Premium is the popular one.
-    expect(await page.locator("[data-testid=about-block]").evaluateAll((els) => els.map((e) => e.getAttribute("data-reversed")))).toEqual(["false", "true"]);
+    expect(
+      await page
+        .locator("[data-testid=about-block]")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-reversed"))),
+    ).toEqual(["false", "true"]);
     const cards = page.locator("[data-testid=pricing-card]");
     expect(await cards.count()).toBe(3);
     for (let i = 0; i < 3; i++) {
@@ -142,7 +146,9 @@ describe("visitor forms", () => {
     await form.getByLabel("Message").fill("Could you look at the lighting plan for our new office?");
     await form.getByRole("button", { name: "Send Message" }).click();
     await expect.poll(() => form.getByText("Please enter a valid email address").count()).toBe(1);
-    expect(await form.getByLabel("Message").inputValue()).toBe("Could you look at the lighting plan for our new office?");
+    expect(await form.getByLabel("Message").inputValue()).toBe(
+      "Could you look at the lighting plan for our new office?",
+    );
 
     await form.getByLabel("Email").fill("jonas@example.org");
     await form.getByRole("button", { name: "Send Message" }).click();
@@ -151,7 +157,9 @@ describe("visitor forms", () => {
     expect(await form.getByLabel("Full Name").inputValue()).toBe("");
 
     const { rows } = await env.db.pool.query("select name, email, subject, message_status from messages");
-    expect(rows).toEqual([{ name: "Jonas Berg", email: "jonas@example.org", subject: "Office lighting", message_status: "UnRead" }]);
+    expect(rows).toEqual([
+      { name: "Jonas Berg", email: "jonas@example.org", subject: "Office lighting", message_status: "UnRead" },
+    ]);
     await page.context().close();
   });
 
@@ -162,7 +170,9 @@ describe("visitor forms", () => {
     for (let i = 0; i < 2; i++) {
       await input.fill("reader@example.org");
       await page.locator("footer").getByRole("button", { name: "Subscribe" }).click();
-      await expect.poll(() => page.getByRole("status").filter({ hasText: "Subscribers is Updated" }).count()).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.getByRole("status").filter({ hasText: "Subscribers is Updated" }).count())
+        .toBeGreaterThan(0);
       await expect.poll(() => input.inputValue()).toBe("");
     }
     expect(new URL(page.url()).pathname).toBe("/pricing");
@@ -182,7 +192,11 @@ describe("the other public pages", () => {
     expect(service).toContain(seeded("workStep")[0]!.stepTitle);
     expect(service).toContain(seeded("featureItem")[0]!.FeaturesText);
     expect(service).toContain(seeded("teamMember")[0]!.teamMemberName);
-    expect(await page.getByRole("progressbar").evaluateAll((bars) => bars.slice(0, 3).map((b) => b.getAttribute("aria-valuenow")))).toEqual(["85", "65", "79"]);
+    expect(
+      await page
+        .getByRole("progressbar")
+        .evaluateAll((bars) => bars.slice(0, 3).map((b) => b.getAttribute("aria-valuenow"))),
+    ).toEqual(["85", "65", "79"]);
 
     await page.goto("/pricing");
     const pricing = await page.locator("main").textContent();

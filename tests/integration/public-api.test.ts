@@ -36,7 +36,21 @@ describe("public content lists", () => {
   });
 
   it("the spec's public paths all exist", async () => {
-    const paths = ["/logo", "/banner", "/service-items", "/service", "/about", "/actions", "/testimonialtext", "/testimonials", "/pricings", "/footer-address", "/footer-social", "/copyrights", "/counters"];
+    const paths = [
+      "/logo",
+      "/banner",
+      "/service-items",
+      "/service",
+      "/about",
+      "/actions",
+      "/testimonialtext",
+      "/testimonials",
+      "/pricings",
+      "/footer-address",
+      "/footer-social",
+      "/copyrights",
+      "/counters",
+    ];
     for (const p of paths) expect((await app.request(`/api${p}`)).status, p).toBe(200);
   });
 
@@ -64,7 +78,11 @@ describe("public content lists", () => {
 
 describe("POST /api/add-message", () => {
   it("stores the message as UnRead, whatever status was sent", async () => {
-    const res = await app.request("/api/add-message", { method: "POST", json: validMessage, headers: { "x-forwarded-for": "1" } });
+    const res = await app.request("/api/add-message", {
+      method: "POST",
+      json: validMessage,
+      headers: { "x-forwarded-for": "1" },
+    });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { acknowledged: boolean; insertedId: string };
     expect(body.acknowledged).toBe(true);
@@ -73,7 +91,10 @@ describe("POST /api/add-message", () => {
   });
 
   it("answers 400 naming the field on bad input", async () => {
-    const res = await app.request("/api/add-message", { method: "POST", json: { ...validMessage, email: "not-an-email" } });
+    const res = await app.request("/api/add-message", {
+      method: "POST",
+      json: { ...validMessage, email: "not-an-email" },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ field: "email", error: "Please enter a valid email address" });
     const missing = await app.request("/api/add-message", { method: "POST", json: { email: "a@b.co" } });
@@ -93,14 +114,20 @@ describe("POST /api/add-message", () => {
     const form = await app.request("/api/add-message", { method: "POST", body: new URLSearchParams({ name: "x" }) });
     expect(form.status).toBe(415);
 
-    const big = await app.request("/api/add-message", { method: "POST", json: { ...validMessage, message: "x".repeat(100_000) } });
+    const big = await app.request("/api/add-message", {
+      method: "POST",
+      json: { ...validMessage, message: "x".repeat(100_000) },
+    });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: "The request body is too large." });
   });
 
   it("a filled honeypot is answered with success and stores nothing", async () => {
     const before = await app.db.pool.query("select count(*)::int as n from messages");
-    const res = await app.request("/api/add-message", { method: "POST", json: { ...validMessage, website: "http://spam" } });
+    const res = await app.request("/api/add-message", {
+      method: "POST",
+      json: { ...validMessage, website: "http://spam" },
+    });
     expect(res.status).toBe(201);
     const after = await app.db.pool.query("select count(*)::int as n from messages");
     expect(after.rows[0].n).toBe(before.rows[0].n);
@@ -115,7 +142,9 @@ describe("POST /api/add-subscriber", () => {
     const again = await app.request("/api/add-subscriber", { method: "POST", json: { subemail: "NEWS@example.org " } });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ acknowledged: true, insertedId: a.insertedId });
-    const { rows } = await app.db.pool.query("select count(*)::int as n from subscribers where lower(subemail) = 'news@example.org'");
+    const { rows } = await app.db.pool.query(
+      "select count(*)::int as n from subscribers where lower(subemail) = 'news@example.org'",
+    );
     expect(rows[0].n).toBe(1);
   });
 
@@ -131,11 +160,17 @@ describe("rate limits", () => {
     // The limit is 3 per ten minutes in this app; earlier tests in this file used part of it for the same IP.
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await app.request("/api/add-subscriber", { method: "POST", json: { subemail: `rl${i}@example.org` } });
+      const res = await app.request("/api/add-subscriber", {
+        method: "POST",
+        json: { subemail: `rl${i}@example.org` },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toContain(429);
-    const limited = await app.request("/api/add-subscriber", { method: "POST", json: { subemail: "late@example.org" } });
+    const limited = await app.request("/api/add-subscriber", {
+      method: "POST",
+      json: { subemail: "late@example.org" },
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
     expect(((await limited.json()) as { error: string }).error).toMatch(/too many times/);

@@ -28,7 +28,10 @@ export interface RunningServer {
 }
 
 /** Starts the built server (build/server/main.js) as `npm start` would, and waits until /healthz answers ok. */
-export async function startBuiltServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
+export async function startBuiltServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "atelier-e2e-"));
   let out = "";
@@ -72,7 +75,10 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
 }
 
 /** A postgres:// address for a database of the test server (socket or URL). */
-export function databaseUrl(config: { connectionString?: string; host?: string; port?: number; user?: string; password?: string }, database: string): string {
+export function databaseUrl(
+  config: { connectionString?: string; host?: string; port?: number; user?: string; password?: string },
+  database: string,
+): string {
   if (config.connectionString) {
     const url = new URL(config.connectionString);
     url.pathname = `/${database}`;

@@ -122,7 +122,11 @@ function NewsletterForm() {
           aria-invalid={error ? true : undefined}
           className="min-w-0 flex-1 bg-transparent px-4 py-3 text-sm text-white placeholder:text-white/50 focus:outline-none"
         />
-        <button type="submit" disabled={fetcher.state !== "idle"} className="bg-clay px-5 text-sm font-semibold text-white hover:bg-clay-dark disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={fetcher.state !== "idle"}
+          className="bg-clay px-5 text-sm font-semibold text-white hover:bg-clay-dark disabled:opacity-60"
+        >
           {fetcher.state !== "idle" ? "…" : "Subscribe"}
         </button>
       </div>
@@ -133,7 +137,15 @@ function NewsletterForm() {
 
 function Icon({ path }: { path: string }) {
   return (
-    <svg className="mt-0.5 h-4 w-4 shrink-0 text-brass" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      className="mt-0.5 h-4 w-4 shrink-0 text-brass"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={path} />
     </svg>
   );

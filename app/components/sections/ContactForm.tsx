@@ -36,10 +36,38 @@ export function ContactForm({ initial }: { initial?: FormResult }) {
         >
           <Honeypot />
           <input type="hidden" name="messageStatus" value="UnRead" />
-          <TextField label="Full Name" name="name" autoComplete="name" required defaultValue={values.name} error={errorFor(result, "name")} />
-          <TextField label="Phone Number" name="number" type="tel" autoComplete="tel" defaultValue={values.number} error={errorFor(result, "number")} />
-          <TextField label="Email" name="email" type="email" autoComplete="email" required defaultValue={values.email} error={errorFor(result, "email")} />
-          <TextField label="Subject" name="subject" required defaultValue={values.subject} error={errorFor(result, "subject")} />
+          <TextField
+            label="Full Name"
+            name="name"
+            autoComplete="name"
+            required
+            defaultValue={values.name}
+            error={errorFor(result, "name")}
+          />
+          <TextField
+            label="Phone Number"
+            name="number"
+            type="tel"
+            autoComplete="tel"
+            defaultValue={values.number}
+            error={errorFor(result, "number")}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={values.email}
+            error={errorFor(result, "email")}
+          />
+          <TextField
+            label="Subject"
+            name="subject"
+            required
+            defaultValue={values.subject}
+            error={errorFor(result, "subject")}
+          />
           <TextAreaField
             label="Message"
             name="message"

@@ -10,7 +10,10 @@ export function Faq({ heading, items }: { heading?: SectionRecord<"faqText">; it
           <details key={item._id} className="group px-6 py-5 sm:px-8" open={i === 0}>
             <summary className="flex cursor-pointer list-none items-center justify-between gap-6 font-semibold text-forest [&::-webkit-details-marker]:hidden">
               {item.accodingTitle}
-              <span className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-sand text-clay transition-transform group-open:rotate-45" aria-hidden="true">
+              <span
+                className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-full bg-sand text-clay transition-transform group-open:rotate-45"
+                aria-hidden="true"
+              >
                 +
               </span>
             </summary>

@@ -14,7 +14,14 @@ export function Features({
       <ul className="grid gap-8 sm:grid-cols-2">
         {items.map((f) => (
           <li key={f._id} className="overflow-hidden rounded-3xl bg-white ring-1 ring-linen">
-            <img src={f.FeaturesImg} alt="" width={600} height={400} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+            <img
+              src={f.FeaturesImg}
+              alt=""
+              width={600}
+              height={400}
+              loading="lazy"
+              className="aspect-[3/2] w-full object-cover"
+            />
             <div className="flex gap-4 p-7">
               <img src={f.FeaturesIcon} alt="" width={64} height={64} loading="lazy" className="h-10 w-10 shrink-0" />
               <div>

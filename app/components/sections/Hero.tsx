@@ -25,7 +25,10 @@ export function Hero({ banner }: { banner: SectionRecord<"banner"> }) {
           </div>
         </div>
         <div className="relative">
-          <div className="absolute -bottom-4 -left-4 h-full w-full rounded-3xl border-2 border-brass/50" aria-hidden="true" />
+          <div
+            className="absolute -bottom-4 -left-4 h-full w-full rounded-3xl border-2 border-brass/50"
+            aria-hidden="true"
+          />
           {videoId ? (
             <div className="relative aspect-video overflow-hidden rounded-3xl bg-forest shadow-xl">
               <iframe

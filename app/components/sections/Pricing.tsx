@@ -22,7 +22,9 @@ export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricin
               key={pkg._id}
               data-testid="pricing-card"
               className={`relative flex flex-col rounded-3xl p-8 ${
-                popular ? "bg-forest text-white shadow-2xl shadow-forest/30 lg:-my-4 lg:py-12" : "bg-white ring-1 ring-linen"
+                popular
+                  ? "bg-forest text-white shadow-2xl shadow-forest/30 lg:-my-4 lg:py-12"
+                  : "bg-white ring-1 ring-linen"
               }`}
             >
               {popular ? (
@@ -41,7 +43,12 @@ export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricin
               <ul className={`mt-7 flex-1 space-y-3 text-sm ${popular ? "text-white/85" : "text-ink/80"}`}>
                 {visiblePoints(pkg).map((point, i) => (
                   <li key={i} className="flex gap-3">
-                    <svg className={`mt-0.5 h-4 w-4 shrink-0 ${popular ? "text-brass" : "text-clay"}`} viewBox="0 0 20 20" fill="currentColor" aria-hidden="true">
+                    <svg
+                      className={`mt-0.5 h-4 w-4 shrink-0 ${popular ? "text-brass" : "text-clay"}`}
+                      viewBox="0 0 20 20"
+                      fill="currentColor"
+                      aria-hidden="true"
+                    >
                       <path d="M7.6 13.2 4.4 10l-1.2 1.2 4.4 4.4 9.2-9.2-1.2-1.2z" />
                     </svg>
                     {point}

@@ -10,7 +10,14 @@ export function WorkSteps({ steps }: { steps: SectionRecord<"workStep">[] }) {
         {steps.slice(0, 4).map((s) => (
           <li key={s._id} className="relative rounded-3xl bg-white p-7 ring-1 ring-linen">
             <span className="font-serif text-5xl text-linen">{s.stepNumber}</span>
-            <img src={s.stapIcon} alt="" width={64} height={64} loading="lazy" className="absolute top-7 right-7 h-10 w-10" />
+            <img
+              src={s.stapIcon}
+              alt=""
+              width={64}
+              height={64}
+              loading="lazy"
+              className="absolute top-7 right-7 h-10 w-10"
+            />
             <h3 className="mt-4 text-xl text-forest">{s.stepTitle}</h3>
             <p className="mt-2 text-sm leading-relaxed text-mist">{s.stepDetails}</p>
           </li>

@@ -10,7 +10,14 @@ export function ServiceAbout({ about }: { about?: SectionRecord<"about"> }) {
   return (
     <section className="bg-white py-20 sm:py-24">
       <div className="container-page grid items-center gap-12 lg:grid-cols-2 lg:gap-16">
-        <img src={about.aboutImg} alt="" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full rounded-3xl object-cover shadow-lg" />
+        <img
+          src={about.aboutImg}
+          alt=""
+          width={800}
+          height={600}
+          loading="lazy"
+          className="aspect-[4/3] w-full rounded-3xl object-cover shadow-lg"
+        />
         <div>
           <p className="eyebrow">{about.aboutText}</p>
           <h2 className="section-title">{about.aboutHeading}</h2>

@@ -1,4 +1,10 @@
-export function SkillBars({ skills, light = false }: { skills: { label: string; percent: number }[]; light?: boolean }) {
+export function SkillBars({
+  skills,
+  light = false,
+}: {
+  skills: { label: string; percent: number }[];
+  light?: boolean;
+}) {
   return (
     <ul className="space-y-6">
       {skills.map((s) => {

@@ -3,14 +3,27 @@ import { useState } from "react";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { Section } from "./Section";
 
-export function Team({ heading, members }: { heading?: SectionRecord<"teamText">; members: SectionRecord<"teamMember">[] }) {
+export function Team({
+  heading,
+  members,
+}: {
+  heading?: SectionRecord<"teamText">;
+  members: SectionRecord<"teamMember">[];
+}) {
   if (members.length === 0) return null;
   return (
     <Section tone="sand" eyebrow="The studio" title={heading?.teamHeading} lead={heading?.teamText}>
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {members.map((m) => (
           <li key={m._id} className="text-center">
-            <img src={m.teamMemberImg} alt="" width={400} height={400} loading="lazy" className="aspect-square w-full rounded-3xl object-cover" />
+            <img
+              src={m.teamMemberImg}
+              alt=""
+              width={400}
+              height={400}
+              loading="lazy"
+              className="aspect-square w-full rounded-3xl object-cover"
+            />
             <h3 className="mt-4 text-lg text-forest">{m.teamMemberName}</h3>
             <p className="text-sm text-mist">{m.teamMemberTitle}</p>
           </li>
@@ -44,7 +57,14 @@ export function VideoSection({
           {videoId ? (
             <VideoFacade id={videoId} title={video.videoSectionTitle} poster={video.imageLink} />
           ) : (
-            <img src={video.imageLink} alt="" width={1200} height={675} loading="lazy" className="aspect-video w-full object-cover" />
+            <img
+              src={video.imageLink}
+              alt=""
+              width={1200}
+              height={675}
+              loading="lazy"
+              className="aspect-video w-full object-cover"
+            />
           )}
         </div>
       ) : null}
@@ -52,13 +72,26 @@ export function VideoSection({
         <ul className="mx-auto mt-14 grid max-w-4xl gap-6 sm:grid-cols-3">
           {members.map((m) => (
             <li key={m._id} className="flex items-center gap-4 rounded-2xl border border-linen p-4">
-              <img src={m.memberImg} alt="" width={400} height={400} loading="lazy" className="h-16 w-16 rounded-full object-cover" />
+              <img
+                src={m.memberImg}
+                alt=""
+                width={400}
+                height={400}
+                loading="lazy"
+                className="h-16 w-16 rounded-full object-cover"
+              />
               <div>
                 <p className="font-semibold text-forest">{m.membername}</p>
                 <p className="text-sm text-mist">{m.memberPosition}</p>
                 <p className="mt-1 flex gap-2 text-xs">
                   {SOCIAL.filter(([k]) => m[k]).map(([k, label]) => (
-                    <a key={k} href={m[k]} target="_blank" rel="noopener noreferrer" className="text-clay hover:underline">
+                    <a
+                      key={k}
+                      href={m[k]}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="text-clay hover:underline"
+                    >
                       {label}
                     </a>
                   ))}
@@ -87,7 +120,12 @@ function VideoFacade({ id, title, poster }: { id: string; title: string; poster:
           allowFullScreen
         />
       ) : (
-        <button type="button" onClick={() => setPlaying(true)} className="group absolute inset-0 h-full w-full" aria-label={`Play video: ${title}`}>
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          className="group absolute inset-0 h-full w-full"
+          aria-label={`Play video: ${title}`}
+        >
           <img src={poster} alt="" width={1200} height={675} loading="lazy" className="h-full w-full object-cover" />
           <span className="absolute inset-0 flex items-center justify-center bg-forest/20 transition-colors group-hover:bg-forest/35">
             <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-white/95 text-clay shadow-xl transition-transform group-hover:scale-105">

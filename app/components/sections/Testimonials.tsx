@@ -19,7 +19,14 @@ export function Testimonials({
             </svg>
             <blockquote className="mt-5 flex-1 text-base leading-relaxed text-ink/85">{t.desc}</blockquote>
             <div className="mt-7 flex items-center gap-4">
-              <img src={t.image} alt="" width={160} height={160} loading="lazy" className="h-14 w-14 rounded-full object-cover ring-2 ring-white" />
+              <img
+                src={t.image}
+                alt=""
+                width={160}
+                height={160}
+                loading="lazy"
+                className="h-14 w-14 rounded-full object-cover ring-2 ring-white"
+              />
               <div>
                 <p className="font-semibold text-forest">{t.personName}</p>
                 <p className="text-sm text-mist">{t.personTitle}</p>

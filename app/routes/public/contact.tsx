@@ -4,6 +4,9 @@ import { ContactForm } from "../../components/sections/ContactForm";
 import { PageHeader } from "../../components/sections/PageHeader";
 import { handlePublicForm } from "./forms.server";
 import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+
+export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const c = await context.services.content.snapshot();

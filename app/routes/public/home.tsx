@@ -8,6 +8,9 @@ import { Services } from "../../components/sections/Services";
 import { Testimonials } from "../../components/sections/Testimonials";
 import { parseVideoId } from "../../lib/video";
 import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+
+export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const c = await context.services.content.snapshot();

@@ -2,6 +2,9 @@ import type { Route } from "./+types/pricing";
 import { Faq } from "../../components/sections/Faq";
 import { Pricing } from "../../components/sections/Pricing";
 import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+
+export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const c = await context.services.content.snapshot();

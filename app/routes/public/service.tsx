@@ -9,6 +9,9 @@ import { ServiceAbout } from "../../components/sections/ServiceAbout";
 import { Services } from "../../components/sections/Services";
 import { Team, VideoSection } from "../../components/sections/Team";
 import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+
+export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const c = await context.services.content.snapshot();

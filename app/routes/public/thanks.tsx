@@ -1,6 +1,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/thanks";
 import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+
+export const headers = anonymousPageHeaders;
 
 export const meta: Route.MetaFunction = (args) => [
   ...pageMeta(args, { title: "Thank You", description: "Thank you: check your inbox.", path: "/thanks" }),

@@ -1,7 +1,17 @@
 import type { Route } from "./+types/robots";
 
 /** Areas that need an account are not for crawlers. */
-const PRIVATE = ["/api/", "/admin", "/dashboard", "/my-order", "/pending-order", "/order-now/", "/pay-now/", "/item/", "/newsletter"];
+const PRIVATE = [
+  "/api/",
+  "/admin",
+  "/dashboard",
+  "/my-order",
+  "/pending-order",
+  "/order-now/",
+  "/pay-now/",
+  "/item/",
+  "/newsletter",
+];
 
 export function loader({ context }: Route.LoaderArgs) {
   const body = [

@@ -1,0 +1,139 @@
+import { gzipSync } from "node:zlib";
+import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+
+/** A route marks its response as the same for every anonymous visitor with this header (stripped before sending). */
+export const PAGE_CACHE_HEADER = "x-page-cache";
+export const PAGE_CACHE_ANONYMOUS = "anonymous";
+
+interface Entry {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  gzip: Buffer | undefined;
+  generation: number;
+  storedAt: number;
+}
+
+export interface PageCacheOptions {
+  /** Changes whenever content changes; entries of an older generation are never served. */
+  generation: () => number;
+  ttlMs: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * React Router behind Express, with a cache of whole responses for anonymous visitors: a public page is rendered once
+ * per content change instead of once per view. Requests carrying any cookie (a session) are always rendered.
+ */
+export function createPagesHandler(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: "development" | "production";
+  getLoadContext: (req: ExpressRequest) => AppLoadContext;
+  cache?: PageCacheOptions;
+}): RequestHandler & { cacheSize(): number } {
+  const handle = createRequestHandler(options.build, options.mode);
+  const cache = new Map<string, Entry>();
+  const max = options.cache?.maxEntries ?? 200;
+  const now = options.cache?.now ?? Date.now;
+
+  const handler = (async (req, res, next) => {
+    try {
+      const cacheable =
+        Boolean(options.cache) && req.method === "GET" && !req.headers.cookie && !req.headers.authorization;
+      const key = req.originalUrl;
+      if (cacheable) {
+        const hit = cache.get(key);
+        if (hit && hit.generation === options.cache!.generation() && now() - hit.storedAt < options.cache!.ttlMs) {
+          cache.delete(key); // keep recently used entries at the end
+          cache.set(key, hit);
+          sendEntry(req, res, hit, "HIT");
+          return;
+        }
+        if (hit) cache.delete(key);
+      }
+      const generation = options.cache?.generation();
+      const response = await handle(toWebRequest(req, res), options.getLoadContext(req));
+      const marked = response.headers.get(PAGE_CACHE_HEADER) === PAGE_CACHE_ANONYMOUS;
+      response.headers.delete(PAGE_CACHE_HEADER);
+      if (cacheable && marked && response.status === 200 && !response.headers.has("set-cookie")) {
+        const body = Buffer.from(await response.arrayBuffer());
+        const entry: Entry = {
+          status: response.status,
+          headers: [...response.headers.entries()],
+          body,
+          gzip: body.length > 1024 ? gzipSync(body, { level: 6 }) : undefined,
+          generation: generation!,
+          storedAt: now(),
+        };
+        if (generation === options.cache!.generation()) {
+          cache.set(key, entry);
+          while (cache.size > max) cache.delete(cache.keys().next().value!);
+        }
+        sendEntry(req, res, entry, "MISS");
+        return;
+      }
+      if (marked) res.setHeader("X-Cache", "BYPASS");
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  }) as RequestHandler & { cacheSize(): number };
+  handler.cacheSize = () => cache.size;
+  return handler;
+}
+
+function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, outcome: "HIT" | "MISS") {
+  res.status(entry.status);
+  res.setHeader("X-Cache", outcome);
+  for (const [k, v] of entry.headers) res.append(k, v);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  const gzip = entry.gzip && /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+  if (gzip) res.setHeader("Content-Encoding", "gzip");
+  const body = gzip ? entry.gzip! : entry.body;
+  res.setHeader("Content-Length", String(body.length));
+  res.end(body);
+}
+
+/** The same conversion @react-router/express makes. */
+function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
+  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    if (Array.isArray(values)) for (const v of values) headers.append(key, v);
+    else headers.set(key, values);
+  }
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+async function sendResponse(res: ExpressResponse, response: Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (response.body) {
+    try {
+      await writeReadableStreamToWritable(response.body, res);
+    } catch (error) {
+      if (res.destroyed || res.writableEnded) return;
+      throw error;
+    }
+  } else {
+    res.end();
+  }
+}

@@ -1,0 +1,84 @@
+import { gunzipSync } from "node:zlib";
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+
+/** The anonymous page cache (server/http/pages.ts), observed from outside against the built server. */
+let env: E2EEnv;
+beforeAll(async () => {
+  env = await startE2E();
+});
+afterAll(() => env?.close());
+
+const heading = async (init: RequestInit = {}) => {
+  const html = await (await fetch(env.server.url + "/", init)).text();
+  return /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1];
+};
+// A change made behind the server's back, without the notification that every real write sends.
+const silentlyRename = (text: string) =>
+  env.db.pool.query(
+    `update content_entries set data = jsonb_set(data, '{bannerHeading}', to_jsonb($1::text)) where type = 'banner'`,
+    [text],
+  );
+
+describe("the anonymous page cache", () => {
+  it("renders a page once per content change for anonymous visitors, and always for a visitor with a cookie", async () => {
+    const xcache = async (path: string, init: RequestInit = {}) =>
+      (await fetch(env.server.url + path, init)).headers.get("x-cache");
+    await notifyContentChanged(env.db);
+    await expect.poll(() => xcache("/service/")).toBe("MISS");
+    expect(await xcache("/service/")).toBe("HIT");
+    expect(await xcache("/service/")).toBe("HIT");
+    expect(await xcache("/service/?utm=1")).toBe("MISS"); // the address is the key
+    expect(await xcache("/service/", { headers: { cookie: "session=1" } })).toBe("BYPASS");
+    await notifyContentChanged(env.db);
+    await expect.poll(() => xcache("/service/")).toBe("MISS");
+    expect(await xcache("/service/")).toBe("HIT");
+  });
+
+  it("shows a content change at the next view", async () => {
+    const original = await heading();
+    expect(original).toBeTruthy();
+    await silentlyRename("Changed by another instance");
+    expect(await heading()).toBe(original); // no notification yet: nothing knows
+    await notifyContentChanged(env.db);
+    await expect.poll(() => heading()).toBe("Changed by another instance");
+    expect(await heading({ headers: { cookie: "a=b" } })).toBe("Changed by another instance");
+  });
+
+  it("answers gzip when asked, with the same page, and never leaks the internal marker", async () => {
+    const raw = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = request(env.server.url + "/pricing", { headers: { "accept-encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(raw.headers["content-encoding"]).toBe("gzip");
+    expect(raw.headers["x-page-cache"]).toBeUndefined();
+    expect(raw.headers["cache-control"]).toBe("no-cache");
+    const html = gunzipSync(raw.body).toString("utf8");
+    expect(html).toContain("Best Pricing For Business");
+    const plain = await fetch(env.server.url + "/pricing", { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(html);
+  });
+
+  it("does not cache error pages or form posts", async () => {
+    expect((await fetch(env.server.url + "/nope")).status).toBe(404);
+    const missing = await fetch(env.server.url + "/nope");
+    expect(missing.headers.get("x-page-cache")).toBeNull();
+    expect(missing.headers.get("x-cache")).toBeNull();
+    const post = await fetch(env.server.url + "/contact", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: env.server.url },
+      body: new URLSearchParams({ name: "", email: "bad" }),
+    });
+    expect(post.status).toBe(200);
+    const html = await post.text();
+    expect(html).toContain("Full name is required");
+    expect(await (await fetch(env.server.url + "/contact")).text()).not.toContain("Full name is required");
+  });
+});
