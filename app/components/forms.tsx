@@ -1,4 +1,4 @@
-import { useEffect, useRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import type { FetcherWithComponents } from "react-router";
 import { HONEYPOT_FIELD } from "../content/forms";
 import type { FieldError } from "../content/validation";
@@ -51,28 +51,22 @@ type FieldProps = {
   hideLabel?: boolean;
 };
 
-export function TextField({
+/** Label, control and error message, wired together for assistive technology; every form field uses it. */
+function FieldShell({
+  id,
   label,
-  name,
   error,
   className,
   hideLabel,
-  ...input
-}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
-  const id = `f-${input.form ?? ""}${name}`;
+  children,
+}: Omit<FieldProps, "name"> & { id: string; children: (aria: Record<string, unknown>) => ReactNode }) {
+  const aria = { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined };
   return (
     <div className={className}>
       <label htmlFor={id} className={hideLabel ? "sr-only" : "field-label"}>
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        className="field-input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...input}
-      />
+      {children(aria)}
       {error ? (
         <p id={`${id}-error`} className="field-error">
           {error}
@@ -82,33 +76,32 @@ export function TextField({
   );
 }
 
+export function TextField({
+  label,
+  name,
+  error,
+  className,
+  hideLabel,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
+      {(aria) => <input name={name} className="field-input" {...aria} {...input} />}
+    </FieldShell>
+  );
+}
+
 export function TextAreaField({
   label,
   name,
   error,
   className,
+  hideLabel,
   ...input
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = `f-${name}`;
   return (
-    <div className={className}>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        rows={3}
-        className="field-input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...input}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
+      {(aria) => <textarea name={name} rows={3} className="field-input" {...aria} {...input} />}
+    </FieldShell>
   );
 }

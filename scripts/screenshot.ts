@@ -1,32 +1,24 @@
-#!/usr/bin/env node
 // Screenshots of pages at desktop (1280) and phone (390) widths, for looking at what we built.
-// Usage: node scripts/screenshot.mjs http://localhost:3000 / /service/ /pricing  [--out dir] [--full]
+// Usage: npx tsx scripts/screenshot.ts http://localhost:3000 / /service/ /pricing [--out dir] [--full]
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { DESKTOP, launchBrowser, PHONE } from "../tests/support/browser";
 
 const args = process.argv.slice(2);
 const base = args.shift();
 const outIndex = args.indexOf("--out");
-const out = outIndex >= 0 ? args.splice(outIndex, 2)[1] : "test-results/screenshots";
+const out = outIndex >= 0 ? args.splice(outIndex, 2)[1]! : "test-results/screenshots";
 const full = args.includes("--full");
 const paths = args.filter((a) => !a.startsWith("--"));
+if (!base || paths.length === 0) {
+  console.error("Usage: npx tsx scripts/screenshot.ts BASE_URL PATH... [--out DIR] [--full]");
+  process.exit(2);
+}
 mkdirSync(out, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
-for (const width of [1280, 390]) {
-  const page = await browser.newPage({ viewport: { width, height: width === 390 ? 844 : 800 }, deviceScaleFactor: 1 });
+const browser = await launchBrowser();
+for (const viewport of [DESKTOP, PHONE]) {
+  const page = await browser.newPage({ viewport });
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: "networkidle" });
     if (full) {
@@ -40,7 +32,8 @@ for (const width of [1280, 390]) {
       });
       await page.waitForLoadState("networkidle");
     }
-    const file = path.join(out, `${p.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home"}-${width}.png`);
+    const name = p.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "") || "home";
+    const file = path.join(out, `${name}-${viewport.width}.png`);
     await page.screenshot({ path: file, fullPage: full });
     console.log(file);
   }
