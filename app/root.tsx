@@ -25,11 +25,11 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const content = await context.services.content.snapshot();
+  const [content, viewer] = await Promise.all([context.services.content.snapshot(), context.viewer()]);
   return {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
-    user: null as { isAdmin: boolean } | null,
+    user: viewer ? { isAdmin: viewer.isAdmin } : null,
     chrome: {
       logo: content.logo[0]?.logo,
       address: content.footerAddress[0],

@@ -10,6 +10,19 @@ export default [
   route("thanks", "routes/public/thanks.tsx"),
   route("newsletter", "routes/public/newsletter.tsx"),
 
+  // Accounts (spec 1, sections 2 and 5)
+  route("login", "routes/account/login.tsx"),
+  route("register", "routes/account/register.tsx"),
+  route("reset", "routes/account/reset.tsx"),
+  route("reset-password", "routes/account/reset-password.tsx"),
+  route("logout", "routes/account/logout.tsx"),
+
+  // Customers (each loader starts with requireUser)
+  route("dashboard", "routes/customer/dashboard.tsx"),
+
+  // Administrators (each loader starts with requireAdmin)
+  route("admin", "routes/admin/home.tsx"),
+
   // For search engines
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("robots.txt", "routes/seo/robots.ts"),

@@ -36,6 +36,19 @@ const envSchema = z.object({
     .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true"))
     .transform((v) => v === "true"),
   CONTENT_CACHE_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(60_000)),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(6, { error: "must be at least 6 characters" }).optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v), { error: "must be an smtp:// or smtps:// URL" })
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
 });
 
@@ -53,6 +66,13 @@ export interface Config {
   contentCacheTtlMs: number;
   /** Contact messages and newsletter signups allowed per IP in ten minutes. */
   publicFormLimit: number;
+  /** The first administrator, created on the first start of an empty database. */
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
+  allowedOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +100,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemoContent: e.SEED_DEMO_CONTENT,
     contentCacheTtlMs: e.CONTENT_CACHE_TTL_MS,
     publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${new URL(e.PUBLIC_URL ?? "http://localhost").hostname}>`,
+    allowedOrigins: e.PUBLIC_URL
+      ? [new URL(e.PUBLIC_URL).origin]
+      : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
   };
 }
 

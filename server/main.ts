@@ -19,6 +19,7 @@ async function main() {
   const opened = await openDatabase(config, logger);
   const services = createServices(opened.database, config, logger);
   await services.start();
+  await services.accounts.ensureFirstAdmin();
   if (config.seedDemoContent) await seedIfEmpty(services, logger);
 
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), dev ? ".." : "../..");

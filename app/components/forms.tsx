@@ -1,7 +1,16 @@
-import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import {
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from "react";
+import type { ZodType } from "zod";
 import type { FetcherWithComponents } from "react-router";
 import { HONEYPOT_FIELD } from "../content/forms";
-import type { FieldError } from "../content/validation";
+import { parseWith, type FieldError } from "../content/validation";
 import { useToast } from "./toast";
 
 /** What a public form's action answers: success, or the field errors with what was typed. */
@@ -104,4 +113,34 @@ export function TextAreaField({
       {(aria) => <textarea name={name} rows={3} className="field-input" {...aria} {...input} />}
     </FieldShell>
   );
+}
+
+/** What an account action answers on failure: a message for the whole form and/or one per field. */
+export type ActionFailure = { message?: string; errors?: FieldError[]; values?: Record<string, string> };
+
+/**
+ * Checks a form in the browser with the same schema the server uses, before it is sent; the server's answer (when the
+ * browser check passed) takes over. Returns the message for each field and the submit handler.
+ */
+export function useClientValidation<T>(schema: ZodType<T>, server: ActionFailure | undefined) {
+  const [client, setClient] = useState<FieldError[] | null>(null);
+  const [lastServer, setLastServer] = useState(server);
+  if (server !== lastServer) {
+    setLastServer(server);
+    setClient(null);
+  }
+  const errors = client ?? server?.errors ?? [];
+  return {
+    error: (field: string) => errors.find((e) => e.field === field)?.message,
+    onSubmit(event: FormEvent<HTMLFormElement>) {
+      const values = Object.fromEntries(new FormData(event.currentTarget));
+      const result = parseWith(schema, values);
+      if (!result.ok) {
+        event.preventDefault();
+        setClient(result.errors);
+      } else {
+        setClient(null);
+      }
+    },
+  };
 }

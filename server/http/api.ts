@@ -4,6 +4,7 @@ import { HONEYPOT_FIELD } from "../../app/content/forms";
 import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
+import { requireAdminApi, requireUserApi, viewerOf } from "./guards";
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
 
@@ -52,6 +53,31 @@ export function createApiRouter(services: Services): Router {
       const { id, created } = await services.inbox.subscribe(req.body, visitor(req));
       res.status(created ? 201 : 200);
       return { acknowledged: true, insertedId: id };
+    }),
+  );
+
+  // Identity (spec 1, section 7: /users is the admin list, not public; /me is ours).
+  api.get(
+    "/users",
+    requireAdminApi,
+    json(() => services.adminUsers.list()),
+  );
+  api.get(
+    "/users/:id",
+    requireAdminApi,
+    json((req) => services.adminUsers.get(String(req.params.id))),
+  );
+  api.get(
+    "/me",
+    requireUserApi,
+    json(async (req) => {
+      const viewer = (await viewerOf(req))!;
+      return {
+        email: viewer.email,
+        displayName: viewer.displayName,
+        role: viewer.isAdmin ? "Admin" : "Customer",
+        emailVerified: viewer.emailVerified,
+      };
     }),
   );
 

@@ -5,7 +5,10 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
-import { apiErrorHandler, createApiRouter, requireJsonBody } from "./api";
+import { toNodeHandler } from "better-auth/node";
+import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
+import { attachViewer, viewerOf } from "./guards";
+import { sameOriginOnly } from "./origin";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
 
@@ -36,6 +39,8 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy ? true : false);
   app.use(securityHeaders(config.publicUrl));
+  app.use(sameOriginOnly(config.allowedOrigins));
+  app.use(attachViewer(services));
 
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -53,6 +58,20 @@ export function createApp(options: AppOptions): Express {
       res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
     }
   });
+
+  // better-auth's own REST calls, behind our per-IP and per-email limits.
+  const authHandler = toNodeHandler(services.accounts.auth);
+  app.use(
+    "/api/auth",
+    noStore,
+    requireJsonBody,
+    express.json({ limit: "16kb", strict: true }),
+    json(async (req, res) => {
+      await services.accounts.limitAuthEndpoint(req.path, req.body, req.ip ?? "unknown");
+      await authHandler(req, res);
+    }),
+    apiErrorHandler(logger),
+  );
 
   app.use(
     "/api",
@@ -79,7 +98,12 @@ export function createApp(options: AppOptions): Express {
       createPagesHandler({
         build: options.build,
         mode: config.env === "development" ? "development" : "production",
-        getLoadContext: (req) => ({ services, config: publicConfig(config), clientIp: req.ip ?? "unknown" }),
+        getLoadContext: (req) => ({
+          services,
+          config: publicConfig(config),
+          clientIp: req.ip ?? "unknown",
+          viewer: () => viewerOf(req),
+        }),
         // No page cache in development: edited components must show at once.
         cache:
           config.env === "development"

@@ -1,7 +1,10 @@
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
+import { createAccountsService, createAuth } from "./accounts";
+import { createAdminUsersService } from "./admin-users";
 import { createContentService } from "./content";
+import { createMailer } from "./mailer";
 import { createInboxService } from "./inbox";
 import { createRateLimiter } from "./rate-limit";
 
@@ -15,10 +18,17 @@ export function createServices(database: Database, config: Config, logger: Logge
     ttlMs: config.contentCacheTtlMs,
   });
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const adminUsers = createAdminUsersService(database.db);
+  const auth = createAuth(database.db, config, mailer, logger);
+  const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   return {
     content,
     inbox,
     rateLimiter,
+    mailer,
+    adminUsers,
+    accounts,
     async start() {
       await content.start();
     },

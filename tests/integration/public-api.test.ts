@@ -69,10 +69,11 @@ describe("public content lists", () => {
     expect((await app.request(`/api/pricing/${banner!._id}`)).status).toBe(404);
   });
 
-  it("/api/users is not public, unknown API paths are a JSON 404", async () => {
-    const users = await app.request("/api/users");
-    expect(users.status).toBe(404);
-    expect(await users.json()).toEqual({ error: "No such API call." });
+  it("/api/users is not public; unknown API paths are a JSON 404", async () => {
+    expect((await app.request("/api/users")).status).toBe(401);
+    const unknown = await app.request("/api/no-such-call");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "No such API call." });
   });
 });
 

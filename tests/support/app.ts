@@ -5,6 +5,7 @@ import { createApp } from "../../server/http/app";
 import { silentLogger } from "../../server/lib/logger";
 import { createServices, type Services } from "../../server/services";
 import { createTestDatabase } from "./db";
+import type { CookieJar } from "./session";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,7 +16,7 @@ export interface TestApp {
   config: Config;
   db: Awaited<ReturnType<typeof createTestDatabase>>;
   /** fetch against the app; JSON bodies are sent with the right content type. */
-  request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  request(path: string, init?: RequestInit & { json?: unknown; jar?: CookieJar }): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -40,11 +41,19 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     services,
     config,
     db,
-    request(p, init = {}) {
-      const { json, ...rest } = init;
+    async request(p, init = {}) {
+      const { json, jar, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (json !== undefined) headers.set("content-type", "application/json");
-      return fetch(url + p, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+      if (jar?.size) headers.set("cookie", jar.header());
+      const res = await fetch(url + p, {
+        redirect: "manual",
+        ...rest,
+        headers,
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
+      jar?.store(res);
+      return res;
     },
     async close() {
       await new Promise((r) => server.close(r));

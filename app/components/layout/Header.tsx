@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useLocation } from "react-router";
 
 export const NAV_LINKS = [
   { label: "Home", to: "/" },
@@ -27,9 +27,16 @@ export function Header({ logo, siteName, user }: HeaderProps) {
   const accountLinks = (
     <>
       {user ? (
-        <Link to="/dashboard" className="btn-dark px-5 py-2.5">
-          Dashboard
-        </Link>
+        <>
+          <Link to="/dashboard" className="btn-dark px-5 py-2.5">
+            Dashboard
+          </Link>
+          <Form method="post" action="/logout">
+            <button type="submit" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
+              Sign Out
+            </button>
+          </Form>
+        </>
       ) : (
         <Link to="/login" className="btn-dark px-5 py-2.5">
           Login

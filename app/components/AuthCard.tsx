@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+
+/** The frame of the account pages (login, register, reset). */
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  return (
+    <section className="bg-sand">
+      <div className="container-page flex justify-center py-16 sm:py-24">
+        <div className="w-full max-w-md">
+          <div className="rounded-3xl bg-white p-8 shadow-sm ring-1 ring-linen sm:p-10">
+            <h1 className="text-3xl text-forest">{title}</h1>
+            {subtitle ? <p className="mt-2 text-sm text-mist">{subtitle}</p> : null}
+            <div className="mt-8">{children}</div>
+          </div>
+          {footer ? <div className="mt-6 text-center text-sm text-mist">{footer}</div> : null}
+          <p className="mt-4 text-center text-xs text-mist">
+            <Link to="/" className="hover:text-clay">
+              ← Back to the site
+            </Link>
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function FormAlert({ children, tone = "error" }: { children: ReactNode; tone?: "error" | "success" }) {
+  return (
+    <p
+      role={tone === "error" ? "alert" : "status"}
+      className={`mb-6 rounded-xl px-4 py-3 text-sm ${tone === "error" ? "bg-red-50 text-red-800 ring-1 ring-red-200" : "bg-forest/5 text-forest ring-1 ring-forest/15"}`}
+    >
+      {children}
+    </p>
+  );
+}

@@ -1,0 +1,88 @@
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/register";
+import { credentialsSchema } from "../../content/account-forms";
+import { HONEYPOT_FIELD } from "../../content/forms";
+import { AuthCard, FormAlert } from "../../components/AuthCard";
+import { Honeypot, TextField, useClientValidation } from "../../components/forms";
+import { attempt, requireAnonymous } from "../../lib/guards.server";
+import { safeRedirect } from "../../lib/redirect";
+import { accountAction } from "./failure.server";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireAnonymous(context);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const bot = String(form.get(HONEYPOT_FIELD) ?? "").trim() !== "";
+  // A bot that filled the hidden field gets the page it expects and no account.
+  if (bot) throw redirect("/");
+  return accountAction(form, async () => {
+    const headers = await context.services.accounts.signUp(Object.fromEntries(form), attempt(request, context));
+    // The spec sends a new member to the landing page; one who was on their way somewhere goes there instead.
+    throw redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
+  });
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Register" }, { name: "robots", content: "noindex" }];
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirectTo") ?? "";
+  const busy = useNavigation().state === "submitting";
+  const { error, onSubmit } = useClientValidation(credentialsSchema, actionData);
+  return (
+    <AuthCard
+      title="Welcome! Register to continue"
+      subtitle="Create your account to choose a membership and use the cold-email generators."
+      footer={
+        <>
+          Have an account?{" "}
+          <Link
+            to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"}
+            className="font-semibold text-clay hover:underline"
+          >
+            Login Now
+          </Link>
+        </>
+      }
+    >
+      {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
+      {busy ? (
+        <div role="status" aria-live="polite" className="flex flex-col items-center gap-4 py-10 text-sm text-mist">
+          <span
+            className="h-10 w-10 animate-spin rounded-full border-4 border-linen border-t-clay"
+            aria-hidden="true"
+          />
+          Creating your account…
+        </div>
+      ) : null}
+      <Form method="post" noValidate onSubmit={onSubmit} className={`relative space-y-5 ${busy ? "hidden" : ""}`}>
+        <Honeypot />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.values?.email}
+          error={error("email")}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={6}
+          error={error("password")}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          Register
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,331 @@
+import { randomBytes } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { isAPIError } from "better-auth/api";
+import { eq, sql } from "drizzle-orm";
+import {
+  credentialsSchema,
+  MESSAGES,
+  newPasswordSchema,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  resetRequestSchema,
+} from "../../app/content/account-forms";
+import { parseWith } from "../../app/content/validation";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import * as schema from "../db/schema";
+import { AppError, badRequest, tooMany } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { AdminUsersService } from "./admin-users";
+import { linkMail, type Mailer } from "./mailer";
+import type { RateLimiter, RateLimitRule } from "./rate-limit";
+
+/** Who is asking: resolved from the session cookie, once per request. */
+export interface Viewer {
+  id: string;
+  email: string;
+  name: string;
+  displayName: string;
+  emailVerified: boolean;
+  isAdmin: boolean;
+}
+
+const MINUTE = 60_000;
+/** Attempts per IP and per email (DESIGN.md: abuse). Sign-in is per 10 minutes; sign-up and reset per hour. */
+export const AUTH_LIMITS = {
+  signInIp: { name: "sign-in:ip", limit: 30, windowMs: 10 * MINUTE },
+  signInEmail: { name: "sign-in:email", limit: 10, windowMs: 10 * MINUTE },
+  signUpIp: { name: "sign-up:ip", limit: 10, windowMs: 60 * MINUTE },
+  resetIp: { name: "reset:ip", limit: 10, windowMs: 60 * MINUTE },
+  resetEmail: { name: "reset:email", limit: 3, windowMs: 60 * MINUTE },
+  verifyEmail: { name: "verify:email", limit: 3, windowMs: 60 * MINUTE },
+} satisfies Record<string, RateLimitRule>;
+
+const TOO_MANY = {
+  signIn: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  signUp: "Too many accounts were created from your network. Please try again later.",
+  reset: "Too many reset requests. Please wait an hour and try again.",
+  verify: "Too many verification emails. Please wait an hour and try again.",
+};
+
+export interface AttemptContext {
+  ip: string;
+  headers: Headers;
+}
+
+export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logger) {
+  const https = config.publicUrl.startsWith("https://");
+  return betterAuth({
+    appName: "Atelier North",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: config.allowedOrigins,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: true,
+      requireEmailVerification: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      // Not awaited: the answer must not reveal, by its timing, whether the address has an account.
+      sendResetPassword: async ({ user, url }) => {
+        void mailer.send(
+          linkMail({
+            to: user.email,
+            subject: "Reset your password",
+            intro: "Someone (we hope you) asked to reset the password of your account.",
+            action: "Choose a new password",
+            link: url,
+            outro: "The link works once, for one hour. If you did not ask for it, ignore this email: nothing changes.",
+          }),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      sendVerificationEmail: async ({ user, url }) => {
+        void mailer.send(
+          linkMail({
+            to: user.email,
+            subject: "Confirm your email address",
+            intro: "Welcome! Please confirm that this address is yours.",
+            action: "Confirm my email",
+            link: url,
+            outro: "The link works for 24 hours. If you did not create an account, ignore this email.",
+          }),
+        );
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    advanced: {
+      useSecureCookies: https,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https },
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ["x-forwarded-for"] : [], disableIpTracking: false },
+    },
+    // One set of limits: ours (per IP and per email, in PostgreSQL, shared by every instance) guard sign-in, sign-up,
+    // reset and verification in front of this handler and in our own actions. better-auth's in-memory limiter has
+    // stricter rules of its own that would contradict them, and is per process.
+    rateLimit: { enabled: false },
+    logger: {
+      log: (level, message) => {
+        if (level === "error") logger.error(`auth: ${message}`);
+        else if (level === "warn") logger.warn(`auth: ${message}`);
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Accounts: registration, sign-in, sign-out, password reset and who is asking. Pages and the REST API both call these;
+ * rate limits and the messages people see are decided here.
+ */
+export function createAccountsService(deps: {
+  auth: Auth;
+  db: Db;
+  limiter: RateLimiter;
+  adminUsers: AdminUsersService;
+  config: Config;
+  logger: Logger;
+}) {
+  const { auth, db, limiter, adminUsers, config, logger } = deps;
+
+  async function limit(rule: RateLimitRule, key: string, message: string) {
+    const { allowed } = await limiter.hit(rule, key.toLowerCase());
+    if (!allowed) throw tooMany(message);
+  }
+
+  function credentials(input: unknown) {
+    const parsed = parseWith(credentialsSchema, input ?? {});
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    return parsed.data;
+  }
+
+  return {
+    auth,
+
+    /** The signed-in person, or null. An admin is listed in admin_users and has a verified email. */
+    async viewer(headers: Headers): Promise<Viewer | null> {
+      const found = await auth.api.getSession({ headers }).catch(() => null);
+      if (!found) return null;
+      const u = found.user;
+      const isAdmin = u.emailVerified && (await adminUsers.isListed(u.email));
+      return {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        displayName: u.name?.trim() || u.email,
+        emailVerified: u.emailVerified,
+        isAdmin,
+      };
+    },
+
+    /** Rate limits of a sign-in, sign-up or reset request reaching better-auth's own REST handler. */
+    async limitAuthEndpoint(path: string, body: unknown, ip: string) {
+      const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
+      if (path === "/sign-in/email") {
+        await limit(AUTH_LIMITS.signInIp, ip, TOO_MANY.signIn);
+        if (email) await limit(AUTH_LIMITS.signInEmail, email, TOO_MANY.signIn);
+      } else if (path === "/sign-up/email") {
+        await limit(AUTH_LIMITS.signUpIp, ip, TOO_MANY.signUp);
+      } else if (path === "/request-password-reset") {
+        await limit(AUTH_LIMITS.resetIp, ip, TOO_MANY.reset);
+        if (email) await limit(AUTH_LIMITS.resetEmail, email, TOO_MANY.reset);
+      } else if (path === "/send-verification-email") {
+        if (email) await limit(AUTH_LIMITS.verifyEmail, email, TOO_MANY.verify);
+      }
+    },
+
+    /** Registers and signs in; answers the Set-Cookie headers to send. */
+    async signUp(input: unknown, ctx: AttemptContext): Promise<Headers> {
+      const { email, password } = credentials(input);
+      await limit(AUTH_LIMITS.signUpIp, ctx.ip, TOO_MANY.signUp);
+      try {
+        const { headers } = await auth.api.signUpEmail({
+          body: { email, password, name: "", callbackURL: "/dashboard" },
+          headers: ctx.headers,
+          returnHeaders: true,
+        });
+        return headers;
+      } catch (error) {
+        if (isAPIError(error) && /ALREADY_EXISTS/.test(String(error.body?.code))) {
+          throw new AppError(409, "An account with this email already exists. Please log in instead.", [
+            { field: "email", message: "An account with this email already exists. Please log in instead." },
+          ]);
+        }
+        throw error;
+      }
+    },
+
+    /** Signs in; any failure is the one message the spec names. */
+    async signIn(input: unknown, ctx: AttemptContext): Promise<Headers> {
+      const { email, password } = credentials(input);
+      await limit(AUTH_LIMITS.signInIp, ctx.ip, TOO_MANY.signIn);
+      await limit(AUTH_LIMITS.signInEmail, email, TOO_MANY.signIn);
+      try {
+        const { headers } = await auth.api.signInEmail({
+          body: { email, password, rememberMe: true },
+          headers: ctx.headers,
+          returnHeaders: true,
+        });
+        return headers;
+      } catch (error) {
+        if (isAPIError(error)) throw new AppError(401, MESSAGES.loginFailed);
+        throw error;
+      }
+    },
+
+    async signOut(headers: Headers): Promise<Headers> {
+      try {
+        const result = await auth.api.signOut({ headers, returnHeaders: true });
+        return result.headers;
+      } catch {
+        return new Headers(); // no session: nothing to end
+      }
+    },
+
+    /** Sends a reset link when the address has an account; answers the same either way. */
+    async requestPasswordReset(input: unknown, ctx: AttemptContext): Promise<void> {
+      const parsed = parseWith(resetRequestSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      await limit(AUTH_LIMITS.resetIp, ctx.ip, TOO_MANY.reset);
+      await limit(AUTH_LIMITS.resetEmail, parsed.data.email, TOO_MANY.reset);
+      try {
+        await auth.api.requestPasswordReset({
+          body: { email: parsed.data.email, redirectTo: "/reset-password" },
+          headers: ctx.headers,
+        });
+      } catch (error) {
+        logger.error("Error sending password reset email", { error });
+      }
+    },
+
+    /** Sets a new password from a reset link's token; every session of that account ends. */
+    async resetPassword(input: unknown): Promise<void> {
+      const parsed = parseWith(newPasswordSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      try {
+        await auth.api.resetPassword({ body: { newPassword: parsed.data.password, token: parsed.data.token } });
+      } catch (error) {
+        if (isAPIError(error)) {
+          throw new AppError(400, "This reset link has expired or was already used. Ask for a new one.", [
+            { field: "token", message: "This reset link has expired or was already used. Ask for a new one." },
+          ]);
+        }
+        throw error;
+      }
+    },
+
+    async resendVerification(viewer: Viewer, ctx: AttemptContext): Promise<void> {
+      await limit(AUTH_LIMITS.verifyEmail, viewer.email, TOO_MANY.verify);
+      await auth.api.sendVerificationEmail({
+        body: { email: viewer.email, callbackURL: "/dashboard" },
+        headers: ctx.headers,
+      });
+    },
+
+    /**
+     * A fresh install's first administrator: from ADMIN_EMAIL/ADMIN_PASSWORD, or admin@example.com with a random
+     * password printed once. Created verified (the operator named it), so its admin rights work at once.
+     */
+    async ensureFirstAdmin(): Promise<void> {
+      if ((await adminUsers.count()) > 0) return;
+      const email = (config.adminEmail ?? "admin@example.com").toLowerCase();
+      const generated = !config.adminPassword;
+      const password = config.adminPassword ?? randomBytes(12).toString("base64url");
+      const [existing] = await db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.email, email));
+      if (existing) {
+        await db.update(schema.user).set({ emailVerified: true }).where(eq(schema.user.id, existing.id));
+      } else {
+        const ctx = await auth.$context;
+        const created = await ctx.internalAdapter.createUser(
+          { email, name: "Administrator", emailVerified: true },
+          { method: "admin" },
+        );
+        await ctx.internalAdapter.linkAccount({
+          userId: created.id,
+          providerId: "credential",
+          accountId: created.id,
+          password: await ctx.password.hash(password),
+        });
+      }
+      await adminUsers.add(email);
+      if (existing) {
+        logger.info("the existing account is now the first administrator", { email });
+      } else if (generated) {
+        // Printed once, on the first start only; set ADMIN_EMAIL and ADMIN_PASSWORD to choose them instead.
+        process.stdout.write(
+          `\n  First administrator created.\n    Email:    ${email}\n    Password: ${password}\n  Sign in at ${config.publicUrl}/login and keep this password somewhere safe.\n\n`,
+        );
+      } else {
+        logger.info("first administrator created from ADMIN_EMAIL", { email });
+      }
+    },
+
+    /** Users of better-auth, for tests and the admin user list. */
+    async userByEmail(email: string) {
+      const [row] = await db
+        .select()
+        .from(schema.user)
+        .where(sql`lower(${schema.user.email}) = lower(${email})`);
+      return row;
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

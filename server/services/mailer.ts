@@ -1,0 +1,100 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Logger } from "../lib/logger";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the message is about (logged with the outbox, so a machine without mail works end to end). */
+  link?: string;
+}
+
+export interface Mailer {
+  /** Sends a message; a failure is logged and reported as false, never thrown at the caller. */
+  send(mail: Mail): Promise<boolean>;
+  readonly outboxDir: string | undefined;
+}
+
+/**
+ * SMTP_URL: nodemailer over SMTP. Without it, each message is written as an .eml file under DATA_DIR/outbox/ and its
+ * subject and link are logged.
+ */
+export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; logger: Logger }): Mailer {
+  const { logger, from } = options;
+  const outboxDir = options.smtpUrl ? undefined : path.join(options.dataDir, "outbox");
+  const transport: Transporter = options.smtpUrl
+    ? nodemailer.createTransport(options.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+
+  return {
+    outboxDir,
+    async send(mail) {
+      try {
+        const info = await transport.sendMail({
+          from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
+        if (outboxDir) {
+          mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
+          const file = path.join(
+            outboxDir,
+            `${new Date().toISOString().replace(/[:.]/g, "-")}-${slug(mail.subject)}.eml`,
+          );
+          writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+          logger.info("mail written to the outbox (no SMTP_URL)", {
+            to: mail.to,
+            subject: mail.subject,
+            link: mail.link,
+            file,
+          });
+        } else {
+          logger.info("mail sent", { to: mail.to, subject: mail.subject });
+        }
+        return true;
+      } catch (error) {
+        logger.error("mail could not be sent", { to: mail.to, subject: mail.subject, error });
+        return false;
+      }
+    },
+  };
+}
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** A plain, readable message with one button; text and HTML say the same. */
+export function linkMail(options: {
+  to: string;
+  subject: string;
+  intro: string;
+  action: string;
+  link: string;
+  outro: string;
+}): Mail {
+  const { to, subject, intro, action, link, outro } = options;
+  return {
+    to,
+    subject,
+    link,
+    text: `${intro}\n\n${action}: ${link}\n\n${outro}\n`,
+    html: `<!doctype html><html><body style="font-family:Georgia,serif;color:#23262b;background:#f5efe6;padding:32px">
+<div style="max-width:520px;margin:auto;background:#fff;border-radius:16px;padding:32px">
+<p style="font-size:16px;line-height:1.6">${escape(intro)}</p>
+<p style="margin:28px 0"><a href="${escape(link)}" style="background:#c8693e;color:#fff;padding:12px 22px;border-radius:999px;text-decoration:none;font-family:Arial,sans-serif;font-weight:bold">${escape(action)}</a></p>
+<p style="font-size:13px;color:#6b7079;line-height:1.6">${escape(outro)}<br>${escape(link)}</p>
+</div></body></html>`,
+  };
+}
