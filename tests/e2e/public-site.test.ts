@@ -20,7 +20,7 @@ describe("the landing page", () => {
     expect(html).toContain(banner!.bannerHeading);
     expect(html).toContain("Best Pricing For Business");
     for (const p of seeded("pricing")) expect(html).toContain(p.packageName);
-    expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/"/);
+    expect(html).toContain(`<link rel="canonical" href="${env.server.url}/"`);
     expect(html).toContain('property="og:title"');
     expect(html).toMatch(/<meta name="description" content="[^"]{20,}"/);
 
@@ -72,8 +72,8 @@ describe("the landing page", () => {
     for (const label of ["Home", "Our Services", "Why Choose Us", "Testimonials", "Contact Us"]) {
       await expect.poll(() => nav.getByRole("link", { name: label }).count()).toBe(1);
     }
-    expect(await page.getByRole("banner").getByRole("link", { name: "Login" }).count()).toBe(1);
-    expect(await page.getByRole("banner").getByRole("link", { name: "Admin" }).count()).toBe(0);
+    expect(await page.getByTestId("header-account").getByRole("link", { name: "Login" }).count()).toBe(1);
+    expect(await page.getByTestId("header-account").getByRole("link", { name: "Admin" }).count()).toBe(0);
     const footer = await page.locator("footer").textContent();
     const [address] = seeded("footerAddress");
     expect(footer).toContain(address!.Phone);
@@ -220,9 +220,9 @@ describe("the other public pages", () => {
     const sitemap = await fetch(env.server.url + "/sitemap.xml");
     expect(sitemap.headers.get("content-type")).toContain("application/xml");
     const xml = await sitemap.text();
-    expect(xml).toContain(`<loc>http://localhost:${env.server.port}/service/</loc>`);
+    expect(xml).toContain(`<loc>${env.server.url}/service/</loc>`);
     const robots = await (await fetch(env.server.url + "/robots.txt")).text();
-    expect(robots).toContain(`Sitemap: http://localhost:${env.server.port}/sitemap.xml`);
+    expect(robots).toContain(`Sitemap: ${env.server.url}/sitemap.xml`);
     expect(robots).toContain("Disallow: /api/");
     expect((await fetch(env.server.url + "/favicon.svg")).status).toBe(200);
     const missing = await fetch(env.server.url + "/no-such-page");

@@ -4,6 +4,9 @@ import { createTestDatabase } from "./db";
 import { launchBrowser } from "./browser";
 import { databaseUrl, startBuiltServer, type RunningServer } from "./server";
 
+/** The first administrator every e2e server is started with. */
+export const ADMIN = { email: "admin@example.org", password: "admin-pass-1" } as const;
+
 export interface E2EEnv {
   server: RunningServer;
   browser: Browser;
@@ -15,7 +18,12 @@ export interface E2EEnv {
 export async function startE2E(env: Record<string, string> = {}): Promise<E2EEnv> {
   const db = await createTestDatabase();
   const { admin } = inject("testDb");
-  const server = await startBuiltServer({ DATABASE_URL: databaseUrl(admin as never, db.name), ...env });
+  const server = await startBuiltServer({
+    DATABASE_URL: databaseUrl(admin as never, db.name),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
   const browser = await launchBrowser();
   return {
     server,
@@ -32,4 +40,13 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2EEnv
 /** Changes content behind the server's back and tells it, as another app instance would. */
 export async function notifyContentChanged(db: E2EEnv["db"]) {
   await db.pool.query("select pg_notify('content_changed', '')");
+}
+
+/** Signs in through the login page, as a person would. */
+export async function logIn(page: import("playwright-core").Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByRole("main").getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("main").getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL((url) => url.pathname !== "/login");
 }

@@ -24,30 +24,26 @@ export function Header({ logo, siteName, user }: HeaderProps) {
   const location = useLocation();
   useEffect(() => setOpen(false), [location.key]);
 
-  const accountLinks = (
+  const accountLinks = user ? (
     <>
-      {user ? (
-        <>
-          <Link to="/dashboard" className="btn-dark px-5 py-2.5">
-            Dashboard
-          </Link>
-          <Form method="post" action="/logout">
-            <button type="submit" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
-              Sign Out
-            </button>
-          </Form>
-        </>
-      ) : (
-        <Link to="/login" className="btn-dark px-5 py-2.5">
-          Login
-        </Link>
-      )}
-      {user?.isAdmin ? (
+      <Link to="/dashboard" className="btn-dark px-5 py-2.5">
+        Dashboard
+      </Link>
+      {user.isAdmin ? (
         <Link to="/admin" className="btn-outline px-5 py-2.5">
           Admin
         </Link>
       ) : null}
+      <Form method="post" action="/logout">
+        <button type="submit" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
+          Sign Out
+        </button>
+      </Form>
     </>
+  ) : (
+    <Link to="/login" className="btn-dark px-5 py-2.5">
+      Login
+    </Link>
   );
 
   return (
@@ -72,7 +68,9 @@ export function Header({ logo, siteName, user }: HeaderProps) {
             </NavLink>
           ))}
         </nav>
-        <div className="hidden items-center gap-3 lg:flex">{accountLinks}</div>
+        <div className="hidden items-center gap-3 lg:flex" data-testid="header-account">
+          {accountLinks}
+        </div>
         <button
           type="button"
           className="inline-flex h-11 w-11 items-center justify-center rounded-full text-forest ring-1 ring-linen lg:hidden"
