@@ -49,6 +49,9 @@ const envSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
+  PAYPAL_MODE: z.preprocess(emptyToUndefined, z.enum(["live", "sandbox", "simulator"]).default("simulator")),
+  PAYPAL_RECEIVER_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
+  TZ: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
 });
 
@@ -71,6 +74,11 @@ export interface Config {
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  paypalMode: "live" | "sandbox" | "simulator";
+  /** The receiving PayPal account when no payment-account record exists. */
+  paypalReceiverEmail: string;
+  /** The time zone of order dates and expiry dates (TZ; the machine's when unset). */
+  timeZone: string | undefined;
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
   allowedOrigins: string[];
 }
@@ -103,11 +111,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${new URL(e.PUBLIC_URL ?? "http://localhost").hostname}>`,
+    mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
+    paypalMode: e.PAYPAL_MODE,
+    paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
+    timeZone: e.TZ,
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
   };
+}
+
+/** The site's host name for default addresses; "example.com" for localhost, which is no mail domain. */
+function mailDomain(publicUrl: string | undefined): string {
+  const host = publicUrl ? new URL(publicUrl).hostname : "localhost";
+  return host === "localhost" || /^[\d.]+$/.test(host) || host.startsWith("[") ? "example.com" : host;
 }
 
 /** A random secret made on first start and kept in DATA_DIR/secrets (mode 0600); never logged. */

@@ -47,11 +47,18 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  services.paypal.bindSelf(
+    `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`,
+  );
   logger.info(`serving http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, {
     publicUrl: config.publicUrl,
     startupMs: Date.now() - startedAt,
     database: opened.embedded ? "embedded" : "DATABASE_URL",
+    paypal: services.paypal.mode,
   });
+  if (services.paypal.mode === "simulator") {
+    logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

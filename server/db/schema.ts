@@ -5,6 +5,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -150,3 +151,74 @@ export const adminUsers = pgTable(
     check("admin_users_role_check", sql`${t.userRole} in ('Admin')`),
   ],
 );
+
+// ── Orders and payment ───────────────────────────────────────────────────────────────────────────────────────────
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "restrict" }),
+    packageId: uuid("package_id"),
+    packageName: text("package_name").notNull(),
+    packagePrice: numeric("package_price", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    packageValidity: integer("package_validity").notNull(),
+    customerEmail: text("customer_email").notNull(),
+    customerName: text("customer_name").notNull(),
+    customerAddress: text("customer_address").notNull(),
+    customerCountry: text("customer_country").notNull(),
+    paymentStatus: text("payment_status").notNull().default("UnPaid"),
+    orderStatus: text("order_status").notNull().default("Pending"),
+    /** The spec's locale date string (MM/DD/YYYY), shown as is; every sort uses createdAt. */
+    orderDate: text("order_date").notNull(),
+    membershipValid: timestamp("membership_valid", { withTimezone: true }),
+    /** PayPal's transaction id of the payment, once verified (unique: a payment pays one order once). */
+    txnId: text("txn_id").unique(),
+    /** The last status PayPal reported when it was not Completed (e.g. Pending), shown while we wait. */
+    providerStatus: text("provider_status"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("orders_payment_status_check", sql`${t.paymentStatus} in ('UnPaid', 'Paid', 'Cancelled', 'Refunded')`),
+    check("orders_order_status_check", sql`${t.orderStatus} in ('Pending', 'Delivered')`),
+    check("orders_price_check", sql`${t.packagePrice} >= 0`),
+    check("orders_validity_check", sql`${t.packageValidity} >= 1`),
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    index("orders_created_idx").on(t.createdAt),
+    index("orders_payment_status_idx").on(t.paymentStatus, t.createdAt),
+  ],
+);
+
+/** The PayPal account that receives payments (spec: paypalEmail); the first record is used. */
+export const paymentAccounts = pgTable("payment_accounts", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  paypalEmail: text("paypal_email").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every PayPal notification received, with what we made of it. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    raw: text("raw").notNull(),
+    txnId: text("txn_id"),
+    paymentStatus: text("payment_status"),
+    orderId: uuid("order_id"),
+    outcome: text("outcome").notNull(),
+    reason: text("reason").notNull(),
+  },
+  (t) => [index("payment_events_order_idx").on(t.orderId, t.receivedAt), index("payment_events_txn_idx").on(t.txnId)],
+);
+
+/** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
+export const simulatorMessages = pgTable("paypal_simulator_messages", {
+  digest: text("digest").primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

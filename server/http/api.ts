@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { sections } from "../../app/content/registry";
 import { HONEYPOT_FIELD } from "../../app/content/forms";
-import { isAppError } from "../lib/errors";
+import { AppError, isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { requireAdminApi, requireUserApi, viewerOf } from "./guards";
@@ -79,6 +79,80 @@ export function createApiRouter(services: Services): Router {
         emailVerified: viewer.emailVerified,
       };
     }),
+  );
+
+  // Orders (spec 1, section 7): a customer sees only their own; an admin all.
+  const viewer = async (req: Request) => (await viewerOf(req))!;
+  const perPage = (req: Request) => {
+    const n = Number(req.query.limit);
+    return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 20;
+  };
+  api.post(
+    "/new-order",
+    requireUserApi,
+    json(async (req, res) => {
+      const order = await services.orders.create(await viewer(req), req.body?.packageId, req.body);
+      res.status(201);
+      return { acknowledged: true, insertedId: order._id };
+    }),
+  );
+  api.get(
+    "/orders",
+    requireUserApi,
+    json(async (req, res) => {
+      const { orders, page } = await services.orders.list(await viewer(req), {
+        page: req.query.page,
+        perPage: perPage(req),
+      });
+      res.setHeader("X-Total-Count", String(page.total));
+      res.setHeader("X-Page", String(page.page));
+      res.setHeader("X-Pages", String(page.pages));
+      return orders;
+    }),
+  );
+  api.get(
+    "/order/:id",
+    requireUserApi,
+    json(async (req) => services.orders.get(await viewer(req), String(req.params.id))),
+  );
+  api.put(
+    "/order-cancelled/:id",
+    requireUserApi,
+    json(async (req) => {
+      if (req.body?.paymentStatus !== undefined && req.body.paymentStatus !== "Cancelled") {
+        throw new AppError(400, "This call only cancels: paymentStatus must be Cancelled", [
+          { field: "paymentStatus", message: "paymentStatus must be Cancelled" },
+        ]);
+      }
+      const { modified } = await services.orders.cancel(await viewer(req), String(req.params.id));
+      return { acknowledged: true, matchedCount: 1, modifiedCount: modified ? 1 : 0 };
+    }),
+  );
+  api.put(
+    "/order/:id",
+    requireAdminApi,
+    json(async (req) => {
+      const r = await services.orders.setPaymentStatus(String(req.params.id), req.body);
+      return {
+        acknowledged: true,
+        matchedCount: 1,
+        modifiedCount: r.modified ? 1 : 0,
+        membershipValid: r.membershipValid,
+      };
+    }),
+  );
+  api.put(
+    "/order-status/:id",
+    requireAdminApi,
+    json(async (req) => {
+      const r = await services.orders.setOrderStatus(String(req.params.id), req.body);
+      return { acknowledged: true, matchedCount: 1, modifiedCount: r.modified ? 1 : 0 };
+    }),
+  );
+  api.get(
+    "/paypal-email",
+    requireAdminApi,
+    json(() => services.paymentAccounts.list()),
   );
 
   return api;

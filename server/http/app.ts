@@ -9,6 +9,7 @@ import { toNodeHandler } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
+import { SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
 
@@ -57,6 +58,20 @@ export function createApp(options: AppOptions): Express {
     } catch {
       res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
     }
+  });
+
+  // PayPal's notifications: form-encoded, answered 200 at once, then verified and applied (services/paypal.ts).
+  app.post("/api/paypal/ipn", noStore, express.text({ type: () => true, limit: "20kb" }), (req, res) => {
+    const raw = typeof req.body === "string" ? req.body : "";
+    res.status(200).end();
+    if (!raw) return;
+    services.paypal.handleIpn(raw).catch((error: unknown) => logger.error("paypal notification failed", { error }));
+  });
+  // The simulator's stand-in for PayPal's verification postback.
+  app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: "20kb" }), (req, res, next) => {
+    services.paypal.simulator
+      .validate(typeof req.body === "string" ? req.body : "")
+      .then((answer) => void res.type("text/plain").send(answer), next);
   });
 
   // better-auth's own REST calls, behind our per-IP and per-email limits.

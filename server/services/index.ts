@@ -5,11 +5,14 @@ import { createAccountsService, createAuth } from "./accounts";
 import { createAdminUsersService } from "./admin-users";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
+import { createOrdersService } from "./orders";
+import { createPaymentAccountsService } from "./payment-accounts";
+import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
 import { createRateLimiter } from "./rate-limit";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
-export function createServices(database: Database, config: Config, logger: Logger) {
+export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
   const rateLimiter = createRateLimiter(database.db);
   const content = createContentService({
     db: database.db,
@@ -22,7 +25,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, mailer, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
+  const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone });
+  const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
+  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   return {
+    now,
+    orders,
+    paymentAccounts,
+    paypal,
     content,
     inbox,
     rateLimiter,

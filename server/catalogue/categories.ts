@@ -1,0 +1,95 @@
+import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+export const templateSchema = z.object({
+  subject: z.string().trim().min(3).max(120),
+  body: z.string().trim().min(200).max(2000),
+});
+export const templateListSchema = z.array(templateSchema).min(15);
+export type EmailTemplate = z.infer<typeof templateSchema>;
+
+/** The five categories: the key is the file name without .json (what items store as itemDatabaseUrl). */
+export const CATEGORY_KEYS = [
+  "web-design",
+  "video-editing",
+  "seo-service",
+  "graphic-design",
+  "facebook-marketing",
+] as const;
+export type CategoryKey = (typeof CATEGORY_KEYS)[number];
+
+/** 'web-design' → 'WEB DESIGN': file name without extension, hyphens to spaces, capitals (spec 2, section 5). */
+export function categoryLabel(key: string): string {
+  const base = path.basename(key.trim()).replace(/\.json$/i, "");
+  return base.replace(/-+/g, " ").trim().toUpperCase();
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return existsSync(p) && statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+let categoriesDir: string | undefined;
+
+/**
+ * The folder holding the category JSON files: next to this module in development and tests;
+ * when the server is bundled into build/server/main.js that folder does not exist, so fall back
+ * to the source folder relative to the working directory.
+ */
+function resolveCategoriesDir(): string {
+  if (categoriesDir) return categoriesDir;
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), "categories"));
+  } catch {
+    // import.meta.url is not a file: URL (unusual bundling); use the cwd fallback.
+  }
+  const fallback = path.resolve(process.cwd(), "server/catalogue/categories");
+  candidates.push(fallback);
+  categoriesDir = candidates.find(isDirectory) ?? fallback;
+  return categoriesDir;
+}
+
+const cache = new Map<CategoryKey, Promise<EmailTemplate[]>>();
+
+async function readCategory(key: CategoryKey): Promise<EmailTemplate[]> {
+  const file = path.join(resolveCategoriesDir(), key + ".json");
+  let raw: string;
+  try {
+    raw = await readFile(file, "utf8");
+  } catch (err) {
+    throw new Error(`Cannot read email templates file ${file}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (err) {
+    throw new Error(`Email templates file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = templateListSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new Error(`Email templates file ${file} is invalid: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** Loads and validates one category's templates (reads the JSON file next to this module, once, then caches). */
+export async function loadTemplates(key: CategoryKey): Promise<EmailTemplate[]> {
+  if (!(CATEGORY_KEYS as readonly string[]).includes(key)) {
+    throw new Error(`Unknown email template category: ${String(key)}`);
+  }
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = readCategory(key);
+    cache.set(key, pending);
+    // A failed read is not cached, so a fixed file is picked up on the next call.
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
+}

@@ -1,0 +1,313 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
+import { parseWith } from "../../app/content/validation";
+import {
+  membershipOf,
+  nextMembershipValid,
+  usDate,
+  type Membership,
+  type OrderStatus,
+  type PaymentStatus,
+} from "../../app/lib/membership";
+import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { Db } from "../db/client";
+import { orders } from "../db/schema";
+import { AppError, badRequest, isId, notFound } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { Viewer } from "./accounts";
+import type { ContentService } from "./content";
+
+type Row = typeof orders.$inferSelect;
+
+/** An order as the API and the pages see it: the spec's field names, `_id`, dates as ISO strings. */
+export interface OrderRecord {
+  _id: string;
+  packageName: string;
+  packagePrice: number;
+  packageValidity: number;
+  customerEmail: string;
+  customerName: string;
+  customerAddress: string;
+  customerCountry: string;
+  paymentStatus: PaymentStatus;
+  orderStatus: OrderStatus;
+  orderDate: string;
+  membershipValid: string | null;
+  providerStatus: string | null;
+  createdAt: string;
+}
+
+export function toOrderRecord(r: Row): OrderRecord {
+  return {
+    _id: r.id,
+    packageName: r.packageName,
+    packagePrice: r.packagePrice,
+    packageValidity: r.packageValidity,
+    customerEmail: r.customerEmail,
+    customerName: r.customerName,
+    customerAddress: r.customerAddress,
+    customerCountry: r.customerCountry,
+    paymentStatus: r.paymentStatus as PaymentStatus,
+    orderStatus: r.orderStatus as OrderStatus,
+    orderDate: r.orderDate,
+    membershipValid: r.membershipValid?.toISOString() ?? null,
+    providerStatus: r.providerStatus,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export interface OrdersServiceDeps {
+  db: Db;
+  content: ContentService;
+  logger: Logger;
+  now: () => Date;
+  timeZone?: string;
+}
+
+/**
+ * Orders and the membership they give. Prices and validity come from the package record, never from the browser;
+ * a customer only ever sees their own orders (an order of someone else is "not found").
+ */
+export function createOrdersService({ db, content, logger, now, timeZone }: OrdersServiceDeps) {
+  /** The order if this viewer may see it: its owner or an admin. */
+  async function visible(viewer: Viewer, id: string): Promise<Row> {
+    if (!isId(id)) throw notFound("Order not found");
+    const [row] = await db
+      .select()
+      .from(orders)
+      .where(viewer.isAdmin ? eq(orders.id, id) : and(eq(orders.id, id), eq(orders.userId, viewer.id)));
+    if (!row) throw notFound("Order not found");
+    return row;
+  }
+
+  type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+  /**
+   * Paid, with the membership it gives: valid from the later of now and the customer's latest unexpired membership,
+   * for the package's validity. Serialised per customer so that two payments never stack on the same base.
+   */
+  async function markPaidTx(
+    tx: Tx,
+    id: string,
+    extra: { txnId?: string } = {},
+  ): Promise<{ changed: boolean; membershipValid: Date | null }> {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+    if (!order) throw notFound("Order not found");
+    if (order.paymentStatus === "Paid") return { changed: false, membershipValid: order.membershipValid };
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"membership:" + order.userId}))`);
+    const t = now();
+    const others = await tx
+      .select({ membershipValid: orders.membershipValid })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, order.userId),
+          eq(orders.paymentStatus, "Paid"),
+          sql`${orders.membershipValid} > ${t.toISOString()}`,
+        ),
+      );
+    const membershipValid = nextMembershipValid(
+      others.map((o) => o.membershipValid),
+      t,
+      order.packageValidity,
+    );
+    await tx
+      .update(orders)
+      .set({
+        paymentStatus: "Paid",
+        membershipValid,
+        paidAt: t,
+        updatedAt: t,
+        providerStatus: null,
+        ...(extra.txnId ? { txnId: extra.txnId } : {}),
+      })
+      .where(eq(orders.id, id));
+    return { changed: true, membershipValid };
+  }
+
+  return {
+    /** Places an order for a package as the signed-in customer: UnPaid, Pending, today's date. */
+    async create(viewer: Viewer, packageId: unknown, input: unknown): Promise<OrderRecord> {
+      const parsed = parseWith(orderFormSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (typeof packageId !== "string") throw badRequest([{ field: "packageId", message: "Choose a package" }]);
+      const pkg = await content.get("pricing", packageId).catch(() => {
+        throw new AppError(404, "This package does not exist (any more). Please choose one on the pricing page.", [
+          { field: "packageId", message: "Unknown package" },
+        ]);
+      });
+      const t = now();
+      const [row] = await db
+        .insert(orders)
+        .values({
+          userId: viewer.id,
+          packageId,
+          packageName: String(pkg.packageName),
+          packagePrice: Number(pkg.packagePrice),
+          packageValidity: Number(pkg.packageValidity),
+          customerEmail: viewer.email,
+          ...parsed.data,
+          paymentStatus: "UnPaid",
+          orderStatus: "Pending",
+          orderDate: usDate(t, timeZone),
+          createdAt: t,
+          updatedAt: t,
+        })
+        .returning();
+      return toOrderRecord(row!);
+    },
+
+    async get(viewer: Viewer, id: string): Promise<OrderRecord> {
+      return toOrderRecord(await visible(viewer, id));
+    },
+
+    /** A customer's own orders (an admin: everyone's), newest first, one page of them. */
+    async list(
+      viewer: Viewer,
+      options: { page?: unknown; perPage: number; mine?: boolean },
+    ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
+      const where = viewer.isAdmin && !options.mine ? undefined : eq(orders.userId, viewer.id);
+      const [{ n }] = (await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(where)) as [{ n: number }];
+      const page = paginate(n, options.page, options.perPage);
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(page.perPage)
+        .offset(page.offset);
+      return { orders: rows.map(toOrderRecord), page };
+    },
+
+    /** The customer's unpaid orders, newest first (My Orders: 'Your Pending Orders'). */
+    async unpaid(viewer: Viewer): Promise<OrderRecord[]> {
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "UnPaid")))
+        .orderBy(desc(orders.createdAt))
+        .limit(20);
+      return rows.map(toOrderRecord);
+    },
+
+    /** Sum of the customer's Paid orders, in SQL, two decimals. */
+    async totalSpent(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<string>`coalesce(sum(${orders.packagePrice}), 0)::numeric(12,2)` })
+        .from(orders)
+        .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid")));
+      return Number(row?.total ?? 0);
+    },
+
+    /** The viewer's membership, from their Paid and Delivered orders. */
+    async membership(viewer: Viewer): Promise<Membership> {
+      if (viewer.isAdmin) return membershipOf([], now(), true);
+      const rows = await db
+        .select({
+          packageName: orders.packageName,
+          paymentStatus: orders.paymentStatus,
+          orderStatus: orders.orderStatus,
+          membershipValid: orders.membershipValid,
+        })
+        .from(orders)
+        .where(
+          and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid"), eq(orders.orderStatus, "Delivered")),
+        );
+      return membershipOf(rows as never, now());
+    },
+
+    /** The customer cancels on PayPal's page: only their own order, only while it is unpaid. */
+    async cancel(viewer: Viewer, id: string): Promise<{ modified: boolean }> {
+      const row = await visible(viewer, id);
+      if (row.userId !== viewer.id && !viewer.isAdmin) throw notFound("Order not found");
+      if (row.paymentStatus === "Cancelled") return { modified: false };
+      if (row.paymentStatus !== "UnPaid")
+        throw new AppError(409, `This order is ${row.paymentStatus} and can no longer be cancelled.`);
+      const updated = await db
+        .update(orders)
+        .set({ paymentStatus: "Cancelled", updatedAt: now() })
+        .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")))
+        .returning({ id: orders.id });
+      return { modified: updated.length > 0 };
+    },
+
+    /** An admin sets the payment status; Paid computes the membership, Refunded ends it. */
+    async setPaymentStatus(id: string, input: unknown): Promise<{ modified: boolean; membershipValid: string | null }> {
+      const parsed = parseWith(paymentStatusSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Order not found");
+      const status = parsed.data.paymentStatus;
+      return db.transaction(async (tx) => {
+        if (status === "Paid") {
+          const r = await markPaidTx(tx, id);
+          return { modified: r.changed, membershipValid: r.membershipValid?.toISOString() ?? null };
+        }
+        const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+        if (!order) throw notFound("Order not found");
+        if (order.paymentStatus === status)
+          return { modified: false, membershipValid: order.membershipValid?.toISOString() ?? null };
+        const t = now();
+        const membershipValid =
+          status === "Refunded"
+            ? endMembership(order.membershipValid, t)
+            : status === "UnPaid"
+              ? null
+              : order.membershipValid;
+        await tx.update(orders).set({ paymentStatus: status, membershipValid, updatedAt: t }).where(eq(orders.id, id));
+        return { modified: true, membershipValid: membershipValid?.toISOString() ?? null };
+      });
+    },
+
+    async setOrderStatus(id: string, input: unknown): Promise<{ modified: boolean }> {
+      const parsed = parseWith(orderStatusSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Order not found");
+      const [existing] = await db.select({ s: orders.orderStatus }).from(orders).where(eq(orders.id, id));
+      if (!existing) throw notFound("Order not found");
+      if (existing.s === parsed.data.orderStatus) return { modified: false };
+      await db.update(orders).set({ orderStatus: parsed.data.orderStatus, updatedAt: now() }).where(eq(orders.id, id));
+      return { modified: true };
+    },
+
+    /** For the payment listener: mark Paid by a verified transaction (inside its own transaction). */
+    markPaidTx,
+
+    /** For the payment listener: a refund or reversal of the order's payment ends its membership. */
+    async refundTx(tx: Tx, id: string): Promise<boolean> {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
+      if (!order || order.paymentStatus === "Refunded") return false;
+      await tx
+        .update(orders)
+        .set({
+          paymentStatus: "Refunded",
+          membershipValid: endMembership(order.membershipValid, now()),
+          updatedAt: now(),
+        })
+        .where(eq(orders.id, id));
+      logger.info("order refunded; its membership ended", { orderId: id });
+      return true;
+    },
+
+    /** Rows for the payment listener and the simulator (no viewer: server-side only). */
+    async byId(id: string): Promise<Row | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db.select().from(orders).where(eq(orders.id, id));
+      return row;
+    },
+
+    async byIds(ids: string[]): Promise<Row[]> {
+      return ids.length ? db.select().from(orders).where(inArray(orders.id, ids)) : [];
+    },
+  };
+}
+
+/** A refund ends the membership now (an already expired one keeps its date). */
+function endMembership(valid: Date | null, t: Date): Date | null {
+  if (!valid) return null;
+  return valid.getTime() > t.getTime() ? t : valid;
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,60 @@
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { isEmail, parseWith } from "../../app/content/validation";
+import type { Db } from "../db/client";
+import { paymentAccounts } from "../db/schema";
+import { badRequest, isId, notFound } from "../lib/errors";
+
+export type PaymentAccountRecord = { _id: string; paypalEmail: string };
+
+const schema = z.object({
+  paypalEmail: z
+    .string({ error: "PayPal email is required" })
+    .trim()
+    .min(1, { error: "PayPal email is required" })
+    .refine(isEmail, { error: "PayPal email must be a valid email address" }),
+});
+
+/** The PayPal account that receives payments: the first record, or PAYPAL_RECEIVER_EMAIL when there is none. */
+export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
+  const toRecord = (r: typeof paymentAccounts.$inferSelect): PaymentAccountRecord => ({
+    _id: r.id,
+    paypalEmail: r.paypalEmail,
+  });
+  return {
+    async list(): Promise<PaymentAccountRecord[]> {
+      return (await db.select().from(paymentAccounts).orderBy(asc(paymentAccounts.createdAt))).map(toRecord);
+    },
+    async get(id: string): Promise<PaymentAccountRecord> {
+      if (!isId(id)) throw notFound();
+      const [row] = await db.select().from(paymentAccounts).where(eq(paymentAccounts.id, id));
+      if (!row) throw notFound();
+      return toRecord(row);
+    },
+    async receiver(): Promise<string> {
+      const [row] = await db.select().from(paymentAccounts).orderBy(asc(paymentAccounts.createdAt)).limit(1);
+      return row?.paypalEmail ?? fallbackEmail;
+    },
+    async add(input: unknown): Promise<string> {
+      const parsed = parseWith(schema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const [row] = await db.insert(paymentAccounts).values(parsed.data).returning({ id: paymentAccounts.id });
+      return row!.id;
+    },
+    async update(id: string, input: unknown): Promise<{ modified: boolean }> {
+      const parsed = parseWith(schema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound();
+      const [existing] = await db.select().from(paymentAccounts).where(eq(paymentAccounts.id, id));
+      if (!existing) throw notFound();
+      if (existing.paypalEmail === parsed.data.paypalEmail) return { modified: false };
+      await db
+        .update(paymentAccounts)
+        .set({ ...parsed.data, updatedAt: new Date() })
+        .where(eq(paymentAccounts.id, id));
+      return { modified: true };
+    },
+  };
+}
+
+export type PaymentAccountsService = ReturnType<typeof createPaymentAccountsService>;

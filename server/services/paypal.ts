@@ -1,0 +1,351 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import { orders, paymentEvents, simulatorMessages } from "../db/schema";
+import { AppError, isId } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { OrdersService } from "./orders";
+import type { PaymentAccountsService } from "./payment-accounts";
+
+export type PayPalMode = Config["paypalMode"];
+
+const ENDPOINTS: Record<Exclude<PayPalMode, "simulator">, { checkout: string; verify: string }> = {
+  live: { checkout: "https://www.paypal.com/cgi-bin/webscr", verify: "https://ipnpb.paypal.com/cgi-bin/webscr" },
+  sandbox: {
+    checkout: "https://www.sandbox.paypal.com/cgi-bin/webscr",
+    verify: "https://ipnpb.sandbox.paypal.com/cgi-bin/webscr",
+  },
+};
+
+export const SIMULATOR_PATH = "/paypal-simulator";
+export const SIMULATOR_VERIFY_PATH = "/paypal-simulator/cgi-bin/webscr";
+
+/** What became of one notification (stored with it). */
+export type IpnOutcome =
+  "applied" | "pending" | "refunded" | "invalid" | "rejected" | "duplicate" | "ignored" | "unverified";
+
+export interface CheckoutForm {
+  action: string;
+  fields: Record<string, string>;
+}
+
+const cents = (v: string | number) => Math.round(Number(v) * 100);
+const digest = (raw: string) => createHash("sha256").update(raw).digest("hex");
+
+/**
+ * PayPal Website Payments Standard: the checkout form, the IPN listener's verification and checks, and the built-in
+ * simulator that stands in for PayPal's checkout page and postback on a machine with no internet.
+ */
+export function createPayPalService(deps: {
+  db: Db;
+  config: Config;
+  orders: OrdersService;
+  accounts: PaymentAccountsService;
+  logger: Logger;
+}) {
+  const { db, config, orders: ordersService, accounts, logger } = deps;
+  const mode = config.paypalMode;
+  /** How this server reaches itself (set once it listens): the simulator's postback and notifications go here. */
+  let selfUrl = `http://127.0.0.1:${config.port}`;
+
+  const verifyUrl = () => (mode === "simulator" ? selfUrl + SIMULATOR_VERIFY_PATH : ENDPOINTS[mode].verify);
+
+  /** An address of ours (PUBLIC_URL's origin) turned into the same path on this server; anything else refused. */
+  function ownPath(address: string | undefined): string | null {
+    if (!address) return null;
+    try {
+      const url = new URL(address);
+      return url.origin === new URL(config.publicUrl).origin ? url.pathname + url.search : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function record(
+    raw: string,
+    params: URLSearchParams,
+    outcome: IpnOutcome,
+    reason: string,
+    orderId: string | null,
+  ) {
+    await db.insert(paymentEvents).values({
+      raw,
+      txnId: params.get("txn_id"),
+      paymentStatus: params.get("payment_status"),
+      orderId: orderId && isId(orderId) ? orderId : null,
+      outcome,
+      reason,
+    });
+    const log = outcome === "applied" || outcome === "pending" || outcome === "refunded" ? logger.info : logger.warn;
+    log.call(logger, `paypal notification ${outcome}`, {
+      reason,
+      orderId,
+      txnId: params.get("txn_id"),
+      status: params.get("payment_status"),
+    });
+  }
+
+  /** Posts the message back to PayPal (or the simulator) and requires VERIFIED. */
+  async function verify(raw: string): Promise<"VERIFIED" | "INVALID" | Error> {
+    try {
+      const res = await fetch(verifyUrl(), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Atelier-IPN-Verifier" },
+        body: `cmd=_notify-validate&${raw}`,
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = (await res.text()).trim();
+      if (text === "VERIFIED") return "VERIFIED";
+      if (text === "INVALID") return "INVALID";
+      return new Error(`unexpected verification answer (${res.status}): ${text.slice(0, 80)}`);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  return {
+    mode,
+    bindSelf(url: string) {
+      selfUrl = url.replace(/\/+$/, "");
+    },
+
+    /** The form the pay screen posts (spec: cmd _xclick, item_number 1, no_shipping 1, USD, the three addresses). */
+    async checkout(order: {
+      _id: string;
+      packageName: string;
+      packagePrice: number;
+      packageValidity: number;
+    }): Promise<CheckoutForm> {
+      const base = config.publicUrl;
+      return {
+        action: mode === "simulator" ? base + SIMULATOR_PATH : ENDPOINTS[mode].checkout,
+        fields: {
+          cmd: "_xclick",
+          business: await accounts.receiver(),
+          item_name: `${order.packageName} membership (${order.packageValidity} days)`,
+          item_number: "1",
+          amount: order.packagePrice.toFixed(2),
+          currency_code: "USD",
+          no_shipping: "1",
+          charset: "utf-8",
+          custom: order._id,
+          invoice: order._id,
+          notify_url: `${base}/api/paypal/ipn`,
+          return: `${base}/received-payment/${order._id}`,
+          cancel_return: `${base}/order-cancelled/${order._id}`,
+          rm: "1",
+        },
+      };
+    },
+
+    /**
+     * One IPN message, already answered 200: stored, verified by postback, then checked (Completed, our receiver, the
+     * order's amount in USD, a transaction id never seen) before the order becomes Paid. Anything else changes nothing,
+     * except a Pending status (shown while we wait) and a refund or reversal of the order's payment.
+     */
+    async handleIpn(raw: string): Promise<IpnOutcome> {
+      const params = new URLSearchParams(raw);
+      const orderId = params.get("custom");
+      const verified = await verify(raw);
+      if (verified instanceof Error) {
+        await record(raw, params, "unverified", `verification failed: ${verified.message}`, orderId);
+        return "unverified";
+      }
+      if (verified === "INVALID") {
+        await record(raw, params, "invalid", "PayPal answered INVALID", orderId);
+        return "invalid";
+      }
+      const order = orderId ? await ordersService.byId(orderId) : undefined;
+      if (!order) {
+        await record(raw, params, "ignored", "no order matches the custom field", orderId);
+        return "ignored";
+      }
+      const receiver = (params.get("receiver_email") ?? params.get("business") ?? "").toLowerCase();
+      if (receiver !== (await accounts.receiver()).toLowerCase()) {
+        await record(raw, params, "rejected", `receiver ${receiver || "(none)"} is not our account`, order.id);
+        return "rejected";
+      }
+      const status = params.get("payment_status");
+      const txnId = params.get("txn_id");
+
+      if (status === "Completed") {
+        if (params.get("mc_currency") !== "USD") {
+          await record(raw, params, "rejected", `currency ${params.get("mc_currency")} is not USD`, order.id);
+          return "rejected";
+        }
+        if (cents(params.get("mc_gross") ?? "NaN") !== cents(order.packagePrice)) {
+          await record(
+            raw,
+            params,
+            "rejected",
+            `amount ${params.get("mc_gross")} is not the order's ${order.packagePrice.toFixed(2)}`,
+            order.id,
+          );
+          return "rejected";
+        }
+        if (!txnId) {
+          await record(raw, params, "rejected", "no transaction id", order.id);
+          return "rejected";
+        }
+        const seen = await db
+          .select({ id: paymentEvents.id })
+          .from(paymentEvents)
+          .where(and(eq(paymentEvents.txnId, txnId), eq(paymentEvents.outcome, "applied")))
+          .limit(1);
+        const [usedBy] = await db.select({ id: orders.id }).from(orders).where(eq(orders.txnId, txnId));
+        if (seen.length || usedBy) {
+          await record(raw, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
+          return "duplicate";
+        }
+        try {
+          const result = await db.transaction((tx) => ordersService.markPaidTx(tx, order.id, { txnId }));
+          await record(
+            raw,
+            params,
+            result.changed ? "applied" : "duplicate",
+            result.changed ? "order marked Paid" : "order was already Paid",
+            order.id,
+          );
+          return result.changed ? "applied" : "duplicate";
+        } catch (error) {
+          if ((error as { code?: string }).code === "23505") {
+            await record(raw, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
+            return "duplicate";
+          }
+          throw error;
+        }
+      }
+
+      if (status === "Refunded" || status === "Reversed") {
+        if (!order.txnId || params.get("parent_txn_id") !== order.txnId) {
+          await record(raw, params, "rejected", `${status} of a payment that is not this order's`, order.id);
+          return "rejected";
+        }
+        const changed = await db.transaction((tx) => ordersService.refundTx(tx, order.id));
+        await record(
+          raw,
+          params,
+          changed ? "refunded" : "duplicate",
+          changed ? `${status}: order Refunded, membership ended` : "already refunded",
+          order.id,
+        );
+        return changed ? "refunded" : "duplicate";
+      }
+
+      if (status === "Pending") {
+        const reason = params.get("pending_reason");
+        await db
+          .update(orders)
+          .set({ providerStatus: reason ? `Pending (${reason})` : "Pending" })
+          .where(and(eq(orders.id, order.id), eq(orders.paymentStatus, "UnPaid")));
+        await record(raw, params, "pending", `payment pending${reason ? `: ${reason}` : ""}`, order.id);
+        return "pending";
+      }
+
+      await record(raw, params, "ignored", `payment status ${status ?? "(none)"} changes nothing`, order.id);
+      return "ignored";
+    },
+
+    /** Last notifications about an order, newest first (the return page and the admin). */
+    async events(orderId: string) {
+      return db
+        .select()
+        .from(paymentEvents)
+        .where(eq(paymentEvents.orderId, orderId))
+        .orderBy(sql`${paymentEvents.receivedAt} desc`)
+        .limit(20);
+    },
+
+    simulator: {
+      /** What the simulator's checkout page shows for the posted form; refuses forms that are not ours. */
+      async describe(fields: Record<string, string>) {
+        if (mode !== "simulator")
+          throw new AppError(404, "The PayPal simulator is off (PAYPAL_MODE is not simulator).");
+        const order = fields.custom ? await ordersService.byId(fields.custom) : undefined;
+        if (
+          !order ||
+          fields.cmd !== "_xclick" ||
+          !ownPath(fields.notify_url) ||
+          !ownPath(fields.return) ||
+          !ownPath(fields.cancel_return)
+        ) {
+          throw new AppError(400, "This payment form is not one of this site's.");
+        }
+        return {
+          orderId: order.id,
+          itemName: fields.item_name ?? order.packageName,
+          amount: fields.amount ?? "",
+          currency: fields.currency_code ?? "",
+          business: fields.business ?? "",
+          payable: order.paymentStatus === "UnPaid",
+        };
+      },
+
+      /** 'Pay': sends PayPal's notification (a real POST to notify_url), then answers where to send the buyer. */
+      async pay(fields: Record<string, string>): Promise<string> {
+        const info = await this.describe(fields);
+        const txnId = randomBytes(9).toString("hex").toUpperCase().slice(0, 17);
+        const ipn = new URLSearchParams({
+          mc_gross: info.amount,
+          protection_eligibility: "Eligible",
+          payer_id: "SIMULATEDPAYER",
+          payment_date: new Date().toUTCString(),
+          payment_status: "Completed",
+          charset: "UTF-8",
+          first_name: "Simulated",
+          last_name: "Buyer",
+          notify_version: "3.9",
+          custom: info.orderId,
+          invoice: info.orderId,
+          payer_status: "verified",
+          business: info.business,
+          receiver_email: info.business,
+          quantity: "1",
+          verify_sign: randomBytes(24).toString("base64url"),
+          payer_email: "buyer@example.com",
+          txn_id: txnId,
+          payment_type: "instant",
+          txn_type: "web_accept",
+          item_name: info.itemName,
+          item_number: "1",
+          mc_currency: info.currency,
+          residence_country: "US",
+          test_ipn: "1",
+          ipn_track_id: randomBytes(6).toString("hex"),
+        }).toString();
+        await db.insert(simulatorMessages).values({ digest: digest(ipn) });
+        const res = await fetch(selfUrl + ownPath(fields.notify_url)!, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            "user-agent": "PayPal IPN ( https://www.paypal.com/ipn )",
+          },
+          body: ipn,
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!res.ok) logger.warn("the simulated notification was not accepted", { status: res.status });
+        return ownPath(fields.return)!;
+      },
+
+      /** 'Cancel': back to the site's cancel address. */
+      async cancel(fields: Record<string, string>): Promise<string> {
+        await this.describe(fields);
+        return ownPath(fields.cancel_return)!;
+      },
+
+      /** The simulator's postback: VERIFIED only for a message it sent itself. */
+      async validate(body: string): Promise<"VERIFIED" | "INVALID"> {
+        const prefix = "cmd=_notify-validate&";
+        if (mode !== "simulator" || !body.startsWith(prefix)) return "INVALID";
+        const [row] = await db
+          .select()
+          .from(simulatorMessages)
+          .where(eq(simulatorMessages.digest, digest(body.slice(prefix.length))));
+        return row ? "VERIFIED" : "INVALID";
+      },
+    },
+  };
+}
+
+export type PayPalService = ReturnType<typeof createPayPalService>;
