@@ -19,9 +19,18 @@ export default [
 
   // Customers (each loader starts with requireUser)
   route("dashboard", "routes/customer/dashboard.tsx"),
+  route("my-order", "routes/customer/my-order.tsx"),
+  route("order-now/:id", "routes/customer/order-now.tsx"),
+  route("pending-order", "routes/customer/pending-order.tsx"),
+  route("pay-now/:id", "routes/customer/pay-now.tsx"),
+  route("received-payment/:id", "routes/customer/received-payment.tsx"),
+  route("order-cancelled/:id", "routes/customer/order-cancelled.tsx"),
 
   // Administrators (each loader starts with requireAdmin)
   route("admin", "routes/admin/home.tsx"),
+
+  // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
+  route("paypal-simulator", "routes/public/paypal-simulator.tsx"),
 
   // For search engines
   route("sitemap.xml", "routes/seo/sitemap.ts"),

@@ -132,6 +132,6 @@ export function createApp(options: AppOptions): Express {
 
 /** What pages may know of the configuration: nothing secret. */
 export function publicConfig(config: Config) {
-  return { publicUrl: config.publicUrl, env: config.env };
+  return { publicUrl: config.publicUrl, env: config.env, timeZone: config.timeZone };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -2,16 +2,25 @@ import type { FieldError } from "../../app/content/validation";
 
 const BRAND = Symbol.for("atelier.AppError");
 
-/** A failure a caller can act on; the HTTP layer maps `status` straight to the response. */
+/**
+ * A failure a caller can act on; the HTTP layer maps `status` straight to the response.
+ * It also has the shape of React Router's `data(...)` result (type, data, init): thrown from a page loader or action,
+ * it becomes an HTTP response with its status and message (a 404 page, not a 500), with no wrapping in each loader.
+ */
 export class AppError extends Error {
   readonly [BRAND] = true;
   override readonly name = "AppError";
+  readonly type = "DataWithResponseInit";
+  readonly data: { message: string };
+  readonly init: { status: number };
   constructor(
     readonly status: number,
     message: string,
     readonly errors: FieldError[] = [],
   ) {
     super(message);
+    this.data = { message };
+    this.init = { status };
   }
 }
 

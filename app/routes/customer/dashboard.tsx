@@ -1,11 +1,23 @@
 import { Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { FormAlert } from "../../components/AuthCard";
+import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { attempt, requireUser } from "../../lib/guards.server";
+import { longDate, money } from "../../lib/format";
+import type { RowAction } from "../../lib/membership";
 import { isAppError } from "../../../server/lib/errors";
+import { customerOrders } from "./orders.server";
+
+/** Dashboard orders per page (spec 1, section 9). */
+export const DASHBOARD_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
+  const [membership, totalSpent, orders] = await Promise.all([
+    context.services.orders.membership(viewer),
+    context.services.orders.totalSpent(viewer.id),
+    customerOrders(context, viewer, request, DASHBOARD_PAGE_SIZE),
+  ]);
   return {
     viewer: {
       displayName: viewer.displayName,
@@ -13,6 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       emailVerified: viewer.emailVerified,
       isAdmin: viewer.isAdmin,
     },
+    membership:
+      membership.state === "active" ? { ...membership, expiresAt: membership.expiresAt.toISOString() } : membership,
+    totalSpent,
+    orders,
+    timeZone: context.config.timeZone,
   };
 }
 
@@ -30,7 +47,29 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
 
-export default function Dashboard({ loaderData: { viewer } }: Route.ComponentProps) {
+export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?: string }) {
+  switch (action.kind) {
+    case "pay":
+      return (
+        <Link to={action.href} className="btn-primary px-4 py-1.5 text-xs">
+          Pay Now
+        </Link>
+      );
+    case "expires":
+      return <span className="text-sm text-forest">Expires At {longDate(action.date, timeZone)}</span>;
+    case "membership-expired":
+      return <span className="text-sm text-mist">Membership Expired</span>;
+    case "cancelled":
+      return <span className="text-sm text-mist">Order Cancelled</span>;
+    case "refunded":
+      return <span className="text-sm text-mist">Refunded</span>;
+    case "paid":
+      return <span className="text-sm text-forest">Paid</span>;
+  }
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { viewer, membership, totalSpent, orders, timeZone } = loaderData;
   const resend = useFetcher<typeof action>();
   return (
     <section className="bg-sand/60">
@@ -40,16 +79,21 @@ export default function Dashboard({ loaderData: { viewer } }: Route.ComponentPro
             <p className="eyebrow">Dashboard</p>
             <h1 className="mt-2 text-3xl text-forest sm:text-4xl">Welcome back, {viewer.displayName}</h1>
           </div>
-          <Form method="post" action="/logout">
-            <button type="submit" className="btn-outline">
-              Sign Out
-            </button>
-          </Form>
+          <div className="flex items-center gap-3">
+            <Link to="/my-order" className="btn-outline">
+              My Orders
+            </Link>
+            <Form method="post" action="/logout">
+              <button type="submit" className="btn-dark">
+                Sign Out
+              </button>
+            </Form>
+          </div>
         </div>
 
         {viewer.isAdmin ? (
           <div
-            className="mt-8 flex items-center gap-4 rounded-2xl bg-forest px-6 py-5 text-white"
+            className="mt-8 flex flex-wrap items-center gap-4 rounded-2xl bg-forest px-6 py-5 text-white"
             data-testid="admin-banner"
           >
             <svg
@@ -69,10 +113,41 @@ export default function Dashboard({ loaderData: { viewer } }: Route.ComponentPro
               Open Admin
             </Link>
           </div>
-        ) : null}
+        ) : (
+          <div className="mt-8" data-testid="membership-banner" data-state={membership.state}>
+            {membership.state === "active" ? (
+              <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-forest px-6 py-5 text-white">
+                <div>
+                  <p className="text-sm text-white/70">Active membership</p>
+                  <p className="font-serif text-2xl">{membership.packageName}</p>
+                </div>
+                <div className="text-right">
+                  <p className="font-serif text-3xl text-brass">{membership.daysLeft} days left</p>
+                  <p className="text-sm text-white/75">Expires {longDate(membership.expiresAt, timeZone)}</p>
+                </div>
+              </div>
+            ) : (
+              <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
+                <div>
+                  <p className="font-serif text-xl text-forest">
+                    {membership.state === "expired" ? "Membership Expired" : "No Active Membership"}
+                  </p>
+                  <p className="text-sm text-mist">
+                    {membership.state === "expired"
+                      ? "Renew your membership to access Items."
+                      : "Purchase a membership package to access Items."}
+                  </p>
+                </div>
+                <Link to="/pricing" className="btn-primary">
+                  {membership.state === "expired" ? "Renew" : "See the plans"}
+                </Link>
+              </div>
+            )}
+          </div>
+        )}
 
         {!viewer.emailVerified ? (
-          <div className="mt-8 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
+          <div className="mt-6 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
             {resend.data ? (
               <FormAlert tone={resend.data.ok ? "success" : "error"}>{resend.data.message}</FormAlert>
             ) : null}
@@ -93,14 +168,24 @@ export default function Dashboard({ loaderData: { viewer } }: Route.ComponentPro
           </div>
         ) : null}
 
-        <div className="mt-8 rounded-3xl bg-white p-8 ring-1 ring-linen">
-          <h2 className="text-2xl text-forest">Membership plans</h2>
-          <p className="mt-2 max-w-2xl text-sm text-mist">
-            A membership unlocks the cold-email generators for every lead category for the length of its validity.
-          </p>
-          <Link to="/pricing" className="btn-primary mt-6">
-            See the plans
-          </Link>
+        <div className="mt-10">
+          <DataTable
+            testId="dashboard-orders"
+            caption={<span data-testid="total-spent">My Orders (Total Spent $ {money(totalSpent)} USD)</span>}
+            columns={[
+              { header: "Order #", cell: (o) => <span className="font-mono text-xs">{o._id.slice(0, 8)}</span> },
+              { header: "Date", cell: (o) => o.orderDate },
+              { header: "Package", cell: (o) => o.packageName },
+              { header: "Customer", cell: (o) => o.customerName },
+              { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
+              { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
+              { header: "Actions", cell: (o) => <OrderAction action={o.action} timeZone={timeZone} /> },
+            ]}
+            rows={orders.rows}
+            rowKey={(o) => o._id}
+            empty="You have no orders yet. Choose a plan to get started."
+            page={orders.page}
+          />
         </div>
       </div>
     </section>

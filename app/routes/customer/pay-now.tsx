@@ -1,0 +1,86 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/pay-now";
+import { requireUser } from "../../lib/guards.server";
+import { money } from "../../lib/format";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const viewer = await requireUser(request, context);
+  const order = await context.services.orders.get(viewer, params.id);
+  const checkout = order.paymentStatus === "UnPaid" ? await context.services.paypal.checkout(order) : null;
+  return { order, checkout, mode: context.services.paypal.mode };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
+
+/** The order summary and the form that posts to PayPal (spec 1: cmd _xclick and the return addresses). */
+export default function PayNow({ loaderData: { order, checkout, mode } }: Route.ComponentProps) {
+  return (
+    <section className="bg-sand/60">
+      <div className="container-page max-w-3xl py-12 sm:py-16">
+        <div className="rounded-3xl bg-white p-8 ring-1 ring-linen sm:p-10">
+          <p className="eyebrow">Payment</p>
+          <h1 className="mt-2 text-3xl text-forest">Order summary</h1>
+          <dl className="mt-8 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
+            <dt className="text-mist">Order ID</dt>
+            <dd className="font-mono text-xs break-all">{order._id}</dd>
+            <dt className="text-mist">Package</dt>
+            <dd>
+              {order.packageName} · {order.packageValidity} days
+            </dd>
+            <dt className="text-mist">Amount</dt>
+            <dd className="font-serif text-2xl text-forest" data-testid="amount">
+              ${money(order.packagePrice)} USD
+            </dd>
+          </dl>
+
+          {checkout ? (
+            <>
+              {mode !== "live" ? (
+                <p
+                  className="mt-8 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200"
+                  role="note"
+                >
+                  {mode === "simulator"
+                    ? "Test mode: this site uses the built-in PayPal simulator. No money moves."
+                    : "Test mode: payments go to the PayPal sandbox. No real money moves."}
+                </p>
+              ) : null}
+              <form method="post" action={checkout.action} className="mt-8">
+                {Object.entries(checkout.fields).map(([name, value]) => (
+                  <input key={name} type="hidden" name={name} value={value} />
+                ))}
+                <button
+                  type="submit"
+                  className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"
+                >
+                  Pay Now With PayPal
+                </button>
+              </form>
+              <ul className="mt-8 space-y-2 text-xs text-mist">
+                <li>🔒 You pay on PayPal's own page: we never see your card or PayPal password.</li>
+                <li>✓ Your membership starts as soon as PayPal confirms the payment to us.</li>
+                <li>↩ Changed your mind? Cancel on PayPal's page and nothing is charged.</li>
+              </ul>
+            </>
+          ) : (
+            <div className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink">
+              {order.paymentStatus === "Paid"
+                ? "This order is already paid."
+                : order.paymentStatus === "Cancelled"
+                  ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
+                  : "This order was refunded and cannot be paid again."}
+              <div className="mt-4 flex gap-3">
+                <Link to="/dashboard" className="btn-dark">
+                  Dashboard
+                </Link>
+                <Link to="/pricing" className="btn-outline">
+                  Plans
+                </Link>
+              </div>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

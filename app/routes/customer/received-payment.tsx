@@ -1,0 +1,95 @@
+import { useEffect, useState } from "react";
+import { Link, useRevalidator } from "react-router";
+import type { Route } from "./+types/received-payment";
+import { requireUser } from "../../lib/guards.server";
+import { longDate, money } from "../../lib/format";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const viewer = await requireUser(request, context);
+  const order = await context.services.orders.get(viewer, params.id);
+  return { order, timeZone: context.config.timeZone };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Payment" }, { name: "robots", content: "noindex" }];
+
+const POLL_MS = 2000;
+const POLL_FOR_MS = 120_000;
+
+/** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
+export default function ReceivedPayment({ loaderData: { order, timeZone } }: Route.ComponentProps) {
+  const revalidator = useRevalidator();
+  const waiting = order.paymentStatus === "UnPaid";
+  const [gaveUp, setGaveUp] = useState(false);
+  useEffect(() => {
+    if (!waiting) return;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (Date.now() - started > POLL_FOR_MS) {
+        setGaveUp(true);
+        clearInterval(timer);
+      } else if (revalidator.state === "idle") {
+        void revalidator.revalidate();
+      }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return (
+    <section className="bg-sand/60">
+      <div className="container-page max-w-2xl py-16 text-center">
+        <div
+          className="rounded-3xl bg-white p-10 ring-1 ring-linen"
+          data-testid="payment-state"
+          data-status={order.paymentStatus}
+        >
+          {order.paymentStatus === "Paid" ? (
+            <>
+              <span
+                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-2xl text-white"
+                aria-hidden="true"
+              >
+                ✓
+              </span>
+              <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
+              <p className="mt-3 text-sm text-mist">
+                PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.
+                {order.membershipValid
+                  ? ` Your membership runs until ${longDate(order.membershipValid, timeZone)}.`
+                  : ""}{" "}
+                {order.orderStatus === "Pending" ? "The studio will set up your access shortly." : ""}
+              </p>
+            </>
+          ) : waiting ? (
+            <>
+              <span
+                className="mx-auto block h-12 w-12 animate-spin rounded-full border-4 border-linen border-t-clay"
+                aria-hidden="true"
+              />
+              <h1 className="mt-6 text-3xl text-forest">Waiting for PayPal's confirmation</h1>
+              <p className="mt-3 text-sm text-mist" role="status">
+                {order.providerStatus
+                  ? `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`
+                  : gaveUp
+                    ? "PayPal has not confirmed the payment yet. It can take a few minutes: your dashboard shows the order's status."
+                    : "Thanks for paying. This page updates by itself as soon as PayPal confirms the payment."}
+              </p>
+            </>
+          ) : (
+            <>
+              <h1 className="text-3xl text-forest">This order is {order.paymentStatus}</h1>
+              <p className="mt-3 text-sm text-mist">No payment is expected for it.</p>
+            </>
+          )}
+          <div className="mt-8 flex justify-center gap-3">
+            <Link to="/dashboard" className="btn-dark">
+              Go to your dashboard
+            </Link>
+            <Link to="/my-order" className="btn-outline">
+              My Orders
+            </Link>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
