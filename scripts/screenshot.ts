@@ -1,5 +1,5 @@
 // Screenshots of pages at desktop (1280) and phone (390) widths, for looking at what we built.
-// Usage: npx tsx scripts/screenshot.ts http://localhost:3000 / /service/ /pricing [--out dir] [--full]
+// Usage: npx tsx scripts/screenshot.ts http://localhost:3000 / /service/ /pricing [--out dir] [--full] [--login email:password]
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DESKTOP, launchBrowser, PHONE } from "../tests/support/browser";
@@ -9,6 +9,8 @@ const base = args.shift();
 const outIndex = args.indexOf("--out");
 const out = outIndex >= 0 ? args.splice(outIndex, 2)[1]! : "test-results/screenshots";
 const full = args.includes("--full");
+const loginIndex = args.indexOf("--login");
+const login = loginIndex >= 0 ? args.splice(loginIndex, 2)[1] : undefined;
 const paths = args.filter((a) => !a.startsWith("--"));
 if (!base || paths.length === 0) {
   console.error("Usage: npx tsx scripts/screenshot.ts BASE_URL PATH... [--out DIR] [--full]");
@@ -19,6 +21,14 @@ mkdirSync(out, { recursive: true });
 const browser = await launchBrowser();
 for (const viewport of [DESKTOP, PHONE]) {
   const page = await browser.newPage({ viewport });
+  if (login) {
+    const [email, password] = login.split(":");
+    await page.goto(base + "/login");
+    await page.getByRole("main").getByLabel("Email", { exact: true }).fill(email!);
+    await page.getByRole("main").getByLabel("Password", { exact: true }).fill(password!);
+    await page.getByRole("main").getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((u) => u.pathname !== "/login");
+  }
   for (const p of paths) {
     await page.goto(base + p, { waitUntil: "networkidle" });
     if (full) {

@@ -222,3 +222,25 @@ export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ── Back office ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Every admin change: who, when, what record, which fields before and after (written in the change's transaction). */
+export const activityLog = pgTable(
+  "activity_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    recordId: text("record_id").notNull(),
+    changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>().notNull(),
+  },
+  (t) => [
+    check("activity_log_action_check", sql`${t.action} in ('create', 'update', 'delete')`),
+    index("activity_log_created_idx").on(t.createdAt),
+    index("activity_log_record_idx").on(t.entity, t.recordId),
+  ],
+);

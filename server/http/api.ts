@@ -1,9 +1,10 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { sections } from "../../app/content/registry";
 import { HONEYPOT_FIELD } from "../../app/content/forms";
+import { sections } from "../../app/content/registry";
 import { AppError, isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
+import type { Viewer } from "../services/accounts";
 import { requireAdminApi, requireUserApi, viewerOf } from "./guards";
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
@@ -17,144 +18,278 @@ export const json =
     }, next);
   };
 
-/** The JSON REST API under /api, exactly as the specs' call tables spell it. */
-export function createApiRouter(services: Services): Router {
-  const api = Router();
+export type Access = "public" | "user" | "admin";
 
-  // Public content lists and single records, generated from the registry.
-  for (const section of sections) {
-    api.get(
-      section.api.list,
-      json(() => services.content.list(section.type)),
-    );
-    api.get(
-      section.api.one,
-      json((req) => services.content.get(section.type, String(req.params.id))),
-    );
-  }
+/** One REST call: declared once, registered from this table, and tested from it (the permission matrix). */
+export interface ApiRoute {
+  method: "get" | "post" | "put" | "delete";
+  path: string;
+  access: Access;
+  /** What the call is for, in a few words (documentation and test names). */
+  what: string;
+  handler: (req: Request, res: Response, viewer: Viewer | null) => Promise<unknown>;
+}
 
+const id = (req: Request) => String(req.params.id);
+const added = (res: Response, insertedId: string | null) => {
+  res.status(201);
+  return { acknowledged: true, insertedId };
+};
+const updated = (modified: boolean, extra: Record<string, unknown> = {}) => ({
+  acknowledged: true,
+  matchedCount: 1,
+  modifiedCount: modified ? 1 : 0,
+  ...extra,
+});
+const perPage = (req: Request, fallback = 20) => {
+  const n = Number(req.query.limit);
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : fallback;
+};
+const pageHeaders = (res: Response, page: { total: number; page: number; pages: number }) => {
+  res.setHeader("X-Total-Count", String(page.total));
+  res.setHeader("X-Page", String(page.page));
+  res.setHeader("X-Pages", String(page.pages));
+};
+
+/** Every call of both spec documents' section 7, with its access rule. */
+export function apiRoutes(services: Services): ApiRoute[] {
   const visitor = (req: Request) => ({
     ip: req.ip ?? "unknown",
     isBot: typeof req.body?.[HONEYPOT_FIELD] === "string" && req.body[HONEYPOT_FIELD].trim() !== "",
   });
 
-  api.post(
-    "/add-message",
-    json(async (req, res) => {
-      const { id } = await services.inbox.sendMessage(req.body, visitor(req));
-      res.status(201);
-      return { acknowledged: true, insertedId: id };
-    }),
-  );
+  const content: ApiRoute[] = sections.flatMap((s): ApiRoute[] => [
+    {
+      method: "get",
+      path: s.api.list,
+      access: "public",
+      what: `${s.title}: list`,
+      handler: () => services.content.list(s.type),
+    },
+    {
+      method: "get",
+      path: s.api.one,
+      access: "public",
+      what: `${s.title}: one`,
+      handler: (req) => services.content.get(s.type, id(req)),
+    },
+    {
+      method: "post",
+      path: s.api.add,
+      access: "admin",
+      what: `${s.title}: add`,
+      handler: async (req, res, v) => added(res, (await services.content.add(s.type, req.body, v!)).id),
+    },
+    {
+      method: "put",
+      path: s.api.update,
+      access: "admin",
+      what: `${s.title}: update`,
+      handler: async (req, _res, v) => updated((await services.content.update(s.type, id(req), req.body, v!)).modified),
+    },
+  ]);
 
-  api.post(
-    "/add-subscriber",
-    json(async (req, res) => {
-      const { id, created } = await services.inbox.subscribe(req.body, visitor(req));
-      res.status(created ? 201 : 200);
-      return { acknowledged: true, insertedId: id };
-    }),
-  );
+  return [
+    ...content,
 
-  // Identity (spec 1, section 7: /users is the admin list, not public; /me is ours).
-  api.get(
-    "/users",
-    requireAdminApi,
-    json(() => services.adminUsers.list()),
-  );
-  api.get(
-    "/users/:id",
-    requireAdminApi,
-    json((req) => services.adminUsers.get(String(req.params.id))),
-  );
-  api.get(
-    "/me",
-    requireUserApi,
-    json(async (req) => {
-      const viewer = (await viewerOf(req))!;
-      return {
-        email: viewer.email,
-        displayName: viewer.displayName,
-        role: viewer.isAdmin ? "Admin" : "Customer",
-        emailVerified: viewer.emailVerified,
-      };
-    }),
-  );
+    // Visitors
+    {
+      method: "post",
+      path: "/add-message",
+      access: "public",
+      what: "contact message",
+      handler: async (req, res) => added(res, (await services.inbox.sendMessage(req.body, visitor(req))).id),
+    },
+    {
+      method: "post",
+      path: "/add-subscriber",
+      access: "public",
+      what: "newsletter signup",
+      handler: async (req, res) => {
+        const { id: insertedId, created } = await services.inbox.subscribe(req.body, visitor(req));
+        res.status(created ? 201 : 200);
+        return { acknowledged: true, insertedId };
+      },
+    },
 
-  // Orders (spec 1, section 7): a customer sees only their own; an admin all.
-  const viewer = async (req: Request) => (await viewerOf(req))!;
-  const perPage = (req: Request) => {
-    const n = Number(req.query.limit);
-    return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 20;
-  };
-  api.post(
-    "/new-order",
-    requireUserApi,
-    json(async (req, res) => {
-      const order = await services.orders.create(await viewer(req), req.body?.packageId, req.body);
-      res.status(201);
-      return { acknowledged: true, insertedId: order._id };
-    }),
-  );
-  api.get(
-    "/orders",
-    requireUserApi,
-    json(async (req, res) => {
-      const { orders, page } = await services.orders.list(await viewer(req), {
-        page: req.query.page,
-        perPage: perPage(req),
-      });
-      res.setHeader("X-Total-Count", String(page.total));
-      res.setHeader("X-Page", String(page.page));
-      res.setHeader("X-Pages", String(page.pages));
-      return orders;
-    }),
-  );
-  api.get(
-    "/order/:id",
-    requireUserApi,
-    json(async (req) => services.orders.get(await viewer(req), String(req.params.id))),
-  );
-  api.put(
-    "/order-cancelled/:id",
-    requireUserApi,
-    json(async (req) => {
-      if (req.body?.paymentStatus !== undefined && req.body.paymentStatus !== "Cancelled") {
-        throw new AppError(400, "This call only cancels: paymentStatus must be Cancelled", [
-          { field: "paymentStatus", message: "paymentStatus must be Cancelled" },
-        ]);
-      }
-      const { modified } = await services.orders.cancel(await viewer(req), String(req.params.id));
-      return { acknowledged: true, matchedCount: 1, modifiedCount: modified ? 1 : 0 };
-    }),
-  );
-  api.put(
-    "/order/:id",
-    requireAdminApi,
-    json(async (req) => {
-      const r = await services.orders.setPaymentStatus(String(req.params.id), req.body);
-      return {
-        acknowledged: true,
-        matchedCount: 1,
-        modifiedCount: r.modified ? 1 : 0,
-        membershipValid: r.membershipValid,
-      };
-    }),
-  );
-  api.put(
-    "/order-status/:id",
-    requireAdminApi,
-    json(async (req) => {
-      const r = await services.orders.setOrderStatus(String(req.params.id), req.body);
-      return { acknowledged: true, matchedCount: 1, modifiedCount: r.modified ? 1 : 0 };
-    }),
-  );
-  api.get(
-    "/paypal-email",
-    requireAdminApi,
-    json(() => services.paymentAccounts.list()),
-  );
+    // Identity
+    {
+      method: "get",
+      path: "/me",
+      access: "user",
+      what: "who am I",
+      handler: async (_req, _res, v) => ({
+        email: v!.email,
+        displayName: v!.displayName,
+        role: v!.isAdmin ? "Admin" : "Customer",
+        emailVerified: v!.emailVerified,
+      }),
+    },
+    { method: "get", path: "/users", access: "admin", what: "admin users", handler: () => services.adminUsers.list() },
+    {
+      method: "get",
+      path: "/users/:id",
+      access: "admin",
+      what: "one admin user",
+      handler: (req) => services.adminUsers.get(id(req)),
+    },
+    {
+      method: "post",
+      path: "/add-user",
+      access: "admin",
+      what: "add the admin user",
+      handler: async (req, res, v) => added(res, await services.adminUsers.create(req.body, v!)),
+    },
+    {
+      method: "put",
+      path: "/upadete-users/:id",
+      access: "admin",
+      what: "update the admin user",
+      handler: async (req, _res, v) => updated((await services.adminUsers.update(id(req), req.body, v!)).modified),
+    },
 
+    // Orders
+    {
+      method: "post",
+      path: "/new-order",
+      access: "user",
+      what: "place an order",
+      handler: async (req, res, v) => added(res, (await services.orders.create(v!, req.body?.packageId, req.body))._id),
+    },
+    {
+      method: "get",
+      path: "/orders",
+      access: "user",
+      what: "orders (own; admin: all)",
+      handler: async (req, res, v) => {
+        const { orders, page } = await services.orders.list(v!, { page: req.query.page, perPage: perPage(req) });
+        pageHeaders(res, page);
+        return orders;
+      },
+    },
+    {
+      method: "get",
+      path: "/order/:id",
+      access: "user",
+      what: "one order (owner or admin)",
+      handler: (req, _res, v) => services.orders.get(v!, id(req)),
+    },
+    {
+      method: "put",
+      path: "/order-cancelled/:id",
+      access: "user",
+      what: "cancel an unpaid order (owner)",
+      handler: async (req, _res, v) => {
+        if (req.body?.paymentStatus !== undefined && req.body.paymentStatus !== "Cancelled") {
+          throw new AppError(400, "This call only cancels: paymentStatus must be Cancelled", [
+            { field: "paymentStatus", message: "paymentStatus must be Cancelled" },
+          ]);
+        }
+        return updated((await services.orders.cancel(v!, id(req))).modified);
+      },
+    },
+    {
+      method: "put",
+      path: "/order/:id",
+      access: "admin",
+      what: "set payment status",
+      handler: async (req, _res, v) => {
+        const r = await services.orders.setPaymentStatus(id(req), req.body, v!);
+        return updated(r.modified, { membershipValid: r.membershipValid });
+      },
+    },
+    {
+      method: "put",
+      path: "/order-status/:id",
+      access: "admin",
+      what: "set order status",
+      handler: async (req, _res, v) => updated((await services.orders.setOrderStatus(id(req), req.body, v!)).modified),
+    },
+
+    // Messages and subscribers
+    {
+      method: "get",
+      path: "/messages",
+      access: "admin",
+      what: "contact messages",
+      handler: async (req, res) => {
+        const status = req.query.status === "Read" ? "Read" : req.query.status === "UnRead" ? "UnRead" : undefined;
+        if (!status) return services.inbox.allMessages();
+        const { messages, page } = await services.inbox.messagesByStatus(status, req.query.page, perPage(req));
+        pageHeaders(res, page);
+        return messages;
+      },
+    },
+    {
+      method: "get",
+      path: "/message/:id",
+      access: "admin",
+      what: "one message",
+      handler: (req) => services.inbox.message(id(req)),
+    },
+    {
+      method: "put",
+      path: "/message/:id",
+      access: "admin",
+      what: "mark a message read",
+      handler: async (req, _res, v) => updated((await services.inbox.markRead(id(req), req.body, v!)).modified),
+    },
+    {
+      method: "get",
+      path: "/subscribers",
+      access: "admin",
+      what: "newsletter subscribers",
+      handler: async (req, res) => {
+        const { subscribers, page } = await services.inbox.subscribers(req.query.page, perPage(req, 100));
+        pageHeaders(res, page);
+        return subscribers;
+      },
+    },
+
+    // Payment account
+    {
+      method: "get",
+      path: "/paypal-email",
+      access: "admin",
+      what: "payment accounts",
+      handler: () => services.paymentAccounts.list(),
+    },
+    {
+      method: "get",
+      path: "/paypal-email/:id",
+      access: "admin",
+      what: "one payment account",
+      handler: (req) => services.paymentAccounts.get(id(req)),
+    },
+    {
+      method: "post",
+      path: "/add-email",
+      access: "admin",
+      what: "add a payment account",
+      handler: async (req, res, v) => added(res, await services.paymentAccounts.add(req.body, v!)),
+    },
+    {
+      method: "put",
+      path: "/paypal-email/:id",
+      access: "admin",
+      what: "update a payment account",
+      handler: async (req, _res, v) => updated((await services.paymentAccounts.update(id(req), req.body, v!)).modified),
+    },
+  ];
+}
+
+const guard: Record<Access, RequestHandler[]> = { public: [], user: [requireUserApi], admin: [requireAdminApi] };
+
+/** The JSON REST API under /api, registered from the table. */
+export function createApiRouter(services: Services): Router {
+  const api = Router({ caseSensitive: true });
+  for (const route of apiRoutes(services)) {
+    api[route.method](
+      route.path,
+      ...guard[route.access],
+      json(async (req, res) => route.handler(req, res, await viewerOf(req))),
+    );
+  }
   return api;
 }
 

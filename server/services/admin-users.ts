@@ -1,7 +1,20 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { isEmail, parseWith } from "../../app/content/validation";
+import { diff, logActivity, type Actor } from "./activity";
 import type { Db } from "../db/client";
-import { adminUsers } from "../db/schema";
-import { isId, notFound } from "../lib/errors";
+import { adminUsers, user } from "../db/schema";
+import { AppError, badRequest, conflict, isId, notFound } from "../lib/errors";
+
+const schema = z.object({
+  userEmail: z
+    .string({ error: "Admin email is required" })
+    .trim()
+    .min(1, { error: "Admin email is required" })
+    .refine(isEmail, { error: "Admin email must be a valid email address" })
+    .transform((v) => v.toLowerCase()),
+  userRole: z.literal("Admin", { error: "The only role is Admin" }).optional().default("Admin"),
+});
 
 export type AdminUserRecord = { _id: string; userEmail: string; userRole: "Admin" };
 
@@ -38,6 +51,68 @@ export function createAdminUsersService(db: Db) {
         .returning({ id: adminUsers.id });
       return row!.id;
     },
+    /**
+     * The admin list holds one record (spec 2: with one user, only its edit link shows). Adding another answers 409.
+     * An address without a confirmed account is refused: nobody could sign in as admin any more.
+     */
+    async create(input: unknown, actor: Actor): Promise<string> {
+      const data = await this.checked(input);
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
+        const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(adminUsers)) as [{ n: number }];
+        if (n >= 1) throw conflict("An admin user already exists: edit it instead.");
+        const [row] = await tx.insert(adminUsers).values(data).returning({ id: adminUsers.id });
+        await logActivity(tx, {
+          actor,
+          action: "create",
+          entity: "admin_user",
+          recordId: row!.id,
+          changes: diff(null, data),
+        });
+        return row!.id;
+      });
+    },
+
+    async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound();
+      const data = await this.checked(input);
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for("update");
+        if (!before) throw notFound();
+        if (before.userEmail.toLowerCase() === data.userEmail && before.userRole === data.userRole)
+          return { modified: false };
+        await tx
+          .update(adminUsers)
+          .set({ ...data, updatedAt: new Date() })
+          .where(eq(adminUsers.id, id));
+        await logActivity(tx, {
+          actor,
+          action: "update",
+          entity: "admin_user",
+          recordId: id,
+          changes: diff({ userEmail: before.userEmail, userRole: before.userRole }, data),
+        });
+        return { modified: true };
+      });
+    },
+
+    async checked(input: unknown) {
+      const parsed = parseWith(schema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const [account] = await db
+        .select({ verified: user.emailVerified })
+        .from(user)
+        .where(sql`lower(${user.email}) = ${parsed.data.userEmail}`);
+      if (!account?.verified) {
+        throw new AppError(
+          400,
+          "No account with a confirmed email has this address. Ask the person to register and confirm their email first.",
+          [{ field: "userEmail", message: "No account with a confirmed email has this address." }],
+        );
+      }
+      return parsed.data;
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(adminUsers);
       return row?.n ?? 0;

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { diff, logActivity, type Actor } from "./activity";
 
 export type ContentRecord = { _id: string } & Record<string, unknown>;
 
@@ -132,7 +133,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     },
 
     /** Adds a record; singletons and capped lists refuse past their limit (409). */
-    async add(type: string, input: unknown): Promise<{ id: string }> {
+    async add(type: string, input: unknown, actor?: Actor): Promise<{ id: string }> {
       const def = sectionOr404(type);
       const parsed = validateSection(def, input);
       if (!parsed.ok) throw badRequest(parsed.errors);
@@ -153,6 +154,15 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
           .insert(contentEntries)
           .values({ type, data: parsed.data, position: next })
           .returning({ id: contentEntries.id });
+        if (actor) {
+          await logActivity(tx, {
+            actor,
+            action: "create",
+            entity: `content:${type}`,
+            recordId: row!.id,
+            changes: diff(null, parsed.data),
+          });
+        }
         await notifyChanged(tx);
         return row!.id;
       });
@@ -161,7 +171,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     },
 
     /** Replaces a record's fields; an unknown id is a 404, never an insert. */
-    async update(type: string, id: string, input: unknown): Promise<{ modified: boolean }> {
+    async update(type: string, id: string, input: unknown, actor?: Actor): Promise<{ modified: boolean }> {
       const def = sectionOr404(type);
       if (!isId(id)) throw notFound();
       const parsed = validateSection(def, input);
@@ -178,6 +188,15 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
           .update(contentEntries)
           .set({ data: parsed.data, updatedAt: new Date() })
           .where(eq(contentEntries.id, id));
+        if (actor) {
+          await logActivity(tx, {
+            actor,
+            action: "update",
+            entity: `content:${type}`,
+            recordId: id,
+            changes: diff(before.data, parsed.data),
+          });
+        }
         await notifyChanged(tx);
         return true;
       });

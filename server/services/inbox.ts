@@ -1,9 +1,45 @@
-import { sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { paginate, type PageInfo } from "../../app/lib/pagination";
+import { z } from "zod";
+import { diff, logActivity, type Actor } from "./activity";
+import { isId, notFound } from "../lib/errors";
 import { messageSchema, subscriberSchema } from "../../app/content/forms";
 import { parseWith } from "../../app/content/validation";
 import type { Db } from "../db/client";
 import { messages, subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
+
+export interface MessageRecord {
+  _id: string;
+  name: string;
+  email: string;
+  number: string;
+  subject: string;
+  message: string;
+  messageStatus: "UnRead" | "Read";
+  createdAt: string;
+}
+export interface SubscriberRecord {
+  _id: string;
+  subemail: string;
+  createdAt: string;
+}
+const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
+  _id: r.id,
+  name: r.name,
+  email: r.email,
+  number: r.number,
+  subject: r.subject,
+  message: r.message,
+  messageStatus: r.messageStatus as "UnRead" | "Read",
+  createdAt: r.createdAt.toISOString(),
+});
+const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => ({
+  _id: r.id,
+  subemail: r.subemail,
+  createdAt: r.createdAt.toISOString(),
+});
+const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
 import type { RateLimiter } from "./rate-limit";
 
 export interface Visitor {
@@ -53,6 +89,83 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
         sql`select id from ${subscribers} where lower(subemail) = lower(${subemail})`,
       );
       return { id: existing.rows[0]?.id ?? null, created: false };
+    },
+
+    /** Messages of one status, newest first, one page (the admin's Unread and Read tables page separately). */
+    async messagesByStatus(
+      status: "UnRead" | "Read",
+      page: unknown,
+      perPage: number,
+    ): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
+      const where = eq(messages.messageStatus, status);
+      const [{ n }] = (await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(messages)
+        .where(where)) as [{ n: number }];
+      const info = paginate(n, page, perPage);
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(where)
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(info.perPage)
+        .offset(info.offset);
+      return { messages: rows.map(toMessage), page: info };
+    },
+
+    async allMessages(): Promise<MessageRecord[]> {
+      return (await db.select().from(messages).orderBy(desc(messages.createdAt))).map(toMessage);
+    },
+
+    async message(id: string): Promise<MessageRecord> {
+      if (!isId(id)) throw notFound("Message not found");
+      const [row] = await db.select().from(messages).where(eq(messages.id, id));
+      if (!row) throw notFound("Message not found");
+      return toMessage(row);
+    },
+
+    /** UnRead to Read ('Mark Read'); there is no way back (spec 2, section 4). */
+    async markRead(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(markSchema, input ?? { messageStatus: "Read" });
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Message not found");
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(messages)
+          .set({ messageStatus: "Read" })
+          .where(and(eq(messages.id, id), eq(messages.messageStatus, "UnRead")))
+          .returning({ id: messages.id });
+        if (updated.length === 0) {
+          const [exists] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.id, id));
+          if (!exists) throw notFound("Message not found");
+          return { modified: false };
+        }
+        await logActivity(tx, {
+          actor,
+          action: "update",
+          entity: "message",
+          recordId: id,
+          changes: diff({ messageStatus: "UnRead" }, { messageStatus: "Read" }),
+        });
+        return { modified: true };
+      });
+    },
+
+    /** Subscribers newest first, one page. */
+    async subscribers(page: unknown, perPage: number): Promise<{ subscribers: SubscriberRecord[]; page: PageInfo }> {
+      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(subscribers)) as [{ n: number }];
+      const info = paginate(n, page, perPage);
+      const rows = await db
+        .select()
+        .from(subscribers)
+        .orderBy(desc(subscribers.createdAt), desc(subscribers.id))
+        .limit(info.perPage)
+        .offset(info.offset);
+      return { subscribers: rows.map(toSubscriber), page: info };
+    },
+
+    async allSubscribers(): Promise<SubscriberRecord[]> {
+      return (await db.select().from(subscribers).orderBy(desc(subscribers.createdAt))).map(toSubscriber);
     },
   };
 }

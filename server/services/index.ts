@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
+import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
@@ -28,8 +29,10 @@ export function createServices(database: Database, config: Config, logger: Logge
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
+  const activity = createActivityService(database.db);
   return {
     now,
+    activity,
     orders,
     paymentAccounts,
     paypal,

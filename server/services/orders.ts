@@ -15,6 +15,7 @@ import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Viewer } from "./accounts";
+import { diff, logActivity, type Actor } from "./activity";
 import type { ContentService } from "./content";
 
 type Row = typeof orders.$inferSelect;
@@ -235,14 +236,34 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
     },
 
     /** An admin sets the payment status; Paid computes the membership, Refunded ends it. */
-    async setPaymentStatus(id: string, input: unknown): Promise<{ modified: boolean; membershipValid: string | null }> {
+    async setPaymentStatus(
+      id: string,
+      input: unknown,
+      actor: Actor,
+    ): Promise<{ modified: boolean; membershipValid: string | null }> {
       const parsed = parseWith(paymentStatusSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Order not found");
       const status = parsed.data.paymentStatus;
       return db.transaction(async (tx) => {
         if (status === "Paid") {
+          const [before] = await tx.select().from(orders).where(eq(orders.id, id));
           const r = await markPaidTx(tx, id);
+          if (r.changed) {
+            await logActivity(tx, {
+              actor,
+              action: "update",
+              entity: "order",
+              recordId: id,
+              changes: diff(
+                {
+                  paymentStatus: before!.paymentStatus,
+                  membershipValid: before!.membershipValid?.toISOString() ?? null,
+                },
+                { paymentStatus: "Paid", membershipValid: r.membershipValid?.toISOString() ?? null },
+              ),
+            });
+          }
           return { modified: r.changed, membershipValid: r.membershipValid?.toISOString() ?? null };
         }
         const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
@@ -257,19 +278,74 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
               ? null
               : order.membershipValid;
         await tx.update(orders).set({ paymentStatus: status, membershipValid, updatedAt: t }).where(eq(orders.id, id));
+        await logActivity(tx, {
+          actor,
+          action: "update",
+          entity: "order",
+          recordId: id,
+          changes: diff(
+            { paymentStatus: order.paymentStatus, membershipValid: order.membershipValid?.toISOString() ?? null },
+            { paymentStatus: status, membershipValid: membershipValid?.toISOString() ?? null },
+          ),
+        });
         return { modified: true, membershipValid: membershipValid?.toISOString() ?? null };
       });
     },
 
-    async setOrderStatus(id: string, input: unknown): Promise<{ modified: boolean }> {
+    async setOrderStatus(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
       const parsed = parseWith(orderStatusSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Order not found");
-      const [existing] = await db.select({ s: orders.orderStatus }).from(orders).where(eq(orders.id, id));
-      if (!existing) throw notFound("Order not found");
-      if (existing.s === parsed.data.orderStatus) return { modified: false };
-      await db.update(orders).set({ orderStatus: parsed.data.orderStatus, updatedAt: now() }).where(eq(orders.id, id));
-      return { modified: true };
+      return db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select({ s: orders.orderStatus })
+          .from(orders)
+          .where(eq(orders.id, id))
+          .for("update");
+        if (!existing) throw notFound("Order not found");
+        if (existing.s === parsed.data.orderStatus) return { modified: false };
+        await tx
+          .update(orders)
+          .set({ orderStatus: parsed.data.orderStatus, updatedAt: now() })
+          .where(eq(orders.id, id));
+        await logActivity(tx, {
+          actor,
+          action: "update",
+          entity: "order",
+          recordId: id,
+          changes: diff({ orderStatus: existing.s }, { orderStatus: parsed.data.orderStatus }),
+        });
+        return { modified: true };
+      });
+    },
+
+    /** Paid orders' total, in SQL, two decimals (admin dashboard 'Total Sales'). */
+    async totalSales(): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<string>`coalesce(sum(${orders.packagePrice}), 0)::numeric(14,2)` })
+        .from(orders)
+        .where(eq(orders.paymentStatus, "Paid"));
+      return Number(row?.total ?? 0);
+    },
+
+    /** Paid sales per calendar month over the last 12 months, oldest first, months without sales included. */
+    async salesByMonth(): Promise<{ month: string; total: number }[]> {
+      const t = now();
+      const result = await db.execute<{ month: string; total: string }>(sql`
+        with months as (
+          select generate_series(date_trunc('month', ${t.toISOString()}::timestamptz) - interval '11 months',
+                                 date_trunc('month', ${t.toISOString()}::timestamptz), interval '1 month') as month
+        )
+        select to_char(m.month, 'YYYY-MM') as month, coalesce(sum(o.package_price), 0)::numeric(14,2) as total
+        from months m
+        left join orders o on o.payment_status = 'Paid' and date_trunc('month', coalesce(o.paid_at, o.created_at)) = m.month
+        group by m.month order by m.month`);
+      return result.rows.map((r) => ({ month: r.month, total: Number(r.total) }));
+    },
+
+    /** Every order for the CSV export, newest first. */
+    async all(): Promise<OrderRecord[]> {
+      return (await db.select().from(orders).orderBy(desc(orders.createdAt))).map(toOrderRecord);
     },
 
     /** For the payment listener: mark Paid by a verified transaction (inside its own transaction). */

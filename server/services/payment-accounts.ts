@@ -4,6 +4,7 @@ import { isEmail, parseWith } from "../../app/content/validation";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";
 import { badRequest, isId, notFound } from "../lib/errors";
+import { diff, logActivity, type Actor } from "./activity";
 
 export type PaymentAccountRecord = { _id: string; paypalEmail: string };
 
@@ -35,24 +36,42 @@ export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
       const [row] = await db.select().from(paymentAccounts).orderBy(asc(paymentAccounts.createdAt)).limit(1);
       return row?.paypalEmail ?? fallbackEmail;
     },
-    async add(input: unknown): Promise<string> {
+    async add(input: unknown, actor: Actor): Promise<string> {
       const parsed = parseWith(schema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      const [row] = await db.insert(paymentAccounts).values(parsed.data).returning({ id: paymentAccounts.id });
-      return row!.id;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(paymentAccounts).values(parsed.data).returning({ id: paymentAccounts.id });
+        await logActivity(tx, {
+          actor,
+          action: "create",
+          entity: "payment_account",
+          recordId: row!.id,
+          changes: diff(null, parsed.data),
+        });
+        return row!.id;
+      });
     },
-    async update(id: string, input: unknown): Promise<{ modified: boolean }> {
+    async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
       const parsed = parseWith(schema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound();
-      const [existing] = await db.select().from(paymentAccounts).where(eq(paymentAccounts.id, id));
-      if (!existing) throw notFound();
-      if (existing.paypalEmail === parsed.data.paypalEmail) return { modified: false };
-      await db
-        .update(paymentAccounts)
-        .set({ ...parsed.data, updatedAt: new Date() })
-        .where(eq(paymentAccounts.id, id));
-      return { modified: true };
+      return db.transaction(async (tx) => {
+        const [existing] = await tx.select().from(paymentAccounts).where(eq(paymentAccounts.id, id)).for("update");
+        if (!existing) throw notFound();
+        if (existing.paypalEmail === parsed.data.paypalEmail) return { modified: false };
+        await tx
+          .update(paymentAccounts)
+          .set({ ...parsed.data, updatedAt: new Date() })
+          .where(eq(paymentAccounts.id, id));
+        await logActivity(tx, {
+          actor,
+          action: "update",
+          entity: "payment_account",
+          recordId: id,
+          changes: diff({ paypalEmail: existing.paypalEmail }, parsed.data),
+        });
+        return { modified: true };
+      });
     },
   };
 }

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sections } from "../../app/content/registry";
+import { apiRoutes } from "../../server/http/api";
+import { demoContent } from "../../server/seed/demo-content";
+import { startTestApp, type TestApp } from "../support/app";
+import { CookieJar } from "../support/session";
+
+/**
+ * The permission matrix, generated from the route table (server/http/api.ts): every admin call answers 401 to a
+ * visitor, 403 to a customer and 2xx to an admin; a route added to the table is tested without anyone remembering to.
+ */
+let app: TestApp;
+const customer = new CookieJar();
+const admin = new CookieJar();
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1" });
+  await app.services.accounts.ensureFirstAdmin();
+  await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email: "cust@example.org", password: "secret1", name: "" },
+    jar: customer,
+  });
+  await app.request("/api/auth/sign-in/email", {
+    method: "POST",
+    json: { email: "chief@example.org", password: "chief-pass-1" },
+    jar: admin,
+  });
+  // One record of each kind for the calls that need an id.
+  await app.request("/api/add-message", {
+    method: "POST",
+    json: { name: "A", email: "a@example.org", subject: "S", message: "M" },
+  });
+  ids.message = (await app.db.pool.query("select id from messages limit 1")).rows[0].id;
+  ids.user = (await app.db.pool.query("select id from admin_users limit 1")).rows[0].id;
+});
+afterAll(() => app?.close());
+
+const routes = () => apiRoutes(app.services);
+const sample = (type: string) => demoContent.find((r) => r.type === type)!.data;
+
+/** A real request for a route: path with an id that exists, and a valid body. */
+async function requestFor(route: ReturnType<typeof routes>[number]): Promise<{ path: string; body?: unknown }> {
+  const section = sections.find(
+    (s) => s.api.add === route.path || s.api.update === route.path || s.api.one === route.path,
+  );
+  if (section) {
+    if (!ids[section.type]) {
+      const res = await app.request(`/api${section.api.add}`, {
+        method: "POST",
+        json: sample(section.type),
+        jar: admin,
+      });
+      ids[section.type] = ((await res.json()) as { insertedId: string }).insertedId;
+    }
+    const path = route.path.replace(":id", ids[section.type]!);
+    return { path, body: route.method === "get" ? undefined : sample(section.type) };
+  }
+  const order = async () => {
+    const pkg =
+      ids.pricing ??
+      (await requestFor({ ...route, path: getSection("pricing").api.add, method: "post" }), ids.pricing!);
+    const res = await app.request("/api/new-order", {
+      method: "POST",
+      json: { packageId: pkg, customerName: "C", customerAddress: "A", customerCountry: "UK" },
+      jar: customer,
+    });
+    return ((await res.json()) as { insertedId: string }).insertedId;
+  };
+  switch (route.path) {
+    case "/order/:id":
+      return { path: `/order/${await order()}`, body: route.method === "put" ? { paymentStatus: "Paid" } : undefined };
+    case "/order-status/:id":
+      return { path: `/order-status/${await order()}`, body: { orderStatus: "Delivered" } };
+    case "/message/:id":
+      return { path: `/message/${ids.message}`, body: route.method === "put" ? { messageStatus: "Read" } : undefined };
+    case "/users/:id":
+      return { path: `/users/${ids.user}` };
+    case "/upadete-users/:id":
+      return { path: `/upadete-users/${ids.user}`, body: { userEmail: "chief@example.org", userRole: "Admin" } };
+    case "/add-user":
+      return { path: "/add-user", body: { userEmail: "chief@example.org", userRole: "Admin" } };
+    case "/add-email":
+      return { path: "/add-email", body: { paypalEmail: "till@example.org" } };
+    case "/paypal-email/:id": {
+      if (!ids.paypal) {
+        const res = await app.request("/api/add-email", {
+          method: "POST",
+          json: { paypalEmail: "till@example.org" },
+          jar: admin,
+        });
+        ids.paypal = ((await res.json()) as { insertedId: string }).insertedId;
+      }
+      return {
+        path: `/paypal-email/${ids.paypal}`,
+        body: route.method === "put" ? { paypalEmail: "till2@example.org" } : undefined,
+      };
+    }
+    default:
+      return { path: route.path };
+  }
+}
+const getSection = (type: string) => sections.find((s) => s.type === type)!;
+
+describe("the permission matrix", () => {
+  it("declares every admin write of spec 2 section 7", () => {
+    const paths = routes().map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    for (const expected of [
+      "POST /add-banner",
+      "PUT /update-banner/:id",
+      "PUT /upadete-users/:id",
+      "POST /add-feature-Item",
+      "POST /add-Service",
+      "PUT /message/:id",
+      "PUT /order-status/:id",
+      "POST /add-email",
+      "PUT /paypal-email/:id",
+    ]) {
+      expect(paths).toContain(expected);
+    }
+    expect(routes().filter((r) => r.access === "admin").length).toBeGreaterThan(60);
+  });
+
+  it("every admin call: 401 signed out, 403 for a customer, 2xx for an admin", async () => {
+    const adminRoutes = routes().filter((r) => r.access === "admin");
+    for (const route of adminRoutes) {
+      const { path, body } = await requestFor(route);
+      const init = { method: route.method.toUpperCase(), json: body };
+      const name = `${route.method.toUpperCase()} ${route.path}`;
+      expect((await app.request(`/api${path}`, init)).status, `${name} signed out`).toBe(401);
+      expect((await app.request(`/api${path}`, { ...init, jar: customer })).status, `${name} as a customer`).toBe(403);
+      const res = await app.request(`/api${path}`, { ...init, jar: admin });
+      // A singleton added twice is a conflict by design; everything else succeeds.
+      expect(
+        [200, 201].includes(res.status) || (res.status === 409 && route.method === "post"),
+        `${name} as an admin: ${res.status} ${await res.clone().text()}`,
+      ).toBe(true);
+    }
+  });
+
+  it("every customer call: 401 signed out", async () => {
+    for (const route of routes().filter((r) => r.access === "user")) {
+      const path = route.path.replace(":id", "00000000-0000-4000-8000-000000000000");
+      expect(
+        (
+          await app.request(`/api${path}`, {
+            method: route.method.toUpperCase(),
+            json: route.method === "get" ? undefined : {},
+          })
+        ).status,
+        route.path,
+      ).toBe(401);
+    }
+  });
+});
+
+describe("admin writes", () => {
+  it("answer the spec's shapes, 400 naming the field, 404 for an unknown id (never an upsert)", async () => {
+    const add = await app.request("/api/add-footer-copyright", {
+      method: "POST",
+      json: { copyrightText: "© 2026 Test" },
+      jar: admin,
+    });
+    const copy = ids.copyright ?? ((await add.json()) as { insertedId: string }).insertedId;
+    const bad = await app.request(`/api/copyrights/${copy}`, {
+      method: "PUT",
+      json: { copyrightText: "  " },
+      jar: admin,
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ field: "copyrightText", error: "Copyright Text is required" });
+    const ok = await app.request(`/api/copyrights/${copy}`, {
+      method: "PUT",
+      json: { copyrightText: "© 2026 Changed" },
+      jar: admin,
+    });
+    expect(await ok.json()).toEqual({ acknowledged: true, matchedCount: 1, modifiedCount: 1 });
+    const same = await app.request(`/api/copyrights/${copy}`, {
+      method: "PUT",
+      json: { copyrightText: "© 2026 Changed" },
+      jar: admin,
+    });
+    expect(await same.json()).toEqual({ acknowledged: true, matchedCount: 1, modifiedCount: 0 });
+    const unknown = await app.request("/api/copyrights/00000000-0000-4000-8000-000000000000", {
+      method: "PUT",
+      json: { copyrightText: "x" },
+      jar: admin,
+    });
+    expect(unknown.status).toBe(404);
+    expect(
+      (await app.db.pool.query("select count(*)::int as n from content_entries where type = 'copyright'")).rows[0].n,
+    ).toBe(1);
+  });
+
+  it("about sections stop at two; a singleton at one", async () => {
+    const about = sample("about");
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++)
+      counts.push((await app.request("/api/add-about", { method: "POST", json: about, jar: admin })).status);
+    const n = (await app.db.pool.query("select count(*)::int as n from content_entries where type = 'about'")).rows[0]
+      .n;
+    expect(n).toBe(2);
+    const last = await app.request("/api/add-about", { method: "POST", json: about, jar: admin });
+    expect(last.status).toBe(409);
+    expect(await last.json()).toEqual({ error: "You have reached the maximum of 2 About sections." });
+  });
+
+  it("the admin user cannot be moved to an address without a confirmed account", async () => {
+    const res = await app.request(`/api/upadete-users/${ids.user}`, {
+      method: "PUT",
+      json: { userEmail: "nobody@example.org", userRole: "Admin" },
+      jar: admin,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: "userEmail" });
+    expect((await app.request("/api/users", { jar: admin })).status).toBe(200);
+  });
+
+  it("every change is in the activity log with who, what and the fields before and after", async () => {
+    const { rows } = await app.db.pool.query(
+      "select actor_email, action, entity, record_id, changes from activity_log where entity = 'content:copyright' order by created_at",
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const update = rows.find((r) => r.action === "update" && r.changes.copyrightText?.after === "© 2026 Changed");
+    expect(update).toMatchObject({ actor_email: "chief@example.org", entity: "content:copyright" });
+    expect(update.changes.copyrightText.before).toBeTruthy();
+    const markRead = await app.db.pool.query("select changes from activity_log where entity = 'message'");
+    expect(markRead.rows[0].changes).toEqual({ messageStatus: { before: "UnRead", after: "Read" } });
+    const order = await app.db.pool.query(
+      "select changes from activity_log where entity = 'order' and changes ? 'paymentStatus' limit 1",
+    );
+    expect(order.rows[0].changes.paymentStatus).toEqual({ before: "UnPaid", after: "Paid" });
+  });
+});
