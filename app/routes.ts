@@ -1,4 +1,6 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+import { ADMIN_SCREENS, EDIT_ALIASES, routePath } from "./content/admin-screens";
+import { sections } from "./content/registry";
 
 export default [
   // Public marketing site (spec 1, section 2)
@@ -26,8 +28,31 @@ export default [
   route("received-payment/:id", "routes/customer/received-payment.tsx"),
   route("order-cancelled/:id", "routes/customer/order-cancelled.tsx"),
 
-  // Administrators (each loader starts with requireAdmin)
-  route("admin", "routes/admin/home.tsx"),
+  // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/home.tsx"),
+    route("setting", "routes/admin/setting.tsx"),
+    route("total-orders", "routes/admin/total-orders.tsx"),
+    route("admin/payment-status/:id", "routes/admin/payment-status.tsx"),
+    route("all-messages", "routes/admin/all-messages.tsx"),
+    route("view/:id", "routes/admin/view-message.tsx"),
+    route("all-subscriber", "routes/admin/all-subscriber.tsx"),
+    route("add-user", "routes/admin/add-user.tsx"),
+    route("admin-user/:id", "routes/admin/admin-user.tsx"),
+    route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
+    route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
+    route("activity", "routes/admin/activity.tsx"),
+    route("admin/export/:file", "routes/admin/export.ts"),
+    // Content screens and edit screens, generated from the content registry.
+    ...ADMIN_SCREENS.map((screen) =>
+      route(routePath(screen.path), "routes/admin/content-screen.tsx", {
+        id: `admin-screen:${routePath(screen.path)}`,
+      }),
+    ),
+    ...[...sections.map((s) => s.admin.edit), ...EDIT_ALIASES.map((a) => a.path)].map((path) =>
+      route(routePath(path), "routes/admin/content-edit.tsx", { id: `admin-edit:${routePath(path)}` }),
+    ),
+  ]),
 
   // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
   route("paypal-simulator", "routes/public/paypal-simulator.tsx"),

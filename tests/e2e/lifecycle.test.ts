@@ -38,32 +38,32 @@ describe("the embedded database lifecycle", () => {
       encoding: "utf8",
       timeout: 30_000,
     });
-    expect(second.status).toBe(1);
+    expect(second.status, `second start: ${second.stderr}`).toBe(1);
     expect(second.stderr).toContain(`Another app process (PID ${first.process.pid}) is already running on DATA_DIR`);
 
     // kill -9 leaves the database server running; the next start stops it and comes up by itself.
     const orphan = postmasterPid();
-    expect(await first.stop("SIGKILL")).toBe(null);
-    expect(alive(orphan)).toBe(true);
+    expect(await first.stop("SIGKILL"), "kill -9 exit code").toBe(null);
+    expect(alive(orphan), "the database server outlives a killed app").toBe(true);
     const again = await startBuiltServer({}, { dataDir });
-    expect(again.output()).toContain("stopping the database server left running by an earlier start");
+    expect(again.output(), "restart after kill -9").toContain("stopping the database server left running by an earlier start");
     expect(again.output()).not.toContain("seeded the demo content");
-    expect(alive(orphan)).toBe(false);
+    expect(alive(orphan), "the orphan was stopped").toBe(false);
     expect(await (await fetch(again.url + "/api/pricings")).json()).toHaveLength(3);
 
     // The database goes away: health answers 503.
     const pid = postmasterPid();
     process.kill(pid, "SIGQUIT");
-    await expect.poll(async () => (await fetch(again.url + "/healthz")).status, { timeout: 10_000 }).toBe(503);
+    await expect.poll(async () => (await fetch(again.url + "/healthz")).status, { timeout: 30_000, message: "health during an outage" }).toBe(503);
 
     // SIGTERM stops the app cleanly even then, and releases the lock.
-    expect(await again.stop("SIGTERM")).toBe(0);
+    expect(await again.stop("SIGTERM"), `clean stop during an outage:\n${again.output().slice(-2000)}`).toBe(0);
     expect(existsSync(path.join(dataDir, "app.lock"))).toBe(false);
 
     // And a clean start after a clean stop leaves nothing running behind it.
     const last = await startBuiltServer({}, { dataDir });
     const lastPid = postmasterPid();
-    expect(await last.stop("SIGINT")).toBe(0);
-    expect(alive(lastPid)).toBe(false);
+    expect(await last.stop("SIGINT"), `clean stop:\n${last.output().slice(-2000)}`).toBe(0);
+    expect(alive(lastPid), "no database server left behind").toBe(false);
   });
 });

@@ -1,25 +1,117 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
+import { SalesChart } from "../../components/SalesChart";
 import { requireAdmin } from "../../lib/guards.server";
+import { money } from "../../lib/format";
+import { AdminHeader } from "./layout";
+
+/** Page sizes of spec 2, section 9. */
+export const ADMIN_ORDERS_PAGE_SIZE = 10;
+export const DASHBOARD_SUBSCRIBERS_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
-  return { email: viewer.email };
+  const q = new URL(request.url).searchParams;
+  const [totalSales, orders, subscribers, sales] = await Promise.all([
+    context.services.orders.totalSales(),
+    context.services.orders.list(viewer, { page: q.get("page"), perPage: ADMIN_ORDERS_PAGE_SIZE }),
+    context.services.inbox.subscribers(q.get("subscribers"), DASHBOARD_SUBSCRIBERS_PAGE_SIZE),
+    context.services.orders.salesByMonth(),
+  ]);
+  return { totalSales, orders, subscribers, sales };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin" }, { name: "robots", content: "noindex" }];
 
-export default function AdminHome({ loaderData }: Route.ComponentProps) {
+const CARDS = [
+  { to: "/add-pricing/", label: "Pricing Setting" },
+  { to: "/update-calltoaction", label: "Call to Setting" },
+  { to: "/edit-testimonial/", label: "Testimonial Setting" },
+  { to: "/add-address-footer/", label: "Footer Address" },
+  { to: "/add-social-footer/", label: "Footer Social Link" },
+  { to: "/add-copyright", label: "Footer CopyRight" },
+];
+
+export default function AdminHome({ loaderData: { totalSales, orders, subscribers, sales } }: Route.ComponentProps) {
   return (
-    <section className="bg-sand/60">
-      <div className="container-page py-12 sm:py-16">
-        <p className="eyebrow">Admin</p>
-        <h1 className="mt-2 text-3xl text-forest sm:text-4xl">Welcome to Admin Panel</h1>
-        <p className="mt-3 text-sm text-mist">Signed in as {loaderData.email}.</p>
-        <Link to="/" className="btn-outline mt-8">
-          View the site
-        </Link>
+    <>
+      <AdminHeader
+        title="Welcome to Admin Panel"
+        actions={
+          <Link to="/admin/export/orders.csv" reloadDocument className="btn-outline px-4 py-2 text-xs">
+            Export orders (CSV)
+          </Link>
+        }
+      />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        <div className="rounded-2xl bg-forest p-6 text-white sm:col-span-2 xl:col-span-1">
+          <p className="text-sm text-white/70">Paid orders</p>
+          <p className="mt-1 font-serif text-3xl text-brass" data-testid="total-sales">
+            Total Sales: ${money(totalSales)}
+          </p>
+        </div>
+        {CARDS.map((c) => (
+          <Link
+            key={c.to}
+            to={c.to}
+            className="rounded-2xl bg-white p-6 font-serif text-lg text-forest ring-1 ring-linen transition-shadow hover:shadow-md"
+          >
+            {c.label} →
+          </Link>
+        ))}
       </div>
-    </section>
+
+      <div className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-linen">
+        <h2 className="font-serif text-xl text-forest">Paid sales, last 12 months</h2>
+        <div className="mt-4">
+          <SalesChart data={sales} />
+        </div>
+      </div>
+
+      <div className="mt-8">
+        <DataTable
+          testId="admin-orders"
+          caption="Orders"
+          columns={[
+            { header: "Sl.", cell: (_o, i) => orders.page.offset + i + 1 },
+            { header: "Order Date", cell: (o) => o.orderDate },
+            { header: "Customer Name", cell: (o) => o.customerName },
+            { header: "Customer Email", cell: (o) => o.customerEmail },
+            { header: "Price", cell: (o) => `$${money(o.packagePrice)}` },
+            { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
+            {
+              header: "Payment Status",
+              cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge>,
+            },
+            {
+              header: "Action",
+              cell: (o) => (
+                <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
+                  Update Order
+                </Link>
+              ),
+            },
+          ]}
+          rows={orders.orders}
+          rowKey={(o) => o._id}
+          empty="No orders yet."
+          page={orders.page}
+        />
+      </div>
+
+      <div className="mt-8">
+        <DataTable
+          testId="admin-subscribers"
+          caption="Subscribers"
+          columns={[{ header: "Email", cell: (s) => s.subemail }]}
+          rows={subscribers.subscribers}
+          rowKey={(s) => s._id}
+          empty="No subscribers yet."
+          page={subscribers.page}
+          pageParam="subscribers"
+        />
+      </div>
+    </>
   );
 }

@@ -1,0 +1,50 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/paypal-account";
+import { SingleFieldForm } from "../../components/SingleFieldForm";
+import { requireAdmin } from "../../lib/guards.server";
+import { AdminHeader } from "./layout";
+import { singleFieldAction } from "./single-field.server";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  return { account: await context.services.paymentAccounts.get(params.id) };
+}
+
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  singleFieldAction(
+    request,
+    context,
+    "paypalEmail",
+    (_i, _id, input, actor) => context.services.paymentAccounts.update(params.id, input, actor),
+    "PayPal email is updated",
+  );
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Edit payment account" },
+  { name: "robots", content: "noindex" },
+];
+
+export default function PayPalAccount({ loaderData: { account } }: Route.ComponentProps) {
+  return (
+    <>
+      <AdminHeader
+        title="Edit payment account"
+        lead={
+          <Link to="/add-paypal-Email" className="hover:text-clay">
+            ← Payment account
+          </Link>
+        }
+      />
+      <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+        <SingleFieldForm
+          name="paypalEmail"
+          label="PayPal email"
+          intent="update"
+          id={account._id}
+          defaultValue={account.paypalEmail}
+          submit="Update PayPal Email"
+        />
+      </div>
+    </>
+  );
+}
