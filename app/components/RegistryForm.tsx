@@ -32,7 +32,8 @@ export function RegistryForm({
   const handled = useRef<unknown>(null);
   const result = fetcher.data;
   useEffect(() => {
-    if (fetcher.state !== "idle" || !result || handled.current === result) return;
+    // As soon as the answer arrives (before revalidation, which may replace this form with an edit link or a notice).
+    if (fetcher.state === "submitting" || !result || handled.current === result) return;
     handled.current = result;
     toast(result.ok ? "success" : "error", result.message);
     if (result.ok) {

@@ -28,7 +28,8 @@ export function SingleFieldForm({
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     const r = fetcher.data;
-    if (fetcher.state !== "idle" || !r || handled.current === r) return;
+    // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
+    if (fetcher.state === "submitting" || !r || handled.current === r) return;
     handled.current = r;
     toast(r.ok ? "success" : "error", r.message);
     if (r.ok && intent === "add") form.current?.reset();

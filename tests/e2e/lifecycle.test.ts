@@ -46,7 +46,9 @@ describe("the embedded database lifecycle", () => {
     expect(await first.stop("SIGKILL"), "kill -9 exit code").toBe(null);
     expect(alive(orphan), "the database server outlives a killed app").toBe(true);
     const again = await startBuiltServer({}, { dataDir });
-    expect(again.output(), "restart after kill -9").toContain("stopping the database server left running by an earlier start");
+    expect(again.output(), "restart after kill -9").toContain(
+      "stopping the database server left running by an earlier start",
+    );
     expect(again.output()).not.toContain("seeded the demo content");
     expect(alive(orphan), "the orphan was stopped").toBe(false);
     expect(await (await fetch(again.url + "/api/pricings")).json()).toHaveLength(3);
@@ -54,7 +56,12 @@ describe("the embedded database lifecycle", () => {
     // The database goes away: health answers 503.
     const pid = postmasterPid();
     process.kill(pid, "SIGQUIT");
-    await expect.poll(async () => (await fetch(again.url + "/healthz")).status, { timeout: 30_000, message: "health during an outage" }).toBe(503);
+    await expect
+      .poll(async () => (await fetch(again.url + "/healthz")).status, {
+        timeout: 30_000,
+        message: "health during an outage",
+      })
+      .toBe(503);
 
     // SIGTERM stops the app cleanly even then, and releases the lock.
     expect(await again.stop("SIGTERM"), `clean stop during an outage:\n${again.output().slice(-2000)}`).toBe(0);

@@ -28,8 +28,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     navigation.state === "loading" && navigation.location.pathname.startsWith("/admin/payment-status/");
   return (
     <div className="bg-sand/50">
-      <div className="container-page grid gap-8 py-8 lg:grid-cols-[14rem_1fr] lg:py-12">
-        <aside className="lg:sticky lg:top-24 lg:self-start">
+      <div className="container-page grid grid-cols-1 gap-8 py-8 lg:grid-cols-[14rem_1fr] lg:py-12">
+        <aside className="min-w-0 lg:sticky lg:top-24 lg:self-start">
           <p className="eyebrow hidden lg:block">Back office</p>
           <nav
             aria-label="Back office"

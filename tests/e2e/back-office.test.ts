@@ -1,0 +1,227 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_SCREENS, routePath } from "../../app/content/admin-screens";
+import { newPage } from "../support/browser";
+import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { CookieJar } from "../support/session";
+
+let env: E2EEnv;
+let admin: Page;
+beforeAll(async () => {
+  env = await startE2E();
+  admin = await newPage(env.browser, env.server.url);
+  await logIn(admin, ADMIN.email, ADMIN.password);
+});
+afterAll(() => env?.close());
+
+const main = (page: Page) => page.getByRole("main");
+const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+
+async function signUp(email: string) {
+  const jar = new CookieJar();
+  jar.store(
+    await fetch(env.server.url + "/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: "secret-pass", name: "" }),
+    }),
+  );
+  return jar;
+}
+
+describe("who may open the back office", () => {
+  it("every admin page: a visitor goes to /login, a customer is refused, the admin gets it", async () => {
+    const customer = await signUp("nosy@example.org");
+    const [{ id: orderId }] = (await env.db.pool.query("select gen_random_uuid() as id")).rows;
+    const paths = [
+      "/admin",
+      "/setting",
+      "/total-orders",
+      `/admin/payment-status/${orderId}`,
+      "/all-messages",
+      "/all-subscriber",
+      "/add-user",
+      "/add-paypal-Email",
+      "/activity",
+      "/admin/export/orders.csv",
+      ...ADMIN_SCREENS.map((s) => `/${routePath(s.path)}`),
+    ];
+    const adminCookies = (await admin.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    for (const path of paths) {
+      const visitor = await fetch(env.server.url + path, { redirect: "manual" });
+      expect(visitor.status, `${path} signed out`).toBe(302);
+      expect(visitor.headers.get("location"), path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+      expect(
+        (await fetch(env.server.url + path, { headers: { cookie: customer.header() }, redirect: "manual" })).status,
+        `${path} as a customer`,
+      ).toBe(403);
+      const res = await fetch(env.server.url + path, { headers: { cookie: adminCookies }, redirect: "manual" });
+      expect(path.startsWith("/admin/payment-status/") ? 404 : 200, `${path} as the admin`).toBe(res.status);
+    }
+  });
+});
+
+describe("editing the site", () => {
+  it("edit the banner and see it on the landing page", async () => {
+    await admin.goto("/edit-banner");
+    await main(admin).getByRole("link", { name: "Edit Banner Section" }).click();
+    await admin.waitForURL((u) => /^\/banner\/[0-9a-f-]{36}$/.test(u.pathname));
+    const heading = main(admin).getByLabel("Banner Heading", { exact: true });
+    await heading.fill("");
+    await main(admin).getByRole("button", { name: "Update Banner" }).click();
+    await expect.poll(() => main(admin).getByText("Banner Heading is required").count()).toBe(1);
+    await heading.fill("Rooms that work as hard as you do");
+    await main(admin).getByRole("button", { name: "Update Banner" }).click();
+    await expect.poll(() => toast(admin, "Banner is Updated").count()).toBeGreaterThan(0);
+
+    const visitor = await newPage(env.browser, env.server.url);
+    await visitor.goto("/");
+    expect(await visitor.locator("h1").textContent()).toBe("Rooms that work as hard as you do");
+    await visitor.context().close();
+  });
+
+  it("add a second about section, then the maximum notice replaces the form", async () => {
+    await env.db.pool.query(
+      "delete from content_entries where id = (select id from content_entries where type = 'about' order by position desc limit 1)",
+    );
+    await notifyContentChanged(env.db);
+    await admin.goto("/edit-about");
+    await expect.poll(() => admin.getByTestId("form-about-add").count()).toBe(1);
+    const form = admin.getByTestId("form-about-add");
+    const values: Record<string, string> = {
+      "About Image": "/images/about-workspace.svg",
+      "About Tagline": "Why clients return",
+      "About Heading": "A second chapter for your space",
+      "Point One": "Listening first",
+      "Point One Details": "We start with how you live.",
+      "Point Two": "Honest budgets",
+      "Point Two Details": "Every cost is on paper before work starts.",
+      "Point Three": "Finished properly",
+      "Point Three Details": "Snagging is part of the job, not an extra.",
+      "Button Text": "Talk to us",
+      "Button Link": "/contact",
+    };
+    for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
+    await form.getByRole("button", { name: "Add About Section" }).click();
+    await expect.poll(() => toast(admin, "About section added").count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => admin.getByTestId("max-notice").textContent())
+      .toBe("You have reached the maximum of 2 About sections.");
+    expect(await admin.getByTestId("form-about-add").count()).toBe(0);
+
+    // Each section has its update button, opening the form in a modal with a close button.
+    await main(admin).getByRole("button", { name: "Update" }).last().click();
+    const dialog = admin.getByRole("dialog", { name: "Update About Section" });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByLabel("About Heading", { exact: true }).inputValue()).toBe(
+      "A second chapter for your space",
+    );
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+  });
+
+  it("a singleton shows its add form when empty and only its edit link after the first add", async () => {
+    await env.db.pool.query("delete from content_entries where type = 'copyright'");
+    await notifyContentChanged(env.db);
+    await admin.goto("/add-copyright");
+    const form = admin.getByTestId("form-copyright-add");
+    await expect.poll(() => form.count()).toBe(1);
+    await form.getByLabel("Copyright Text").fill("© 2026 Atelier North Studio. All rights reserved.");
+    await form.getByRole("button", { name: "Add Copyright" }).click();
+    await expect.poll(() => toast(admin, "Copyright is Updated").count()).toBeGreaterThan(0);
+    await expect.poll(() => main(admin).getByRole("link", { name: "Edit Copyright" }).count()).toBe(1);
+    expect(await admin.getByTestId("form-copyright-add").count()).toBe(0);
+  });
+});
+
+describe("running the business", () => {
+  it("mark a message read and see it move from Unread to Read", async () => {
+    await fetch(env.server.url + "/api/add-message", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "Iris Hale",
+        email: "iris@example.org",
+        number: "0113 496 0000",
+        subject: "Kitchen redesign",
+        message: "Could you visit next week?",
+      }),
+    });
+    await admin.goto("/all-messages");
+    await expect.poll(() => admin.getByTestId("unread-messages").textContent()).toContain("Kitchen redesign");
+    await admin.getByTestId("unread-messages").getByRole("link", { name: "View Message" }).first().click();
+    await admin.waitForURL((u) => u.pathname.startsWith("/view/"));
+    await expect.poll(() => main(admin).textContent()).toContain("Could you visit next week?");
+    await main(admin).getByRole("button", { name: "Mark Read" }).click();
+    await expect.poll(() => toast(admin, "Message is Read").count()).toBeGreaterThan(0);
+    await admin.goto("/all-messages");
+    expect(await admin.getByTestId("unread-messages").textContent()).not.toContain("Kitchen redesign");
+    expect(await admin.getByTestId("read-messages").textContent()).toContain("Kitchen redesign");
+  });
+
+  it("set an order Paid and Delivered; the customer's dashboard turns active; the log shows it", async () => {
+    const customer = await newPage(env.browser, env.server.url);
+    await customer.goto("/register");
+    await main(customer).getByLabel("Email", { exact: true }).fill("member@example.org");
+    await main(customer).getByLabel("Password", { exact: true }).fill("member-pass-1");
+    await main(customer).getByRole("button", { name: "Register" }).click();
+    await customer.waitForURL((u) => u.pathname === "/");
+    const [{ id: pkg }] = (
+      await env.db.pool.query(
+        "select id from content_entries where type = 'pricing' and data->>'packageName' = 'Basic'",
+      )
+    ).rows;
+    await customer.goto(`/order-now/${pkg}`);
+    await main(customer).getByLabel("Full Name").fill("Mila Member");
+    await main(customer).getByLabel("Address").fill("3 Dock Street, Leeds");
+    await main(customer).getByLabel("Country").fill("United Kingdom");
+    await main(customer).getByRole("button", { name: "Place Order Now" }).click();
+    await customer.waitForURL((u) => u.pathname === "/pending-order");
+    const orderId = new URL(customer.url()).searchParams.get("order")!;
+
+    await admin.goto(`/admin/payment-status/${orderId}`);
+    await main(admin).getByLabel("Payment Status").selectOption("Paid");
+    await main(admin).getByRole("button", { name: "Update Payment Status" }).click();
+    await expect.poll(() => toast(admin, "Payment Status Updated Successfully!").count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => toast(admin, "Membership validity has been calculated and set!").count())
+      .toBeGreaterThan(0);
+    await main(admin).getByLabel("Order Status").selectOption("Delivered");
+    await main(admin).getByRole("button", { name: "Update Order Status" }).click();
+    await expect.poll(() => toast(admin, "Order Status Updated Successfully!").count()).toBeGreaterThan(0);
+    await expect.poll(() => admin.getByTestId("order-details").textContent()).toMatch(/Paid.*Delivered/);
+
+    await customer.goto("/dashboard");
+    expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("active");
+    await customer.context().close();
+
+    await admin.goto("/total-orders");
+    expect(await admin.getByTestId("total-orders").textContent()).toContain("Active Member");
+    await admin.goto("/activity");
+    expect(await admin.getByTestId("activity").textContent()).toMatch(/paymentStatus.*UnPaid.*Paid/s);
+  });
+
+  it("the orders CSV downloads and parses", async () => {
+    await admin.goto("/total-orders");
+    const [download] = await Promise.all([
+      admin.waitForEvent("download"),
+      main(admin).getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const rows = text
+      .slice(1)
+      .trim()
+      .split("\r\n")
+      .map((r) => r.split(","));
+    expect(rows[0]!.slice(0, 4)).toEqual(["Order ID", "Order Date", "Customer Name", "Customer Email"]);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.some((r) => r.includes("member@example.org") && r.includes("Paid") && r.includes("Delivered"))).toBe(
+      true,
+    );
+    expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
+});
