@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { TextField } from "./forms";
 
 /** The frame of the account pages (login, register, reset). */
 export function AuthCard({
@@ -42,5 +43,42 @@ export function FormAlert({ children, tone = "error" }: { children: ReactNode; t
     >
       {children}
     </p>
+  );
+}
+
+/** The account forms' email field: same label, autocomplete and error wiring on every page. */
+export function EmailField({ defaultValue, error }: { defaultValue?: string; error?: string }) {
+  return (
+    <TextField
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      required
+      defaultValue={defaultValue}
+      error={error}
+    />
+  );
+}
+
+export function PasswordField({
+  label = "Password",
+  autoComplete,
+  error,
+}: {
+  label?: string;
+  autoComplete: "current-password" | "new-password";
+  error?: string;
+}) {
+  return (
+    <TextField
+      label={label}
+      name="password"
+      type="password"
+      autoComplete={autoComplete}
+      required
+      minLength={6}
+      error={error}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => env?.close());
 
-const path = (page: Page) => new URL(page.url()).pathname;
 const main = (page: Page) => page.getByRole("main");
 
 async function register(page: Page, email: string) {

@@ -1,8 +1,8 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { credentialsSchema } from "../../content/account-forms";
-import { AuthCard, FormAlert } from "../../components/AuthCard";
-import { TextField, useClientValidation } from "../../components/forms";
+import { AuthCard, EmailField, FormAlert, PasswordField } from "../../components/AuthCard";
+import { useClientValidation } from "../../components/forms";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
 import { accountAction } from "./failure.server";
@@ -49,23 +49,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
       {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-5">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.values?.email}
-          error={error("email")}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          error={error("password")}
-        />
+        <EmailField defaultValue={actionData?.values?.email} error={error("email")} />
+        <PasswordField autoComplete="current-password" error={error("password")} />
         <div className="flex justify-end">
           <Link to="/reset" className="text-sm font-medium text-clay hover:underline">
             Forgot password?

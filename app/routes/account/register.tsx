@@ -2,8 +2,8 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import type { Route } from "./+types/register";
 import { credentialsSchema } from "../../content/account-forms";
 import { HONEYPOT_FIELD } from "../../content/forms";
-import { AuthCard, FormAlert } from "../../components/AuthCard";
-import { Honeypot, TextField, useClientValidation } from "../../components/forms";
+import { AuthCard, EmailField, FormAlert, PasswordField } from "../../components/AuthCard";
+import { Honeypot, useClientValidation } from "../../components/forms";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
 import { accountAction } from "./failure.server";
@@ -61,24 +61,8 @@ export default function Register({ actionData }: Route.ComponentProps) {
       <Form method="post" noValidate onSubmit={onSubmit} className={`relative space-y-5 ${busy ? "hidden" : ""}`}>
         <Honeypot />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={actionData?.values?.email}
-          error={error("email")}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={6}
-          error={error("password")}
-        />
+        <EmailField defaultValue={actionData?.values?.email} error={error("email")} />
+        <PasswordField autoComplete="new-password" error={error("password")} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           Register
         </button>

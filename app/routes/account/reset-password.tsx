@@ -2,8 +2,8 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { z } from "zod";
 import type { Route } from "./+types/reset-password";
 import { newPasswordSchema } from "../../content/account-forms";
-import { AuthCard, FormAlert } from "../../components/AuthCard";
-import { TextField, useClientValidation } from "../../components/forms";
+import { AuthCard, FormAlert, PasswordField } from "../../components/AuthCard";
+import { useClientValidation } from "../../components/forms";
 import { accountAction } from "./failure.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -46,15 +46,7 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
           {error("token") ? <FormAlert>{error("token")}</FormAlert> : null}
           <Form method="post" noValidate onSubmit={onSubmit} className="space-y-5">
             <input type="hidden" name="token" value={token} />
-            <TextField
-              label="New password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={6}
-              error={error("password")}
-            />
+            <PasswordField label="New password" autoComplete="new-password" error={error("password")} />
             <button type="submit" className="btn-dark w-full" disabled={busy}>
               {busy ? "Saving…" : "Set New Password"}
             </button>

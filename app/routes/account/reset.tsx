@@ -1,8 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset";
 import { MESSAGES, resetRequestSchema } from "../../content/account-forms";
-import { AuthCard, FormAlert } from "../../components/AuthCard";
-import { TextField, useClientValidation } from "../../components/forms";
+import { AuthCard, EmailField, FormAlert } from "../../components/AuthCard";
+import { useClientValidation } from "../../components/forms";
 import { attempt } from "../../lib/guards.server";
 import { accountAction } from "./failure.server";
 
@@ -34,15 +34,7 @@ export default function Reset({ actionData }: Route.ComponentProps) {
       {actionData && "sent" in actionData ? <FormAlert tone="success">{MESSAGES.resetSent}</FormAlert> : null}
       {failure?.message ? <FormAlert>{failure.message}</FormAlert> : null}
       <Form method="post" noValidate onSubmit={onSubmit} className="space-y-5">
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={failure?.values?.email}
-          error={error("email")}
-        />
+        <EmailField defaultValue={failure?.values?.email} error={error("email")} />
         <button type="submit" className="btn-dark w-full" disabled={busy}>
           {busy ? "Sending…" : "Submit"}
         </button>
