@@ -120,7 +120,12 @@ describe("item form", () => {
   it("trims and accepts a complete item", () => {
     expect(parseWith(itemFormSchema, valid)).toEqual({
       ok: true,
-      data: { itemName: "Web Design Leads", itemsDescription: "Agencies", itemDatabaseUrl: "web-design", itemsGuideline: "Be brief" },
+      data: {
+        itemName: "Web Design Leads",
+        itemsDescription: "Agencies",
+        itemDatabaseUrl: "web-design",
+        itemsGuideline: "Be brief",
+      },
     });
   });
 

@@ -15,11 +15,16 @@ export const CATEGORY_KEYS = [
 ] as const;
 export type CategoryKey = (typeof CATEGORY_KEYS)[number];
 
-export const isCategoryKey = (value: string): value is CategoryKey => (CATEGORY_KEYS as readonly string[]).includes(value);
+export const isCategoryKey = (value: string): value is CategoryKey =>
+  (CATEGORY_KEYS as readonly string[]).includes(value);
 
 /** 'web-design' → 'WEB DESIGN': file name without extension, hyphens to spaces, capitals (spec 2, section 5). */
 export function categoryLabel(key: string): string {
-  const base = key.trim().split(/[\\/]/).pop()!.replace(/\.json$/i, "");
+  const base = key
+    .trim()
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.json$/i, "");
   return base.replace(/-+/g, " ").trim().toUpperCase();
 }
 

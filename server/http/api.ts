@@ -4,6 +4,7 @@ import { HONEYPOT_FIELD } from "../../app/content/forms";
 import { AppError, isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
+import type { Viewer } from "../services/accounts";
 import { requireAdminApi, requireUserApi, viewerOf } from "./guards";
 
 type Handler = (req: Request, res: Response) => Promise<unknown>;
@@ -155,7 +156,81 @@ export function createApiRouter(services: Services): Router {
     json(() => services.paymentAccounts.list()),
   );
 
+  // Catalogue (spec 1 and 2, section 7): answers {success, data} or {success: false, error}. The session decides who
+  // may see an item; the spec's ?email= parameter is accepted and ignored.
+  api.get(
+    "/all-database",
+    envelope("user", async (_req, viewer) => (await services.catalogue.list(viewer)).items),
+  );
+  api.get(
+    "/database/:id",
+    envelope("user", (req, viewer) => services.catalogue.get(viewer, String(req.params.id))),
+  );
+  api.get(
+    "/database/:id/templates",
+    envelope("user", (req, viewer) => services.catalogue.templatesFor(viewer, String(req.params.id))),
+  );
+  api.post(
+    "/add-database",
+    envelope("admin", async (req, viewer, res) => {
+      const item = await services.catalogue.add(viewer, req.body);
+      res.status(201);
+      return item;
+    }),
+  );
+  api.put(
+    "/database/:id",
+    envelope("admin", (req, viewer) => services.catalogue.update(viewer, String(req.params.id), req.body)),
+  );
+  api.delete(
+    "/database/:id",
+    envelope("admin", async (req, viewer) => {
+      await services.catalogue.remove(viewer, String(req.params.id));
+      return { _id: String(req.params.id) };
+    }),
+  );
+  api.post(
+    "/add-item",
+    requireAdminApi,
+    json(async (req, res) => {
+      const item = await services.catalogue.addSimpleItem(await viewer(req), req.body);
+      res.status(201);
+      return { acknowledged: true, insertedId: item._id };
+    }),
+  );
+
   return api;
+}
+
+/**
+ * The catalogue's answer shape: {success: true, data} or {success: false, error} with a status that means what it
+ * says (401 signed out, 403 not allowed, 400 with the field errors, 404, 409). Unexpected failures go to the error
+ * handler (500).
+ */
+function envelope(
+  role: "user" | "admin",
+  handler: (req: Request, viewer: Viewer, res: Response) => Promise<unknown>,
+): RequestHandler {
+  return (req, res, next) => {
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}) =>
+      void res.status(status).json({ success: false, error, ...extra });
+    (async () => {
+      const viewer = await viewerOf(req);
+      if (!viewer) return fail(401, "Sign in to use this call.");
+      if (role === "admin" && !viewer.isAdmin) return fail(403, "You don't have any permission");
+      try {
+        const data = await handler(req, viewer, res);
+        if (!res.headersSent) res.json({ success: true, data });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        fail(
+          error.status,
+          error.message,
+          error.errors.length ? { field: error.errors[0]!.field, errors: error.errors } : {},
+        );
+      }
+    })().catch(next);
+  };
 }
 
 /** Only JSON bodies are accepted on the API's write calls. */

@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createAdminUsersService } from "./admin-users";
+import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
 import { createOrdersService } from "./orders";
@@ -28,11 +29,13 @@ export function createServices(database: Database, config: Config, logger: Logge
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
+  const catalogue = createCatalogueService({ db: database.db, orders, now });
   return {
     now,
     orders,
     paymentAccounts,
     paypal,
+    catalogue,
     content,
     inbox,
     rateLimiter,
