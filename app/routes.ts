@@ -25,9 +25,12 @@ export default [
   route("pay-now/:id", "routes/customer/pay-now.tsx"),
   route("received-payment/:id", "routes/customer/received-payment.tsx"),
   route("order-cancelled/:id", "routes/customer/order-cancelled.tsx"),
+  route("item/:id", "routes/customer/item.tsx"),
 
   // Administrators (each loader starts with requireAdmin)
   route("admin", "routes/admin/home.tsx"),
+  route("items-management", "routes/admin/items-management.tsx"),
+  route("add-item", "routes/admin/add-item.tsx"),
 
   // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
   route("paypal-simulator", "routes/public/paypal-simulator.tsx"),
