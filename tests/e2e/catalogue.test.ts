@@ -80,7 +80,7 @@ describe("the catalogue in the browser", () => {
       "Category is required",
       "Guideline is required",
     ]) {
-      await expect.poll(() => modal.getByText(text, { exact: true }).count(), text).toBe(1);
+      await expect.poll(() => modal.getByText(text, { exact: true }).count(), { message: text }).toBe(1);
     }
     expect(await modal.getByLabel("Category").locator("option").allTextContents()).toEqual([
       "Select a category",
