@@ -177,7 +177,20 @@ describe("the catalogue in the browser", () => {
     expect(res!.status()).toBe(403);
     expect(await page.getByTestId("generator-error").textContent()).toBe("No active membership found");
     expect(await main(page).getByRole("button", { name: "Generate" }).count()).toBe(0);
+
+    // The admin pages are not theirs.
+    for (const p of ["/items-management", "/add-item"]) {
+      expect((await page.goto(p))!.status(), p).toBe(403);
+      expect(await page.locator("h1").textContent()).toBe("You don't have any permission");
+    }
     await page.context().close();
+
+    // Signed out, the generator sends the visitor to sign in first.
+    const visitor = await newPage(env.browser, env.server.url);
+    const id = await itemId("Web Design Leads");
+    await visitor.goto(`/item/${id}`);
+    expect(new URL(visitor.url()).pathname).toBe("/login");
+    await visitor.context().close();
   });
 
   it("a member opens an item, generates, copies, and edits the template on screen", async () => {
@@ -279,6 +292,46 @@ describe("the catalogue in the browser", () => {
     await expect.poll(() => results.count()).toBe(0);
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);
     expect(webDesign.map((t) => t.subject)).toContain(await results.getByTestId("email-subject").textContent());
+    await page.context().close();
+  });
+
+  it("an admin stores a simple item in /add-item", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await logIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/add-item");
+    await hydrated(page);
+    const form = main(page).locator("form");
+    await form.getByRole("button", { name: "Add Item" }).click();
+    for (const text of [
+      "Format is required",
+      "Canva link is required",
+      "Image link is required",
+      "Category is required",
+      "Free or paid is required",
+    ]) {
+      await expect.poll(() => form.getByText(text, { exact: true }).count(), { message: text }).toBe(1);
+    }
+    await form.getByLabel("Format").selectOption("YouTube");
+    await form.getByLabel("Canva Link").fill("ftp://canva.example/design");
+    await form.getByLabel("Image Link").fill("https://images.example/thumb.png");
+    await form.getByLabel("Category").fill("Kitchens");
+    await form.getByLabel("Free or Paid").selectOption("Free");
+    await form.getByRole("button", { name: "Add Item" }).click();
+    await expect.poll(() => form.getByText("Canva link must be an http(s) address, such as https://…").count()).toBe(1);
+    await form.getByLabel("Canva Link").fill("https://www.canva.com/design/DAF1/view");
+    await form.getByRole("button", { name: "Add Item" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Item is Updated" }).count()).toBe(1);
+    await expect.poll(() => page.getByTestId("simple-items").textContent()).toContain("Kitchens");
+    expect(await form.getByLabel("Category").inputValue()).toBe("");
+    const { rows } = await env.db.pool.query("select format, canva_link, category, free_or_paid from simple_items");
+    expect(rows).toEqual([
+      {
+        format: "YouTube",
+        canva_link: "https://www.canva.com/design/DAF1/view",
+        category: "Kitchens",
+        free_or_paid: "Free",
+      },
+    ]);
     await page.context().close();
   });
 
