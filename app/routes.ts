@@ -27,6 +27,7 @@ export default [
   route("pay-now/:id", "routes/customer/pay-now.tsx"),
   route("received-payment/:id", "routes/customer/received-payment.tsx"),
   route("order-cancelled/:id", "routes/customer/order-cancelled.tsx"),
+  route("item/:id", "routes/customer/item.tsx"),
 
   // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
   layout("routes/admin/layout.tsx", [
@@ -42,6 +43,8 @@ export default [
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
     route("activity", "routes/admin/activity.tsx"),
+    route("items-management", "routes/admin/items-management.tsx"),
+    route("add-item", "routes/admin/add-item.tsx"),
     route("admin/export/:file", "routes/admin/export.ts"),
     // Content screens and edit screens, generated from the content registry.
     ...ADMIN_SCREENS.map((screen) =>

@@ -17,6 +17,7 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       publicUrl: "http://localhost:3000",
       trustProxy: false,
+      generationDelayMs: 9000,
     });
   });
 
@@ -34,6 +35,8 @@ describe("loadConfig", () => {
     ["PUBLIC_URL", "agency.example", "PUBLIC_URL"],
     ["AUTH_SECRET", "short", "AUTH_SECRET: must be at least 32 characters"],
     ["TRUST_PROXY", "maybe", "TRUST_PROXY"],
+    ["GENERATION_DELAY_MS", "-1", "GENERATION_DELAY_MS"],
+    ["GENERATION_DELAY_MS", "soon", "GENERATION_DELAY_MS"],
   ])("a bad %s stops the start naming it", (name, value, message) => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(message);

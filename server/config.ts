@@ -53,6 +53,7 @@ const envSchema = z.object({
   PAYPAL_RECEIVER_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
   TZ: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  GENERATION_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(9000)),
 });
 
 export interface Config {
@@ -79,6 +80,8 @@ export interface Config {
   paypalReceiverEmail: string;
   /** The time zone of order dates and expiry dates (TZ; the machine's when unset). */
   timeZone: string | undefined;
+  /** The generator's fixed wait before it shows a template (spec 1, section 9: 9000 ms; tests use 0). */
+  generationDelayMs: number;
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
   allowedOrigins: string[];
 }
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paypalMode: e.PAYPAL_MODE,
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
     timeZone: e.TZ,
+    generationDelayMs: e.GENERATION_DELAY_MS,
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],

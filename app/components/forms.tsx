@@ -5,6 +5,7 @@ import {
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
 import type { ZodType } from "zod";
@@ -111,6 +112,37 @@ export function TextAreaField({
   return (
     <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
       {(aria) => <textarea name={name} rows={3} className="field-input" {...aria} {...input} />}
+    </FieldShell>
+  );
+}
+
+/** A select with an empty first option (`placeholder`), so that "nothing chosen" is a value the schema can refuse. */
+export function SelectField({
+  label,
+  name,
+  error,
+  className,
+  hideLabel,
+  options,
+  placeholder = "Select",
+  ...select
+}: FieldProps &
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    options: readonly { value: string; label: string }[];
+    placeholder?: string;
+  }) {
+  return (
+    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
+      {(aria) => (
+        <select name={name} className="field-input" {...aria} {...select}>
+          <option value="">{placeholder}</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
     </FieldShell>
   );
 }

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { CATEGORY_KEYS, type CategoryKey } from "../../app/lib/catalogue";
 
 export const templateSchema = z.object({
   subject: z.string().trim().min(3).max(120),
@@ -11,21 +12,8 @@ export const templateSchema = z.object({
 export const templateListSchema = z.array(templateSchema).min(15);
 export type EmailTemplate = z.infer<typeof templateSchema>;
 
-/** The five categories: the key is the file name without .json (what items store as itemDatabaseUrl). */
-export const CATEGORY_KEYS = [
-  "web-design",
-  "video-editing",
-  "seo-service",
-  "graphic-design",
-  "facebook-marketing",
-] as const;
-export type CategoryKey = (typeof CATEGORY_KEYS)[number];
-
-/** 'web-design' → 'WEB DESIGN': file name without extension, hyphens to spaces, capitals (spec 2, section 5). */
-export function categoryLabel(key: string): string {
-  const base = path.basename(key.trim()).replace(/\.json$/i, "");
-  return base.replace(/-+/g, " ").trim().toUpperCase();
-}
+// The keys and labels are shared with the browser (the item form offers them).
+export { CATEGORY_KEYS, categoryLabel, type CategoryKey } from "../../app/lib/catalogue";
 
 function isDirectory(p: string): boolean {
   try {
@@ -38,15 +26,16 @@ function isDirectory(p: string): boolean {
 let categoriesDir: string | undefined;
 
 /**
- * The folder holding the category JSON files: next to this module in development and tests;
- * when the server is bundled into build/server/main.js that folder does not exist, so fall back
- * to the source folder relative to the working directory.
+ * The folder holding the category JSON files: next to this module in development and tests; from the bundle
+ * (build/server/main.js) the source folder two levels up; last, the source folder under the working directory.
  */
 function resolveCategoriesDir(): string {
   if (categoriesDir) return categoriesDir;
   const candidates: string[] = [];
   try {
-    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), "categories"));
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    candidates.push(path.join(here, "categories"));
+    candidates.push(path.resolve(here, "../../server/catalogue/categories"));
   } catch {
     // import.meta.url is not a file: URL (unusual bundling); use the cwd fallback.
   }

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -242,5 +243,54 @@ export const activityLog = pgTable(
     check("activity_log_action_check", sql`${t.action} in ('create', 'update', 'delete')`),
     index("activity_log_created_idx").on(t.createdAt),
     index("activity_log_record_idx").on(t.entity, t.recordId),
+  ],
+);
+
+// ── Catalogue ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Catalogue items (the spec's "database"): each points at one of the five template categories, and a category
+ * belongs to one item at most (the unique constraint settles two admins saving at once).
+ */
+export const catalogueItems = pgTable(
+  "catalogue_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    itemName: text("item_name").notNull(),
+    itemsDescription: text("items_description").notNull(),
+    /** The category key (the template file's name without .json), e.g. "web-design". */
+    itemDatabaseUrl: text("item_database_url").notNull(),
+    itemsGuideline: text("items_guideline").notNull(),
+    /** The slug of the name, computed on save. */
+    itemUrl: text("item_url").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("catalogue_items_category_unique").on(t.itemDatabaseUrl),
+    check(
+      "catalogue_items_category_check",
+      sql`${t.itemDatabaseUrl} in ('web-design', 'video-editing', 'seo-service', 'graphic-design', 'facebook-marketing')`,
+    ),
+    index("catalogue_items_created_idx").on(t.createdAt),
+  ],
+);
+
+/** The simple items of /add-item (format, Canva link, image link, category, Paid or Free). */
+export const simpleItems = pgTable(
+  "simple_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    format: text("format").notNull(),
+    canvaLink: text("canva_link").notNull(),
+    imageLink: text("image_link").notNull(),
+    category: text("category").notNull(),
+    freeOrPaid: text("free_or_paid").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("simple_items_format_check", sql`${t.format} in ('Facebook', 'Instagram', 'YouTube')`),
+    check("simple_items_free_or_paid_check", sql`${t.freeOrPaid} in ('Paid', 'Free')`),
+    index("simple_items_created_idx").on(t.createdAt),
   ],
 );

@@ -27,6 +27,8 @@ export interface ApiRoute {
   access: Access;
   /** What the call is for, in a few words (documentation and test names). */
   what: string;
+  /** The catalogue's answer shape (spec 2): {success: true, data} or {success: false, error}, failures included. */
+  envelope?: true;
   handler: (req: Request, res: Response, viewer: Viewer | null) => Promise<unknown>;
 }
 
@@ -275,6 +277,70 @@ export function apiRoutes(services: Services): ApiRoute[] {
       what: "update a payment account",
       handler: async (req, _res, v) => updated((await services.paymentAccounts.update(id(req), req.body, v!)).modified),
     },
+
+    // Catalogue (specs 1 and 2, section 7). The session decides who may see an item; ?email= is accepted and ignored.
+    {
+      method: "get",
+      path: "/all-database",
+      access: "user",
+      envelope: true,
+      what: "catalogue items",
+      handler: async (_req, _res, v) => (await services.catalogue.list(v!)).items,
+    },
+    {
+      method: "get",
+      path: "/database/:id",
+      access: "user",
+      envelope: true,
+      what: "one item (members and admins)",
+      handler: (req, _res, v) => services.catalogue.get(v!, id(req)),
+    },
+    {
+      method: "get",
+      path: "/database/:id/templates",
+      access: "user",
+      envelope: true,
+      what: "an item's templates (members and admins)",
+      handler: (req, _res, v) => services.catalogue.templatesFor(v!, id(req)),
+    },
+    {
+      method: "post",
+      path: "/add-database",
+      access: "admin",
+      envelope: true,
+      what: "add an item",
+      handler: async (req, res, v) => {
+        const item = await services.catalogue.add(v!, req.body);
+        res.status(201);
+        return item;
+      },
+    },
+    {
+      method: "put",
+      path: "/database/:id",
+      access: "admin",
+      envelope: true,
+      what: "update an item",
+      handler: (req, _res, v) => services.catalogue.update(v!, id(req), req.body),
+    },
+    {
+      method: "delete",
+      path: "/database/:id",
+      access: "admin",
+      envelope: true,
+      what: "delete an item",
+      handler: async (req, _res, v) => {
+        await services.catalogue.remove(v!, id(req));
+        return { _id: id(req) };
+      },
+    },
+    {
+      method: "post",
+      path: "/add-item",
+      access: "admin",
+      what: "add a simple item",
+      handler: async (req, res, v) => added(res, (await services.catalogue.addSimpleItem(v!, req.body))._id),
+    },
   ];
 }
 
@@ -284,6 +350,10 @@ const guard: Record<Access, RequestHandler[]> = { public: [], user: [requireUser
 export function createApiRouter(services: Services): Router {
   const api = Router({ caseSensitive: true });
   for (const route of apiRoutes(services)) {
+    if (route.envelope) {
+      api[route.method](route.path, envelope(route));
+      continue;
+    }
     api[route.method](
       route.path,
       ...guard[route.access],
@@ -291,6 +361,33 @@ export function createApiRouter(services: Services): Router {
     );
   }
   return api;
+}
+
+/**
+ * A catalogue call: {success: true, data}, or {success: false, error} with a status that means what it says (401 signed
+ * out, 403 not allowed, 400 with the field errors, 404, 409). Unexpected failures go to the error handler (500).
+ */
+function envelope(route: ApiRoute): RequestHandler {
+  return (req, res, next) => {
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}) =>
+      void res.status(status).json({ success: false, error, ...extra });
+    (async () => {
+      const viewer = await viewerOf(req);
+      if (route.access !== "public" && !viewer) return fail(401, "Sign in to use this call.");
+      if (route.access === "admin" && !viewer!.isAdmin) return fail(403, "You don't have any permission");
+      try {
+        const data = await route.handler(req, res, viewer);
+        if (!res.headersSent) res.json({ success: true, data });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        fail(
+          error.status,
+          error.message,
+          error.errors.length ? { field: error.errors[0]!.field, errors: error.errors } : {},
+        );
+      }
+    })().catch(next);
+  };
 }
 
 /** Only JSON bodies are accepted on the API's write calls. */

@@ -132,6 +132,11 @@ export function createApp(options: AppOptions): Express {
 
 /** What pages may know of the configuration: nothing secret. */
 export function publicConfig(config: Config) {
-  return { publicUrl: config.publicUrl, env: config.env, timeZone: config.timeZone };
+  return {
+    publicUrl: config.publicUrl,
+    env: config.env,
+    timeZone: config.timeZone,
+    generationDelayMs: config.generationDelayMs,
+  };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

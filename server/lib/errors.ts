@@ -40,3 +40,13 @@ export const conflict = (message: string) => new AppError(409, message);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else names no record (and never reaches SQL). */
 export const isId = (value: string) => UUID.test(value);
+
+/** The PostgreSQL error code of a failed query (drizzle wraps the driver's error in `cause`). */
+export function pgErrorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A unique constraint refused the write. */
+export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === "23505";

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
+import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
 import { createOrdersService } from "./orders";
@@ -30,12 +31,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db);
+  const catalogue = createCatalogueService({ db: database.db, orders, now });
   return {
     now,
     activity,
     orders,
     paymentAccounts,
     paypal,
+    catalogue,
     content,
     inbox,
     rateLimiter,

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { orders, paymentEvents, simulatorMessages } from "../db/schema";
-import { AppError, isId } from "../lib/errors";
+import { AppError, isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
@@ -209,7 +209,7 @@ export function createPayPalService(deps: {
           );
           return result.changed ? "applied" : "duplicate";
         } catch (error) {
-          if ((error as { code?: string }).code === "23505") {
+          if (isUniqueViolation(error)) {
             await record(raw, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
             return "duplicate";
           }

@@ -79,6 +79,54 @@ async function requestFor(route: ReturnType<typeof routes>[number]): Promise<{ p
       return { path: `/users/${ids.user}` };
     case "/upadete-users/:id":
       return { path: `/upadete-users/${ids.user}`, body: { userEmail: "chief@example.org", userRole: "Admin" } };
+    case "/add-database":
+      return {
+        path: "/add-database",
+        body: {
+          itemName: "Web design leads",
+          itemsDescription: "Studios",
+          itemDatabaseUrl: "web-design",
+          itemsGuideline: "Be brief",
+        },
+      };
+    case "/database/:id": {
+      if (!ids.item) {
+        const res = await app.request("/api/add-database", {
+          method: "POST",
+          json: {
+            itemName: "SEO leads",
+            itemsDescription: "Shops",
+            itemDatabaseUrl: "seo-service",
+            itemsGuideline: "Be kind",
+          },
+          jar: admin,
+        });
+        ids.item = ((await res.json()) as { data: { _id: string } }).data._id;
+      }
+      return {
+        path: `/database/${ids.item}`,
+        body:
+          route.method === "put"
+            ? {
+                itemName: "SEO leads",
+                itemsDescription: "Shops",
+                itemDatabaseUrl: "seo-service",
+                itemsGuideline: "Be brief",
+              }
+            : undefined,
+      };
+    }
+    case "/add-item":
+      return {
+        path: "/add-item",
+        body: {
+          format: "Facebook",
+          canvaLink: "https://www.canva.com/design/x",
+          imageLink: "https://example.com/a.png",
+          category: "web-design",
+          freeOrPaid: "Paid",
+        },
+      };
     case "/add-user":
       return { path: "/add-user", body: { userEmail: "chief@example.org", userRole: "Admin" } };
     case "/add-email":

@@ -2,6 +2,7 @@ import { Form, Link, useFetcher } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { FormAlert } from "../../components/AuthCard";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
+import { ItemsGrid } from "../../components/ItemsGrid";
 import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
 import type { RowAction } from "../../lib/membership";
@@ -13,8 +14,10 @@ export const DASHBOARD_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
-  const [membership, totalSpent, orders] = await Promise.all([
-    context.services.orders.membership(viewer),
+  const pendingMembership = context.services.orders.membership(viewer);
+  const [membership, catalogue, totalSpent, orders] = await Promise.all([
+    pendingMembership,
+    pendingMembership.then((m) => context.services.catalogue.list(viewer, m)),
     context.services.orders.totalSpent(viewer.id),
     customerOrders(context, viewer, request, DASHBOARD_PAGE_SIZE),
   ]);
@@ -27,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     membership:
       membership.state === "active" ? { ...membership, expiresAt: membership.expiresAt.toISOString() } : membership,
+    catalogue,
     totalSpent,
     orders,
     timeZone: context.config.timeZone,
@@ -69,7 +73,7 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { viewer, membership, totalSpent, orders, timeZone } = loaderData;
+  const { viewer, membership, catalogue, totalSpent, orders, timeZone } = loaderData;
   const resend = useFetcher<typeof action>();
   return (
     <section className="bg-sand/60">
@@ -167,6 +171,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
         ) : null}
+
+        <ItemsGrid {...catalogue} />
 
         <div className="mt-10">
           <DataTable

@@ -1,0 +1,73 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+/**
+ * A native modal dialog, at most 600 px wide: it closes on its close button, Escape, or a click outside it (the
+ * backdrop). `open` drives it; `onClose` is told whenever it closes.
+ */
+export function Modal({
+  open,
+  onClose,
+  title,
+  subtitle,
+  children,
+  testId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      onClose={onClose}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose(); // outside the panel: the backdrop
+      }}
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-[600px] overflow-visible bg-transparent p-0 open:animate-page-in"
+    >
+      <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto rounded-3xl bg-white p-6 shadow-2xl sm:p-8">
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <h2 id={titleId} className="text-2xl text-forest">
+              {title}
+            </h2>
+            {subtitle ? <p className="mt-1 text-sm text-mist">{subtitle}</p> : null}
+          </div>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
+          >
+            <svg
+              width="18"
+              height="18"
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
+              <path d="M6 6l12 12M18 6L6 18" />
+            </svg>
+          </button>
+        </div>
+        <div className="mt-6">{children}</div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,263 @@
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { parseWith } from "../../app/content/validation";
+import {
+  categoryLabel,
+  itemFormSchema,
+  simpleItemSchema,
+  slugify,
+  type CategoryKey,
+  type SimpleItemForm,
+} from "../../app/lib/catalogue";
+import { hasAccess, type Membership } from "../../app/lib/membership";
+import { paginate, type PageInfo } from "../../app/lib/pagination";
+import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
+import type { Db } from "../db/client";
+import { catalogueItems, simpleItems } from "../db/schema";
+import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
+import { diff, logActivity } from "./activity";
+import type { Viewer } from "./accounts";
+import type { OrdersService } from "./orders";
+
+type Row = typeof catalogueItems.$inferSelect;
+
+/** A catalogue item as members and admins see it: the spec's field names, `_id`. */
+export interface CatalogueItem {
+  _id: string;
+  itemName: string;
+  itemsDescription: string;
+  /** The category key, e.g. "web-design" (the template file's name without .json). */
+  itemDatabaseUrl: CategoryKey;
+  itemsGuideline: string;
+  itemURL: string;
+}
+
+/** What someone without access sees of an item on the dashboard: its name and description, nothing to use. */
+export type LockedItem = Pick<CatalogueItem, "_id" | "itemName" | "itemsDescription" | "itemURL">;
+
+export interface SimpleItem extends SimpleItemForm {
+  _id: string;
+  createdAt: string;
+}
+
+export const NO_MEMBERSHIP = "No active membership found";
+const ITEM_NOT_FOUND = "Item not found";
+
+const toItem = (r: Row): CatalogueItem => ({
+  _id: r.id,
+  itemName: r.itemName,
+  itemsDescription: r.itemsDescription,
+  itemDatabaseUrl: r.itemDatabaseUrl as CategoryKey,
+  itemsGuideline: r.itemsGuideline,
+  itemURL: r.itemUrl,
+});
+
+const withoutId = <T extends { _id: string }>({ _id, ...rest }: T): Record<string, unknown> => rest;
+
+export interface CatalogueServiceDeps {
+  db: Db;
+  orders: Pick<OrdersService, "membership">;
+  now: () => Date;
+}
+
+/**
+ * The catalogue of cold-email generators. Anyone signed in sees the items' names; their guidelines, categories and
+ * templates only an admin or a customer with an active membership (the same rule as the dashboard's banner).
+ */
+export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps) {
+  async function access(viewer: Viewer, membership?: Membership): Promise<boolean> {
+    if (viewer.isAdmin) return true;
+    return hasAccess(membership ?? (await orders.membership(viewer)));
+  }
+
+  function assertAdmin(viewer: Viewer) {
+    if (!viewer.isAdmin) throw new AppError(403, "You don't have any permission");
+  }
+
+  async function row(id: string): Promise<Row> {
+    if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
+    const [found] = await db.select().from(catalogueItems).where(eq(catalogueItems.id, id));
+    if (!found) throw notFound(ITEM_NOT_FOUND);
+    return found;
+  }
+
+  /** A unique-category violation as a 409 that says what to do. */
+  function categoryTaken(error: unknown, key: string): never {
+    if (isUniqueViolation(error)) {
+      throw conflict(
+        `The category ${categoryLabel(key)} is already used by another item. Choose another category, or delete that item first.`,
+      );
+    }
+    throw error;
+  }
+
+  /** One item, for a member or an admin; anyone else: 403 'No active membership found' (whether it exists or not). */
+  async function get(viewer: Viewer, id: string): Promise<CatalogueItem> {
+    if (!(await access(viewer))) throw new AppError(403, NO_MEMBERSHIP);
+    return toItem(await row(id));
+  }
+
+  function parseItem(input: unknown) {
+    const parsed = parseWith(itemFormSchema, input ?? {});
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    return parsed.data;
+  }
+
+  return {
+    /** Whether this viewer may open items (an admin always; a customer with an active membership). */
+    access,
+
+    /**
+     * The dashboard grid, oldest first: full items for those with access, names and descriptions for the others.
+     * A membership already computed by the caller is reused.
+     */
+    async list(
+      viewer: Viewer,
+      membership?: Membership,
+    ): Promise<{ access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] }> {
+      const [allowed, rows] = await Promise.all([
+        access(viewer, membership),
+        db.select().from(catalogueItems).orderBy(asc(catalogueItems.createdAt), asc(catalogueItems.id)),
+      ]);
+      if (allowed) return { access: true, items: rows.map(toItem) };
+      return {
+        access: false,
+        items: rows.map((r) => ({
+          _id: r.id,
+          itemName: r.itemName,
+          itemsDescription: r.itemsDescription,
+          itemURL: r.itemUrl,
+        })),
+      };
+    },
+
+    get,
+
+    /** The templates of an item's category, under the same rule as `get`. */
+    async templatesFor(viewer: Viewer, id: string): Promise<EmailTemplate[]> {
+      const item = await get(viewer, id);
+      return loadTemplates(item.itemDatabaseUrl);
+    },
+
+    async add(viewer: Viewer, input: unknown): Promise<CatalogueItem> {
+      assertAdmin(viewer);
+      const data = parseItem(input);
+      const t = now();
+      try {
+        return await db.transaction(async (tx) => {
+          const [created] = await tx
+            .insert(catalogueItems)
+            .values({ ...data, itemUrl: slugify(data.itemName), createdAt: t, updatedAt: t })
+            .returning();
+          const item = toItem(created!);
+          await logActivity(tx, {
+            actor: viewer,
+            action: "create",
+            entity: "catalogue_item",
+            recordId: item._id,
+            changes: diff(null, withoutId(item)),
+          });
+          return item;
+        });
+      } catch (error) {
+        categoryTaken(error, data.itemDatabaseUrl);
+      }
+    },
+
+    async update(viewer: Viewer, id: string, input: unknown): Promise<CatalogueItem> {
+      assertAdmin(viewer);
+      const data = parseItem(input);
+      if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
+      try {
+        return await db.transaction(async (tx) => {
+          const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for("update");
+          if (!before) throw notFound(ITEM_NOT_FOUND);
+          const [updated] = await tx
+            .update(catalogueItems)
+            .set({ ...data, itemUrl: slugify(data.itemName), updatedAt: now() })
+            .where(eq(catalogueItems.id, id))
+            .returning();
+          const item = toItem(updated!);
+          await logActivity(tx, {
+            actor: viewer,
+            action: "update",
+            entity: "catalogue_item",
+            recordId: id,
+            changes: diff(withoutId(toItem(before)), withoutId(item)),
+          });
+          return item;
+        });
+      } catch (error) {
+        categoryTaken(error, data.itemDatabaseUrl);
+      }
+    },
+
+    async remove(viewer: Viewer, id: string): Promise<void> {
+      assertAdmin(viewer);
+      if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
+      await db.transaction(async (tx) => {
+        const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
+        if (!deleted) throw notFound(ITEM_NOT_FOUND);
+        await logActivity(tx, {
+          actor: viewer,
+          action: "delete",
+          entity: "catalogue_item",
+          recordId: id,
+          changes: diff(withoutId(toItem(deleted)), null),
+        });
+      });
+    },
+
+    /** /add-item: format, Canva link, image link, category, Paid or Free. */
+    async addSimpleItem(viewer: Viewer, input: unknown): Promise<SimpleItem> {
+      assertAdmin(viewer);
+      const parsed = parseWith(simpleItemSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      return db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(simpleItems)
+          .values({ ...parsed.data, createdAt: now() })
+          .returning();
+        const item = toSimpleItem(created!);
+        await logActivity(tx, {
+          actor: viewer,
+          action: "create",
+          entity: "simple_item",
+          recordId: item._id,
+          changes: diff(null, withoutId(item)),
+        });
+        return item;
+      });
+    },
+
+    /** The stored simple items, newest first, one page of them. */
+    async listSimpleItems(
+      viewer: Viewer,
+      options: { page?: unknown; perPage: number },
+    ): Promise<{ items: SimpleItem[]; page: PageInfo }> {
+      assertAdmin(viewer);
+      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(simpleItems)) as [{ n: number }];
+      const page = paginate(n, options.page, options.perPage);
+      const rows = await db
+        .select()
+        .from(simpleItems)
+        .orderBy(desc(simpleItems.createdAt), desc(simpleItems.id))
+        .limit(page.perPage)
+        .offset(page.offset);
+      return { items: rows.map(toSimpleItem), page };
+    },
+  };
+}
+
+function toSimpleItem(r: typeof simpleItems.$inferSelect): SimpleItem {
+  return {
+    _id: r.id,
+    format: r.format as SimpleItem["format"],
+    canvaLink: r.canvaLink,
+    imageLink: r.imageLink,
+    category: r.category,
+    freeOrPaid: r.freeOrPaid as SimpleItem["freeOrPaid"],
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export type CatalogueService = ReturnType<typeof createCatalogueService>;
