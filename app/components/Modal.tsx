@@ -46,28 +46,35 @@ export function Modal({
             </h2>
             {subtitle ? <p className="mt-1 text-sm text-mist">{subtitle}</p> : null}
           </div>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close"
-            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
-          >
-            <svg
-              width="18"
-              height="18"
-              viewBox="0 0 24 24"
-              aria-hidden="true"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            >
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
-          </button>
+          <CloseButton onClick={onClose} />
         </div>
         <div className="mt-6">{children}</div>
       </div>
     </dialog>
+  );
+}
+
+/** The round close button of dialogs and the mobile menu. */
+export function CloseButton({ onClick, label = "Close" }: { onClick: () => void; label?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
+    >
+      <svg
+        width="18"
+        height="18"
+        viewBox="0 0 24 24"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      >
+        <path d="M6 6l12 12M18 6L6 18" />
+      </svg>
+    </button>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { CloseButton } from "../Modal";
 
 export const NAV_LINKS = [
   { label: "Home", to: "/" },
@@ -136,25 +137,7 @@ function MobileMenu({
       <div className="flex h-full flex-col bg-white px-6 py-5 shadow-2xl">
         <div className="flex items-center justify-between">
           <span className="font-serif text-lg text-forest">{siteName}</span>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close menu"
-            className="inline-flex h-11 w-11 items-center justify-center rounded-full text-forest ring-1 ring-linen"
-          >
-            <svg
-              width="20"
-              height="20"
-              viewBox="0 0 24 24"
-              aria-hidden="true"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            >
-              <path d="M6 6l12 12M18 6L6 18" />
-            </svg>
-          </button>
+          <CloseButton onClick={onClose} label="Close menu" />
         </div>
         <nav aria-label="Mobile" className="mt-8 flex flex-col">
           {NAV_LINKS.map((l) => (

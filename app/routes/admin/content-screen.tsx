@@ -1,8 +1,9 @@
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/content-screen";
 import { editHref, screenFor } from "../../content/admin-screens";
 import { getSection, type SectionDef } from "../../content/registry";
+import { Modal } from "../../components/Modal";
 import { RegistryForm } from "../../components/RegistryForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { formatPrice } from "../../lib/pricing";
@@ -174,47 +175,23 @@ function RecordList({ section, records }: { section: SectionDef; records: Rec[] 
 
 /** About sections: one update button each, opening the update form in a modal with a close button. */
 function AboutList({ section, records }: { section: SectionDef; records: Rec[] }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [editing, setEditing] = useState<Rec | null>(null);
-  const open = (r: Rec) => {
-    setEditing(r);
-    dialog.current?.showModal();
-  };
-  const close = () => dialog.current?.close();
+  const close = () => setEditing(null);
   return (
     <>
       <ul className="mt-4 divide-y divide-linen">
         {records.map((r) => (
           <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <span className="text-sm">{String(r.aboutHeading)}</span>
-            <button type="button" className="btn-outline px-4 py-2 text-xs" onClick={() => open(r)}>
+            <button type="button" className="btn-outline px-4 py-2 text-xs" onClick={() => setEditing(r)}>
               Update
             </button>
           </li>
         ))}
       </ul>
-      <dialog
-        ref={dialog}
-        aria-label="Update About Section"
-        onClose={() => setEditing(null)}
-        onClick={(e) => e.target === e.currentTarget && close()}
-        className="m-auto w-[92%] max-w-[600px] rounded-2xl p-0 backdrop:bg-forest/50"
-      >
-        <div className="max-h-[85dvh] overflow-y-auto p-6">
-          <div className="mb-4 flex items-center justify-between">
-            <h3 className="font-serif text-xl text-forest">Update About Section</h3>
-            <button
-              type="button"
-              onClick={close}
-              aria-label="Close"
-              className="inline-flex h-9 w-9 items-center justify-center rounded-full ring-1 ring-linen"
-            >
-              ×
-            </button>
-          </div>
-          {editing ? <RegistryForm section={section} record={editing} intent="update" onDone={close} /> : null}
-        </div>
-      </dialog>
+      <Modal open={editing !== null} onClose={close} title="Update About Section">
+        {editing ? <RegistryForm section={section} record={editing} intent="update" onDone={close} /> : null}
+      </Modal>
     </>
   );
 }
