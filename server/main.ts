@@ -60,6 +60,14 @@ async function main() {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
 
+  // Notifications that arrived while PayPal could not be reached for verification are verified again.
+  const retry = setInterval(() => {
+    services.paypal
+      .retryUnverified()
+      .catch((error: unknown) => logger.error("retrying PayPal notifications failed", { error }));
+  }, 5 * 60_000);
+  retry.unref();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -70,6 +78,7 @@ async function main() {
       process.exit(1);
     }, 20_000);
     force.unref();
+    clearInterval(retry);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -215,7 +215,13 @@ export const paymentEvents = pgTable(
     outcome: text("outcome").notNull(),
     reason: text("reason").notNull(),
   },
-  (t) => [index("payment_events_order_idx").on(t.orderId, t.receivedAt), index("payment_events_txn_idx").on(t.txnId)],
+  (t) => [
+    index("payment_events_order_idx").on(t.orderId, t.receivedAt),
+    index("payment_events_txn_idx").on(t.txnId),
+    index("payment_events_unverified_idx")
+      .on(t.receivedAt)
+      .where(sql`${t.outcome} = 'unverified'`),
+  ],
 );
 
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */

@@ -69,14 +69,20 @@ export function createPayPalService(deps: {
     reason: string,
     orderId: string | null,
   ) {
-    await db.insert(paymentEvents).values({
-      raw,
+    const row = {
       txnId: params.get("txn_id"),
       paymentStatus: params.get("payment_status"),
       orderId: orderId && isId(orderId) ? orderId : null,
       outcome,
       reason,
-    });
+    };
+    // A message stored earlier as unverified (PayPal unreachable) gets its real outcome in the same row.
+    const retried = await db
+      .update(paymentEvents)
+      .set(row)
+      .where(and(eq(paymentEvents.outcome, "unverified"), eq(paymentEvents.raw, raw)))
+      .returning({ id: paymentEvents.id });
+    if (retried.length === 0) await db.insert(paymentEvents).values({ raw, ...row });
     const log = outcome === "applied" || outcome === "pending" || outcome === "refunded" ? logger.info : logger.warn;
     log.call(logger, `paypal notification ${outcome}`, {
       reason,
@@ -245,6 +251,30 @@ export function createPayPalService(deps: {
 
       await record(raw, params, "ignored", `payment status ${status ?? "(none)"} changes nothing`, order.id);
       return "ignored";
+    },
+
+    /**
+     * Verifies again the notifications of the last three days that could not be verified when they arrived (PayPal
+     * was unreachable; it does not resend a message we answered 200). One instance at a time.
+     */
+    async retryUnverified(): Promise<{ retried: number }> {
+      const lock = 7_417_002;
+      const { rows } = await db.execute<{ locked: boolean }>(sql`select pg_try_advisory_lock(${lock}) as locked`);
+      if (!rows[0]?.locked) return { retried: 0 };
+      try {
+        const pending = await db
+          .select({ raw: paymentEvents.raw })
+          .from(paymentEvents)
+          .where(
+            and(eq(paymentEvents.outcome, "unverified"), sql`${paymentEvents.receivedAt} > now() - interval '3 days'`),
+          )
+          .orderBy(paymentEvents.receivedAt)
+          .limit(50);
+        for (const { raw } of pending) await this.handleIpn(raw);
+        return { retried: pending.length };
+      } finally {
+        await db.execute(sql`select pg_advisory_unlock(${lock})`);
+      }
     },
 
     /** Last notifications about an order, newest first (the return page and the admin). */

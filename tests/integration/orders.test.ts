@@ -297,6 +297,22 @@ describe("PayPal notifications (IPN)", () => {
     expect((await orderRow(other)).payment_status).toBe("Paid");
   });
 
+  it("a notification that could not be verified changes nothing, and is applied when verification works again", async () => {
+    const id = await placeOrder(customer, basic._id);
+    app.services.paypal.bindSelf("http://127.0.0.1:1"); // the postback cannot reach PayPal
+    try {
+      await notify(ipn(id, { txn_id: "TXNLATE0000000001" }));
+      expect((await settled(id, 1)).outcome).toBe("unverified");
+      expect((await orderRow(id)).payment_status).toBe("UnPaid");
+    } finally {
+      app.services.paypal.bindSelf(app.url);
+    }
+    expect(await app.services.paypal.retryUnverified()).toEqual({ retried: 1 });
+    expect(await events(id)).toEqual([{ outcome: "applied", reason: "order marked Paid" }]);
+    expect((await orderRow(id)).payment_status).toBe("Paid");
+    expect(await app.services.paypal.retryUnverified()).toEqual({ retried: 0 });
+  });
+
   it("the IPN listener answers 200 to anything, at once", async () => {
     const res = await app.request("/api/paypal/ipn", {
       method: "POST",

@@ -1,0 +1,1 @@
+CREATE INDEX "payment_events_unverified_idx" ON "payment_events" USING btree ("received_at") WHERE "payment_events"."outcome" = 'unverified';
