@@ -9,6 +9,7 @@ import { toNodeHandler } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
+import { precompressedAssets } from "./precompressed";
 import { SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
@@ -101,6 +102,7 @@ export function createApp(options: AppOptions): Express {
   if (options.clientDir) {
     app.use(
       "/assets",
+      precompressedAssets(path.join(options.clientDir, "assets")),
       express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
     );
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));

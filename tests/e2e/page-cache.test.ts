@@ -1,4 +1,7 @@
-import { gunzipSync } from "node:zlib";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { ROOT } from "../support/server";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
@@ -64,6 +67,34 @@ describe("the anonymous page cache", () => {
     const plain = await fetch(env.server.url + "/pricing", { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toBe(html);
+  });
+
+  it("serves the build's pre-compressed assets when the browser accepts them", async () => {
+    const dir = path.join(ROOT, "build/client/assets");
+    const name = readdirSync(dir).find((f) => f.endsWith(".js") && readFileSync(path.join(dir, f)).length > 2048)!;
+    const original = readFileSync(path.join(dir, name));
+    const get = (encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(`${env.server.url}/assets/${name}`, { headers: { "accept-encoding": encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+          .on("error", reject)
+          .end();
+      });
+    const br = await get("gzip, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(br.headers["cache-control"]).toContain("immutable");
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true);
+    expect(br.body.length).toBeLessThan(original.length / 2);
+    const gz = await get("gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).equals(original)).toBe(true);
+    const plain = await get("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.equals(original)).toBe(true);
   });
 
   it("does not cache error pages or form posts", async () => {
