@@ -1,3 +1,4 @@
+import { StrokeIcon } from "./StrokeIcon";
 import { useId } from "react";
 import { Link } from "react-router";
 import type { CatalogueItem, LockedItem } from "../../server/services/catalogue";
@@ -32,19 +33,10 @@ export function ItemsGrid(props: ItemsGridProps) {
 function EnvelopeIcon() {
   return (
     <span className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-xl bg-forest/5 text-forest">
-      <svg
-        width="22"
-        height="22"
-        viewBox="0 0 24 24"
-        aria-hidden="true"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-      >
+      <StrokeIcon strokeWidth={1.8}>
         <rect x="3" y="5" width="18" height="14" rx="2" />
         <path d="M3.5 6.5 12 13l8.5-6.5" />
-      </svg>
+      </StrokeIcon>
     </span>
   );
 }
@@ -113,19 +105,10 @@ function LockedCard({ item }: { item: LockedItem }) {
           data-testid="item-lock"
           className="absolute inset-0 flex flex-col items-center justify-center gap-1 bg-white/70 px-6 py-5 text-center backdrop-blur-[2px]"
         >
-          <svg
-            width="22"
-            height="22"
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            className="text-clay"
-          >
+          <StrokeIcon className="text-clay">
             <rect x="5" y="11" width="14" height="10" rx="2" />
             <path d="M8 11V8a4 4 0 0 1 8 0v3" />
-          </svg>
+          </StrokeIcon>
           <p className="mt-1 font-serif text-lg text-forest">Premium Access Required</p>
           <p className="text-xs text-mist">Purchase a membership to unlock</p>
         </div>

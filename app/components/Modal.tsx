@@ -1,3 +1,4 @@
+import { StrokeIcon } from "./StrokeIcon";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /**
@@ -63,18 +64,9 @@ export function CloseButton({ onClick, label = "Close" }: { onClick: () => void;
       aria-label={label}
       className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
     >
-      <svg
-        width="18"
-        height="18"
-        viewBox="0 0 24 24"
-        aria-hidden="true"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-      >
+      <StrokeIcon size={18}>
         <path d="M6 6l12 12M18 6L6 18" />
-      </svg>
+      </StrokeIcon>
     </button>
   );
 }

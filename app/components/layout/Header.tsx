@@ -1,3 +1,4 @@
+import { StrokeIcon } from "../StrokeIcon";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CloseButton } from "../Modal";
@@ -80,18 +81,9 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           aria-controls="mobile-menu"
           onClick={() => setOpen(true)}
         >
-          <svg
-            width="22"
-            height="22"
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          >
+          <StrokeIcon>
             <path d="M4 7h16M4 12h16M4 17h16" />
-          </svg>
+          </StrokeIcon>
         </button>
       </div>
       <MobileMenu open={open} onClose={() => setOpen(false)} siteName={siteName}>
