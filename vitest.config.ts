@@ -24,6 +24,9 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          // A browser on a loaded two-core machine: wait up to 10 s for a state, checking every 50 ms
+          // (a toast lives 2 s, so it is still seen).
+          expect: { poll: { timeout: 10_000, interval: 50 } },
           globalSetup: ["tests/support/global-db.ts"],
           testTimeout: 60_000,
           hookTimeout: 90_000,
