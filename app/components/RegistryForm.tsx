@@ -60,7 +60,8 @@ export function RegistryForm({
       {record ? <input type="hidden" name="id" value={record._id} /> : null}
       {section.fields.map((f) => {
         const common = {
-          key: `${f.name}-${record?._id ?? "new"}-${handled.current === result ? "a" : "b"}`,
+          // Stable across answers: remounting here would wipe what the person typed while the page revalidates.
+          key: `${f.name}-${record?._id ?? "new"}`,
           label: f.optional ? `${f.label} (optional)` : f.label,
           name: f.name,
           required: !f.optional,

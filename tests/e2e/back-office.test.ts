@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCREENS, routePath } from "../../app/content/admin-screens";
 import { newPage } from "../support/browser";
@@ -68,9 +68,19 @@ describe("editing the site", () => {
     await admin.waitForURL((u) => /^\/banner\/[0-9a-f-]{36}$/.test(u.pathname));
     const heading = main(admin).getByLabel("Banner Heading", { exact: true });
     await heading.fill("");
+    // The page's data reloads slowly after the answer, as on a loaded server: the person corrects the field meanwhile,
+    // and what they type must survive the reload.
+    const slowReload = async (route: Route) => {
+      if (route.request().method() === "GET") await new Promise((r) => setTimeout(r, 1500));
+      await route.fallback();
+    };
+    await admin.route(/\.data(\?|$)/, slowReload);
     await main(admin).getByRole("button", { name: "Update Banner" }).click();
     await expect.poll(() => main(admin).getByText("Banner Heading is required").count()).toBe(1);
     await heading.fill("Rooms that work as hard as you do");
+    await expect.poll(() => main(admin).getByRole("button", { name: "Update Banner" }).isEnabled()).toBe(true);
+    expect(await heading.inputValue()).toBe("Rooms that work as hard as you do");
+    await admin.unroute(/\.data(\?|$)/, slowReload);
     await main(admin).getByRole("button", { name: "Update Banner" }).click();
     await expect.poll(() => toast(admin, "Banner is Updated").count()).toBeGreaterThan(0);
 
