@@ -1,4 +1,5 @@
 import "./context";
+import { useEffect } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -43,6 +44,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Marks the document once React has taken it over: end-to-end tests wait for it before they click.
+  useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
   return (
     <html lang="en">
       <head>

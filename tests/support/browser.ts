@@ -26,6 +26,26 @@ export const PHONE = { width: 390, height: 844 };
 export async function newPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: DESKTOP, ...options });
   const page = await context.newPage();
+  // A click before React has hydrated the page would be a plain HTML submit, not what a person using the site gets.
+  // Every full page load in the tests therefore waits for the marker the root layout sets once it is hydrated.
+  const hydrated = () => page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  const waitForURL = page.waitForURL.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated();
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated();
+    return response;
+  };
+  page.waitForURL = async (...args) => {
+    await waitForURL(...args);
+    await hydrated();
+  };
   // Nothing may leave the machine: third-party requests (the video embed) are answered locally.
   await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) =>
     route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>external</title>" }),
