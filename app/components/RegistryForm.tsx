@@ -1,12 +1,17 @@
 import { useEffect, useRef } from "react";
-import { useFetcher } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import type { FieldDef, SectionDef } from "../content/registry";
 import type { FieldError } from "../content/validation";
+import { FormAlert } from "./AuthCard";
 import { TextAreaField, TextField } from "./forms";
 import { useToast } from "./toast";
 
-export type RegistryResult =
-  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> };
+/** `form` names the form the answer is for (see registryFormId): a page can hold several of them. */
+export type RegistryResult = { form: string } & (
+  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> }
+);
+
+export const registryFormId = (intent: string, type: string, id = "") => `${intent}:${type}:${id}`;
 
 /**
  * The one form for every content section, built from its registry entry: labels, kinds, required marks. It posts to
@@ -27,20 +32,24 @@ export function RegistryForm({
   onDone?: () => void;
 }) {
   const fetcher = useFetcher<RegistryResult>();
+  // Submitted before the page was interactive, the form posts as plain HTML: the answer then comes as the route's.
+  const routeResult = useActionData<RegistryResult | undefined>();
   const toast = useToast();
   const form = useRef<HTMLFormElement>(null);
   const handled = useRef<unknown>(null);
-  const result = fetcher.data;
+  const pageResult = routeResult?.form === registryFormId(intent, section.type, record?._id) ? routeResult : undefined;
+  const result = fetcher.data ?? pageResult;
   useEffect(() => {
     // As soon as the answer arrives (before revalidation, which may replace this form with an edit link or a notice).
     if (fetcher.state === "submitting" || !result || handled.current === result) return;
     handled.current = result;
-    toast(result.ok ? "success" : "error", result.message);
+    // An answer that came with the page is already shown in the form (below), with or without JavaScript.
+    if (result !== pageResult) toast(result.ok ? "success" : "error", result.message);
     if (result.ok) {
       if (intent === "add") form.current?.reset();
       onDone?.();
     }
-  }, [fetcher.state, result, toast, intent, onDone]);
+  }, [fetcher.state, result, pageResult, toast, intent, onDone]);
   const failed = result && !result.ok ? result : undefined;
   const value = (f: FieldDef) =>
     failed?.values[f.name] ?? (record?.[f.name] === undefined ? undefined : String(record[f.name]));
@@ -55,6 +64,11 @@ export function RegistryForm({
       className="grid gap-5 sm:grid-cols-2"
       data-testid={`form-${section.type}-${intent}`}
     >
+      {result === pageResult && result ? (
+        <div className="sm:col-span-2">
+          <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>
+        </div>
+      ) : null}
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="type" value={section.type} />
       {record ? <input type="hidden" name="id" value={record._id} /> : null}

@@ -1,8 +1,16 @@
 import { useEffect, useRef } from "react";
-import { useFetcher } from "react-router";
-import type { SingleFieldResult } from "../routes/admin/single-field.server";
+import { useActionData, useFetcher } from "react-router";
+import type { FieldError } from "../content/validation";
+import { FormAlert } from "./AuthCard";
 import { TextField } from "./forms";
 import { useToast } from "./toast";
+
+/** `form` names the form the answer is for (singleFieldFormId): a page can hold several of them. */
+export type SingleFieldResult = { form: string } & (
+  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; value: string }
+);
+
+export const singleFieldFormId = (intent: string, id = "") => `${intent}:${id}`;
 
 /** An email form of the back office (admin user, payment account), with the spec's toast and kept input on error. */
 export function SingleFieldForm({
@@ -23,20 +31,30 @@ export function SingleFieldForm({
   hidden?: Record<string, string>;
 }) {
   const fetcher = useFetcher<SingleFieldResult>();
+  // Submitted before the page was interactive, the form posts as plain HTML: the answer then comes as the route's.
+  const routeResult = useActionData<SingleFieldResult | undefined>();
+  const pageResult = routeResult?.form === singleFieldFormId(intent, id) ? routeResult : undefined;
+  const result = fetcher.data ?? pageResult;
   const toast = useToast();
   const handled = useRef<unknown>(null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    const r = fetcher.data;
+    const r = result;
     // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
     if (fetcher.state === "submitting" || !r || handled.current === r) return;
     handled.current = r;
-    toast(r.ok ? "success" : "error", r.message);
+    // An answer that came with the page is already shown in the form (below), with or without JavaScript.
+    if (r !== pageResult) toast(r.ok ? "success" : "error", r.message);
     if (r.ok && intent === "add") form.current?.reset();
-  }, [fetcher.state, fetcher.data, toast, intent]);
-  const failed = fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
+  }, [fetcher.state, result, pageResult, toast, intent]);
+  const failed = result && !result.ok ? result : undefined;
   return (
     <fetcher.Form ref={form} method="post" noValidate className="flex flex-wrap items-end gap-3">
+      {result === pageResult && result ? (
+        <div className="w-full">
+          <FormAlert tone={result.ok ? "success" : "error"}>{result.message}</FormAlert>
+        </div>
+      ) : null}
       <input type="hidden" name="intent" value={intent} />
       {id ? <input type="hidden" name="id" value={id} /> : null}
       {Object.entries(hidden ?? {}).map(([k, v]) => (

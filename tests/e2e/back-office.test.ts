@@ -144,6 +144,41 @@ describe("editing the site", () => {
   });
 });
 
+describe("before the page is interactive", () => {
+  it("content and payment-account forms still save, show the answer and keep what was typed", async () => {
+    // A browser without JavaScript submits exactly what a click before hydration submits: a plain HTML form post.
+    const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    await context.addCookies(await admin.context().cookies());
+    const page = await context.newPage();
+    await page.goto("/edit-banner");
+    await page.getByRole("main").getByRole("link", { name: "Edit Banner Section" }).click();
+    await page.waitForURL((u) => /^\/banner\/[0-9a-f-]{36}$/.test(u.pathname));
+    const form = page.getByTestId("form-banner-update");
+    await form.getByLabel("Banner Heading", { exact: true }).fill("");
+    await form.getByLabel("Banner Heading Two", { exact: true }).fill("Typed before an error");
+    await form.getByRole("button", { name: "Update Banner" }).click();
+    await page.waitForLoadState();
+    expect(await form.getByRole("alert").first().textContent()).toBe("Please check the highlighted fields.");
+    expect(await form.getByText("Banner Heading is required").count()).toBe(1);
+    expect(await form.getByLabel("Banner Heading Two", { exact: true }).inputValue()).toBe("Typed before an error");
+
+    await form.getByLabel("Banner Heading", { exact: true }).fill("Designed without a script");
+    await form.getByRole("button", { name: "Update Banner" }).click();
+    await page.waitForLoadState();
+    expect(await form.getByRole("status").textContent()).toBe("Banner is Updated");
+    const [row] = (await env.db.pool.query("select data from content_entries where type = 'banner'")).rows;
+    expect(row.data.bannerHeading).toBe("Designed without a script");
+
+    await page.goto("/add-paypal-Email");
+    await page.getByRole("main").getByLabel("PayPal email").fill("not-an-email");
+    await page.getByRole("main").getByRole("button", { name: "Add PayPal Email" }).click();
+    await page.waitForLoadState();
+    expect(await page.getByRole("main").getByLabel("PayPal email").inputValue()).toBe("not-an-email");
+    expect(await page.getByRole("main").getByRole("alert").count()).toBeGreaterThan(0);
+    await context.close();
+  });
+});
+
 describe("running the business", () => {
   it("mark a message read and see it move from Unread to Read", async () => {
     await fetch(env.server.url + "/api/add-message", {

@@ -1,10 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { requireAdmin } from "../../lib/guards.server";
 import { isAppError } from "../../../server/lib/errors";
-import type { FieldError } from "../../content/validation";
-
-export type SingleFieldResult =
-  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; value: string };
+import { singleFieldFormId, type SingleFieldResult } from "../../components/SingleFieldForm";
 
 /** The action of the admin-user and payment-account screens: one email field, add or update. */
 export async function singleFieldAction(
@@ -20,15 +17,17 @@ export async function singleFieldAction(
   message: string,
 ): Promise<SingleFieldResult> {
   const viewer = await requireAdmin(request, context);
-  const form = await request.formData();
-  const value = String(form.get(field) ?? "");
-  const intent = form.get("intent") === "update" ? "update" : "add";
+  const body = await request.formData();
+  const value = String(body.get(field) ?? "");
+  const intent = body.get("intent") === "update" ? "update" : "add";
+  const id = String(body.get("id") ?? "");
+  const form = singleFieldFormId(intent, intent === "update" ? id : undefined);
   try {
-    await run(intent, String(form.get("id") ?? ""), { [field]: value }, viewer);
-    return { ok: true, message };
+    await run(intent, id, { [field]: value }, viewer);
+    return { form, ok: true, message };
   } catch (error) {
     if (isAppError(error) && error.status < 500)
-      return { ok: false, message: error.message, errors: error.errors, value };
+      return { form, ok: false, message: error.message, errors: error.errors, value };
     throw error;
   }
 }
