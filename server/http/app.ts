@@ -40,7 +40,7 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy ? true : false);
-  app.use(securityHeaders(config.publicUrl));
+  app.use(securityHeaders(config.publicUrl, config.env === "development"));
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
 

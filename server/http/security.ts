@@ -1,21 +1,45 @@
+import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 
-/** Headers every answer carries. Inline scripts are React Router's hydration data. */
-export function securityHeaders(publicUrl: string): RequestHandler {
-  const https = publicUrl.startsWith("https://");
-  const csp = [
+/**
+ * The Content-Security-Policy of an answer. Scripts come from our origin; the only inline scripts allowed are the
+ * ones listed by hash, which the page handler computes from the HTML it rendered (React Router's hydration data and
+ * module imports). Anything else inline, injected or not, does not run.
+ */
+export function contentSecurityPolicy(scriptHashes: readonly string[] = [], development = false): string {
+  return [
     "default-src 'self'",
-    "script-src 'self' 'unsafe-inline'",
+    ["script-src 'self'", ...scriptHashes.map((h) => `'${h}'`)].join(" "),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' https: data:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // In development Vite's hot reload talks over its own WebSocket port.
+    development ? "connect-src 'self' ws://localhost:* ws://127.0.0.1:*" : "connect-src 'self'",
     "frame-src https://www.youtube-nocookie.com https://www.youtube.com",
     "form-action 'self' https://www.paypal.com https://www.sandbox.paypal.com",
     "frame-ancestors 'self'",
     "base-uri 'self'",
     "object-src 'none'",
   ].join("; ");
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+
+/** sha256 sources of every inline script of an HTML document (scripts with a src are covered by 'self'). */
+export function inlineScriptHashes(html: Buffer | string): string[] {
+  const text = typeof html === "string" ? html : html.toString("utf8");
+  const hashes = new Set<string>();
+  for (const [, attributes, body] of text.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attributes!) || body === "") continue;
+    hashes.add(`sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}`);
+  }
+  return [...hashes];
+}
+
+/** Headers every answer carries; HTML pages get their own script hashes from the page handler. */
+export function securityHeaders(publicUrl: string, development: boolean): RequestHandler {
+  const https = publicUrl.startsWith("https://");
+  const csp = contentSecurityPolicy([], development);
   return (_req, res, next) => {
     res.setHeader("Content-Security-Policy", csp);
     res.setHeader("X-Content-Type-Options", "nosniff");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -37,6 +38,23 @@ describe("the anonymous page cache", () => {
     await notifyContentChanged(env.db);
     await expect.poll(() => xcache("/service/")).toBe("MISS");
     expect(await xcache("/service/")).toBe("HIT");
+  });
+
+  it("carries a Content-Security-Policy that names the page's own inline scripts, the same on a hit", async () => {
+    const policies: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(env.server.url + "/pricing?csp");
+      const scripts = [...(await res.text()).matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)];
+      const policy = res.headers.get("content-security-policy")!;
+      const scriptSrc = policy.split("; ").find((d) => d.startsWith("script-src "))!;
+      expect(scriptSrc).not.toContain("unsafe-inline");
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const [, body] of scripts)
+        expect(scriptSrc).toContain(`'sha256-${createHash("sha256").update(body!).digest("base64")}'`);
+      expect(res.headers.get("x-cache")).toBe(i === 0 ? "MISS" : "HIT");
+      policies.push(policy);
+    }
+    expect(policies[1]).toBe(policies[0]);
   });
 
   it("shows a content change at the next view", async () => {

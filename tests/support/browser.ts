@@ -28,7 +28,19 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   const page = await context.newPage();
   // A click before React has hydrated the page would be a plain HTML submit, not what a person using the site gets.
   // Every full page load in the tests therefore waits for the marker the root layout sets once it is hydrated.
-  const hydrated = () => page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
+  // Every page load also proves the Content-Security-Policy lets the page run: any violation fails the test.
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+  });
+  const hydrated = async () => {
+    for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 25))) {
+      if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
+      const done = await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated")).catch(() => false); // the document is being replaced: look again
+      if (done) return;
+      if (Date.now() > deadline) throw new Error(`${page.url()} was not hydrated within 15 s`);
+    }
+  };
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);
   const waitForURL = page.waitForURL.bind(page);
