@@ -126,23 +126,43 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
     return { changed: true, membershipValid };
   }
 
+  /**
+   * The package an order is for: by packageId (our pages send it), or by the spec's packageName when no id is given.
+   * Name, price and validity are then copied from that record; what the request says about them is ignored.
+   */
+  async function orderedPackage(packageId: unknown, packageName: unknown) {
+    const unknownPackage = (field: string) =>
+      new AppError(404, "This package does not exist (any more). Please choose one on the pricing page.", [
+        { field, message: "Unknown package" },
+      ]);
+    if (typeof packageId === "string" && packageId !== "") {
+      return content.get("pricing", packageId).catch(() => {
+        throw unknownPackage("packageId");
+      });
+    }
+    if (typeof packageName !== "string" || packageName.trim() === "")
+      throw badRequest([{ field: "packageId", message: "Choose a package" }]);
+    const named = (await content.list("pricing")).filter((p) => p.packageName === packageName.trim());
+    if (named.length === 0) throw unknownPackage("packageName");
+    if (named.length > 1)
+      throw badRequest([
+        { field: "packageId", message: `Several packages are called ${packageName.trim()}: send packageId` },
+      ]);
+    return named[0]!;
+  }
+
   return {
     /** Places an order for a package as the signed-in customer: UnPaid, Pending, today's date. */
     async create(viewer: Viewer, packageId: unknown, input: unknown): Promise<OrderRecord> {
       const parsed = parseWith(orderFormSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      if (typeof packageId !== "string") throw badRequest([{ field: "packageId", message: "Choose a package" }]);
-      const pkg = await content.get("pricing", packageId).catch(() => {
-        throw new AppError(404, "This package does not exist (any more). Please choose one on the pricing page.", [
-          { field: "packageId", message: "Unknown package" },
-        ]);
-      });
+      const pkg = await orderedPackage(packageId, (input as { packageName?: unknown } | null)?.packageName);
       const t = now();
       const [row] = await db
         .insert(orders)
         .values({
           userId: viewer.id,
-          packageId,
+          packageId: pkg._id,
           packageName: String(pkg.packageName),
           packagePrice: Number(pkg.packagePrice),
           packageValidity: Number(pkg.packageValidity),

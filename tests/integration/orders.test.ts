@@ -131,6 +131,50 @@ describe("placing an order", () => {
   });
 });
 
+describe("the spec's own payload for POST /api/new-order", () => {
+  it("finds the package by packageName and trusts nothing else the body says about it or about the order", async () => {
+    const res = await app.request("/api/new-order", {
+      method: "POST",
+      json: {
+        packageName: "Basic",
+        packagePrice: 0.01,
+        packageValidity: 9999,
+        customerEmail: "someone-else@example.org",
+        ...form,
+        paymentStatus: "Paid",
+        orderStatus: "Delivered",
+        orderDate: "01/01/2000",
+      },
+      jar: customer,
+    });
+    expect(res.status).toBe(201);
+    const row = await orderRow(((await res.json()) as { insertedId: string }).insertedId);
+    expect(row).toMatchObject({
+      package_id: basic._id,
+      package_name: "Basic",
+      package_validity: basic.packageValidity,
+      customer_email: "buyer@example.org",
+      payment_status: "UnPaid",
+      order_status: "Pending",
+    });
+    expect(Number(row.package_price)).toBe(basic.packagePrice);
+    expect(row.order_date).not.toBe("01/01/2000");
+  });
+
+  it("answers 404 naming packageName for a name no package has, and 400 when neither id nor name is given", async () => {
+    const unknown = await app.request("/api/new-order", {
+      method: "POST",
+      json: { packageName: "Platinum", ...form },
+      jar: customer,
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ field: "packageName" });
+    const none = await app.request("/api/new-order", { method: "POST", json: form, jar: customer });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ field: "packageId", error: "Choose a package" });
+  });
+});
+
 describe("who sees which orders", () => {
   it("a customer lists only their own, newest first, paginated in SQL; an admin lists all", async () => {
     const a = await placeOrder(customer, basic._id);
