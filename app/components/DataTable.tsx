@@ -39,7 +39,7 @@ export function DataTable<T>({
         <p className="px-5 py-10 text-center text-sm text-mist">{empty}</p>
       ) : (
         <table className="w-full text-left text-sm">
-          <thead className="hidden bg-sand/60 text-xs tracking-wide text-mist uppercase md:table-header-group">
+          <thead className="hidden bg-sand/60 text-xs font-semibold text-mist md:table-header-group">
             <tr>
               {columns.map((c) => (
                 <th key={c.header} scope="col" className={`px-5 py-3 font-semibold ${c.className ?? ""}`}>
@@ -59,9 +59,7 @@ export function DataTable<T>({
                     key={c.header}
                     className={`contents md:table-cell md:px-5 md:py-3.5 md:align-middle ${c.className ?? ""}`}
                   >
-                    <span className="text-xs font-semibold tracking-wide text-mist uppercase md:hidden">
-                      {c.header}
-                    </span>
+                    <span className="text-xs font-semibold text-mist md:hidden">{c.header}</span>
                     <span className="min-w-0 break-words text-ink">{c.cell(row, i)}</span>
                   </td>
                 ))}

@@ -22,7 +22,8 @@ describe("accounts in the browser", () => {
     await page.goto("/");
     expect(await headerLinks(page)).toEqual(["Login"]);
 
-    await page.goto("/register");
+    // Registration always lands on / (spec 1), even when the visitor came through the login guard.
+    await page.goto("/register?redirectTo=%2Fpricing");
     expect(await page.locator("h1").textContent()).toBe("Welcome! Register to continue");
     // The browser checks first, with the spec's messages; nothing is sent.
     await page.getByRole("button", { name: "Register" }).click();

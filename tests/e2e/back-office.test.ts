@@ -61,6 +61,23 @@ describe("who may open the back office", () => {
   });
 });
 
+describe("what the spec says about single screens", () => {
+  it("an unknown order shows 'Error fetching order details'; contact block titles link to their edit screens", async () => {
+    await admin.goto("/admin/payment-status/00000000-0000-4000-8000-000000000000");
+    const errorToast = admin.getByRole("alert").filter({ hasText: "Error fetching order details" });
+    await expect.poll(() => errorToast.count()).toBe(2); // the toast, and the box in place of the order
+    expect(await main(admin).getByRole("alert").textContent()).toContain("Error fetching order details");
+    expect(await admin.getByRole("navigation", { name: "Back office" }).count()).toBe(1);
+
+    await admin.goto("/add-contact/");
+    const [first] = (
+      await env.db.pool.query("select id, data from content_entries where type = 'contactBlock' limit 1")
+    ).rows;
+    const title = main(admin).getByRole("link", { name: String(first.data.contactTitle) });
+    expect(await title.getAttribute("href")).toBe(`/edit-contact-page/${first.id}`);
+  });
+});
+
 describe("editing the site", () => {
   it("edit the banner and see it on the landing page", async () => {
     await admin.goto("/edit-banner");

@@ -49,6 +49,17 @@ describe("the landing page", () => {
     expect(body).toContain("Get Every Single Needs");
     expect(body).toContain("Let's Talk For Support");
     expect(body).toContain("Send Us Message");
+    // Shown as the spec writes them (innerText applies CSS text-transform; textContent does not).
+    expect(await page.getByText("Get Every Single Needs", { exact: true }).innerText()).toBe("Get Every Single Needs");
+    expect(await page.getByText("Popular", { exact: true }).innerText()).toBe("Popular");
+    // The hero has one button.
+    expect(
+      await page
+        .locator("section", { has: page.locator("h1") })
+        .first()
+        .getByRole("link")
+        .count(),
+    ).toBe(1);
 
     // About blocks alternate; pricing cards link to their order page; Premium is the popular one.
     expect(

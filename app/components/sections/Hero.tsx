@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { SectionRecord } from "../../content/registry";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { SmartLink } from "./SmartLink";
@@ -19,9 +18,6 @@ export function Hero({ banner }: { banner: SectionRecord<"banner"> }) {
               {banner.buttonOneText}
               <span aria-hidden="true">→</span>
             </SmartLink>
-            <Link to="/#contact-sec" className="text-sm font-semibold text-forest underline-offset-4 hover:underline">
-              Book a free consultation
-            </Link>
           </div>
         </div>
         <div className="relative">

@@ -28,7 +28,7 @@ export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricin
               }`}
             >
               {popular ? (
-                <span className="absolute top-6 right-6 rounded-full bg-clay px-3 py-1 text-xs font-semibold tracking-wide text-white uppercase">
+                <span className="absolute top-6 right-6 rounded-full bg-clay px-3 py-1 text-xs font-semibold tracking-wide text-white">
                   Popular
                 </span>
               ) : null}

@@ -5,7 +5,6 @@ import { HONEYPOT_FIELD } from "../../content/forms";
 import { AuthCard, EmailField, FormAlert, PasswordField } from "../../components/AuthCard";
 import { Honeypot, useClientValidation } from "../../components/forms";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
-import { safeRedirect } from "../../lib/redirect";
 import { accountAction } from "./failure.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -20,8 +19,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (bot) throw redirect("/");
   return accountAction(form, async () => {
     const headers = await context.services.accounts.signUp(Object.fromEntries(form), attempt(request, context));
-    // The spec sends a new member to the landing page; one who was on their way somewhere goes there instead.
-    throw redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
+    // Spec 1 and the accounts issue: after registration the new member goes to the landing page.
+    throw redirect("/", { headers });
   });
 }
 
@@ -60,7 +59,6 @@ export default function Register({ actionData }: Route.ComponentProps) {
       ) : null}
       <Form method="post" noValidate onSubmit={onSubmit} className={`relative space-y-5 ${busy ? "hidden" : ""}`}>
         <Honeypot />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
         <EmailField defaultValue={actionData?.values?.email} error={error("email")} />
         <PasswordField autoComplete="new-password" error={error("password")} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>

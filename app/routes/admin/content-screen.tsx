@@ -162,10 +162,14 @@ function RecordList({ section, records }: { section: SectionDef; records: Rec[] 
   return (
     <ul className="mt-4 divide-y divide-linen">
       {records.map((r) => (
-        <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-          <span className="min-w-0 text-sm text-ink">{summary(section, r)}</span>
-          <Link to={editHref(section, r._id)} className="text-sm font-semibold text-clay hover:underline">
-            Edit
+        <li key={r._id}>
+          {/* The title is the link to its edit screen (spec 2: "each title links to …"). */}
+          <Link
+            to={editHref(section, r._id)}
+            className="group flex items-center justify-between gap-3 py-3 text-sm text-ink hover:text-clay"
+          >
+            <span className="min-w-0">{summary(section, r)}</span>
+            <span className="shrink-0 font-semibold text-clay group-hover:underline">Edit</span>
           </Link>
         </li>
       ))}

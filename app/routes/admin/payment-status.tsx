@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Link, useRevalidator } from "react-router";
+import { useEffect, useState } from "react";
+import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
 import { useToast } from "../../components/toast";
@@ -126,6 +126,32 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           </ul>
         </div>
       ) : null}
+    </>
+  );
+}
+
+/** An order that cannot be read (unknown id, database failure): the spec's toast, inside the back office. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const toast = useToast();
+  useEffect(() => toast("error", "Error fetching order details"), [toast]);
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <>
+      <title>Order</title>
+      <AdminHeader
+        title="Order details"
+        lead={
+          <Link to="/total-orders" className="hover:text-clay">
+            ← Total Orders
+          </Link>
+        }
+      />
+      <div role="alert" className="rounded-2xl bg-white p-6 text-sm ring-1 ring-linen">
+        <p className="font-semibold text-red-800">Error fetching order details</p>
+        <p className="mt-1 text-mist">
+          {missing ? "No order has this number." : "The order could not be read. Please try again in a moment."}
+        </p>
+      </div>
     </>
   );
 }

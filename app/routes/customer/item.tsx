@@ -239,7 +239,7 @@ function EmailPart({ label, onCopy, children }: { label: string; onCopy: () => v
   return (
     <div className="mt-5 rounded-xl bg-sand/60 p-4 ring-1 ring-linen">
       <div className="flex items-center justify-between gap-3">
-        <p className="text-xs font-semibold tracking-wide text-mist uppercase">{label}</p>
+        <p className="text-xs font-semibold text-mist">{label}</p>
         <button
           type="button"
           onClick={onCopy}
