@@ -208,6 +208,22 @@ describe("the other public pages", () => {
         .getByRole("progressbar")
         .evaluateAll((bars) => bars.slice(0, 3).map((b) => b.getAttribute("aria-valuenow"))),
     ).toEqual(["85", "65", "79"]);
+    // The service page also shows each item's name, and its image once the admin sets one; the landing page does not.
+    const names = await page.getByTestId("service-name").allTextContents();
+    expect(names).toEqual(seeded("serviceItem").map((s) => s.serviceName));
+    await env.db.pool.query(
+      `update content_entries set data = data || '{"serviceImg": "/images/about-living.svg"}'
+        where id = (select id from content_entries where type = 'serviceItem' order by position limit 1)`,
+    );
+    await notifyContentChanged(env.db);
+    await expect
+      .poll(async () => {
+        await page.goto("/service/");
+        return page.getByTestId("service-image").getAttribute("src");
+      })
+      .toBe("/images/about-living.svg");
+    await page.goto("/");
+    expect(await page.getByTestId("service-name").count()).toBe(0);
 
     await page.goto("/pricing");
     const pricing = await page.locator("main").textContent();

@@ -1,14 +1,21 @@
 import type { SectionRecord } from "../../content/registry";
 import { Section } from "./Section";
 
+/**
+ * Service heading and items. The landing page shows icon, title and details; the service page (`detailed`) also
+ * shows each item's name as its category and its image when it has one (spec 1: it "also reads serviceImg,
+ * serviceName").
+ */
 export function Services({
   heading,
   items,
   id,
+  detailed = false,
 }: {
   heading?: SectionRecord<"serviceHeading">;
   items: SectionRecord<"serviceItem">[];
   id?: string;
+  detailed?: boolean;
 }) {
   if (!heading && items.length === 0) return null;
   return (
@@ -19,10 +26,29 @@ export function Services({
             key={item._id}
             className="group rounded-2xl border border-linen bg-white p-7 transition-shadow hover:shadow-lg hover:shadow-linen/60"
           >
-            <span className="inline-flex h-14 w-14 items-center justify-center rounded-xl bg-sand transition-colors group-hover:bg-linen">
-              <img src={item.serviceIcon} alt="" width={64} height={64} className="h-9 w-9" loading="lazy" />
-            </span>
-            <h3 className="mt-5 text-xl text-forest">{item.serviceTitle}</h3>
+            {detailed && item.serviceImg ? (
+              <img
+                src={item.serviceImg}
+                alt=""
+                width={640}
+                height={400}
+                className="-mx-7 -mt-7 mb-2 aspect-[16/10] w-[calc(100%+3.5rem)] max-w-none rounded-t-2xl object-cover"
+                loading="lazy"
+                data-testid="service-image"
+              />
+            ) : (
+              <span className="inline-flex h-14 w-14 items-center justify-center rounded-xl bg-sand transition-colors group-hover:bg-linen">
+                <img src={item.serviceIcon} alt="" width={64} height={64} className="h-9 w-9" loading="lazy" />
+              </span>
+            )}
+            {detailed && item.serviceName ? (
+              <p className="mt-5 text-xs font-semibold tracking-wide text-clay" data-testid="service-name">
+                {item.serviceName}
+              </p>
+            ) : null}
+            <h3 className={`${detailed && item.serviceName ? "mt-1" : "mt-5"} text-xl text-forest`}>
+              {item.serviceTitle}
+            </h3>
             <p className="mt-3 text-sm leading-relaxed text-mist">{item.serviceDetails}</p>
           </li>
         ))}

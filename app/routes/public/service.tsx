@@ -48,7 +48,7 @@ export default function ServicePage({ loaderData: d }: Route.ComponentProps) {
     <>
       <PageHeader title="Service Page" lead={d.serviceHeading?.servicesubHeading} />
       <Counters counter={d.counter} />
-      <Services heading={d.serviceHeading} items={d.services} />
+      <Services heading={d.serviceHeading} items={d.services} detailed />
       <ServiceAbout about={d.about} />
       <WorkSteps steps={d.workSteps} />
       <Features heading={d.featuresText} items={d.features} />
