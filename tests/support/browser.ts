@@ -28,14 +28,17 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   const page = await context.newPage();
   // A click before React has hydrated the page would be a plain HTML submit, not what a person using the site gets.
   // Every full page load in the tests therefore waits for the marker the root layout sets once it is hydrated.
-  // Every page load also proves the Content-Security-Policy lets the page run: any violation fails the test.
+  // Every page load also proves the page runs cleanly: a Content-Security-Policy violation, an uncaught exception or
+  // a React error (a hydration mismatch among them) fails the test.
   const violations: string[] = [];
   page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+    if (/Content Security Policy|Minified React error|hydrat/i.test(message.text()))
+      violations.push(`${page.url()}: ${message.text()}`);
   });
+  page.on("pageerror", (error) => violations.push(`${page.url()}: uncaught ${error.message}`));
   const hydrated = async () => {
     for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 25))) {
-      if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
+      if (violations.length) throw new Error(`The page did not run cleanly:\n${violations.join("\n")}`);
       const done = await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated")).catch(() => false); // the document is being replaced: look again
       if (done) return;
       if (Date.now() > deadline) throw new Error(`${page.url()} was not hydrated within 15 s`);

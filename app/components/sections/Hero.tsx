@@ -35,7 +35,6 @@ export function Hero({ banner }: { banner: SectionRecord<"banner"> }) {
                 loading="lazy"
                 allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
                 referrerPolicy="strict-origin-when-cross-origin"
-                allowFullScreen
               />
             </div>
           ) : (

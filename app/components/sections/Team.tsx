@@ -117,7 +117,6 @@ function VideoFacade({ id, title, poster }: { id: string; title: string; poster:
           className="absolute inset-0 h-full w-full"
           allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture; fullscreen"
           referrerPolicy="strict-origin-when-cross-origin"
-          allowFullScreen
         />
       ) : (
         <button
