@@ -5,6 +5,8 @@ import { Section } from "./Section";
 
 export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricing">[]; titleAs?: "h1" | "h2" }) {
   if (packages.length === 0) return null;
+  // Card titles sit one level below the section title (h1 on /pricing, h2 on the landing page).
+  const CardTitle = titleAs === "h1" ? "h2" : "h3";
   return (
     <Section
       id="pricing-sec"
@@ -32,7 +34,7 @@ export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricin
                   Popular
                 </span>
               ) : null}
-              <h3 className={`text-2xl ${popular ? "text-white" : "text-forest"}`}>{pkg.packageName}</h3>
+              <CardTitle className={`text-2xl ${popular ? "text-white" : "text-forest"}`}>{pkg.packageName}</CardTitle>
               <p className="mt-5 flex items-baseline gap-1">
                 <span className="font-serif text-5xl">{formatPrice(pkg.packagePrice)}</span>
                 <span className={popular ? "text-white/70" : "text-mist"}>/month</span>

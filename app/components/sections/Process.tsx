@@ -9,7 +9,7 @@ export function WorkSteps({ steps }: { steps: SectionRecord<"workStep">[] }) {
       <ol className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {steps.slice(0, 4).map((s) => (
           <li key={s._id} className="relative rounded-3xl bg-white p-7 ring-1 ring-linen">
-            <span className="font-serif text-5xl text-linen">{s.stepNumber}</span>
+            <span className="font-serif text-5xl text-brass-dark">{s.stepNumber}</span>
             <img
               src={s.stapIcon}
               alt=""

@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE } from "../support/browser";
+import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+
+/**
+ * axe-core (the engine behind most accessibility checkers) over every kind of page, at desktop and phone widths:
+ * WCAG 2.1 A and AA, plus axe's best practices. Any violation fails, with what and where.
+ */
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const PUBLIC = ["/", "/service/", "/pricing", "/contact", "/thanks", "/login", "/register", "/reset", "/not-a-page"];
+const SIGNED_IN = [
+  "/dashboard",
+  "/my-order",
+  "/admin",
+  "/total-orders",
+  "/setting",
+  "/edit-banner",
+  "/edit-about",
+  "/add-pricing/",
+  "/all-messages/",
+  "/all-subscriber/",
+  "/items-management",
+  "/add-item",
+  "/add-user",
+  "/add-paypal-Email",
+  "/activity",
+];
+
+let env: E2EEnv;
+beforeAll(async () => {
+  env = await startE2E();
+});
+afterAll(() => env?.close());
+
+interface AxeResult {
+  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+}
+
+async function violations(page: Page, path: string): Promise<string[]> {
+  await page.goto(path);
+  // Colours are measured once the 0.3 s page fade has finished.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, {
+      runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    }),
+  )) as AxeResult;
+  return result.violations.map(
+    (v) => `${path} ${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+}
+
+describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`public pages at ${name} width`, async () => {
+      const page = await newPage(env.browser, env.server.url, { viewport });
+      const found: string[] = [];
+      for (const path of PUBLIC) found.push(...(await violations(page, path)));
+      expect(found).toEqual([]);
+      await page.context().close();
+    });
+
+    it(`customer and back-office pages at ${name} width`, async () => {
+      const page = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(page, ADMIN.email, ADMIN.password);
+      const found: string[] = [];
+      for (const path of SIGNED_IN) found.push(...(await violations(page, path)));
+      expect(found).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
