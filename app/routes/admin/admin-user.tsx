@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/admin-user";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
@@ -24,14 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Edit admin user" }, { n
 export default function AdminUser({ loaderData: { user } }: Route.ComponentProps) {
   return (
     <>
-      <AdminHeader
-        title="Edit admin user"
-        lead={
-          <Link to="/add-user" className="hover:text-clay">
-            ← Admin user
-          </Link>
-        }
-      />
+      <AdminHeader title="Edit admin user" back={{ to: "/add-user", label: "Admin user" }} />
       <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <p className="mb-4 text-sm text-mist">
           The new address must belong to an account whose email is confirmed, or nobody could open the back office.

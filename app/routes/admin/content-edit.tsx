@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/content-edit";
 import { editFor } from "../../content/admin-screens";
 import { getSection } from "../../content/registry";
@@ -27,14 +27,7 @@ export default function ContentEdit({ loaderData: { type, record } }: Route.Comp
   const section = getSection(type)!;
   return (
     <>
-      <AdminHeader
-        title={`Edit ${section.title}`}
-        lead={
-          <Link to={section.admin.screen} className="hover:text-clay">
-            ← {section.admin.heading}
-          </Link>
-        }
-      />
+      <AdminHeader title={`Edit ${section.title}`} back={{ to: section.admin.screen, label: section.admin.heading }} />
       <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <RegistryForm section={section} record={record as never} intent="update" />
       </div>

@@ -38,14 +38,7 @@ export default function ContentScreen({ loaderData }: Route.ComponentProps) {
   const first = getSection(loaderData.sections[0]!.type)!;
   return (
     <>
-      <AdminHeader
-        title={first.admin.heading}
-        lead={
-          <Link to="/setting" className="hover:text-clay">
-            ← All site content
-          </Link>
-        }
-      />
+      <AdminHeader title={first.admin.heading} back={{ to: "/setting", label: "All site content" }} />
       <div className="space-y-10">
         {loaderData.sections.map(({ type, records }) => (
           <SectionPanel key={type} section={getSection(type)!} records={records} />

@@ -1,4 +1,4 @@
-import { NavLink, Outlet, useNavigation } from "react-router";
+import { Link, NavLink, Outlet, useNavigation } from "react-router";
 import type { Route } from "./+types/layout";
 import { requireAdmin } from "../../lib/guards.server";
 
@@ -89,10 +89,13 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 export function AdminHeader({
   title,
   lead,
+  back,
   actions,
 }: {
   title: string;
   lead?: React.ReactNode;
+  /** The screen this one belongs to, linked under the title. */
+  back?: { to: string; label: string };
   actions?: React.ReactNode;
 }) {
   return (
@@ -100,6 +103,13 @@ export function AdminHeader({
       <div>
         <h1 className="text-3xl text-forest">{title}</h1>
         {lead ? <p className="mt-2 text-sm text-mist">{lead}</p> : null}
+        {back ? (
+          <p className="mt-2 text-sm text-mist">
+            <Link to={back.to} className="hover:text-clay">
+              ← {back.label}
+            </Link>
+          </p>
+        ) : null}
       </div>
       {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
     </div>

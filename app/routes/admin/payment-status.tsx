@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { isRouteErrorResponse, Link, useRevalidator } from "react-router";
+import { isRouteErrorResponse, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
 import { useToast } from "../../components/toast";
@@ -74,14 +74,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
   ];
   return (
     <>
-      <AdminHeader
-        title="Order details"
-        lead={
-          <Link to="/total-orders" className="hover:text-clay">
-            ← Total Orders
-          </Link>
-        }
-      />
+      <OrderHeader />
       <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <dl
           className="grid gap-x-6 gap-y-3 rounded-2xl bg-white p-6 text-sm ring-1 ring-linen sm:grid-cols-[12rem_1fr]"
@@ -130,6 +123,10 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
   );
 }
 
+function OrderHeader() {
+  return <AdminHeader title="Order details" back={{ to: "/total-orders", label: "Total Orders" }} />;
+}
+
 /** An order that cannot be read (unknown id, database failure): the spec's toast, inside the back office. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const toast = useToast();
@@ -138,14 +135,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <>
       <title>Order</title>
-      <AdminHeader
-        title="Order details"
-        lead={
-          <Link to="/total-orders" className="hover:text-clay">
-            ← Total Orders
-          </Link>
-        }
-      />
+      <OrderHeader />
       <div role="alert" className="rounded-2xl bg-white p-6 text-sm ring-1 ring-linen">
         <p className="font-semibold text-red-800">Error fetching order details</p>
         <p className="mt-1 text-mist">

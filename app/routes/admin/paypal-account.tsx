@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/paypal-account";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
@@ -27,14 +26,7 @@ export const meta: Route.MetaFunction = () => [
 export default function PayPalAccount({ loaderData: { account } }: Route.ComponentProps) {
   return (
     <>
-      <AdminHeader
-        title="Edit payment account"
-        lead={
-          <Link to="/add-paypal-Email" className="hover:text-clay">
-            ← Payment account
-          </Link>
-        }
-      />
+      <AdminHeader title="Edit payment account" back={{ to: "/add-paypal-Email", label: "Payment account" }} />
       <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <SingleFieldForm
           name="paypalEmail"

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import type { Route } from "./+types/view-message";
 import { useToast } from "../../components/toast";
 import { requireAdmin } from "../../lib/guards.server";
@@ -27,14 +27,7 @@ export default function ViewMessage({ loaderData: { message } }: Route.Component
   }, [fetcher.state, fetcher.data, toast]);
   return (
     <>
-      <AdminHeader
-        title={message.subject}
-        lead={
-          <Link to="/all-messages" className="hover:text-clay">
-            ← Messages
-          </Link>
-        }
-      />
+      <AdminHeader title={message.subject} back={{ to: "/all-messages", label: "Messages" }} />
       <article className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[8rem_1fr]">
           <dt className="text-mist">From</dt>
