@@ -162,7 +162,7 @@ describe("editing the site", () => {
 });
 
 describe("before the page is interactive", () => {
-  it("content and payment-account forms still save, show the answer and keep what was typed", async () => {
+  it("content, payment-account and item forms still save, show the answer and keep what was typed", async () => {
     // A browser without JavaScript submits exactly what a click before hydration submits: a plain HTML form post.
     const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
     await context.addCookies(await admin.context().cookies());
@@ -192,6 +192,24 @@ describe("before the page is interactive", () => {
     await page.waitForLoadState();
     expect(await page.getByRole("main").getByLabel("PayPal email").inputValue()).toBe("not-an-email");
     expect(await page.getByRole("main").getByRole("alert").count()).toBeGreaterThan(0);
+
+    await page.goto("/add-item");
+    const main = page.getByRole("main");
+    await main.getByLabel("Format").selectOption("Instagram");
+    await main.getByLabel("Canva Link").fill("not a link");
+    await main.getByRole("button", { name: "Add Item" }).click();
+    await page.waitForLoadState();
+    expect(await main.getByRole("alert").count()).toBeGreaterThan(0);
+    expect(await main.getByLabel("Format").inputValue()).toBe("Instagram");
+    expect(await main.getByLabel("Canva Link").inputValue()).toBe("not a link");
+    await main.getByLabel("Free or Paid").selectOption("Free");
+    await main.getByLabel("Canva Link").fill("https://www.canva.com/design/plain-html");
+    await main.getByLabel("Image Link").fill("https://example.org/plain.png");
+    await main.getByLabel("Category").fill("No-script posts");
+    await main.getByRole("button", { name: "Add Item" }).click();
+    await page.waitForLoadState();
+    expect(await main.getByRole("status").first().textContent()).toBe("Item is Updated");
+    expect(await main.getByTestId("simple-items").textContent()).toContain("No-script posts");
     await context.close();
   });
 });

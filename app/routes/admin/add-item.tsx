@@ -1,5 +1,6 @@
 import { useFetcher } from "react-router";
 import type { Route } from "./+types/add-item";
+import { FormAlert } from "../../components/AuthCard";
 import { DataTable } from "../../components/DataTable";
 import { SelectField, TextField, useClientValidation, useFormFeedback, type FormResult } from "../../components/forms";
 import { ACCESS_TYPES, FORMATS, simpleItemSchema } from "../../lib/catalogue";
@@ -38,10 +39,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Add Item" }, { name: "r
 
 const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
 
-export default function AddItem({ loaderData: { items, page, timeZone } }: Route.ComponentProps) {
+export default function AddItem({ loaderData: { items, page, timeZone }, actionData }: Route.ComponentProps) {
   const fetcher = useFetcher<FormResult>();
   const formRef = useFormFeedback(fetcher);
-  const result = fetcher.data;
+  // Posted before the page was interactive (or without JavaScript), the answer comes as the route's: shown inline.
+  const result = fetcher.data ?? actionData;
   const { error, onSubmit } = useClientValidation(simpleItemSchema, result && !result.ok ? result : undefined);
   const values = result && !result.ok ? result.values : {};
   const busy = fetcher.state !== "idle";
@@ -58,6 +60,11 @@ export default function AddItem({ loaderData: { items, page, timeZone } }: Route
           onSubmit={onSubmit}
           className="mt-8 grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-8"
         >
+          {!fetcher.data && actionData ? (
+            <div className="sm:col-span-2">
+              <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+            </div>
+          ) : null}
           <SelectField
             label="Format"
             name="format"
