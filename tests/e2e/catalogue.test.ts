@@ -21,14 +21,6 @@ const webDesign = JSON.parse(readFileSync(path.join(ROOT, "server/catalogue/cate
   body: string;
 }[];
 
-/** Waits until React has hydrated the page, so that buttons without a form of their own respond. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const el = document.querySelector("main");
-    return !!el && Object.keys(el).some((k) => k.startsWith("__react"));
-  });
-}
-
 async function api(method: string, url: string, body?: unknown) {
   const jar = new CookieJar();
   jar.store(
@@ -63,7 +55,6 @@ describe("the catalogue in the browser", () => {
     const page = await newPage(env.browser, env.server.url);
     await logIn(page, ADMIN.email, ADMIN.password);
     await page.goto("/items-management");
-    await hydrated(page);
     const table = page.getByTestId("items-table");
     expect(await table.textContent()).toContain("No items found.");
 
@@ -132,7 +123,6 @@ describe("the catalogue in the browser", () => {
       expect(added.status).toBe(201);
     }
     await page.reload();
-    await hydrated(page);
     const add = main(page).getByRole("button", { name: "+ Add New Item" });
     expect(await add.isDisabled()).toBe(true);
     expect(await add.getAttribute("title")).toBe("All URLs are already in use");
@@ -229,7 +219,6 @@ describe("the catalogue in the browser", () => {
     await card.getByRole("link", { name: "Access" }).click();
     await page.waitForURL((u) => u.pathname.startsWith("/item/"));
     expect(new URL(page.url()).pathname).toBe(`/item/${await itemId("Web Design Leads")}`);
-    await hydrated(page);
     expect(await page.locator("h1").textContent()).toBe("Generate Web Design Leads");
     expect(await main(page).textContent()).toContain(
       "Create compelling, personalized cold emails in seconds with our AI-powered engine",
@@ -299,7 +288,6 @@ describe("the catalogue in the browser", () => {
     const page = await newPage(env.browser, env.server.url);
     await logIn(page, ADMIN.email, ADMIN.password);
     await page.goto("/add-item");
-    await hydrated(page);
     const form = main(page).locator("form");
     await form.getByRole("button", { name: "Add Item" }).click();
     for (const text of [
