@@ -1,6 +1,15 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
-import { TextField } from "./forms";
+import { Link, useNavigation, useSearchParams } from "react-router";
+import { credentialsSchema } from "../content/account-forms";
+import { TextField, useClientValidation, type ActionFailure } from "./forms";
+
+/** What the login and register pages share: where to go afterwards, the busy state, and the field checks. */
+export function useCredentialsForm(actionData: ActionFailure | undefined) {
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirectTo") ?? "";
+  const busy = useNavigation().state === "submitting";
+  return { redirectTo, busy, ...useClientValidation(credentialsSchema, actionData) };
+}
 
 /** The frame of the account pages (login, register, reset). */
 export function AuthCard({

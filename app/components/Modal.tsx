@@ -1,6 +1,18 @@
 import { StrokeIcon } from "./StrokeIcon";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
+/** A native <dialog> shown as a modal while `open` is true (the browser handles focus, Escape and the backdrop). */
+export function useModalDialog(open: boolean) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return ref;
+}
+
 /**
  * A native modal dialog, at most 600 px wide: it closes on its close button, Escape, or a click outside it (the
  * backdrop). `open` drives it; `onClose` is told whenever it closes.
@@ -20,14 +32,8 @@ export function Modal({
   children: ReactNode;
   testId?: string;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}

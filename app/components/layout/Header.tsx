@@ -1,7 +1,7 @@
 import { StrokeIcon } from "../StrokeIcon";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { CloseButton } from "../Modal";
+import { CloseButton, useModalDialog } from "../Modal";
 
 export const NAV_LINKS = [
   { label: "Home", to: "/" },
@@ -108,13 +108,7 @@ function MobileMenu({
   siteName: string;
   children: React.ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}

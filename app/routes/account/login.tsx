@@ -1,8 +1,6 @@
-import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { credentialsSchema } from "../../content/account-forms";
-import { AuthCard, EmailField, FormAlert, PasswordField } from "../../components/AuthCard";
-import { useClientValidation } from "../../components/forms";
+import { AuthCard, EmailField, FormAlert, PasswordField, useCredentialsForm } from "../../components/AuthCard";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
 import { accountAction } from "./failure.server";
@@ -24,9 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Login" }, { name: "robo
 
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const redirectTo = params.get("redirectTo") ?? "";
-  const busy = useNavigation().state === "submitting";
-  const { error, onSubmit } = useClientValidation(credentialsSchema, actionData);
+  const { redirectTo, busy, error, onSubmit } = useCredentialsForm(actionData);
   return (
     <AuthCard
       title="Login"

@@ -1,9 +1,8 @@
-import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
-import { credentialsSchema } from "../../content/account-forms";
 import { HONEYPOT_FIELD } from "../../content/forms";
-import { AuthCard, EmailField, FormAlert, PasswordField } from "../../components/AuthCard";
-import { Honeypot, useClientValidation } from "../../components/forms";
+import { AuthCard, EmailField, FormAlert, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { Honeypot } from "../../components/forms";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { accountAction } from "./failure.server";
 
@@ -27,10 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Register" }, { name: "robots", content: "noindex" }];
 
 export default function Register({ actionData }: Route.ComponentProps) {
-  const [params] = useSearchParams();
-  const redirectTo = params.get("redirectTo") ?? "";
-  const busy = useNavigation().state === "submitting";
-  const { error, onSubmit } = useClientValidation(credentialsSchema, actionData);
+  const { redirectTo, busy, error, onSubmit } = useCredentialsForm(actionData);
   return (
     <AuthCard
       title="Welcome! Register to continue"
