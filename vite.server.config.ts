@@ -7,7 +7,7 @@ export default defineConfig({
     ssr: "server/main.ts",
     outDir: "build/server",
     emptyOutDir: false,
-    target: "node20",
+    target: "node24",
     sourcemap: true,
     rollupOptions: { output: { entryFileNames: "main.js", format: "esm" } },
   },

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm start`: build when the sources changed since the last build (or there is none), then serve.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, buildIsCurrent } from "./build-state.mjs";
+
+if (buildIsCurrent()) {
+  console.log("build is up to date with the sources; starting it");
+} else {
+  console.log("building (the sources changed since the last build, or there is none)");
+  const res = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });
+  if (res.status !== 0) process.exit(res.status ?? 1);
+}
+await import(pathToFileURL(path.join(ROOT, "build/server/main.js")).href);
