@@ -18,6 +18,7 @@ import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
 import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffects";
 import { ToastProvider } from "./components/toast";
+import { pickContent } from "./content/pages";
 import { siteName } from "./lib/site";
 
 export const links: LinksFunction = () => [
@@ -31,13 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
     user: viewer ? { isAdmin: viewer.isAdmin } : null,
-    chrome: {
-      logo: content.logo[0]?.logo,
-      address: content.footerAddress[0],
-      social: content.footerSocial[0],
-      copyright: content.copyright[0],
-      about: content.footerAbout[0],
-    },
+    chrome: pickContent(content, "chrome"),
   };
 }
 
@@ -77,7 +72,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       </a>
       <LoadingBar />
       <ScrollOnNavigate />
-      <Header logo={chrome.logo} siteName={siteName} user={user} />
+      <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
       <main
         id="main"
         key={location.pathname}
@@ -85,7 +80,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       >
         <Outlet />
       </main>
-      <Footer siteName={siteName} {...chrome} />
+      <Footer siteName={siteName} content={chrome} />
     </ToastProvider>
   );
 }
@@ -105,7 +100,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <ToastProvider>
       <title>{`${title} | ${root?.siteName ?? "Studio"}`}</title>
       <meta name="robots" content="noindex" />
-      {root ? <Header logo={root.chrome.logo} siteName={root.siteName} user={root.user} /> : null}
+      {root ? <Header logo={root.chrome.logo[0]?.logo} siteName={root.siteName} user={root.user} /> : null}
       <main id="main" className="flex flex-1 items-center bg-sand/50">
         <div className="container-page py-24 text-center">
           <p className="eyebrow">Error {status}</p>
@@ -121,7 +116,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </div>
         </div>
       </main>
-      {root ? <Footer siteName={root.siteName} {...root.chrome} /> : null}
+      {root ? <Footer siteName={root.siteName} content={root.chrome} /> : null}
     </ToastProvider>
   );
 }

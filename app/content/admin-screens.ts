@@ -1,3 +1,4 @@
+import { pages, pageTypes, type PageKey } from "./pages";
 import { sections, type SectionDef } from "./registry";
 
 /** Paths without their trailing slash (React Router matches both forms). */
@@ -36,3 +37,30 @@ export function editFor(pathname: string): { section: SectionDef; id: string } |
 
 /** The address of a record's edit screen. */
 export const editHref = (section: SectionDef, id: string) => section.admin.edit.replace(":id", encodeURIComponent(id));
+
+/** The dashboard's cards (spec 2, section 2): the screens whose registry entry names one, in registry order. */
+export const DASHBOARD_CARDS: { to: string; label: string }[] = ADMIN_SCREENS.flatMap((screen) =>
+  screen.sections.flatMap((s) => (s.admin.card ? [{ to: screen.path, label: s.admin.card }] : [])),
+);
+
+export interface HubGroup {
+  page: PageKey;
+  name: string;
+  /** "View on site". */
+  path: string;
+  /** The screens holding this page's sections, in page order, each with the titles of those sections. */
+  screens: { path: string; heading: string; sections: string[] }[];
+}
+
+/** The settings hub: the content screens grouped by the public page where their sections appear. */
+export const HUB_GROUPS: HubGroup[] = (Object.keys(pages) as PageKey[]).map((page) => {
+  const screens: HubGroup["screens"] = [];
+  for (const type of pageTypes(page)) {
+    const section = sections.find((s) => s.type === type)!;
+    const screen = ADMIN_SCREENS.find((x) => x.path === section.admin.screen)!;
+    const card = screens.find((c) => c.path === screen.path);
+    if (card) card.sections.push(section.title);
+    else screens.push({ path: screen.path, heading: screen.sections[0]!.admin.heading, sections: [section.title] });
+  }
+  return { page, name: pages[page].name, path: pages[page].path, screens };
+});

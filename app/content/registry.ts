@@ -1,6 +1,8 @@
 /**
  * The content registry: every editable public section, described once as data.
- * From it come the validation schemas, the REST paths, the admin screens and the public pages' data.
+ * From it come the validation schemas, the REST paths, the admin screens and lists, the dashboard cards and the public
+ * pages' data. Each entry's public component is named in app/components/sections/index.ts (a typed map, so a section
+ * without one fails typecheck); the pages that show it are listed in app/content/pages.ts.
  * Field names, REST paths and success texts are spelled exactly as the two spec documents spell them.
  * Shared by server and browser: no server-only imports here.
  */
@@ -26,6 +28,19 @@ export interface FieldDef {
   readonly integer?: boolean;
 }
 
+/** How a list section's records look on its admin screen. */
+export type ListLook =
+  /** Each record's title links to its edit screen (the default). */
+  | { readonly look: "links" }
+  /** A card per record: its title, one line per template ("{field}", or "{field:price}" for money), an edit link. */
+  | { readonly look: "cards"; readonly lines: readonly string[]; readonly editText: string }
+  /** Boxes headed "Step {number}", the title linking to the edit screen, then the details. */
+  | { readonly look: "steps"; readonly number: string; readonly details: string }
+  /** Only the numbers, each a round link to its edit screen; `only` names the numbers shown. */
+  | { readonly look: "numbers"; readonly number: string; readonly only?: readonly string[] }
+  /** A row per record with a button that opens its edit form in a dialog. */
+  | { readonly look: "dialog"; readonly editText: string; readonly dialogTitle: string };
+
 export interface SectionDef {
   /** Stable key, stored in the database. */
   readonly type: string;
@@ -37,6 +52,13 @@ export interface SectionDef {
   /** The text shown when `max` is reached. */
   readonly maxNotice?: string;
   readonly fields: readonly FieldDef[];
+  /** The field a person calls a record by (admin lists, activity log). Default: the first text field. */
+  readonly titleField?: string;
+  /**
+   * Lists only: the singleton shown as this list's heading on public pages (e.g. FAQ text above FAQ items).
+   * The list's component renders both, and a page that lists this section gets its heading too.
+   */
+  readonly heading?: string;
   /** REST paths under /api, exactly as spec section 7 spells them (":id" stands for the record id). */
   readonly api: {
     readonly list: string;
@@ -51,6 +73,10 @@ export interface SectionDef {
     readonly heading: string;
     /** The singleton's edit link text when one record exists. */
     readonly editLinkText?: string;
+    /** Lists only: how the records look (default: links). */
+    readonly list?: ListLook;
+    /** A card to this screen on the dashboard, with this label (spec 2, section 2). */
+    readonly card?: string;
   };
   /** Success texts the spec's alerts name (shown as toasts). */
   readonly messages: {
@@ -143,6 +169,7 @@ export const sections = [
       img("serviceImg", "Service Image", { optional: true }),
       t("serviceName", "Service Name", { optional: true }),
     ],
+    heading: "serviceHeading",
     api: {
       list: "/service-items",
       one: "/service-item/:id",
@@ -171,8 +198,14 @@ export const sections = [
       t("buttonText", "Button Text"),
       link("buttonLink", "Button Link"),
     ],
+    titleField: "aboutHeading",
     api: { list: "/about", one: "/about/:id", add: "/add-about", update: "/update-about/:id" },
-    admin: { screen: "/edit-about", edit: "/edit-about/:id", heading: "Manage About Sections" },
+    admin: {
+      screen: "/edit-about",
+      edit: "/edit-about/:id",
+      heading: "Manage About Sections",
+      list: { look: "dialog", editText: "Update", dialogTitle: "Update About Section" },
+    },
     messages: { added: "About section added", updated: "About section updated" },
   },
   {
@@ -207,6 +240,7 @@ export const sections = [
       t("membername", "Member Name"),
       t("memberPosition", "Member Position"),
     ],
+    heading: "videoSection",
     api: {
       list: "/videos-items",
       one: "/videos-items/:id",
@@ -222,7 +256,12 @@ export const sections = [
     cardinality: "list",
     fields: [t("stepTitle", "Step Title"), long("stepDetails", "Step Details"), t("stepNumber", "Step Number")],
     api: { list: "/steps", one: "/step-item/:id", add: "/add-step", update: "/step-item/:id" },
-    admin: { screen: "/step-section", edit: "/edit-step/:id", heading: "Upcoming Events" },
+    admin: {
+      screen: "/step-section",
+      edit: "/edit-step/:id",
+      heading: "Upcoming Events",
+      list: { look: "steps", number: "stepNumber", details: "stepDetails" },
+    },
     messages: { added: "Step Section is Updated", updated: "Step Section is Updated" },
   },
   {
@@ -237,8 +276,15 @@ export const sections = [
       long("stepDetails", "Step Details"),
       img("stapIcon", "Step Icon URL"),
     ],
+    titleField: "stepTitle",
     api: { list: "/worksec", one: "/worksec/:id", add: "/add-worksec", update: "/update-worksec/:id" },
-    admin: { screen: "/edit-work", edit: "/edit-work/:id", heading: "Work Section" },
+    admin: {
+      screen: "/edit-work",
+      edit: "/edit-work/:id",
+      heading: "Work Section",
+      // Spec 2: "The list shows step numbers 01 to 04 only".
+      list: { look: "numbers", number: "stepNumber", only: ["01", "02", "03", "04"] },
+    },
     messages: { added: "Work Step is Added", updated: "Work Step is Updated" },
   },
   {
@@ -275,6 +321,7 @@ export const sections = [
       edit: "/edit-call/:id",
       heading: "Call to Action",
       editLinkText: "Edit Call to Action",
+      card: "Call to Setting",
     },
     messages: { added: "Call to Action is Updated", updated: "Call to Action is Updated" },
   },
@@ -299,7 +346,17 @@ export const sections = [
       t("packagePointTen", "Package Point Ten", { optional: true }),
     ],
     api: { list: "/pricings", one: "/pricing/:id", add: "/add-pricing", update: "/pricing/:id" },
-    admin: { screen: "/add-pricing/", edit: "/package-edit/:id", heading: "Pricing Packages" },
+    admin: {
+      screen: "/add-pricing/",
+      edit: "/package-edit/:id",
+      heading: "Pricing Packages",
+      list: {
+        look: "cards",
+        lines: ["{packagePrice:price}/month", "Valid for {packageValidity} days"],
+        editText: "Edit Pricing",
+      },
+      card: "Pricing Setting",
+    },
     messages: { added: "Pricing is Updated", updated: "Pricing is Updated" },
   },
   {
@@ -316,6 +373,7 @@ export const sections = [
     title: "FAQ Item",
     cardinality: "list",
     fields: [t("accodingTitle", "Question"), long("accodingText", "Answer")],
+    heading: "faqText",
     api: { list: "/faq-items", one: "/faq-item/:id", add: "/add-faq-item", update: "/faq-item/:id" },
     admin: { screen: "/edit-faq", edit: "/faq-edit/:id", heading: "FAQ Items" },
     messages: { added: "FAQ Item is Added", updated: "FAQ Item is Updated" },
@@ -336,6 +394,7 @@ export const sections = [
       edit: "/testimonialtext-edit/:id",
       heading: "Testimonial Text",
       editLinkText: "Edit Testimonial Text",
+      card: "Testimonial Setting",
     },
     messages: { added: "Testimonial is Updated", updated: "Testimonial is Updated" },
   },
@@ -349,6 +408,7 @@ export const sections = [
       t("personTitle", "Person Title"),
       long("desc", "Description"),
     ],
+    heading: "testimonialText",
     api: {
       list: "/testimonials",
       one: "/testimonial/:id",
@@ -387,6 +447,7 @@ export const sections = [
       t("FeaturesText", "Feature Title"),
       long("FeaturesDesc", "Feature Description"),
     ],
+    heading: "featuresText",
     api: {
       list: "/featureitems",
       one: "/featureitems/:id",
@@ -424,6 +485,7 @@ export const sections = [
       t("teamMemberName", "Member Name"),
       t("teamMemberTitle", "Member Title"),
     ],
+    heading: "teamText",
     api: {
       list: "/teamitems",
       one: "/teamitems/:id",
@@ -510,6 +572,7 @@ export const sections = [
       edit: "/edit-address-footer/:id",
       heading: "Footer Address",
       editLinkText: "Edit Footer Address",
+      card: "Footer Address",
     },
     messages: { added: "Footer Address is Updated", updated: "Footer Address is Updated" },
   },
@@ -529,6 +592,7 @@ export const sections = [
       edit: "/edit-social-footer/:id",
       heading: "Footer Social Link",
       editLinkText: "Edit Footer Social Links",
+      card: "Footer Social Link",
     },
     messages: { added: "Footer Social Link is Updated", updated: "Footer Social Link is Updated" },
   },
@@ -548,6 +612,7 @@ export const sections = [
       edit: "/edit-copyright/:id",
       heading: "Footer CopyRight",
       editLinkText: "Edit Copyright",
+      card: "Footer CopyRight",
     },
     messages: { added: "Copyright is Updated", updated: "Copyright is Updated" },
   },
@@ -573,6 +638,41 @@ export type SectionRecord<T extends SectionType> = { _id: string } & SectionData
 /** All public content, by section type, each list in display order. */
 export type ContentSnapshot = { [T in SectionType]: SectionRecord<T>[] };
 
+/** One record to store, typed from the registry: a missing or misspelled field fails typecheck (demo content). */
+export type NewRecord = { [T in SectionType]: { readonly type: T; readonly data: SectionData<T> } }[SectionType];
+
+type Entry = (typeof sections)[number];
+/** Singletons that head a list on public pages (see `heading`). */
+export type HeadingType = Extract<Entry, { heading: string }>["heading"];
+/** The heading singleton of a list section, or never. */
+export type HeadingOf<T extends SectionType> = Extract<
+  SectionType,
+  Extract<SectionOf<T>, { heading: string }>["heading"]
+>;
+/** The sections a public page lists; a heading comes with its list. */
+export type BlockType = Exclude<SectionType, HeadingType>;
+export type IsSingleton<T extends SectionType> = SectionOf<T>["cardinality"] extends "singleton" ? true : false;
+
+// Typecheck-time guards: every field an entry names in titleField or its admin list look is one of its own fields,
+// and every heading is a singleton. A misspelling shows up as an error on the line below.
+type FieldName<S extends Entry> = S["fields"][number]["name"];
+type Placeholders<L> = L extends `${string}{${infer F}}${infer Rest}`
+  ? (F extends `${infer N}:${string}` ? N : F) | Placeholders<Rest>
+  : never;
+type NamedFields<S extends Entry> =
+  | (S extends { titleField: infer N } ? N : never)
+  | (S["admin"] extends { list: infer L }
+      ? | (L extends { number: infer N } ? N : never)
+        | (L extends { details: infer N } ? N : never)
+        | (L extends { lines: readonly (infer T)[] } ? Placeholders<T> : never)
+      : never);
+type UnknownNames = { [S in Entry as S["type"]]: Exclude<NamedFields<S>, FieldName<S>> }[SectionType];
+type BadHeadings = Exclude<HeadingType, Extract<Entry, { cardinality: "singleton" }>["type"]>;
+const registryIsConsistent: [UnknownNames | BadHeadings] extends [never]
+  ? true
+  : { unknown: UnknownNames | BadHeadings } = true;
+void registryIsConsistent;
+
 const byType = new Map<string, SectionDef>(sections.map((s) => [s.type, s]));
 
 export function getSection(type: string): SectionDef | undefined {
@@ -584,3 +684,10 @@ export function isSectionType(type: string): type is SectionType {
 }
 
 export const sectionTypes = sections.map((s) => s.type) as SectionType[];
+
+/** What a person calls a record: its title field's value (the first text field unless the entry names one). */
+export function recordTitle(section: SectionDef, record: Record<string, unknown>): string {
+  const name = section.titleField ?? section.fields.find((f) => f.kind === "text" || f.kind === "longText")?.name;
+  const value = name ? record[name] : undefined;
+  return value === undefined || value === null ? "" : String(value);
+}

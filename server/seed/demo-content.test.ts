@@ -1,14 +1,15 @@
 import { describe, it, expect } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { getSection, sections } from "../../app/content/registry";
+import { getSection, sections, type NewRecord, type SectionType } from "../../app/content/registry";
 import { validateSection } from "../../app/content/validation";
 import { demoContent } from "./demo-content";
 
 const publicDir = path.resolve(import.meta.dirname, "../../public");
 const imagesDir = path.join(publicDir, "images");
 
-const recordsOf = (type: string) => demoContent.filter((r) => r.type === type);
+const recordsOf = <T extends SectionType>(type: T) =>
+  demoContent.filter((r): r is Extract<NewRecord, { type: T }> => r.type === type);
 
 describe("demo content", () => {
   it("passes the registry's validation, record by record", () => {

@@ -1,4 +1,4 @@
-import type { SectionType } from "../../app/content/registry";
+import type { NewRecord } from "../../app/content/registry";
 
 /**
  * What a fresh install shows: the public site of a fictional studio, Atelier North, filled in for every section
@@ -9,7 +9,8 @@ import type { SectionType } from "../../app/content/registry";
 const STUDIO_FACEBOOK = "https://www.facebook.com/ateliernorthstudio";
 const STUDIO_YOUTUBE = "https://www.youtube.com/@ateliernorthstudio";
 
-export const demoContent: { type: SectionType; data: Record<string, unknown> }[] = [
+/** Typed from the registry: a missing, misspelled or mistyped field fails typecheck. */
+export const demoContent: NewRecord[] = [
   // Header
   { type: "logo", data: { logo: "/images/logo.svg" } },
 

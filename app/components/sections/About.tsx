@@ -1,11 +1,13 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
+import { ServiceAbout } from "./ServiceAbout";
 import { SmartLink } from "./SmartLink";
 
-/** Alternating image and text blocks, every second one reversed. */
-export function About({ items, id }: { items: SectionRecord<"about">[]; id?: string }) {
+/** Alternating image and text blocks, every second one reversed; or the service page's first block with skill bars. */
+export function About({ records: items, layout = "alternating" }: SectionProps<"about">) {
+  if (layout === "skills") return <ServiceAbout about={items[0]} />;
   if (items.length === 0) return null;
   return (
-    <section id={id} className="bg-white py-20 sm:py-24">
+    <section id="who-sec" className="bg-white py-20 sm:py-24">
       <div className="container-page space-y-20 sm:space-y-28">
         {items.map((about, i) => (
           <article

@@ -1,8 +1,8 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { SmartLink } from "./SmartLink";
 
 /** The call to action: heading, subheading, 'Get Every Single Needs' and the 'Let's Talk For Support' button to /. */
-export function CallToAction({ action }: { action?: SectionRecord<"action"> }) {
+export function CallToAction({ record: action }: SectionProps<"action">) {
   if (!action) return null;
   return (
     <section className="bg-white py-16 sm:py-20">

@@ -1,6 +1,6 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 
-export function ContactBlocks({ blocks }: { blocks: SectionRecord<"contactBlock">[] }) {
+export function ContactBlocks({ records: blocks }: SectionProps<"contactBlock">) {
   if (blocks.length === 0) return null;
   return (
     <section aria-label="Ways to reach us" className="bg-white py-16">

@@ -1,6 +1,6 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 
-export function Counters({ counter }: { counter?: SectionRecord<"counter"> }) {
+export function Counters({ record: counter }: SectionProps<"counter">) {
   if (!counter) return null;
   const items = [
     [counter.happyClientsNumber, counter.happyClientsText],

@@ -1,7 +1,7 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { SkillBars } from "./SkillBars";
 
-export function Experience({ experience }: { experience?: SectionRecord<"experience"> }) {
+export function Experience({ record: experience }: SectionProps<"experience">) {
   if (!experience) return null;
   return (
     <section className="bg-forest py-20 sm:py-24">

@@ -1,7 +1,7 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { Section } from "./Section";
 
-export function Faq({ heading, items }: { heading?: SectionRecord<"faqText">; items: SectionRecord<"faqItem">[] }) {
+export function Faq({ heading, records: items }: SectionProps<"faqItem">) {
   if (items.length === 0) return null;
   return (
     <Section id="faq-sec" eyebrow="FAQ" title={heading?.faqHeading} lead={heading?.faqText}>

@@ -1,13 +1,7 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { Section } from "./Section";
 
-export function Features({
-  heading,
-  items,
-}: {
-  heading?: SectionRecord<"featuresText">;
-  items: SectionRecord<"featureItem">[];
-}) {
+export function Features({ heading, records: items }: SectionProps<"featureItem">) {
   if (items.length === 0) return null;
   return (
     <Section eyebrow="Why clients stay" title={heading?.FeaturesHeading} lead={heading?.FeaturesText}>

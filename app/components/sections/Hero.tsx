@@ -1,9 +1,10 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { SmartLink } from "./SmartLink";
 
 /** The hero banner: tagline, heading, details, one button; a video player when the image is a video link. */
-export function Hero({ banner }: { banner: SectionRecord<"banner"> }) {
+export function Hero({ record: banner }: SectionProps<"banner">) {
+  if (!banner) return null;
   const videoId = parseVideoId(banner.bannerImage);
   return (
     <section className="relative overflow-hidden bg-sand">

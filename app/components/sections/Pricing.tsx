@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { formatPrice, isPopular, visiblePoints } from "../../lib/pricing";
 import { Section } from "./Section";
 
-export function Pricing({ packages, titleAs }: { packages: SectionRecord<"pricing">[]; titleAs?: "h1" | "h2" }) {
+export function Pricing({ records: packages, titleAs }: SectionProps<"pricing">) {
   if (packages.length === 0) return null;
   // Card titles sit one level below the section title (h1 on /pricing, h2 on the landing page).
   const CardTitle = titleAs === "h1" ? "h2" : "h3";

@@ -1,8 +1,8 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { Section } from "./Section";
 
 /** The work section: steps 01 to 04, each with its icon. */
-export function WorkSteps({ steps }: { steps: SectionRecord<"workStep">[] }) {
+export function WorkSteps({ records: steps }: SectionProps<"workStep">) {
   if (steps.length === 0) return null;
   return (
     <Section tone="sand" eyebrow="How we work" title="From first visit to finished room">
@@ -28,7 +28,7 @@ export function WorkSteps({ steps }: { steps: SectionRecord<"workStep">[] }) {
 }
 
 /** Steps, shown as a numbered timeline. */
-export function Steps({ steps }: { steps: SectionRecord<"step">[] }) {
+export function Steps({ records: steps }: SectionProps<"step">) {
   if (steps.length === 0) return null;
   return (
     <Section eyebrow="Our process" title="What happens after you sign up">

@@ -1,4 +1,4 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { Section } from "./Section";
 
 /**
@@ -6,20 +6,10 @@ import { Section } from "./Section";
  * shows each item's name as its category and its image when it has one (spec 1: it "also reads serviceImg,
  * serviceName").
  */
-export function Services({
-  heading,
-  items,
-  id,
-  detailed = false,
-}: {
-  heading?: SectionRecord<"serviceHeading">;
-  items: SectionRecord<"serviceItem">[];
-  id?: string;
-  detailed?: boolean;
-}) {
+export function Services({ heading, records: items, detailed = false }: SectionProps<"serviceItem">) {
   if (!heading && items.length === 0) return null;
   return (
-    <Section id={id} eyebrow="What we do" title={heading?.serviceHeading} lead={heading?.servicesubHeading}>
+    <Section id="service-sec" eyebrow="What we do" title={heading?.serviceHeading} lead={heading?.servicesubHeading}>
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
         {items.map((item) => (
           <li

@@ -1,15 +1,9 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { useState } from "react";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { Section } from "./Section";
 
-export function Team({
-  heading,
-  members,
-}: {
-  heading?: SectionRecord<"teamText">;
-  members: SectionRecord<"teamMember">[];
-}) {
+export function Team({ heading, records: members }: SectionProps<"teamMember">) {
   if (members.length === 0) return null;
   return (
     <Section tone="sand" eyebrow="The studio" title={heading?.teamHeading} lead={heading?.teamText}>
@@ -41,13 +35,7 @@ const SOCIAL = [
 ] as const;
 
 /** The video section with its team members: a player when the link is a video, otherwise the image. */
-export function VideoSection({
-  video,
-  members,
-}: {
-  video?: SectionRecord<"videoSection">;
-  members: SectionRecord<"videoTeamMember">[];
-}) {
+export function VideoSection({ heading: video, records: members }: SectionProps<"videoTeamMember">) {
   if (!video && members.length === 0) return null;
   const videoId = video ? parseVideoId(video.videoLink) : null;
   return (

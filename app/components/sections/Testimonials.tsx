@@ -1,13 +1,7 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionProps } from "./props";
 import { Section } from "./Section";
 
-export function Testimonials({
-  heading,
-  items,
-}: {
-  heading?: SectionRecord<"testimonialText">;
-  items: SectionRecord<"testimonial">[];
-}) {
+export function Testimonials({ heading, records: items }: SectionProps<"testimonial">) {
   if (items.length === 0) return null;
   return (
     <Section id="testi-sec" eyebrow="Testimonials" title={heading?.testimonialHeading} lead={heading?.testimonialText}>

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { SalesChart } from "../../components/SalesChart";
+import { DASHBOARD_CARDS } from "../../content/admin-screens";
 import { requireAdmin } from "../../lib/guards.server";
 import { money } from "../../lib/format";
 import { AdminHeader } from "./layout";
@@ -24,15 +25,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin" }, { name: "robots", content: "noindex" }];
 
-const CARDS = [
-  { to: "/add-pricing/", label: "Pricing Setting" },
-  { to: "/update-calltoaction", label: "Call to Setting" },
-  { to: "/edit-testimonial/", label: "Testimonial Setting" },
-  { to: "/add-address-footer/", label: "Footer Address" },
-  { to: "/add-social-footer/", label: "Footer Social Link" },
-  { to: "/add-copyright", label: "Footer CopyRight" },
-];
-
 export default function AdminHome({ loaderData: { totalSales, orders, subscribers, sales } }: Route.ComponentProps) {
   return (
     <>
@@ -51,7 +43,7 @@ export default function AdminHome({ loaderData: { totalSales, orders, subscriber
             Total Sales: ${money(totalSales)}
           </p>
         </div>
-        {CARDS.map((c) => (
+        {DASHBOARD_CARDS.map((c) => (
           <Link
             key={c.to}
             to={c.to}

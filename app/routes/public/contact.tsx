@@ -1,7 +1,8 @@
 import type { Route } from "./+types/contact";
-import { ContactBlocks } from "../../components/sections/ContactBlocks";
 import { ContactForm } from "../../components/sections/ContactForm";
 import { PageHeader } from "../../components/sections/PageHeader";
+import { RenderSections } from "../../components/sections/RenderSections";
+import { pickContent } from "../../content/pages";
 import { handlePublicForm } from "./forms.server";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
@@ -9,8 +10,7 @@ import { anonymousPageHeaders } from "./cache";
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const c = await context.services.content.snapshot();
-  return { blocks: c.contactBlock };
+  return { content: pickContent(await context.services.content.snapshot(), "contact") };
 }
 
 /** The contact form posts here (from every page that shows it). */
@@ -30,7 +30,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader title="Contact Us" lead="Questions about a project, a membership or an invoice: we are here." />
-      <ContactBlocks blocks={loaderData.blocks} />
+      <RenderSections page="contact" content={loaderData.content} />
       <ContactForm initial={actionData} />
     </>
   );

@@ -1,11 +1,7 @@
 import type { Route } from "./+types/home";
-import { About } from "../../components/sections/About";
-import { CallToAction } from "../../components/sections/CallToAction";
 import { ContactForm } from "../../components/sections/ContactForm";
-import { Hero } from "../../components/sections/Hero";
-import { Pricing } from "../../components/sections/Pricing";
-import { Services } from "../../components/sections/Services";
-import { Testimonials } from "../../components/sections/Testimonials";
+import { RenderSections } from "../../components/sections/RenderSections";
+import { pickContent } from "../../content/pages";
 import { parseVideoId } from "../../lib/video";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
@@ -13,21 +9,11 @@ import { anonymousPageHeaders } from "./cache";
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const c = await context.services.content.snapshot();
-  return {
-    banner: c.banner[0],
-    serviceHeading: c.serviceHeading[0],
-    services: c.serviceItem,
-    about: c.about,
-    pricing: c.pricing,
-    testimonialText: c.testimonialText[0],
-    testimonials: c.testimonial,
-    action: c.action[0],
-  };
+  return { content: pickContent(await context.services.content.snapshot(), "home") };
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const banner = args.data?.banner;
+  const banner = args.data?.content.banner[0];
   const image = banner && !parseVideoId(banner.bannerImage) ? banner.bannerImage : undefined;
   return pageMeta(args, {
     title: banner?.bannerHeading ?? "Interior design and SEO",
@@ -37,16 +23,11 @@ export const meta: Route.MetaFunction = (args) => {
   });
 };
 
-/** The landing page, sections in the spec's order. */
-export default function Home({ loaderData: d }: Route.ComponentProps) {
+/** The landing page: its sections in the spec's order (app/content/pages.ts), then the contact form. */
+export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      {d.banner ? <Hero banner={d.banner} /> : null}
-      <Services id="service-sec" heading={d.serviceHeading} items={d.services} />
-      <About id="who-sec" items={d.about} />
-      <Pricing packages={d.pricing} />
-      <Testimonials heading={d.testimonialText} items={d.testimonials} />
-      <CallToAction action={d.action} />
+      <RenderSections page="home" content={loaderData.content} />
       <ContactForm />
     </>
   );
