@@ -14,7 +14,7 @@ import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
 import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
-import { diff, logActivity } from "./activity";
+import { audited } from "./activity";
 import type { Viewer } from "./accounts";
 import type { OrdersService } from "./orders";
 
@@ -50,8 +50,6 @@ const toItem = (r: Row): CatalogueItem => ({
   itemsGuideline: r.itemsGuideline,
   itemURL: r.itemUrl,
 });
-
-const withoutId = <T extends { _id: string }>({ _id, ...rest }: T): Record<string, unknown> => rest;
 
 export interface CatalogueServiceDeps {
   db: Db;
@@ -143,19 +141,13 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       const t = now();
       try {
-        return await db.transaction(async (tx) => {
+        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [created] = await tx
             .insert(catalogueItems)
             .values({ ...data, itemUrl: slugify(data.itemName), createdAt: t, updatedAt: t })
             .returning();
           const item = toItem(created!);
-          await logActivity(tx, {
-            actor: viewer,
-            action: "create",
-            entity: "catalogue_item",
-            recordId: item._id,
-            changes: diff(null, withoutId(item)),
-          });
+          await audit.created(item._id, item);
           return item;
         });
       } catch (error) {
@@ -168,7 +160,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
       try {
-        return await db.transaction(async (tx) => {
+        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for("update");
           if (!before) throw notFound(ITEM_NOT_FOUND);
           const [updated] = await tx
@@ -177,13 +169,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
             .where(eq(catalogueItems.id, id))
             .returning();
           const item = toItem(updated!);
-          await logActivity(tx, {
-            actor: viewer,
-            action: "update",
-            entity: "catalogue_item",
-            recordId: id,
-            changes: diff(withoutId(toItem(before)), withoutId(item)),
-          });
+          await audit.updated(id, toItem(before), item);
           return item;
         });
       } catch (error) {
@@ -194,16 +180,10 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
     async remove(viewer: Viewer, id: string): Promise<void> {
       assertAdmin(viewer);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
-      await db.transaction(async (tx) => {
+      await audited(db, viewer, "catalogue_item", async (tx, audit) => {
         const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
         if (!deleted) throw notFound(ITEM_NOT_FOUND);
-        await logActivity(tx, {
-          actor: viewer,
-          action: "delete",
-          entity: "catalogue_item",
-          recordId: id,
-          changes: diff(withoutId(toItem(deleted)), null),
-        });
+        await audit.deleted(id, toItem(deleted));
       });
     },
 
@@ -212,19 +192,13 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       assertAdmin(viewer);
       const parsed = parseWith(simpleItemSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      return db.transaction(async (tx) => {
+      return audited(db, viewer, "simple_item", async (tx, audit) => {
         const [created] = await tx
           .insert(simpleItems)
           .values({ ...parsed.data, createdAt: now() })
           .returning();
         const item = toSimpleItem(created!);
-        await logActivity(tx, {
-          actor: viewer,
-          action: "create",
-          entity: "simple_item",
-          recordId: item._id,
-          changes: diff(null, withoutId(item)),
-        });
+        await audit.created(item._id, item);
         return item;
       });
     },

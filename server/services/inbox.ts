@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { paginate, type PageInfo } from "../../app/lib/pagination";
 import { z } from "zod";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 import { isId, notFound } from "../lib/errors";
 import { messageSchema, subscriberSchema } from "../../app/content/forms";
 import { parseWith } from "../../app/content/validation";
@@ -129,7 +129,7 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
       const parsed = parseWith(markSchema, input ?? { messageStatus: "Read" });
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Message not found");
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "message", async (tx, audit) => {
         const updated = await tx
           .update(messages)
           .set({ messageStatus: "Read" })
@@ -140,13 +140,7 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
           if (!exists) throw notFound("Message not found");
           return { modified: false };
         }
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "message",
-          recordId: id,
-          changes: diff({ messageStatus: "UnRead" }, { messageStatus: "Read" }),
-        });
+        await audit.updated(id, { messageStatus: "UnRead" }, { messageStatus: "Read" });
         return { modified: true };
       });
     },
