@@ -1,7 +1,8 @@
-import { desc, sql } from "drizzle-orm";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import { desc } from "drizzle-orm";
+import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
 import { activityLog } from "../db/schema";
+import { pageOf } from "../lib/paging";
 
 /** Who made a change: the signed-in administrator. */
 export interface Actor {
@@ -83,15 +84,12 @@ export function createActivityService(db: Db) {
       page: unknown,
       perPage: number,
     ): Promise<{ entries: (typeof activityLog.$inferSelect)[]; page: PageInfo }> {
-      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(activityLog)) as [{ n: number }];
-      const info = paginate(n, page, perPage);
-      const entries = await db
-        .select()
-        .from(activityLog)
-        .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
-        .limit(info.perPage)
-        .offset(info.offset);
-      return { entries, page: info };
+      const { rows, page: info } = await pageOf(db, activityLog, {
+        orderBy: [desc(activityLog.createdAt), desc(activityLog.id)],
+        page,
+        perPage,
+      });
+      return { entries: rows, page: info };
     },
   };
 }

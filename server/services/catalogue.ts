@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { parseWith } from "../../app/content/validation";
 import {
   categoryLabel,
@@ -9,11 +9,12 @@ import {
   type SimpleItemForm,
 } from "../../app/lib/catalogue";
 import { hasAccess, type Membership } from "../../app/lib/membership";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../app/lib/pagination";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
 import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
+import { pageOf } from "../lib/paging";
 import { audited } from "./activity";
 import type { Viewer } from "./accounts";
 import type { OrdersService } from "./orders";
@@ -209,14 +210,11 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       options: { page?: unknown; perPage: number },
     ): Promise<{ items: SimpleItem[]; page: PageInfo }> {
       assertAdmin(viewer);
-      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(simpleItems)) as [{ n: number }];
-      const page = paginate(n, options.page, options.perPage);
-      const rows = await db
-        .select()
-        .from(simpleItems)
-        .orderBy(desc(simpleItems.createdAt), desc(simpleItems.id))
-        .limit(page.perPage)
-        .offset(page.offset);
+      const { rows, page } = await pageOf(db, simpleItems, {
+        orderBy: [desc(simpleItems.createdAt), desc(simpleItems.id)],
+        page: options.page,
+        perPage: options.perPage,
+      });
       return { items: rows.map(toSimpleItem), page };
     },
   };

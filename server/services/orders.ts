@@ -9,11 +9,12 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "../../app/lib/membership";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { pageOf } from "../lib/paging";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
@@ -188,18 +189,12 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       options: { page?: unknown; perPage: number; mine?: boolean },
     ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
       const where = viewer.isAdmin && !options.mine ? undefined : eq(orders.userId, viewer.id);
-      const [{ n }] = (await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(where)) as [{ n: number }];
-      const page = paginate(n, options.page, options.perPage);
-      const rows = await db
-        .select()
-        .from(orders)
-        .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
-        .limit(page.perPage)
-        .offset(page.offset);
+      const { rows, page } = await pageOf(db, orders, {
+        where,
+        orderBy: [desc(orders.createdAt), desc(orders.id)],
+        page: options.page,
+        perPage: options.perPage,
+      });
       return { orders: rows.map(toOrderRecord), page };
     },
 
