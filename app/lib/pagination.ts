@@ -1,18 +1,10 @@
-/** Page arithmetic for every paginated table (pages are 1-based; a page beyond the end shows the last one). */
+/** One page of a paginated table (pages are 1-based), as server/lib/paging.ts computes it in SQL. */
 export interface PageInfo {
   page: number;
   pages: number;
   perPage: number;
   total: number;
   offset: number;
-}
-
-export function paginate(total: number, requested: unknown, perPage: number): PageInfo {
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  const n =
-    typeof requested === "string" ? Number.parseInt(requested, 10) : typeof requested === "number" ? requested : 1;
-  const page = Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), pages) : 1;
-  return { page, pages, perPage, total, offset: (page - 1) * perPage };
 }
 
 /** The page numbers to show as links: all of them when few, else the first, the last and those around the current. */

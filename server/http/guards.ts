@@ -23,18 +23,19 @@ export async function viewerOf(req: Request): Promise<Viewer | null> {
   return req.viewer ? req.viewer() : null;
 }
 
-/** REST guards: 401 signed out, 403 signed in without the right. One per role; every handler that needs one uses it. */
-export const requireUserApi: RequestHandler = (req, res, next) => {
-  viewerOf(req).then((viewer) => {
-    if (!viewer) return void res.status(401).json({ error: "Sign in to use this call." });
-    next();
-  }, next);
-};
+/** Why a REST call was refused: 401 signed out, 403 signed in without the right. */
+export interface Refusal {
+  status: 401 | 403;
+  error: string;
+}
 
-export const requireAdminApi: RequestHandler = (req, res, next) => {
-  viewerOf(req).then((viewer) => {
-    if (!viewer) return void res.status(401).json({ error: "Sign in to use this call." });
-    if (!viewer.isAdmin) return void res.status(403).json({ error: "You don't have any permission" });
-    next();
-  }, next);
-};
+/**
+ * The REST API's one access decision, made once per call by the router: the viewer a `user` or `admin` call runs for,
+ * or why it may not run. Handlers receive the admitted viewer and check nothing themselves.
+ */
+export function admit(access: "user" | "admin", viewer: Viewer | null): { viewer: Viewer } | { refused: Refusal } {
+  if (!viewer) return { refused: { status: 401, error: "Sign in to use this call." } };
+  if (access === "admin" && !viewer.isAdmin)
+    return { refused: { status: 403, error: "You don't have any permission" } };
+  return { viewer };
+}

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isEmail, parseWith } from "../../app/content/validation";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 import type { Db } from "../db/client";
 import { adminUsers, user } from "../db/schema";
 import { AppError, badRequest, conflict, isId, notFound } from "../lib/errors";
@@ -57,18 +57,12 @@ export function createAdminUsersService(db: Db) {
      */
     async create(input: unknown, actor: Actor): Promise<string> {
       const data = await this.checked(input);
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "admin_user", async (tx, audit) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
         const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(adminUsers)) as [{ n: number }];
         if (n >= 1) throw conflict("An admin user already exists: edit it instead.");
         const [row] = await tx.insert(adminUsers).values(data).returning({ id: adminUsers.id });
-        await logActivity(tx, {
-          actor,
-          action: "create",
-          entity: "admin_user",
-          recordId: row!.id,
-          changes: diff(null, data),
-        });
+        await audit.created(row!.id, data);
         return row!.id;
       });
     },
@@ -76,7 +70,7 @@ export function createAdminUsersService(db: Db) {
     async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
       if (!isId(id)) throw notFound();
       const data = await this.checked(input);
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "admin_user", async (tx, audit) => {
         const [before] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for("update");
         if (!before) throw notFound();
         if (before.userEmail.toLowerCase() === data.userEmail && before.userRole === data.userRole)
@@ -85,13 +79,7 @@ export function createAdminUsersService(db: Db) {
           .update(adminUsers)
           .set({ ...data, updatedAt: new Date() })
           .where(eq(adminUsers.id, id));
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "admin_user",
-          recordId: id,
-          changes: diff({ userEmail: before.userEmail, userRole: before.userRole }, data),
-        });
+        await audit.updated(id, { userEmail: before.userEmail, userRole: before.userRole }, data);
         return { modified: true };
       });
     },

@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { parseWith } from "../../app/content/validation";
 import {
   categoryLabel,
@@ -9,12 +9,13 @@ import {
   type SimpleItemForm,
 } from "../../app/lib/catalogue";
 import { hasAccess, type Membership } from "../../app/lib/membership";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../app/lib/pagination";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
 import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
-import { diff, logActivity } from "./activity";
+import { pageOf } from "../lib/paging";
+import { audited } from "./activity";
 import type { Viewer } from "./accounts";
 import type { OrdersService } from "./orders";
 
@@ -50,8 +51,6 @@ const toItem = (r: Row): CatalogueItem => ({
   itemsGuideline: r.itemsGuideline,
   itemURL: r.itemUrl,
 });
-
-const withoutId = <T extends { _id: string }>({ _id, ...rest }: T): Record<string, unknown> => rest;
 
 export interface CatalogueServiceDeps {
   db: Db;
@@ -143,19 +142,13 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       const t = now();
       try {
-        return await db.transaction(async (tx) => {
+        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [created] = await tx
             .insert(catalogueItems)
             .values({ ...data, itemUrl: slugify(data.itemName), createdAt: t, updatedAt: t })
             .returning();
           const item = toItem(created!);
-          await logActivity(tx, {
-            actor: viewer,
-            action: "create",
-            entity: "catalogue_item",
-            recordId: item._id,
-            changes: diff(null, withoutId(item)),
-          });
+          await audit.created(item._id, item);
           return item;
         });
       } catch (error) {
@@ -168,7 +161,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
       try {
-        return await db.transaction(async (tx) => {
+        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for("update");
           if (!before) throw notFound(ITEM_NOT_FOUND);
           const [updated] = await tx
@@ -177,13 +170,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
             .where(eq(catalogueItems.id, id))
             .returning();
           const item = toItem(updated!);
-          await logActivity(tx, {
-            actor: viewer,
-            action: "update",
-            entity: "catalogue_item",
-            recordId: id,
-            changes: diff(withoutId(toItem(before)), withoutId(item)),
-          });
+          await audit.updated(id, toItem(before), item);
           return item;
         });
       } catch (error) {
@@ -194,16 +181,10 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
     async remove(viewer: Viewer, id: string): Promise<void> {
       assertAdmin(viewer);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
-      await db.transaction(async (tx) => {
+      await audited(db, viewer, "catalogue_item", async (tx, audit) => {
         const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
         if (!deleted) throw notFound(ITEM_NOT_FOUND);
-        await logActivity(tx, {
-          actor: viewer,
-          action: "delete",
-          entity: "catalogue_item",
-          recordId: id,
-          changes: diff(withoutId(toItem(deleted)), null),
-        });
+        await audit.deleted(id, toItem(deleted));
       });
     },
 
@@ -212,19 +193,13 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       assertAdmin(viewer);
       const parsed = parseWith(simpleItemSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      return db.transaction(async (tx) => {
+      return audited(db, viewer, "simple_item", async (tx, audit) => {
         const [created] = await tx
           .insert(simpleItems)
           .values({ ...parsed.data, createdAt: now() })
           .returning();
         const item = toSimpleItem(created!);
-        await logActivity(tx, {
-          actor: viewer,
-          action: "create",
-          entity: "simple_item",
-          recordId: item._id,
-          changes: diff(null, withoutId(item)),
-        });
+        await audit.created(item._id, item);
         return item;
       });
     },
@@ -235,14 +210,11 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       options: { page?: unknown; perPage: number },
     ): Promise<{ items: SimpleItem[]; page: PageInfo }> {
       assertAdmin(viewer);
-      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(simpleItems)) as [{ n: number }];
-      const page = paginate(n, options.page, options.perPage);
-      const rows = await db
-        .select()
-        .from(simpleItems)
-        .orderBy(desc(simpleItems.createdAt), desc(simpleItems.id))
-        .limit(page.perPage)
-        .offset(page.offset);
+      const { rows, page } = await pageOf(db, simpleItems, {
+        orderBy: [desc(simpleItems.createdAt), desc(simpleItems.id)],
+        page: options.page,
+        perPage: options.perPage,
+      });
       return { items: rows.map(toSimpleItem), page };
     },
   };

@@ -12,7 +12,7 @@ import type { Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 
 export type ContentRecord = { _id: string } & Record<string, unknown>;
 
@@ -138,7 +138,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       const parsed = validateSection(def, input);
       if (!parsed.ok) throw badRequest(parsed.errors);
       const limit = def.cardinality === "singleton" ? 1 : def.max;
-      const id = await db.transaction(async (tx) => {
+      const id = await audited(db, actor, `content:${type}`, async (tx, audit) => {
         // Serialise adds of one section so that two admins cannot both add the last allowed record.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"content:" + type}))`);
         const [{ count, next }] = (
@@ -154,15 +154,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
           .insert(contentEntries)
           .values({ type, data: parsed.data, position: next })
           .returning({ id: contentEntries.id });
-        if (actor) {
-          await logActivity(tx, {
-            actor,
-            action: "create",
-            entity: `content:${type}`,
-            recordId: row!.id,
-            changes: diff(null, parsed.data),
-          });
-        }
+        await audit.created(row!.id, parsed.data);
         await notifyChanged(tx);
         return row!.id;
       });
@@ -176,7 +168,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       if (!isId(id)) throw notFound();
       const parsed = validateSection(def, input);
       if (!parsed.ok) throw badRequest(parsed.errors);
-      const modified = await db.transaction(async (tx) => {
+      const modified = await audited(db, actor, `content:${type}`, async (tx, audit) => {
         const [before] = await tx
           .select({ data: contentEntries.data })
           .from(contentEntries)
@@ -188,15 +180,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
           .update(contentEntries)
           .set({ data: parsed.data, updatedAt: new Date() })
           .where(eq(contentEntries.id, id));
-        if (actor) {
-          await logActivity(tx, {
-            actor,
-            action: "update",
-            entity: `content:${type}`,
-            recordId: id,
-            changes: diff(before.data, parsed.data),
-          });
-        }
+        await audit.updated(id, before.data, parsed.data);
         await notifyChanged(tx);
         return true;
       });

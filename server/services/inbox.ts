@@ -1,11 +1,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../app/lib/pagination";
 import { z } from "zod";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 import { isId, notFound } from "../lib/errors";
 import { messageSchema, subscriberSchema } from "../../app/content/forms";
 import { parseWith } from "../../app/content/validation";
 import type { Db } from "../db/client";
+import { pageOf } from "../lib/paging";
 import { messages, subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
 
@@ -97,19 +98,12 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
       page: unknown,
       perPage: number,
     ): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
-      const where = eq(messages.messageStatus, status);
-      const [{ n }] = (await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(messages)
-        .where(where)) as [{ n: number }];
-      const info = paginate(n, page, perPage);
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(where)
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(info.perPage)
-        .offset(info.offset);
+      const { rows, page: info } = await pageOf(db, messages, {
+        where: eq(messages.messageStatus, status),
+        orderBy: [desc(messages.createdAt), desc(messages.id)],
+        page,
+        perPage,
+      });
       return { messages: rows.map(toMessage), page: info };
     },
 
@@ -129,7 +123,7 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
       const parsed = parseWith(markSchema, input ?? { messageStatus: "Read" });
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Message not found");
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "message", async (tx, audit) => {
         const updated = await tx
           .update(messages)
           .set({ messageStatus: "Read" })
@@ -140,27 +134,18 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
           if (!exists) throw notFound("Message not found");
           return { modified: false };
         }
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "message",
-          recordId: id,
-          changes: diff({ messageStatus: "UnRead" }, { messageStatus: "Read" }),
-        });
+        await audit.updated(id, { messageStatus: "UnRead" }, { messageStatus: "Read" });
         return { modified: true };
       });
     },
 
     /** Subscribers newest first, one page. */
     async subscribers(page: unknown, perPage: number): Promise<{ subscribers: SubscriberRecord[]; page: PageInfo }> {
-      const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(subscribers)) as [{ n: number }];
-      const info = paginate(n, page, perPage);
-      const rows = await db
-        .select()
-        .from(subscribers)
-        .orderBy(desc(subscribers.createdAt), desc(subscribers.id))
-        .limit(info.perPage)
-        .offset(info.offset);
+      const { rows, page: info } = await pageOf(db, subscribers, {
+        orderBy: [desc(subscribers.createdAt), desc(subscribers.id)],
+        page,
+        perPage,
+      });
       return { subscribers: rows.map(toSubscriber), page: info };
     },
 

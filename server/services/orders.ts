@@ -9,13 +9,14 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "../../app/lib/membership";
-import { paginate, type PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { pageOf } from "../lib/paging";
 import type { Viewer } from "./accounts";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
 
 type Row = typeof orders.$inferSelect;
@@ -188,18 +189,12 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       options: { page?: unknown; perPage: number; mine?: boolean },
     ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
       const where = viewer.isAdmin && !options.mine ? undefined : eq(orders.userId, viewer.id);
-      const [{ n }] = (await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(where)) as [{ n: number }];
-      const page = paginate(n, options.page, options.perPage);
-      const rows = await db
-        .select()
-        .from(orders)
-        .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
-        .limit(page.perPage)
-        .offset(page.offset);
+      const { rows, page } = await pageOf(db, orders, {
+        where,
+        orderBy: [desc(orders.createdAt), desc(orders.id)],
+        page: options.page,
+        perPage: options.perPage,
+      });
       return { orders: rows.map(toOrderRecord), page };
     },
 
@@ -265,24 +260,16 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Order not found");
       const status = parsed.data.paymentStatus;
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "order", async (tx, audit) => {
         if (status === "Paid") {
           const [before] = await tx.select().from(orders).where(eq(orders.id, id));
           const r = await markPaidTx(tx, id);
           if (r.changed) {
-            await logActivity(tx, {
-              actor,
-              action: "update",
-              entity: "order",
-              recordId: id,
-              changes: diff(
-                {
-                  paymentStatus: before!.paymentStatus,
-                  membershipValid: before!.membershipValid?.toISOString() ?? null,
-                },
-                { paymentStatus: "Paid", membershipValid: r.membershipValid?.toISOString() ?? null },
-              ),
-            });
+            await audit.updated(
+              id,
+              { paymentStatus: before!.paymentStatus, membershipValid: before!.membershipValid?.toISOString() ?? null },
+              { paymentStatus: "Paid", membershipValid: r.membershipValid?.toISOString() ?? null },
+            );
           }
           return { modified: r.changed, membershipValid: r.membershipValid?.toISOString() ?? null };
         }
@@ -298,16 +285,11 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
               ? null
               : order.membershipValid;
         await tx.update(orders).set({ paymentStatus: status, membershipValid, updatedAt: t }).where(eq(orders.id, id));
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "order",
-          recordId: id,
-          changes: diff(
-            { paymentStatus: order.paymentStatus, membershipValid: order.membershipValid?.toISOString() ?? null },
-            { paymentStatus: status, membershipValid: membershipValid?.toISOString() ?? null },
-          ),
-        });
+        await audit.updated(
+          id,
+          { paymentStatus: order.paymentStatus, membershipValid: order.membershipValid?.toISOString() ?? null },
+          { paymentStatus: status, membershipValid: membershipValid?.toISOString() ?? null },
+        );
         return { modified: true, membershipValid: membershipValid?.toISOString() ?? null };
       });
     },
@@ -316,7 +298,7 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       const parsed = parseWith(orderStatusSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Order not found");
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "order", async (tx, audit) => {
         const [existing] = await tx
           .select({ s: orders.orderStatus })
           .from(orders)
@@ -328,13 +310,7 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
           .update(orders)
           .set({ orderStatus: parsed.data.orderStatus, updatedAt: now() })
           .where(eq(orders.id, id));
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "order",
-          recordId: id,
-          changes: diff({ orderStatus: existing.s }, { orderStatus: parsed.data.orderStatus }),
-        });
+        await audit.updated(id, { orderStatus: existing.s }, { orderStatus: parsed.data.orderStatus });
         return { modified: true };
       });
     },

@@ -4,7 +4,7 @@ import { isEmail, parseWith } from "../../app/content/validation";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";
 import { badRequest, isId, notFound } from "../lib/errors";
-import { diff, logActivity, type Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 
 export type PaymentAccountRecord = { _id: string; paypalEmail: string };
 
@@ -39,15 +39,9 @@ export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
     async add(input: unknown, actor: Actor): Promise<string> {
       const parsed = parseWith(schema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "payment_account", async (tx, audit) => {
         const [row] = await tx.insert(paymentAccounts).values(parsed.data).returning({ id: paymentAccounts.id });
-        await logActivity(tx, {
-          actor,
-          action: "create",
-          entity: "payment_account",
-          recordId: row!.id,
-          changes: diff(null, parsed.data),
-        });
+        await audit.created(row!.id, parsed.data);
         return row!.id;
       });
     },
@@ -55,7 +49,7 @@ export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
       const parsed = parseWith(schema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound();
-      return db.transaction(async (tx) => {
+      return audited(db, actor, "payment_account", async (tx, audit) => {
         const [existing] = await tx.select().from(paymentAccounts).where(eq(paymentAccounts.id, id)).for("update");
         if (!existing) throw notFound();
         if (existing.paypalEmail === parsed.data.paypalEmail) return { modified: false };
@@ -63,13 +57,7 @@ export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
           .update(paymentAccounts)
           .set({ ...parsed.data, updatedAt: new Date() })
           .where(eq(paymentAccounts.id, id));
-        await logActivity(tx, {
-          actor,
-          action: "update",
-          entity: "payment_account",
-          recordId: id,
-          changes: diff({ paypalEmail: existing.paypalEmail }, parsed.data),
-        });
+        await audit.updated(id, { paypalEmail: existing.paypalEmail }, parsed.data);
         return { modified: true };
       });
     },

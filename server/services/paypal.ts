@@ -1,12 +1,15 @@
-import { createHash, randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import { orders, paymentEvents, simulatorMessages } from "../db/schema";
-import { AppError, isId, isUniqueViolation } from "../lib/errors";
+import { orders, paymentEvents } from "../db/schema";
+import { isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
+import { createPayPalSimulator, SIMULATOR_PATH, SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
+
+// server/http/app.ts mounts the simulator's postback at this path.
+export { SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
 
 export type PayPalMode = Config["paypalMode"];
 
@@ -18,9 +21,6 @@ const ENDPOINTS: Record<Exclude<PayPalMode, "simulator">, { checkout: string; ve
   },
 };
 
-export const SIMULATOR_PATH = "/paypal-simulator";
-export const SIMULATOR_VERIFY_PATH = "/paypal-simulator/cgi-bin/webscr";
-
 /** What became of one notification (stored with it). */
 export type IpnOutcome =
   "applied" | "pending" | "refunded" | "invalid" | "rejected" | "duplicate" | "ignored" | "unverified";
@@ -31,11 +31,10 @@ export interface CheckoutForm {
 }
 
 const cents = (v: string | number) => Math.round(Number(v) * 100);
-const digest = (raw: string) => createHash("sha256").update(raw).digest("hex");
 
 /**
- * PayPal Website Payments Standard: the checkout form, the IPN listener's verification and checks, and the built-in
- * simulator that stands in for PayPal's checkout page and postback on a machine with no internet.
+ * PayPal Website Payments Standard: the checkout form and the IPN listener's verification and checks. The built-in
+ * simulator (paypal-simulator.ts) stands in for PayPal's checkout page and postback on a machine with no internet.
  */
 export function createPayPalService(deps: {
   db: Db;
@@ -50,17 +49,6 @@ export function createPayPalService(deps: {
   let selfUrl = `http://127.0.0.1:${config.port}`;
 
   const verifyUrl = () => (mode === "simulator" ? selfUrl + SIMULATOR_VERIFY_PATH : ENDPOINTS[mode].verify);
-
-  /** An address of ours (PUBLIC_URL's origin) turned into the same path on this server; anything else refused. */
-  function ownPath(address: string | undefined): string | null {
-    if (!address) return null;
-    try {
-      const url = new URL(address);
-      return url.origin === new URL(config.publicUrl).origin ? url.pathname + url.search : null;
-    } catch {
-      return null;
-    }
-  }
 
   async function record(
     raw: string,
@@ -287,94 +275,7 @@ export function createPayPalService(deps: {
         .limit(20);
     },
 
-    simulator: {
-      /** What the simulator's checkout page shows for the posted form; refuses forms that are not ours. */
-      async describe(fields: Record<string, string>) {
-        if (mode !== "simulator")
-          throw new AppError(404, "The PayPal simulator is off (PAYPAL_MODE is not simulator).");
-        const order = fields.custom ? await ordersService.byId(fields.custom) : undefined;
-        if (
-          !order ||
-          fields.cmd !== "_xclick" ||
-          !ownPath(fields.notify_url) ||
-          !ownPath(fields.return) ||
-          !ownPath(fields.cancel_return)
-        ) {
-          throw new AppError(400, "This payment form is not one of this site's.");
-        }
-        return {
-          orderId: order.id,
-          itemName: fields.item_name ?? order.packageName,
-          amount: fields.amount ?? "",
-          currency: fields.currency_code ?? "",
-          business: fields.business ?? "",
-          payable: order.paymentStatus === "UnPaid",
-        };
-      },
-
-      /** 'Pay': sends PayPal's notification (a real POST to notify_url), then answers where to send the buyer. */
-      async pay(fields: Record<string, string>): Promise<string> {
-        const info = await this.describe(fields);
-        const txnId = randomBytes(9).toString("hex").toUpperCase().slice(0, 17);
-        const ipn = new URLSearchParams({
-          mc_gross: info.amount,
-          protection_eligibility: "Eligible",
-          payer_id: "SIMULATEDPAYER",
-          payment_date: new Date().toUTCString(),
-          payment_status: "Completed",
-          charset: "UTF-8",
-          first_name: "Simulated",
-          last_name: "Buyer",
-          notify_version: "3.9",
-          custom: info.orderId,
-          invoice: info.orderId,
-          payer_status: "verified",
-          business: info.business,
-          receiver_email: info.business,
-          quantity: "1",
-          verify_sign: randomBytes(24).toString("base64url"),
-          payer_email: "buyer@example.com",
-          txn_id: txnId,
-          payment_type: "instant",
-          txn_type: "web_accept",
-          item_name: info.itemName,
-          item_number: "1",
-          mc_currency: info.currency,
-          residence_country: "US",
-          test_ipn: "1",
-          ipn_track_id: randomBytes(6).toString("hex"),
-        }).toString();
-        await db.insert(simulatorMessages).values({ digest: digest(ipn) });
-        const res = await fetch(selfUrl + ownPath(fields.notify_url)!, {
-          method: "POST",
-          headers: {
-            "content-type": "application/x-www-form-urlencoded",
-            "user-agent": "PayPal IPN ( https://www.paypal.com/ipn )",
-          },
-          body: ipn,
-          signal: AbortSignal.timeout(10_000),
-        });
-        if (!res.ok) logger.warn("the simulated notification was not accepted", { status: res.status });
-        return ownPath(fields.return)!;
-      },
-
-      /** 'Cancel': back to the site's cancel address. */
-      async cancel(fields: Record<string, string>): Promise<string> {
-        await this.describe(fields);
-        return ownPath(fields.cancel_return)!;
-      },
-
-      /** The simulator's postback: VERIFIED only for a message it sent itself. */
-      async validate(body: string): Promise<"VERIFIED" | "INVALID"> {
-        const prefix = "cmd=_notify-validate&";
-        if (mode !== "simulator" || !body.startsWith(prefix)) return "INVALID";
-        const [row] = await db
-          .select()
-          .from(simulatorMessages)
-          .where(eq(simulatorMessages.digest, digest(body.slice(prefix.length))));
-        return row ? "VERIFIED" : "INVALID";
-      },
-    },
+    simulator: createPayPalSimulator({ db, config, orders: ordersService, logger, selfUrl: () => selfUrl }),
   };
 }
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../app/content/registry";
-import { apiRoutes } from "../../server/http/api";
+import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
 /**
- * The permission matrix, generated from the route table (server/http/api.ts): every admin call answers 401 to a
+ * The permission matrix, generated from the route table (server/http/routes/): every admin call answers 401 to a
  * visitor, 403 to a customer and 2xx to an admin; a route added to the table is tested without anyone remembering to.
  */
 let app: TestApp;

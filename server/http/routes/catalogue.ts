@@ -1,0 +1,73 @@
+import type { Services } from "../../services";
+import { added, id, type ApiRoute } from "./route";
+
+/**
+ * The catalogue (specs 1 and 2, section 7), in the {success, data} envelope except /add-item. The session decides who
+ * may see an item; ?email= is accepted and ignored.
+ */
+export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/all-database",
+      access: "user",
+      envelope: true,
+      what: "catalogue items",
+      handler: async (_req, _res, viewer) => (await catalogue.list(viewer)).items,
+    },
+    {
+      method: "get",
+      path: "/database/:id",
+      access: "user",
+      envelope: true,
+      what: "one item (members and admins)",
+      handler: (req, _res, viewer) => catalogue.get(viewer, id(req)),
+    },
+    {
+      method: "get",
+      path: "/database/:id/templates",
+      access: "user",
+      envelope: true,
+      what: "an item's templates (members and admins)",
+      handler: (req, _res, viewer) => catalogue.templatesFor(viewer, id(req)),
+    },
+    {
+      method: "post",
+      path: "/add-database",
+      access: "admin",
+      envelope: true,
+      what: "add an item",
+      handler: async (req, res, viewer) => {
+        const item = await catalogue.add(viewer, req.body);
+        res.status(201);
+        return item;
+      },
+    },
+    {
+      method: "put",
+      path: "/database/:id",
+      access: "admin",
+      envelope: true,
+      what: "update an item",
+      handler: (req, _res, viewer) => catalogue.update(viewer, id(req), req.body),
+    },
+    {
+      method: "delete",
+      path: "/database/:id",
+      access: "admin",
+      envelope: true,
+      what: "delete an item",
+      handler: async (req, _res, viewer) => {
+        await catalogue.remove(viewer, id(req));
+        return { _id: id(req) };
+      },
+    },
+    {
+      method: "post",
+      path: "/add-item",
+      access: "admin",
+      what: "add a simple item",
+      handler: async (req, res, viewer) => added(res, (await catalogue.addSimpleItem(viewer, req.body))._id),
+    },
+  ];
+}

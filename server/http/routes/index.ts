@@ -1,0 +1,22 @@
+import type { Services } from "../../services";
+import { catalogueRoutes } from "./catalogue";
+import { contentRoutes } from "./content";
+import { inboxRoutes } from "./inbox";
+import { orderRoutes } from "./orders";
+import { paymentAccountRoutes } from "./payment-accounts";
+import type { ApiRoute } from "./route";
+import { userRoutes } from "./users";
+
+export type { Access, ApiRoute } from "./route";
+
+/** Every call of both spec documents' section 7, with its access rule: the table the router and the tests read. */
+export function apiRoutes(services: Services): ApiRoute[] {
+  return [
+    ...contentRoutes(services),
+    ...inboxRoutes(services),
+    ...userRoutes(services),
+    ...orderRoutes(services),
+    ...paymentAccountRoutes(services),
+    ...catalogueRoutes(services),
+  ];
+}

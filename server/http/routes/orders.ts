@@ -1,0 +1,64 @@
+import { AppError } from "../../lib/errors";
+import type { Services } from "../../services";
+import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
+
+/** Orders: a customer's own (placed, listed, cancelled); an admin's view of all and their statuses. */
+export function orderRoutes({ orders }: Services): ApiRoute[] {
+  return [
+    {
+      method: "post",
+      path: "/new-order",
+      access: "user",
+      what: "place an order",
+      handler: async (req, res, viewer) => added(res, (await orders.create(viewer, req.body?.packageId, req.body))._id),
+    },
+    {
+      method: "get",
+      path: "/orders",
+      access: "user",
+      what: "orders (own; admin: all)",
+      handler: async (req, res, viewer) => {
+        const { orders: rows, page } = await orders.list(viewer, { page: req.query.page, perPage: perPage(req) });
+        return paged(res, rows, page);
+      },
+    },
+    {
+      method: "get",
+      path: "/order/:id",
+      access: "user",
+      what: "one order (owner or admin)",
+      handler: (req, _res, viewer) => orders.get(viewer, id(req)),
+    },
+    {
+      method: "put",
+      path: "/order-cancelled/:id",
+      access: "user",
+      what: "cancel an unpaid order (owner)",
+      handler: async (req, _res, viewer) => {
+        if (req.body?.paymentStatus !== undefined && req.body.paymentStatus !== "Cancelled") {
+          throw new AppError(400, "This call only cancels: paymentStatus must be Cancelled", [
+            { field: "paymentStatus", message: "paymentStatus must be Cancelled" },
+          ]);
+        }
+        return updated((await orders.cancel(viewer, id(req))).modified);
+      },
+    },
+    {
+      method: "put",
+      path: "/order/:id",
+      access: "admin",
+      what: "set payment status",
+      handler: async (req, _res, viewer) => {
+        const r = await orders.setPaymentStatus(id(req), req.body, viewer);
+        return updated(r.modified, { membershipValid: r.membershipValid });
+      },
+    },
+    {
+      method: "put",
+      path: "/order-status/:id",
+      access: "admin",
+      what: "set order status",
+      handler: async (req, _res, viewer) => updated((await orders.setOrderStatus(id(req), req.body, viewer)).modified),
+    },
+  ];
+}
