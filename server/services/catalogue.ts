@@ -1,14 +1,8 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { parseWith } from "../../app/content/validation";
-import {
-  categoryLabel,
-  itemFormSchema,
-  simpleItemSchema,
-  slugify,
-  type CategoryKey,
-  type SimpleItemForm,
-} from "../../app/lib/catalogue";
+import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../app/lib/catalogue";
 import { hasAccess, type Membership } from "../../app/lib/membership";
+import { categoryLabel, type CategoryKey } from "../../domain/vocabulary";
 import { paginate, type PageInfo } from "../../app/lib/pagination";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
