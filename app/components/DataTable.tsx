@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { pageLinks, type PageInfo } from "../lib/pagination";
+import { orderStatuses, paymentStatuses, type Tone } from "../../domain/vocabulary";
 
 export interface Column<T> {
   header: string;
@@ -138,7 +139,7 @@ export function Pagination({ page, param }: { page: PageInfo; param: string }) {
 }
 
 /** A small coloured label for a status. */
-export function Badge({ tone, children }: { tone: "green" | "amber" | "red" | "grey" | "blue"; children: ReactNode }) {
+export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
   const tones = {
     green: "bg-emerald-50 text-emerald-800 ring-emerald-200",
     amber: "bg-amber-50 text-amber-800 ring-amber-200",
@@ -153,7 +154,5 @@ export function Badge({ tone, children }: { tone: "green" | "amber" | "red" | "g
   );
 }
 
-type Tone = "green" | "amber" | "red" | "grey" | "blue";
-export const paymentTone = (s: string): Tone =>
-  s === "Paid" ? "green" : s === "UnPaid" ? "amber" : s === "Cancelled" ? "grey" : "red";
-export const orderTone = (s: string): Tone => (s === "Delivered" ? "green" : "blue");
+export const paymentTone = paymentStatuses.tone;
+export const orderTone = orderStatuses.tone;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isEmail } from "./validation";
+import { emailAddress } from "../../domain/fields";
 
 /**
  * Login and register rules with the spec's messages (spec 1, section 5), checked in the browser and again on the
@@ -17,12 +17,9 @@ export const MESSAGES = {
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
 
-const email = z
-  .string({ error: MESSAGES.emailRequired })
-  .trim()
-  .min(1, { error: MESSAGES.emailRequired })
-  .refine(isEmail, { error: MESSAGES.emailInvalid })
-  .transform((v) => v.toLowerCase());
+const email = emailAddress("Email", { required: MESSAGES.emailRequired, invalid: MESSAGES.emailInvalid }).transform(
+  (v) => v.toLowerCase(),
+);
 
 const password = z
   .string({ error: MESSAGES.passwordRequired })

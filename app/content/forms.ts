@@ -1,23 +1,12 @@
 import { z } from "zod";
-import { isEmail } from "./validation";
+import { emailAddress, requiredText } from "../../domain/fields";
 
 /** The public forms' rules, shared by the browser (instant messages) and the server (the decision). */
-const required = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, { error: `${label} is required` })
-    .max(max, { error: `${label} must be at most ${max} characters` });
-
-const email = z
-  .string({ error: "Email is required" })
-  .trim()
-  .min(1, { error: "Email is required" })
-  .refine(isEmail, { error: "Please enter a valid email address" });
+const email = emailAddress("Email", { invalid: "Please enter a valid email address" });
 
 /** The contact form 'Send Us Message'. messageStatus is not the visitor's to choose: every message starts UnRead. */
 export const messageSchema = z.object({
-  name: required("Full name", 120),
+  name: requiredText("Full name", 120),
   email,
   number: z
     .string()
@@ -28,8 +17,8 @@ export const messageSchema = z.object({
     })
     .optional()
     .default(""),
-  subject: required("Subject", 200),
-  message: required("Message", 5000),
+  subject: requiredText("Subject", 200),
+  message: requiredText("Message", 5000),
 });
 export type MessageInput = z.infer<typeof messageSchema>;
 

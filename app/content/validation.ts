@@ -1,27 +1,6 @@
 import { z } from "zod";
+import { isEmail, MAX_LINK, MAX_LONG_TEXT, MAX_TEXT, safeLink, text } from "../../domain/fields";
 import type { FieldDef, SectionDef } from "./registry";
-
-/** Longest accepted values: generous for real copy, small enough that nobody stores a novel by mistake. */
-export const MAX_TEXT = 300;
-export const MAX_LONG_TEXT = 5000;
-export const MAX_LINK = 2000;
-
-/** http(s) addresses and site-relative paths only: no javascript:, data: or protocol-relative links reach a page. */
-export function isSafeLink(value: string): boolean {
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  if (value.startsWith("#")) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL.test(value);
-}
 
 function fieldSchema(field: FieldDef): z.ZodType {
   const label = field.label;
@@ -41,15 +20,8 @@ function fieldSchema(field: FieldDef): z.ZodType {
     );
   }
   const max = field.kind === "longText" ? MAX_LONG_TEXT : field.kind === "text" ? MAX_TEXT : MAX_LINK;
-  let s = z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, { error: `${label} must be at most ${max} characters` });
-  if (field.kind === "link" || field.kind === "image" || field.kind === "media") {
-    s = s.refine((v) => v === "" || isSafeLink(v), {
-      error: `${label} must be an http(s) address or a path starting with /`,
-    });
-  }
+  let s =
+    field.kind === "link" || field.kind === "image" || field.kind === "media" ? safeLink(label, max) : text(label, max);
   if (field.kind === "email") {
     s = s.refine((v) => v === "" || isEmail(v), { error: `${label} must be a valid email address` });
   }

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { categories } from "../../domain/vocabulary";
 import { parseWith } from "../content/validation";
 import {
   availableCategories,
-  CATEGORY_KEYS,
   categoryKeyOf,
-  categoryLabel,
   itemFormSchema,
   pickTemplate,
   shuffle,
@@ -40,12 +39,6 @@ describe("slugify (spec 2, section 5)", () => {
 });
 
 describe("categories", () => {
-  it("labels a key, a file name or an address as the file name in capitals with spaces", () => {
-    expect(categoryLabel("web-design")).toBe("WEB DESIGN");
-    expect(categoryLabel("facebook-marketing.json")).toBe("FACEBOOK MARKETING");
-    expect(categoryLabel("https://files.example/data/seo-service.json")).toBe("SEO SERVICE");
-  });
-
   it("reads the key out of a file name or an address", () => {
     expect(categoryKeyOf("web-design")).toBe("web-design");
     expect(categoryKeyOf(" Web-Design.JSON ")).toBe("web-design");
@@ -53,22 +46,24 @@ describe("categories", () => {
   });
 
   it("offers the unused categories in the fixed order, plus the edited item's own", () => {
-    expect(availableCategories(CATEGORY_KEYS, [])).toEqual([...CATEGORY_KEYS]);
-    expect(availableCategories(CATEGORY_KEYS, ["web-design", "seo-service"])).toEqual([
+    expect(availableCategories(categories.values, [])).toEqual([...categories.values]);
+    expect(availableCategories(categories.values, ["web-design", "seo-service"])).toEqual([
       "video-editing",
       "graphic-design",
       "facebook-marketing",
     ]);
-    expect(availableCategories(CATEGORY_KEYS, ["web-design", "seo-service"], "seo-service")).toEqual([
+    expect(availableCategories(categories.values, ["web-design", "seo-service"], "seo-service")).toEqual([
       "video-editing",
       "seo-service",
       "graphic-design",
       "facebook-marketing",
     ]);
-    expect(availableCategories(CATEGORY_KEYS, [...CATEGORY_KEYS])).toEqual([]);
-    expect(availableCategories(CATEGORY_KEYS, [...CATEGORY_KEYS], "graphic-design")).toEqual(["graphic-design"]);
+    expect(availableCategories(categories.values, [...categories.values])).toEqual([]);
+    expect(availableCategories(categories.values, [...categories.values], "graphic-design")).toEqual([
+      "graphic-design",
+    ]);
     // An edited key that is not in use elsewhere does not appear twice.
-    expect(availableCategories(CATEGORY_KEYS, [], "web-design")).toEqual([...CATEGORY_KEYS]);
+    expect(availableCategories(categories.values, [], "web-design")).toEqual([...categories.values]);
   });
 });
 

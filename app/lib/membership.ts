@@ -2,8 +2,7 @@
  * Membership rules (spec 1, section 4), as pure functions of a customer's orders and the current time.
  * Every screen and every server check asks these; nothing else decides who is a member.
  */
-export type PaymentStatus = "UnPaid" | "Paid" | "Cancelled" | "Refunded";
-export type OrderStatus = "Pending" | "Delivered";
+import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
 
 export interface MembershipOrder {
   packageName: string;

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CATEGORY_KEYS, categoryLabel, loadTemplates, templateListSchema, type EmailTemplate } from "./categories";
+import { categories } from "../../domain/vocabulary";
+import { loadTemplates, templateListSchema, type EmailTemplate } from "./categories";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,12 +25,12 @@ function readRaw(key: string): unknown {
   return JSON.parse(readFileSync(path.join(here, "categories", key + ".json"), "utf8"));
 }
 
-const all: { key: string; templates: EmailTemplate[] }[] = CATEGORY_KEYS.map((key) => ({
+const all: { key: string; templates: EmailTemplate[] }[] = categories.values.map((key) => ({
   key,
   templates: templateListSchema.parse(readRaw(key)),
 }));
 
-describe.each(CATEGORY_KEYS)("category %s", (key) => {
+describe.each(categories.values)("category %s", (key) => {
   const raw = readRaw(key);
   const templates = templateListSchema.safeParse(raw);
 
@@ -80,14 +81,6 @@ describe("across categories", () => {
     const bodies = all.flatMap((c) => c.templates.map((t) => t.body));
     expect(new Set(subjects).size).toBe(subjects.length);
     expect(new Set(bodies).size).toBe(bodies.length);
-  });
-});
-
-describe("categoryLabel", () => {
-  it("turns a file key into the displayed label", () => {
-    expect(categoryLabel("web-design")).toBe("WEB DESIGN");
-    expect(categoryLabel("facebook-marketing")).toBe("FACEBOOK MARKETING");
-    expect(categoryLabel("seo-service.json")).toBe("SEO SERVICE");
   });
 });
 

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { CATEGORY_KEYS, type CategoryKey } from "../../app/lib/catalogue";
+import { categories, type CategoryKey } from "../../domain/vocabulary";
 
 export const templateSchema = z.object({
   subject: z.string().trim().min(3).max(120),
@@ -11,9 +11,6 @@ export const templateSchema = z.object({
 });
 export const templateListSchema = z.array(templateSchema).min(15);
 export type EmailTemplate = z.infer<typeof templateSchema>;
-
-// The keys and labels are shared with the browser (the item form offers them).
-export { CATEGORY_KEYS, categoryLabel, type CategoryKey } from "../../app/lib/catalogue";
 
 function isDirectory(p: string): boolean {
   try {
@@ -70,7 +67,7 @@ async function readCategory(key: CategoryKey): Promise<EmailTemplate[]> {
 
 /** Loads and validates one category's templates (reads the JSON file next to this module, once, then caches). */
 export async function loadTemplates(key: CategoryKey): Promise<EmailTemplate[]> {
-  if (!(CATEGORY_KEYS as readonly string[]).includes(key)) {
+  if (!categories.includes(key)) {
     throw new Error(`Unknown email template category: ${String(key)}`);
   }
   let pending = cache.get(key);

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -14,6 +15,20 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import {
+  activityActions,
+  adminRoles,
+  accessTypes,
+  categories,
+  itemFormats,
+  messageStatuses,
+  orderStatuses,
+  paymentStatuses,
+} from "../../domain/vocabulary";
+
+/** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
+const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", "))})`;
 
 /** Every editable public section's records (see app/content/registry.ts): one row per record. */
 export const contentEntries = pgTable(
@@ -39,11 +54,11 @@ export const messages = pgTable(
     number: text("number").notNull().default(""),
     subject: text("subject").notNull(),
     message: text("message").notNull(),
-    messageStatus: text("message_status").notNull().default("UnRead"),
+    messageStatus: text("message_status", { enum: messageStatuses.values }).notNull().default("UnRead"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("messages_status_check", sql`${t.messageStatus} in ('UnRead', 'Read')`),
+    check("messages_status_check", oneOf(t.messageStatus, messageStatuses.values)),
     index("messages_status_created_idx").on(t.messageStatus, t.createdAt),
   ],
 );
@@ -143,13 +158,13 @@ export const adminUsers = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     userEmail: text("user_email").notNull(),
-    userRole: text("user_role").notNull().default("Admin"),
+    userRole: text("user_role", { enum: adminRoles.values }).notNull().default("Admin"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("admin_users_email_lower_idx").on(sql`lower(${t.userEmail})`),
-    check("admin_users_role_check", sql`${t.userRole} in ('Admin')`),
+    check("admin_users_role_check", oneOf(t.userRole, adminRoles.values)),
   ],
 );
 
@@ -170,8 +185,8 @@ export const orders = pgTable(
     customerName: text("customer_name").notNull(),
     customerAddress: text("customer_address").notNull(),
     customerCountry: text("customer_country").notNull(),
-    paymentStatus: text("payment_status").notNull().default("UnPaid"),
-    orderStatus: text("order_status").notNull().default("Pending"),
+    paymentStatus: text("payment_status", { enum: paymentStatuses.values }).notNull().default("UnPaid"),
+    orderStatus: text("order_status", { enum: orderStatuses.values }).notNull().default("Pending"),
     /** The spec's locale date string (MM/DD/YYYY), shown as is; every sort uses createdAt. */
     orderDate: text("order_date").notNull(),
     membershipValid: timestamp("membership_valid", { withTimezone: true }),
@@ -184,8 +199,8 @@ export const orders = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("orders_payment_status_check", sql`${t.paymentStatus} in ('UnPaid', 'Paid', 'Cancelled', 'Refunded')`),
-    check("orders_order_status_check", sql`${t.orderStatus} in ('Pending', 'Delivered')`),
+    check("orders_payment_status_check", oneOf(t.paymentStatus, paymentStatuses.values)),
+    check("orders_order_status_check", oneOf(t.orderStatus, orderStatuses.values)),
     check("orders_price_check", sql`${t.packagePrice} >= 0`),
     check("orders_validity_check", sql`${t.packageValidity} >= 1`),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
@@ -240,13 +255,13 @@ export const activityLog = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     actorId: text("actor_id"),
     actorEmail: text("actor_email").notNull(),
-    action: text("action").notNull(),
+    action: text("action", { enum: activityActions.values }).notNull(),
     entity: text("entity").notNull(),
     recordId: text("record_id").notNull(),
     changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>().notNull(),
   },
   (t) => [
-    check("activity_log_action_check", sql`${t.action} in ('create', 'update', 'delete')`),
+    check("activity_log_action_check", oneOf(t.action, activityActions.values)),
     index("activity_log_created_idx").on(t.createdAt),
     index("activity_log_record_idx").on(t.entity, t.recordId),
   ],
@@ -265,7 +280,7 @@ export const catalogueItems = pgTable(
     itemName: text("item_name").notNull(),
     itemsDescription: text("items_description").notNull(),
     /** The category key (the template file's name without .json), e.g. "web-design". */
-    itemDatabaseUrl: text("item_database_url").notNull(),
+    itemDatabaseUrl: text("item_database_url", { enum: categories.values }).notNull(),
     itemsGuideline: text("items_guideline").notNull(),
     /** The slug of the name, computed on save. */
     itemUrl: text("item_url").notNull(),
@@ -274,10 +289,7 @@ export const catalogueItems = pgTable(
   },
   (t) => [
     unique("catalogue_items_category_unique").on(t.itemDatabaseUrl),
-    check(
-      "catalogue_items_category_check",
-      sql`${t.itemDatabaseUrl} in ('web-design', 'video-editing', 'seo-service', 'graphic-design', 'facebook-marketing')`,
-    ),
+    check("catalogue_items_category_check", oneOf(t.itemDatabaseUrl, categories.values)),
     index("catalogue_items_created_idx").on(t.createdAt),
   ],
 );
@@ -287,16 +299,16 @@ export const simpleItems = pgTable(
   "simple_items",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    format: text("format").notNull(),
+    format: text("format", { enum: itemFormats.values }).notNull(),
     canvaLink: text("canva_link").notNull(),
     imageLink: text("image_link").notNull(),
     category: text("category").notNull(),
-    freeOrPaid: text("free_or_paid").notNull(),
+    freeOrPaid: text("free_or_paid", { enum: accessTypes.values }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("simple_items_format_check", sql`${t.format} in ('Facebook', 'Instagram', 'YouTube')`),
-    check("simple_items_free_or_paid_check", sql`${t.freeOrPaid} in ('Paid', 'Free')`),
+    check("simple_items_format_check", oneOf(t.format, itemFormats.values)),
+    check("simple_items_free_or_paid_check", oneOf(t.freeOrPaid, accessTypes.values)),
     index("simple_items_created_idx").on(t.createdAt),
   ],
 );

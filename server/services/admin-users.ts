@@ -1,27 +1,24 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { isEmail, parseWith } from "../../app/content/validation";
+import { parseWith } from "../../app/content/validation";
+import { emailAddress } from "../../domain/fields";
+import { adminRoles, type AdminRole } from "../../domain/vocabulary";
 import { audited, type Actor } from "./activity";
 import type { Db } from "../db/client";
 import { adminUsers, user } from "../db/schema";
 import { AppError, badRequest, conflict, isId, notFound } from "../lib/errors";
 
 const schema = z.object({
-  userEmail: z
-    .string({ error: "Admin email is required" })
-    .trim()
-    .min(1, { error: "Admin email is required" })
-    .refine(isEmail, { error: "Admin email must be a valid email address" })
-    .transform((v) => v.toLowerCase()),
-  userRole: z.literal("Admin", { error: "The only role is Admin" }).optional().default("Admin"),
+  userEmail: emailAddress("Admin email").transform((v) => v.toLowerCase()),
+  userRole: z.enum(adminRoles.values, { error: "The only role is Admin" }).optional().default("Admin"),
 });
 
-export type AdminUserRecord = { _id: string; userEmail: string; userRole: "Admin" };
+export type AdminUserRecord = { _id: string; userEmail: string; userRole: AdminRole };
 
 const toRecord = (r: typeof adminUsers.$inferSelect): AdminUserRecord => ({
   _id: r.id,
   userEmail: r.userEmail,
-  userRole: r.userRole as "Admin",
+  userRole: r.userRole,
 });
 
 /** The admin list (spec 2: userEmail, userRole 'Admin'). */

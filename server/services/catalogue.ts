@@ -1,15 +1,9 @@
 import { asc, desc, eq } from "drizzle-orm";
 import { parseWith } from "../../app/content/validation";
-import {
-  categoryLabel,
-  itemFormSchema,
-  simpleItemSchema,
-  slugify,
-  type CategoryKey,
-  type SimpleItemForm,
-} from "../../app/lib/catalogue";
+import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../app/lib/catalogue";
 import { hasAccess, type Membership } from "../../app/lib/membership";
 import type { PageInfo } from "../../app/lib/pagination";
+import { categoryLabel, type CategoryKey } from "../../domain/vocabulary";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";

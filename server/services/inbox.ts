@@ -17,7 +17,7 @@ export interface MessageRecord {
   number: string;
   subject: string;
   message: string;
-  messageStatus: "UnRead" | "Read";
+  messageStatus: MessageStatus;
   createdAt: string;
 }
 export interface SubscriberRecord {
@@ -32,7 +32,7 @@ const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
   number: r.number,
   subject: r.subject,
   message: r.message,
-  messageStatus: r.messageStatus as "UnRead" | "Read",
+  messageStatus: r.messageStatus,
   createdAt: r.createdAt.toISOString(),
 });
 const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => ({
@@ -42,6 +42,7 @@ const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => (
 });
 const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
 import type { RateLimiter } from "./rate-limit";
+import type { MessageStatus } from "../../domain/vocabulary";
 
 export interface Visitor {
   ip: string;

@@ -1,14 +1,8 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
 import { parseWith } from "../../app/content/validation";
-import {
-  membershipOf,
-  nextMembershipValid,
-  usDate,
-  type Membership,
-  type OrderStatus,
-  type PaymentStatus,
-} from "../../app/lib/membership";
+import { membershipOf, nextMembershipValid, usDate, type Membership } from "../../app/lib/membership";
+import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
 import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";

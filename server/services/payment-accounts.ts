@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { isEmail, parseWith } from "../../app/content/validation";
+import { parseWith } from "../../app/content/validation";
+import { emailAddress } from "../../domain/fields";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";
 import { badRequest, isId, notFound } from "../lib/errors";
@@ -9,11 +10,7 @@ import { audited, type Actor } from "./activity";
 export type PaymentAccountRecord = { _id: string; paypalEmail: string };
 
 const schema = z.object({
-  paypalEmail: z
-    .string({ error: "PayPal email is required" })
-    .trim()
-    .min(1, { error: "PayPal email is required" })
-    .refine(isEmail, { error: "PayPal email must be a valid email address" }),
+  paypalEmail: emailAddress("PayPal email"),
 });
 
 /** The PayPal account that receives payments: the first record, or PAYPAL_RECEIVER_EMAIL when there is none. */

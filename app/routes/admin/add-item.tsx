@@ -3,7 +3,8 @@ import type { Route } from "./+types/add-item";
 import { FormAlert } from "../../components/AuthCard";
 import { DataTable } from "../../components/DataTable";
 import { SelectField, TextField, useClientValidation, useFormFeedback, type FormResult } from "../../components/forms";
-import { ACCESS_TYPES, FORMATS, simpleItemSchema } from "../../lib/catalogue";
+import { simpleItemSchema } from "../../lib/catalogue";
+import { accessTypes, itemFormats } from "../../../domain/vocabulary";
 import { longDate } from "../../lib/format";
 import { requireAdmin } from "../../lib/guards.server";
 import { isAppError } from "../../../server/lib/errors";
@@ -37,8 +38,6 @@ export async function action({ request, context }: Route.ActionArgs): Promise<Fo
 
 export const meta: Route.MetaFunction = () => [{ title: "Add Item" }, { name: "robots", content: "noindex" }];
 
-const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
-
 export default function AddItem({ loaderData: { items, page, timeZone }, actionData }: Route.ComponentProps) {
   const fetcher = useFetcher<FormResult>();
   const formRef = useFormFeedback(fetcher);
@@ -68,7 +67,7 @@ export default function AddItem({ loaderData: { items, page, timeZone }, actionD
           <SelectField
             label="Format"
             name="format"
-            options={options(FORMATS)}
+            options={itemFormats.options()}
             required
             defaultValue={values.format ?? ""}
             error={message("format")}
@@ -76,7 +75,7 @@ export default function AddItem({ loaderData: { items, page, timeZone }, actionD
           <SelectField
             label="Free or Paid"
             name="freeOrPaid"
-            options={options(ACCESS_TYPES)}
+            options={accessTypes.options()}
             required
             defaultValue={values.freeOrPaid ?? ""}
             error={message("freeOrPaid")}

@@ -4,6 +4,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { requireAdmin } from "../../lib/guards.server";
 import type { MessageRecord } from "../../../server/services/inbox";
 import { AdminHeader } from "./layout";
+import { messageStatuses } from "../../../domain/vocabulary";
 
 /** 3 per table, Unread and Read paged separately (spec 2, section 9). */
 export const MESSAGES_PAGE_SIZE = 3;
@@ -27,7 +28,7 @@ const columns = [
   { header: "Subject", cell: (m: MessageRecord) => m.subject },
   {
     header: "Status",
-    cell: (m: MessageRecord) => <Badge tone={m.messageStatus === "UnRead" ? "amber" : "grey"}>{m.messageStatus}</Badge>,
+    cell: (m: MessageRecord) => <Badge tone={messageStatuses.tone(m.messageStatus)}>{m.messageStatus}</Badge>,
   },
   {
     header: "Action",

@@ -8,7 +8,8 @@ import { Modal } from "../../components/Modal";
 import { useToast } from "../../components/toast";
 import { parseWith, type FieldError } from "../../content/validation";
 import { apiFetch } from "../../lib/api";
-import { availableCategories, CATEGORY_KEYS, categoryLabel, itemFormSchema } from "../../lib/catalogue";
+import { availableCategories, itemFormSchema } from "../../lib/catalogue";
+import { categories as allCategories, categoryLabel } from "../../../domain/vocabulary";
 import { requireAdmin } from "../../lib/guards.server";
 import type { CatalogueItem } from "../../../server/services/catalogue";
 
@@ -33,7 +34,7 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
   const revalidator = useRevalidator();
   const toast = useToast();
   const used = items.map((i) => i.itemDatabaseUrl);
-  const free = availableCategories(CATEGORY_KEYS, used);
+  const free = availableCategories(allCategories.values, used);
   const allUsed = free.length === 0;
 
   async function remove(item: CatalogueItem) {
@@ -145,7 +146,7 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
             key={editor.mode === "edit" ? editor.item._id : "new"}
             item={editor.mode === "edit" ? editor.item : undefined}
             categories={availableCategories(
-              CATEGORY_KEYS,
+              allCategories.values,
               used,
               editor.mode === "edit" ? editor.item.itemDatabaseUrl : undefined,
             )}

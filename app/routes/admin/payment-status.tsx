@@ -7,6 +7,7 @@ import { apiFetch } from "../../lib/api";
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
 import { AdminHeader } from "./layout";
+import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
@@ -91,7 +92,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           <StatusForm
             label="Payment Status"
             name="paymentStatus"
-            options={["Paid", "UnPaid", "Refunded"]}
+            options={ADMIN_PAYMENT_STATUSES}
             busy={busy === "payment"}
             disabled={busy !== null}
             onSubmit={(v) => update("payment", v)}
@@ -99,7 +100,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           <StatusForm
             label="Order Status"
             name="orderStatus"
-            options={["Pending", "Delivered"]}
+            options={orderStatuses.values}
             busy={busy === "order"}
             disabled={busy !== null}
             onSubmit={(v) => update("order", v)}
@@ -156,7 +157,7 @@ function StatusForm({
 }: {
   label: string;
   name: string;
-  options: string[];
+  options: readonly string[];
   busy: boolean;
   disabled: boolean;
   onSubmit: (value: string) => void;
