@@ -39,7 +39,8 @@ export function createApp(options: AppOptions): Express {
   const { config, database, services, logger } = options;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy ? true : false);
+  // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
+  app.set("trust proxy", config.trustProxy);
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
