@@ -23,7 +23,7 @@ describe("loadConfig", () => {
 
   it("derives PUBLIC_URL from PORT and strips a trailing slash from a given one", () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
-    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/" }).publicUrl).toBe(
+    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/", PAYPAL_MODE: "live" }).publicUrl).toBe(
       "https://agency.example",
     );
   });
@@ -51,5 +51,50 @@ describe("loadConfig", () => {
     expect(readFileSync(file, "utf8").trim()).toBe(first);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(loadConfig({ DATA_DIR: d, AUTH_SECRET: "s".repeat(32) }).authSecret).toBe("s".repeat(32));
+  });
+});
+
+describe("TRUST_PROXY (issue 12, D2)", () => {
+  it.each([
+    [undefined, false],
+    ["false", false],
+    ["0", false],
+    ["true", 1],
+    ["1", 1],
+    ["2", 2],
+    ["10.0.0.1", ["10.0.0.1"]],
+    ["loopback, 10.0.0.0/8 ,::1", ["loopback", "10.0.0.0/8", "::1"]],
+  ])("%s → %j", (value, expected) => {
+    expect(loadConfig({ DATA_DIR: dir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy).toEqual(
+      expected,
+    );
+  });
+
+  it.each(["maybe", "10.0.0.300", "10.0.0.0/99", "-1", "1.5"])("refuses %s, naming the variable", (value) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe("PAYPAL_MODE (issue 12, D5: no free memberships by accident)", () => {
+  it.each([undefined, "http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:3000", "http://shop.localhost"])(
+    "defaults to the simulator for a local PUBLIC_URL (%s)",
+    (publicUrl) => {
+      const env = { DATA_DIR: dir(), ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}) };
+      expect(loadConfig(env).paypalMode).toBe("simulator");
+    },
+  );
+
+  it("refuses to start on a public PUBLIC_URL with no mode, saying what to set", () => {
+    const start = () => loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example" });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/PAYPAL_MODE.*live.*sandbox.*simulator/s);
+  });
+
+  it("takes an explicit mode on a public address, the simulator included", () => {
+    for (const mode of ["live", "sandbox", "simulator"] as const) {
+      expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example", PAYPAL_MODE: mode }).paypalMode).toBe(
+        mode,
+      );
+    }
   });
 });

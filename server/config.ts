@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -28,9 +29,24 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().min(32, { error: "must be at least 32 characters" }).optional(),
   ),
-  TRUST_PROXY: z
-    .preprocess(emptyToUndefined, z.enum(["true", "false", "1", "0"]).default("false"))
-    .transform((v) => v === "true" || v === "1"),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("false")
+      .transform((v, ctx) => {
+        const parsed = parseTrustProxy(v);
+        if (parsed === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            message:
+              "must be false, a number of proxy hops (true means 1), or a comma-separated list of proxy addresses",
+          });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+  ),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
   SEED_DEMO_CONTENT: z
     .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true"))
@@ -49,7 +65,7 @@ const envSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
-  PAYPAL_MODE: z.preprocess(emptyToUndefined, z.enum(["live", "sandbox", "simulator"]).default("simulator")),
+  PAYPAL_MODE: z.preprocess(emptyToUndefined, z.enum(["live", "sandbox", "simulator"]).optional()),
   PAYPAL_RECEIVER_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
   TZ: z.preprocess(emptyToUndefined, z.string().optional()),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
@@ -64,7 +80,11 @@ export interface Config {
   databaseUrl: string | undefined;
   publicUrl: string;
   authSecret: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of us are believed about the client address (Express's "trust proxy"): false (none),
+   * a number of hops (the client is that many addresses from the right of X-Forwarded-For), or proxy addresses.
+   */
+  trustProxy: false | number | string[];
   logLevel: "debug" | "info" | "warn" | "error";
   seedDemoContent: boolean;
   contentCacheTtlMs: number;
@@ -96,6 +116,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const paypalMode = e.PAYPAL_MODE ?? (!e.PUBLIC_URL || isLocalUrl(e.PUBLIC_URL) ? "simulator" : undefined);
+  if (!paypalMode) {
+    throw new ConfigError(
+      `Invalid configuration:\n  PAYPAL_MODE: must be set when PUBLIC_URL (${e.PUBLIC_URL}) is a public address. ` +
+        `Set PAYPAL_MODE=live for real payments, sandbox for PayPal's test site, or simulator for the built-in ` +
+        `simulator (no money moves: anyone can get a membership for free).`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -115,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
-    paypalMode: e.PAYPAL_MODE,
+    paypalMode,
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
     timeZone: e.TZ,
     generationDelayMs: e.GENERATION_DELAY_MS,
@@ -123,6 +151,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
   };
+}
+
+/** true → 1 hop, a count of hops, or proxy addresses (IPs, CIDR ranges, or Express's loopback/linklocal/uniquelocal). */
+function parseTrustProxy(value: string): false | number | string[] | undefined {
+  const v = value.trim().toLowerCase();
+  if (v === "false" || v === "0") return false;
+  if (v === "true") return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(",").map((a) => a.trim());
+  const valid = entries.every((a) => {
+    if (["loopback", "linklocal", "uniquelocal"].includes(a)) return true;
+    const [ip, bits, extra] = a.split("/");
+    const family = isIP(ip ?? "");
+    if (!family || extra !== undefined) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  });
+  return valid && entries.length ? entries : undefined;
+}
+
+/** An address only this machine reaches: localhost names and loopback IPs. */
+export function isLocalUrl(address: string): boolean {
+  const host = new URL(address).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "::1";
 }
 
 /** The site's host name for default addresses; "example.com" for localhost, which is no mail domain. */

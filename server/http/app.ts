@@ -7,6 +7,7 @@ import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { toNodeHandler } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
+import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { precompressedAssets } from "./precompressed";
@@ -39,8 +40,10 @@ export function createApp(options: AppOptions): Express {
   const { config, database, services, logger } = options;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy ? true : false);
+  // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
+  app.set("trust proxy", config.trustProxy);
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
+  app.use(boundedRequests);
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
 
@@ -62,14 +65,14 @@ export function createApp(options: AppOptions): Express {
   });
 
   // PayPal's notifications: form-encoded, answered 200 at once, then verified and applied (services/paypal.ts).
-  app.post("/api/paypal/ipn", noStore, express.text({ type: () => true, limit: "20kb" }), (req, res) => {
+  app.post("/api/paypal/ipn", noStore, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res) => {
     const raw = typeof req.body === "string" ? req.body : "";
     res.status(200).end();
     if (!raw) return;
     services.paypal.handleIpn(raw).catch((error: unknown) => logger.error("paypal notification failed", { error }));
   });
   // The simulator's stand-in for PayPal's verification postback.
-  app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: "20kb" }), (req, res, next) => {
+  app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res, next) => {
     services.paypal.simulator
       .validate(typeof req.body === "string" ? req.body : "")
       .then((answer) => void res.type("text/plain").send(answer), next);
@@ -81,7 +84,8 @@ export function createApp(options: AppOptions): Express {
     "/api/auth",
     noStore,
     requireJsonBody,
-    express.json({ limit: "16kb", strict: true }),
+    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
+    storableJson,
     json(async (req, res) => {
       await services.accounts.limitAuthEndpoint(req.path, req.body, req.ip ?? "unknown");
       await authHandler(req, res);
@@ -93,7 +97,8 @@ export function createApp(options: AppOptions): Express {
     "/api",
     noStore,
     requireJsonBody,
-    express.json({ limit: "64kb", strict: true }),
+    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
+    storableJson,
     createApiRouter(services),
     unknownApiCall,
     apiErrorHandler(logger),
@@ -112,6 +117,7 @@ export function createApp(options: AppOptions): Express {
   if (options.build) {
     app.all(
       "/{*splat}",
+      pageForm,
       createPagesHandler({
         build: options.build,
         mode: config.env === "development" ? "development" : "production",

@@ -135,7 +135,9 @@ function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
     else headers.set(key, values);
   }
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
-  if (req.method !== "GET" && req.method !== "HEAD") {
+  if (req.formBody) {
+    init.body = new Uint8Array(req.formBody); // read, bounded and checked by pageForm (body.ts)
+  } else if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }

@@ -3,6 +3,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { isAPIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   credentialsSchema,
   MESSAGES,
@@ -48,6 +49,15 @@ const TOO_MANY = {
   reset: "Too many reset requests. Please wait an hour and try again.",
   verify: "Too many verification emails. Please wait an hour and try again.",
 };
+
+/**
+ * What better-auth's own calls accept from a body: a JSON object, whose profile fields (stored as given by better-auth)
+ * are strings. Its other fields it checks itself.
+ */
+const AUTH_BODY = z.looseObject({
+  name: z.string().max(200).optional(),
+  image: z.string().max(2000).nullable().optional(),
+});
 
 export interface AttemptContext {
   ip: string;
@@ -177,6 +187,9 @@ export function createAccountsService(deps: {
 
     /** Rate limits of a sign-in, sign-up or reset request reaching better-auth's own REST handler. */
     async limitAuthEndpoint(path: string, body: unknown, ip: string) {
+      if (body !== undefined && !AUTH_BODY.safeParse(body).success) {
+        throw new AppError(400, "Send a JSON object whose name (and image) is text.");
+      }
       const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
       if (path === "/sign-in/email") {
         await limit(AUTH_LIMITS.signInIp, ip, TOO_MANY.signIn);
