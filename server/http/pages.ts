@@ -3,6 +3,7 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import { contentSecurityPolicy, inlineScriptHashes } from "./security";
+import { withAppErrorsLazy } from "./page-errors";
 
 /** A route marks its response as the same for every anonymous visitor with this header (stripped before sending). */
 export const PAGE_CACHE_HEADER = "x-page-cache";
@@ -35,7 +36,7 @@ export function createPagesHandler(options: {
   getLoadContext: (req: ExpressRequest) => AppLoadContext;
   cache?: PageCacheOptions;
 }): RequestHandler & { cacheSize(): number } {
-  const handle = createRequestHandler(options.build, options.mode);
+  const handle = createRequestHandler(withAppErrorsLazy(options.build), options.mode);
   const cache = new Map<string, Entry>();
   const max = options.cache?.maxEntries ?? 200;
   const now = options.cache?.now ?? Date.now;

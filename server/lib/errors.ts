@@ -3,24 +3,19 @@ import type { FieldError } from "../../app/content/validation";
 const BRAND = Symbol.for("atelier.AppError");
 
 /**
- * A failure a caller can act on; the HTTP layer maps `status` straight to the response.
- * It also has the shape of React Router's `data(...)` result (type, data, init): thrown from a page loader or action,
- * it becomes an HTTP response with its status and message (a 404 page, not a 500), with no wrapping in each loader.
+ * A failure a caller can act on: `status` says what happened (400 bad input with `errors` per field, 403, 404, 409,
+ * 429 …). Each door maps it once: the REST API's error handler (server/http/api.ts) and, for pages, the boundary
+ * around every loader and action (server/http/page-errors.ts) and the form helper (app/lib/form.server.ts).
  */
 export class AppError extends Error {
   readonly [BRAND] = true;
   override readonly name = "AppError";
-  readonly type = "DataWithResponseInit";
-  readonly data: { message: string };
-  readonly init: { status: number };
   constructor(
     readonly status: number,
     message: string,
     readonly errors: FieldError[] = [],
   ) {
     super(message);
-    this.data = { message };
-    this.init = { status };
   }
 }
 
