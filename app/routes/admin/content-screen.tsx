@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { data, Link } from "react-router";
+import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/content-screen";
 import { editHref, screenFor } from "../../content/admin-screens";
 import { getSection, type SectionDef } from "../../content/registry";
-import { Modal } from "../../components/Modal";
+import { Modal, OpenDialogButton } from "../../components/Modal";
 import { RegistryForm } from "../../components/RegistryForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { formatPrice } from "../../lib/pricing";
@@ -170,9 +170,13 @@ function RecordList({ section, records }: { section: SectionDef; records: Rec[] 
   );
 }
 
-/** About sections: one update button each, opening the update form in a modal with a close button. */
+/**
+ * About sections: one update button each, opening the update form in a modal with a close button. Without
+ * JavaScript the button opens this screen with ?edit={id}, which renders the modal open.
+ */
 function AboutList({ section, records }: { section: SectionDef; records: Rec[] }) {
-  const [editing, setEditing] = useState<Rec | null>(null);
+  const [params] = useSearchParams();
+  const [editing, setEditing] = useState<Rec | null>(() => records.find((r) => r._id === params.get("edit")) ?? null);
   const close = () => setEditing(null);
   return (
     <>
@@ -180,9 +184,14 @@ function AboutList({ section, records }: { section: SectionDef; records: Rec[] }
         {records.map((r) => (
           <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <span className="text-sm">{String(r.aboutHeading)}</span>
-            <button type="button" className="btn-outline px-4 py-2 text-xs" onClick={() => setEditing(r)}>
+            <OpenDialogButton
+              name="edit"
+              value={r._id}
+              onOpen={() => setEditing(r)}
+              className="btn-outline px-4 py-2 text-xs"
+            >
               Update
-            </button>
+            </OpenDialogButton>
           </li>
         ))}
       </ul>
