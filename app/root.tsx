@@ -1,8 +1,6 @@
 import "./context";
 import { useEffect } from "react";
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -14,6 +12,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import { describeError, ErrorPanel } from "./components/ErrorPanel";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
 import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffects";
@@ -87,34 +86,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<RootData>("root");
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title =
-    status === 404 ? "Page not found" : status === 403 ? "You don't have any permission" : "Something went wrong";
-  const text =
-    status === 404
-      ? "The page you asked for does not exist or has moved."
-      : status === 403
-        ? "Your account cannot open this page."
-        : "We could not show this page. Please try again in a moment.";
   return (
     <ToastProvider>
-      <title>{`${title} | ${root?.siteName ?? "Studio"}`}</title>
+      <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>
       <meta name="robots" content="noindex" />
       {root ? <Header logo={root.chrome.logo[0]?.logo} siteName={root.siteName} user={root.user} /> : null}
       <main id="main" className="flex flex-1 items-center bg-sand/50">
-        <div className="container-page py-24 text-center">
-          <p className="eyebrow">Error {status}</p>
-          <h1 className="section-title">{title}</h1>
-          <p className="section-lead mx-auto max-w-xl">{text}</p>
-          <div className="mt-8 flex justify-center gap-3">
-            <Link to="/" className="btn-primary">
-              Back Home
-            </Link>
-            <Link to="/contact" className="btn-outline">
-              Contact Us
-            </Link>
-          </div>
-        </div>
+        <ErrorPanel error={error} />
       </main>
       {root ? <Footer siteName={root.siteName} content={root.chrome} /> : null}
     </ToastProvider>

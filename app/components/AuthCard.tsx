@@ -1,14 +1,14 @@
 import type { ReactNode } from "react";
-import { Link, useNavigation, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { credentialsSchema } from "../content/account-forms";
-import { TextField, useClientValidation, type ActionFailure } from "./forms";
+import { useActionForm } from "./ActionForm";
+import { TextField } from "./forms";
 
-/** What the login and register pages share: where to go afterwards, the busy state, and the field checks. */
-export function useCredentialsForm(actionData: ActionFailure | undefined) {
+/** What the login and register pages share: where to go afterwards, and the form (answers written in it). */
+export function useCredentialsForm(id: "login" | "register") {
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? "";
-  const busy = useNavigation().state === "submitting";
-  return { redirectTo, busy, ...useClientValidation(credentialsSchema, actionData) };
+  return { redirectTo, form: useActionForm({ id, schema: credentialsSchema, feedback: "inline" }) };
 }
 
 /** The frame of the account pages (login, register, reset). */
@@ -55,39 +55,17 @@ export function FormAlert({ children, tone = "error" }: { children: ReactNode; t
   );
 }
 
-/** The account forms' email field: same label, autocomplete and error wiring on every page. */
-export function EmailField({ defaultValue, error }: { defaultValue?: string; error?: string }) {
-  return (
-    <TextField
-      label="Email"
-      name="email"
-      type="email"
-      autoComplete="email"
-      required
-      defaultValue={defaultValue}
-      error={error}
-    />
-  );
+/** The account forms' email field: same label and autocomplete on every page (value and error from the form). */
+export function EmailField() {
+  return <TextField label="Email" name="email" type="email" autoComplete="email" required />;
 }
 
 export function PasswordField({
   label = "Password",
   autoComplete,
-  error,
 }: {
   label?: string;
   autoComplete: "current-password" | "new-password";
-  error?: string;
 }) {
-  return (
-    <TextField
-      label={label}
-      name="password"
-      type="password"
-      autoComplete={autoComplete}
-      required
-      minLength={6}
-      error={error}
-    />
-  );
+  return <TextField label={label} name="password" type="password" autoComplete={autoComplete} required minLength={6} />;
 }

@@ -1,13 +1,19 @@
 import { StrokeIcon } from "./StrokeIcon";
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
-/** A native <dialog> shown as a modal while `open` is true (the browser handles focus, Escape and the backdrop). */
+/**
+ * A native <dialog> shown as a modal while `open` is true (the browser handles focus, Escape and the backdrop).
+ * A dialog the server rendered open (see Modal) becomes a modal one once the page runs.
+ */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.matches(":modal")) {
+      if (dialog.open) dialog.close(); // its close event comes later, when the dialog is open again: ignored
+      dialog.showModal();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return ref;
@@ -34,12 +40,17 @@ export function Modal({
 }) {
   const ref = useModalDialog(open);
   const titleId = useId();
+  // Open from the start (a URL that names what to edit): open in the HTML too, so that it shows without JavaScript.
+  const [openInHtml] = useState(open);
   return (
     <dialog
       ref={ref}
+      open={openInHtml || undefined}
       aria-labelledby={titleId}
       data-testid={testId}
-      onClose={onClose}
+      onClose={(e) => {
+        if (!e.currentTarget.open) onClose();
+      }}
       onClick={(e) => {
         if (e.target === e.currentTarget) onClose(); // outside the panel: the backdrop
       }}
@@ -74,5 +85,52 @@ export function CloseButton({ onClick, label = "Close" }: { onClick: () => void;
         <path d="M6 6l12 12M18 6L6 18" />
       </StrokeIcon>
     </button>
+  );
+}
+
+/**
+ * The button that opens a dialog: with JavaScript it calls `onOpen`; without, it is a GET form that puts
+ * `name=value` in the address, from which the page renders the dialog open (see Modal).
+ */
+export function OpenDialogButton({
+  name,
+  value,
+  onOpen,
+  className,
+  disabled,
+  title,
+  label,
+  children,
+}: {
+  name: string;
+  value: string;
+  onOpen: () => void;
+  className?: string;
+  disabled?: boolean;
+  title?: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      method="get"
+      className="contents"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onOpen();
+      }}
+    >
+      <button
+        type="submit"
+        name={name}
+        value={value}
+        className={className}
+        disabled={disabled}
+        title={title}
+        aria-label={label}
+      >
+        {children}
+      </button>
+    </form>
   );
 }

@@ -1,45 +1,6 @@
-import {
-  useEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from "react";
-import type { ZodType } from "zod";
-import type { FetcherWithComponents } from "react-router";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { HONEYPOT_FIELD } from "../content/forms";
-import { parseWith, type FieldError } from "../content/validation";
-import { useToast } from "./toast";
-
-/** What a public form's action answers: success, or the field errors with what was typed. */
-export type FormResult =
-  { ok: true; message: string } | { ok: false; message: string; errors: FieldError[]; values: Record<string, string> };
-
-export function errorFor(result: FormResult | undefined, field: string): string | undefined {
-  return result && !result.ok ? result.errors.find((e) => e.field === field)?.message : undefined;
-}
-
-/** Toasts the outcome of a fetcher submission and clears the form after a success. */
-export function useFormFeedback(fetcher: FetcherWithComponents<FormResult | undefined>) {
-  const toast = useToast();
-  const formRef = useRef<HTMLFormElement>(null);
-  const handled = useRef<unknown>(null);
-  useEffect(() => {
-    const data = fetcher.data;
-    if (fetcher.state !== "idle" || !data || handled.current === data) return;
-    handled.current = data;
-    if (data.ok) {
-      toast("success", data.message);
-      formRef.current?.reset();
-    } else {
-      toast("error", data.message);
-    }
-  }, [fetcher.state, fetcher.data, toast]);
-  return formRef;
-}
+import { useFieldState } from "./ActionForm";
 
 /** A field hidden from people; bots that fill it in are answered with success and ignored. */
 export function Honeypot() {
@@ -61,24 +22,43 @@ type FieldProps = {
   hideLabel?: boolean;
 };
 
-/** Label, control and error message, wired together for assistive technology; every form field uses it. */
+/**
+ * Label, control and error message, wired together for assistive technology; every form field uses it. Inside an
+ * ActionForm the field takes its starting value, its error and its ids from the form (Conform's state); given
+ * props win.
+ */
 function FieldShell({
-  id,
+  name,
   label,
-  error,
+  error: given,
+  defaultValue,
   className,
   hideLabel,
   children,
-}: Omit<FieldProps, "name"> & { id: string; children: (aria: Record<string, unknown>) => ReactNode }) {
-  const aria = { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : undefined };
+}: FieldProps & {
+  defaultValue: unknown;
+  children: (control: Record<string, unknown>) => ReactNode;
+}) {
+  const state = useFieldState(name);
+  const id = state?.id ?? `f-${name}`;
+  const errorId = state?.errorId ?? `${id}-error`;
+  const error = given ?? state?.error;
+  const control = {
+    key: state?.key,
+    id,
+    name,
+    defaultValue: defaultValue ?? state?.defaultValue,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? errorId : undefined,
+  };
   return (
     <div className={className}>
       <label htmlFor={id} className={hideLabel ? "sr-only" : "field-label"}>
         {label}
       </label>
-      {children(aria)}
+      {children(control)}
       {error ? (
-        <p id={`${id}-error`} className="field-error">
+        <p id={errorId} className="field-error">
           {error}
         </p>
       ) : null}
@@ -94,9 +74,19 @@ export function TextField({
   hideLabel,
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const { defaultValue, ...rest } = input;
   return (
-    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
-      {(aria) => <input name={name} className="field-input" {...aria} {...input} />}
+    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+      {({ key, defaultValue: start, ...control }) => (
+        <input
+          key={key as string}
+          className="field-input"
+          {...control}
+          {...rest}
+          // A controlled value (a read-only field) has no starting value.
+          defaultValue={"value" in input ? undefined : (start as string | undefined)}
+        />
+      )}
     </FieldShell>
   );
 }
@@ -109,9 +99,12 @@ export function TextAreaField({
   hideLabel,
   ...input
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { defaultValue, ...rest } = input;
   return (
-    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
-      {(aria) => <textarea name={name} rows={3} className="field-input" {...aria} {...input} />}
+    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+      {({ key, ...control }) => (
+        <textarea key={key as string} rows={3} className="field-input" {...control} {...rest} />
+      )}
     </FieldShell>
   );
 }
@@ -131,10 +124,17 @@ export function SelectField({
     options: readonly { value: string; label: string }[];
     placeholder?: string;
   }) {
+  const { defaultValue, ...rest } = select;
   return (
-    <FieldShell id={`f-${name}`} label={label} error={error} className={className} hideLabel={hideLabel}>
-      {(aria) => (
-        <select name={name} className="field-input" {...aria} {...select}>
+    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+      {({ key, ...control }) => (
+        <select
+          key={key as string}
+          className="field-input"
+          {...control}
+          {...rest}
+          defaultValue={(control.defaultValue as string | undefined) ?? ""}
+        >
           <option value="">{placeholder}</option>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -145,34 +145,4 @@ export function SelectField({
       )}
     </FieldShell>
   );
-}
-
-/** What an account action answers on failure: a message for the whole form and/or one per field. */
-export type ActionFailure = { message?: string; errors?: FieldError[]; values?: Record<string, string> };
-
-/**
- * Checks a form in the browser with the same schema the server uses, before it is sent; the server's answer (when the
- * browser check passed) takes over. Returns the message for each field and the submit handler.
- */
-export function useClientValidation<T>(schema: ZodType<T>, server: ActionFailure | undefined) {
-  const [client, setClient] = useState<FieldError[] | null>(null);
-  const [lastServer, setLastServer] = useState(server);
-  if (server !== lastServer) {
-    setLastServer(server);
-    setClient(null);
-  }
-  const errors = client ?? server?.errors ?? [];
-  return {
-    error: (field: string) => errors.find((e) => e.field === field)?.message,
-    onSubmit(event: FormEvent<HTMLFormElement>) {
-      const values = Object.fromEntries(new FormData(event.currentTarget));
-      const result = parseWith(schema, values);
-      if (!result.ok) {
-        event.preventDefault();
-        setClient(result.errors);
-      } else {
-        setClient(null);
-      }
-    },
-  };
 }

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { editHref } from "../../content/admin-screens";
 import { recordTitle, type ListLook, type SectionDef } from "../../content/registry";
 import { formatPrice } from "../../lib/pricing";
-import { Modal } from "../Modal";
+import { Modal, OpenDialogButton } from "../Modal";
 
 export type ListedRecord = Record<string, unknown> & { _id: string };
 
@@ -114,7 +114,11 @@ function DialogList({
   look: Extract<ListLook, { look: "dialog" }>;
   editForm: (record: ListedRecord, done: () => void) => ReactNode;
 }) {
-  const [editing, setEditing] = useState<ListedRecord | null>(null);
+  // Without JavaScript the button opens this screen with ?edit={id}, which renders the dialog open.
+  const [params] = useSearchParams();
+  const [editing, setEditing] = useState<ListedRecord | null>(
+    () => records.find((r) => r._id === params.get("edit")) ?? null,
+  );
   const close = () => setEditing(null);
   return (
     <>
@@ -122,9 +126,14 @@ function DialogList({
         {records.map((r) => (
           <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <span className="text-sm">{title(r)}</span>
-            <button type="button" className="btn-outline px-4 py-2 text-xs" onClick={() => setEditing(r)}>
+            <OpenDialogButton
+              name="edit"
+              value={r._id}
+              onOpen={() => setEditing(r)}
+              className="btn-outline px-4 py-2 text-xs"
+            >
               {look.editText}
-            </button>
+            </OpenDialogButton>
           </li>
         ))}
       </ul>

@@ -1,6 +1,8 @@
-import { Link, useFetcher } from "react-router";
+import { Link } from "react-router";
 import type { PageContent } from "../../content/pages";
-import { errorFor, Honeypot, useFormFeedback, type FormResult } from "../forms";
+import { subscriberSchema } from "../../content/forms";
+import { ActionForm, useActionForm } from "../ActionForm";
+import { Honeypot } from "../forms";
 import { Logo } from "../sections/FooterParts";
 import { RenderSection } from "../sections/RenderSections";
 
@@ -58,37 +60,42 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
 }
 
 function NewsletterForm() {
-  const fetcher = useFetcher<FormResult>();
-  const formRef = useFormFeedback(fetcher);
-  const result = fetcher.data;
-  const error = errorFor(result, "subemail");
+  const form = useActionForm({ id: "newsletter", action: "/newsletter", schema: subscriberSchema });
+  const email = form.fields.subemail!;
+  const error = email.errors?.[0];
   return (
-    <fetcher.Form ref={formRef} method="post" action="/newsletter" className="relative mt-4" noValidate>
+    <ActionForm handle={form} className="relative mt-4">
       <Honeypot />
-      <label htmlFor="newsletter-email" className="sr-only">
+      <label htmlFor={email.id} className="sr-only">
         Email address
       </label>
       <div className="flex overflow-hidden rounded-full bg-white/10 ring-1 ring-white/20 focus-within:ring-brass">
         <input
-          id="newsletter-email"
+          key={email.key}
+          id={email.id}
           type="email"
           name="subemail"
           required
           autoComplete="email"
           placeholder="Your email"
-          defaultValue={result && !result.ok ? result.values.subemail : undefined}
+          defaultValue={typeof email.initialValue === "string" ? email.initialValue : undefined}
           aria-invalid={error ? true : undefined}
+          aria-describedby={error ? email.errorId : undefined}
           className="min-w-0 flex-1 bg-transparent px-4 py-3 text-sm text-white placeholder:text-white/50 focus:outline-none"
         />
         <button
           type="submit"
-          disabled={fetcher.state !== "idle"}
+          disabled={form.busy}
           className="bg-clay px-5 text-sm font-semibold text-white hover:bg-clay-dark disabled:opacity-60"
         >
-          {fetcher.state !== "idle" ? "…" : "Subscribe"}
+          {form.busy ? "…" : "Subscribe"}
         </button>
       </div>
-      {error ? <p className="mt-2 text-sm text-red-200">{error}</p> : null}
-    </fetcher.Form>
+      {error ? (
+        <p id={email.errorId} className="mt-2 text-sm text-red-200">
+          {error}
+        </p>
+      ) : null}
+    </ActionForm>
   );
 }

@@ -1,16 +1,13 @@
-import { useFetcher } from "react-router";
-import { errorFor, Honeypot, TextAreaField, TextField, useFormFeedback, type FormResult } from "../forms";
+import { messageSchema } from "../../content/forms";
+import { ActionForm, useActionForm } from "../ActionForm";
+import { Honeypot, TextAreaField, TextField } from "../forms";
 
 /**
- * 'Send Us Message': posts to the /contact action and keeps the visitor here; what was typed stays on an error.
- * `initial` carries a result rendered by the server when the browser had no JavaScript.
+ * 'Send Us Message': posts to the /contact action from every page that shows it and keeps the visitor here; what was
+ * typed stays on an error. Without JavaScript the browser lands on /contact, which shows the answer in the form.
  */
-export function ContactForm({ initial }: { initial?: FormResult }) {
-  const fetcher = useFetcher<FormResult>();
-  const formRef = useFormFeedback(fetcher);
-  const result = fetcher.data ?? initial;
-  const values = result && !result.ok ? result.values : {};
-  const busy = fetcher.state !== "idle";
+export function ContactForm() {
+  const form = useActionForm({ id: "contact", action: "/contact", schema: messageSchema });
   return (
     <section id="contact-sec" className="bg-sand py-20 sm:py-24">
       <div className="container-page grid gap-12 lg:grid-cols-[0.9fr_1.1fr]">
@@ -21,68 +18,24 @@ export function ContactForm({ initial }: { initial?: FormResult }) {
             Tell us about your space or your search goals. A designer or SEO lead reads every message and answers within
             one working day.
           </p>
-          {result?.ok && !fetcher.data ? (
-            <p role="status" className="mt-6 rounded-xl bg-forest px-5 py-4 text-sm font-medium text-white">
-              {result.message}
-            </p>
-          ) : null}
         </div>
-        <fetcher.Form
-          ref={formRef}
-          method="post"
-          action="/contact"
-          noValidate
+        <ActionForm
+          handle={form}
           className="relative grid gap-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:grid-cols-2 sm:p-10"
         >
           <Honeypot />
           <input type="hidden" name="messageStatus" value="UnRead" />
-          <TextField
-            label="Full Name"
-            name="name"
-            autoComplete="name"
-            required
-            defaultValue={values.name}
-            error={errorFor(result, "name")}
-          />
-          <TextField
-            label="Phone Number"
-            name="number"
-            type="tel"
-            autoComplete="tel"
-            defaultValue={values.number}
-            error={errorFor(result, "number")}
-          />
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={values.email}
-            error={errorFor(result, "email")}
-          />
-          <TextField
-            label="Subject"
-            name="subject"
-            required
-            defaultValue={values.subject}
-            error={errorFor(result, "subject")}
-          />
-          <TextAreaField
-            label="Message"
-            name="message"
-            rows={5}
-            required
-            className="sm:col-span-2"
-            defaultValue={values.message}
-            error={errorFor(result, "message")}
-          />
+          <TextField label="Full Name" name="name" autoComplete="name" required />
+          <TextField label="Phone Number" name="number" type="tel" autoComplete="tel" />
+          <TextField label="Email" name="email" type="email" autoComplete="email" required />
+          <TextField label="Subject" name="subject" required />
+          <TextAreaField label="Message" name="message" rows={5} required className="sm:col-span-2" />
           <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
-              {busy ? "Sending…" : "Send Message"}
+            <button type="submit" className="btn-primary w-full sm:w-auto" disabled={form.busy}>
+              {form.busy ? "Sending…" : "Send Message"}
             </button>
           </div>
-        </fetcher.Form>
+        </ActionForm>
       </div>
     </section>
   );

@@ -1,9 +1,11 @@
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
+import { credentialsSchema } from "../../content/account-forms";
+import { ActionForm } from "../../components/ActionForm";
 import { AuthCard, EmailField, FormAlert, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
-import { accountAction } from "./failure.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);
@@ -12,17 +14,21 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  return accountAction(form, async () => {
-    const headers = await context.services.accounts.signIn(Object.fromEntries(form), attempt(request, context));
-    throw redirect(safeRedirect(form.get("redirectTo")), { headers });
+  return formAction(form, {
+    schema: credentialsSchema,
+    hide: ["password"],
+    run: async (credentials) => {
+      const headers = await context.services.accounts.signIn(credentials, attempt(request, context));
+      throw redirect(safeRedirect(form.get("redirectTo")), { headers });
+    },
   });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Login" }, { name: "robots", content: "noindex" }];
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login() {
   const [params] = useSearchParams();
-  const { redirectTo, busy, error, onSubmit } = useCredentialsForm(actionData);
+  const { redirectTo, form } = useCredentialsForm("login");
   return (
     <AuthCard
       title="Login"
@@ -42,20 +48,18 @@ export default function Login({ actionData }: Route.ComponentProps) {
       {params.get("reset") === "done" ? (
         <FormAlert tone="success">Your password has been changed. Log in with the new one.</FormAlert>
       ) : null}
-      {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
-      <Form method="post" noValidate onSubmit={onSubmit} className="space-y-5">
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <EmailField defaultValue={actionData?.values?.email} error={error("email")} />
-        <PasswordField autoComplete="current-password" error={error("password")} />
+      <ActionForm handle={form} hidden={{ redirectTo }} className="space-y-5">
+        <EmailField />
+        <PasswordField autoComplete="current-password" />
         <div className="flex justify-end">
           <Link to="/reset" className="text-sm font-medium text-clay hover:underline">
             Forgot password?
           </Link>
         </div>
-        <button type="submit" className="btn-dark w-full" disabled={busy}>
-          {busy ? "Logging in…" : "Login"}
+        <button type="submit" className="btn-dark w-full" disabled={form.busy}>
+          {form.busy ? "Logging in…" : "Login"}
         </button>
-      </Form>
+      </ActionForm>
     </AuthCard>
   );
 }

@@ -1,10 +1,12 @@
-import { Form, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
+import { credentialsSchema } from "../../content/account-forms";
 import { HONEYPOT_FIELD } from "../../content/forms";
-import { AuthCard, EmailField, FormAlert, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { ActionForm } from "../../components/ActionForm";
+import { AuthCard, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
 import { Honeypot } from "../../components/forms";
+import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
-import { accountAction } from "./failure.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);
@@ -16,17 +18,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const bot = String(form.get(HONEYPOT_FIELD) ?? "").trim() !== "";
   // A bot that filled the hidden field gets the page it expects and no account.
   if (bot) throw redirect("/");
-  return accountAction(form, async () => {
-    const headers = await context.services.accounts.signUp(Object.fromEntries(form), attempt(request, context));
-    // Spec 1 and the accounts issue: after registration the new member goes to the landing page.
-    throw redirect("/", { headers });
+  return formAction(form, {
+    schema: credentialsSchema,
+    hide: ["password"],
+    run: async (credentials) => {
+      const headers = await context.services.accounts.signUp(credentials, attempt(request, context));
+      // Spec 1 and the accounts issue: after registration the new member goes to the landing page.
+      throw redirect("/", { headers });
+    },
   });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Register" }, { name: "robots", content: "noindex" }];
 
-export default function Register({ actionData }: Route.ComponentProps) {
-  const { redirectTo, busy, error, onSubmit } = useCredentialsForm(actionData);
+export default function Register() {
+  const { redirectTo, form } = useCredentialsForm("register");
   return (
     <AuthCard
       title="Welcome! Register to continue"
@@ -43,8 +49,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         </>
       }
     >
-      {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
-      {busy ? (
+      {form.busy ? (
         <div role="status" aria-live="polite" className="flex flex-col items-center gap-4 py-10 text-sm text-mist">
           <span
             className="h-10 w-10 animate-spin rounded-full border-4 border-linen border-t-clay"
@@ -53,14 +58,14 @@ export default function Register({ actionData }: Route.ComponentProps) {
           Creating your account…
         </div>
       ) : null}
-      <Form method="post" noValidate onSubmit={onSubmit} className={`relative space-y-5 ${busy ? "hidden" : ""}`}>
+      <ActionForm handle={form} className={`relative space-y-5 ${form.busy ? "hidden" : ""}`}>
         <Honeypot />
-        <EmailField defaultValue={actionData?.values?.email} error={error("email")} />
-        <PasswordField autoComplete="new-password" error={error("password")} />
-        <button type="submit" className="btn-primary w-full" disabled={busy}>
+        <EmailField />
+        <PasswordField autoComplete="new-password" />
+        <button type="submit" className="btn-primary w-full" disabled={form.busy}>
           Register
         </button>
-      </Form>
+      </ActionForm>
     </AuthCard>
   );
 }

@@ -1,16 +1,18 @@
-import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { z } from "zod";
+import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { newPasswordSchema } from "../../content/account-forms";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { AuthCard, FormAlert, PasswordField } from "../../components/AuthCard";
-import { useClientValidation } from "../../components/forms";
-import { accountAction } from "./failure.server";
+import { formAction } from "../../lib/form.server";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  return accountAction(form, async () => {
-    await context.services.accounts.resetPassword(Object.fromEntries(form));
-    throw redirect("/login?reset=done");
+  return formAction(await request.formData(), {
+    schema: newPasswordSchema,
+    hide: ["password"],
+    run: async (value) => {
+      await context.services.accounts.resetPassword(value);
+      throw redirect("/login?reset=done");
+    },
   });
 }
 
@@ -19,15 +21,13 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-const clientSchema = newPasswordSchema.extend({ token: z.string() });
-
 /** Opened from the emailed link (better-auth checks the token, then sends the browser here with ?token=…). */
-export default function ResetPassword({ actionData }: Route.ComponentProps) {
+export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const invalid = params.get("error") === "INVALID_TOKEN" || !token;
-  const busy = useNavigation().state === "submitting";
-  const { error, onSubmit } = useClientValidation(clientSchema, actionData);
+  const form = useActionForm({ id: "reset-password", schema: newPasswordSchema, feedback: "inline" });
+  const tokenError = form.fields.token?.errors?.[0];
   const expired = "This reset link has expired or was already used. Ask for a new one.";
   return (
     <AuthCard
@@ -42,15 +42,13 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
         <FormAlert>{expired}</FormAlert>
       ) : (
         <>
-          {actionData?.message ? <FormAlert>{actionData.message}</FormAlert> : null}
-          {error("token") ? <FormAlert>{error("token")}</FormAlert> : null}
-          <Form method="post" noValidate onSubmit={onSubmit} className="space-y-5">
-            <input type="hidden" name="token" value={token} />
-            <PasswordField label="New password" autoComplete="new-password" error={error("password")} />
-            <button type="submit" className="btn-dark w-full" disabled={busy}>
-              {busy ? "Saving…" : "Set New Password"}
+          {tokenError ? <FormAlert>{tokenError}</FormAlert> : null}
+          <ActionForm handle={form} hidden={{ token }} className="space-y-5">
+            <PasswordField label="New password" autoComplete="new-password" />
+            <button type="submit" className="btn-dark w-full" disabled={form.busy}>
+              {form.busy ? "Saving…" : "Set New Password"}
             </button>
-          </Form>
+          </ActionForm>
         </>
       )}
     </AuthCard>

@@ -1,13 +1,12 @@
-import { useFetcher } from "react-router";
 import type { Route } from "./+types/add-item";
-import { FormAlert } from "../../components/AuthCard";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DataTable } from "../../components/DataTable";
-import { SelectField, TextField, useClientValidation, useFormFeedback, type FormResult } from "../../components/forms";
+import { SelectField, TextField } from "../../components/forms";
 import { simpleItemSchema } from "../../lib/catalogue";
+import { formAction } from "../../lib/form.server";
 import { accessTypes, itemFormats } from "../../../domain/vocabulary";
 import { longDate } from "../../lib/format";
 import { requireAdmin } from "../../lib/guards.server";
-import { isAppError } from "../../../server/lib/errors";
 
 /** Stored simple items shown per page under the form. */
 const PAGE_SIZE = 10;
@@ -21,65 +20,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...list, timeZone: context.config.timeZone };
 }
 
-export async function action({ request, context }: Route.ActionArgs): Promise<FormResult> {
+export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
-  const values: Record<string, string> = {};
-  for (const [k, v] of await request.formData()) if (typeof v === "string") values[k] = v;
-  try {
-    await context.services.catalogue.addSimpleItem(viewer, values);
-    return { ok: true, message: SAVED };
-  } catch (error) {
-    if (isAppError(error) && error.status === 400) {
-      return { ok: false, message: error.message, errors: error.errors, values };
-    }
-    throw error;
-  }
+  return formAction(await request.formData(), {
+    schema: simpleItemSchema,
+    run: (item) => context.services.catalogue.addSimpleItem(viewer, item),
+    success: SAVED,
+    reset: true,
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Add Item" }, { name: "robots", content: "noindex" }];
 
-export default function AddItem({ loaderData: { items, page, timeZone }, actionData }: Route.ComponentProps) {
-  const fetcher = useFetcher<FormResult>();
-  const formRef = useFormFeedback(fetcher);
-  // Posted before the page was interactive (or without JavaScript), the answer comes as the route's: shown inline.
-  const result = fetcher.data ?? actionData;
-  const { error, onSubmit } = useClientValidation(simpleItemSchema, result && !result.ok ? result : undefined);
-  const values = result && !result.ok ? result.values : {};
-  const busy = fetcher.state !== "idle";
-  const message = error; // the browser's check first, then the server's answer
+export default function AddItem({ loaderData: { items, page, timeZone } }: Route.ComponentProps) {
+  const form = useActionForm({ id: "add-item", schema: simpleItemSchema });
   return (
     <>
       <div>
         <h1 className="text-3xl text-forest">Add Item</h1>
 
-        <fetcher.Form
-          ref={formRef}
-          method="post"
-          noValidate
-          onSubmit={onSubmit}
+        <ActionForm
+          handle={form}
           className="mt-8 grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-8"
         >
-          {!fetcher.data && actionData ? (
-            <div className="sm:col-span-2">
-              <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
-            </div>
-          ) : null}
-          <SelectField
-            label="Format"
-            name="format"
-            options={itemFormats.options()}
-            required
-            defaultValue={values.format ?? ""}
-            error={message("format")}
-          />
-          <SelectField
-            label="Free or Paid"
-            name="freeOrPaid"
-            options={accessTypes.options()}
-            required
-            defaultValue={values.freeOrPaid ?? ""}
-            error={message("freeOrPaid")}
-          />
+          <SelectField label="Format" name="format" options={itemFormats.options()} required />
+          <SelectField label="Free or Paid" name="freeOrPaid" options={accessTypes.options()} required />
           <TextField
             label="Canva Link"
             name="canvaLink"
@@ -87,33 +52,15 @@ export default function AddItem({ loaderData: { items, page, timeZone }, actionD
             inputMode="url"
             placeholder="https://www.canva.com/design/…"
             required
-            defaultValue={values.canvaLink}
-            error={message("canvaLink")}
           />
-          <TextField
-            label="Image Link"
-            name="imageLink"
-            type="url"
-            inputMode="url"
-            placeholder="https://…"
-            required
-            defaultValue={values.imageLink}
-            error={message("imageLink")}
-          />
-          <TextField
-            label="Category"
-            name="category"
-            required
-            defaultValue={values.category}
-            error={message("category")}
-            className="sm:col-span-2"
-          />
+          <TextField label="Image Link" name="imageLink" type="url" inputMode="url" placeholder="https://…" required />
+          <TextField label="Category" name="category" required className="sm:col-span-2" />
           <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary" disabled={busy}>
+            <button type="submit" className="btn-primary" disabled={form.busy}>
               Add Item
             </button>
           </div>
-        </fetcher.Form>
+        </ActionForm>
 
         <div className="mt-10">
           <DataTable

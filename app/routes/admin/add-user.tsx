@@ -3,21 +3,21 @@ import type { Route } from "./+types/add-user";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
-import { singleFieldAction } from "./single-field.server";
+import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   return { users: await context.services.adminUsers.list() };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) =>
-  singleFieldAction(
-    request,
-    context,
-    "userEmail",
-    (_intent, _id, input, actor) => context.services.adminUsers.create({ ...input, userRole: "Admin" }, actor),
-    "Admin user is added",
-  );
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  return formAction(await request.formData(), {
+    run: (input) => context.services.adminUsers.create({ ...input, userRole: "Admin" }, viewer),
+    success: "Admin user is added",
+    reset: true,
+  });
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin user" }, { name: "robots", content: "noindex" }];
 
@@ -41,13 +41,7 @@ export default function AddUser({ loaderData: { users } }: Route.ComponentProps)
             </Link>
           </div>
         ) : (
-          <SingleFieldForm
-            name="userEmail"
-            label="Admin email"
-            intent="add"
-            submit="Add Admin"
-            hidden={{ userRole: "Admin" }}
-          />
+          <SingleFieldForm name="userEmail" label="Admin email" intent="add" submit="Add Admin" />
         )}
       </div>
     </>

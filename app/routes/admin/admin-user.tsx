@@ -2,21 +2,20 @@ import type { Route } from "./+types/admin-user";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
-import { singleFieldAction } from "./single-field.server";
+import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   return { user: await context.services.adminUsers.get(params.id) };
 }
 
-export const action = ({ request, context, params }: Route.ActionArgs) =>
-  singleFieldAction(
-    request,
-    context,
-    "userEmail",
-    (_i, _id, input, actor) => context.services.adminUsers.update(params.id, { ...input, userRole: "Admin" }, actor),
-    "Admin user is updated",
-  );
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  return formAction(await request.formData(), {
+    run: (input) => context.services.adminUsers.update(params.id, { ...input, userRole: "Admin" }, viewer),
+    success: "Admin user is updated",
+  });
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Edit admin user" }, { name: "robots", content: "noindex" }];
 
@@ -35,7 +34,6 @@ export default function AdminUser({ loaderData: { user } }: Route.ComponentProps
           id={user._id}
           defaultValue={user.userEmail}
           submit="Update Admin"
-          hidden={{ userRole: "Admin" }}
         />
       </div>
     </>

@@ -1,17 +1,18 @@
-import { useState, type FormEvent } from "react";
-import { useRevalidator } from "react-router";
+import { useState } from "react";
+import { data, useActionData, useSearchParams } from "react-router";
 import type { Route } from "./+types/items-management";
-import { FormAlert } from "../../components/AuthCard";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DataTable } from "../../components/DataTable";
 import { SelectField, TextAreaField, TextField } from "../../components/forms";
-import { Modal } from "../../components/Modal";
-import { useToast } from "../../components/toast";
-import { parseWith, type FieldError } from "../../content/validation";
-import { apiFetch } from "../../lib/api";
+import { Modal, OpenDialogButton } from "../../components/Modal";
 import { availableCategories, itemFormSchema } from "../../lib/catalogue";
+import type { FormAnswer } from "../../lib/form";
+import { formAction } from "../../lib/form.server";
 import { categories as allCategories, categoryLabel } from "../../../domain/vocabulary";
 import { requireAdmin } from "../../lib/guards.server";
 import type { CatalogueItem } from "../../../server/services/catalogue";
+
+const SCREEN = "/items-management";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
@@ -19,39 +20,45 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { items: items as CatalogueItem[] };
 }
 
+/** The modal's add and edit forms and each row's delete (intent add, update, delete). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = String(form.get("id") ?? "");
+  const { catalogue } = context.services;
+  if (intent === "delete") return formAction(form, { run: () => catalogue.remove(viewer, id) });
+  if (intent === "add")
+    return formAction(form, { schema: itemFormSchema, run: (item) => catalogue.add(viewer, item), reset: true });
+  if (intent === "update")
+    return formAction(form, { schema: itemFormSchema, run: (item) => catalogue.update(viewer, id, item) });
+  throw data({ message: "Unknown form" }, { status: 400 });
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Items Management" }, { name: "robots", content: "noindex" }];
 
-type Answer = { success?: boolean; error?: string; errors?: FieldError[] };
 type Editor = { mode: "add" } | { mode: "edit"; item: CatalogueItem } | null;
 
+const editorFormId = (editor: "new" | string) => `item:${editor}`;
+
 /**
- * /items-management: the catalogue items with Edit and Delete, and one modal to add or edit an item. Saving and
- * deleting go through the REST calls; the list then reloads from the server.
+ * /items-management: the catalogue items with Edit and Delete, and one modal to add or edit an item, all posting to
+ * this screen's action (the one form pattern); the list then reloads. Without JavaScript, ?editor=new or
+ * ?editor={id} opens the modal, and a refused save opens it again with the answer.
  */
 export default function ItemsManagement({ loaderData: { items } }: Route.ComponentProps) {
-  const [editor, setEditor] = useState<Editor>(null);
-  const [deleting, setDeleting] = useState<string | null>(null);
-  const revalidator = useRevalidator();
-  const toast = useToast();
+  const [params] = useSearchParams();
+  const answer = useActionData() as FormAnswer | undefined;
+  const refused = answer && !answer.ok && answer.form.startsWith("item:") ? answer.form.slice(5) : null;
+  const [editor, setEditor] = useState<Editor>(() => {
+    const wanted = refused ?? params.get("editor");
+    if (wanted === "new") return { mode: "add" };
+    const item = items.find((i) => i._id === wanted);
+    return item ? { mode: "edit", item } : null;
+  });
   const used = items.map((i) => i.itemDatabaseUrl);
   const free = availableCategories(allCategories.values, used);
   const allUsed = free.length === 0;
-
-  async function remove(item: CatalogueItem) {
-    if (!window.confirm("Delete this item?")) return;
-    setDeleting(item._id);
-    try {
-      const res = await apiFetch<Answer>(`/api/database/${item._id}`, { method: "DELETE" });
-      const answer = res.data as Answer;
-      if (res.ok && answer.success) await revalidator.revalidate();
-      else toast("error", answer.error || "Delete failed");
-    } catch (failure) {
-      console.error("Delete item error:", failure);
-      toast("error", "Failed to delete item");
-    } finally {
-      setDeleting(null);
-    }
-  }
 
   return (
     <>
@@ -64,15 +71,16 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
             </p>
           </div>
           <span title={allUsed ? "All URLs are already in use" : undefined}>
-            <button
-              type="button"
+            <OpenDialogButton
+              name="editor"
+              value="new"
               className="btn-primary"
               disabled={allUsed}
               title={allUsed ? "All URLs are already in use" : undefined}
-              onClick={() => setEditor({ mode: "add" })}
+              onOpen={() => setEditor({ mode: "add" })}
             >
               + Add New Item
-            </button>
+            </OpenDialogButton>
           </span>
         </div>
 
@@ -107,23 +115,16 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
                 className: "md:w-48",
                 cell: (i) => (
                   <span className="flex gap-2">
-                    <button
-                      type="button"
+                    <OpenDialogButton
+                      name="editor"
+                      value={i._id}
                       className="btn-outline px-4 py-1.5 text-xs"
-                      onClick={() => setEditor({ mode: "edit", item: i })}
-                      aria-label={`Edit ${i.itemName}`}
+                      onOpen={() => setEditor({ mode: "edit", item: i })}
+                      label={`Edit ${i.itemName}`}
                     >
                       Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn px-4 py-1.5 text-xs text-red-700 ring-1 ring-red-200 hover:bg-red-50"
-                      onClick={() => remove(i)}
-                      disabled={deleting === i._id}
-                      aria-label={`Delete ${i.itemName}`}
-                    >
-                      Delete
-                    </button>
+                    </OpenDialogButton>
+                    <DeleteItem item={i} />
                   </span>
                 ),
               },
@@ -151,14 +152,36 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
               editor.mode === "edit" ? editor.item.itemDatabaseUrl : undefined,
             )}
             onCancel={() => setEditor(null)}
-            onSaved={async () => {
-              await revalidator.revalidate();
-              setEditor(null);
-            }}
+            onSaved={() => setEditor(null)}
           />
         ) : null}
       </Modal>
     </>
+  );
+}
+
+/** 'Delete this item?' first; the server's refusal as a toast (spec 2: server error text). */
+function DeleteItem({ item }: { item: CatalogueItem }) {
+  const form = useActionForm({ id: `delete:${item._id}`, action: SCREEN });
+  return (
+    <ActionForm
+      handle={form}
+      intent="delete"
+      hidden={{ id: item._id }}
+      className="contents"
+      onSubmit={(event) => {
+        if (!window.confirm("Delete this item?")) event.preventDefault();
+      }}
+    >
+      <button
+        type="submit"
+        className="btn px-4 py-1.5 text-xs text-red-700 ring-1 ring-red-200 hover:bg-red-50"
+        disabled={form.busy}
+        aria-label={`Delete ${item.itemName}`}
+      >
+        Delete
+      </button>
+    </ActionForm>
   );
 }
 
@@ -171,82 +194,40 @@ function ItemForm({
   item?: CatalogueItem;
   categories: string[];
   onCancel: () => void;
-  onSaved: () => Promise<void>;
+  onSaved: () => void;
 }) {
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const toast = useToast();
-  const error = (field: string) => errors.find((e) => e.field === field)?.message;
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const values = Object.fromEntries(new FormData(event.currentTarget));
-    const parsed = parseWith(itemFormSchema, values);
-    setMessage(null);
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors([]);
-    setBusy(true);
-    try {
-      const res = await apiFetch<Answer>(item ? `/api/database/${item._id}` : "/api/add-database", {
-        method: item ? "PUT" : "POST",
-        json: parsed.data,
-      });
-      const answer = res.data as Answer;
-      if (res.ok && answer.success) {
-        await onSaved();
-        return;
-      }
-      const text = answer.error || "Error saving item";
-      setErrors(answer.errors ?? []);
-      setMessage(text);
-      toast("error", text);
-    } catch (failure) {
-      console.error("Save item error:", failure);
-      setMessage("Failed to save item");
-      toast("error", "Failed to save item");
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const form = useActionForm({
+    id: editorFormId(item?._id ?? "new"),
+    // Saved, the page shows the list without the modal; refused, it opens the modal again (see above).
+    action: SCREEN,
+    schema: itemFormSchema,
+    defaultValue: item,
+    onSuccess: onSaved,
+  });
   return (
-    <form noValidate onSubmit={submit} className="grid gap-5">
-      {message ? <FormAlert>{message}</FormAlert> : null}
-      <TextField label="Item Name" name="itemName" defaultValue={item?.itemName} error={error("itemName")} />
-      <TextAreaField
-        label="Description"
-        name="itemsDescription"
-        rows={3}
-        defaultValue={item?.itemsDescription}
-        error={error("itemsDescription")}
-      />
+    <ActionForm
+      handle={form}
+      intent={item ? "update" : "add"}
+      hidden={item ? { id: item._id } : {}}
+      className="grid gap-5"
+    >
+      <TextField label="Item Name" name="itemName" />
+      <TextAreaField label="Description" name="itemsDescription" rows={3} />
       <SelectField
         label="Category"
         name="itemDatabaseUrl"
         placeholder="Select a category"
         options={categories.map((key) => ({ value: key, label: categoryLabel(key) }))}
-        defaultValue={item?.itemDatabaseUrl ?? ""}
-        error={error("itemDatabaseUrl")}
       />
-      <TextAreaField
-        label="Guideline"
-        name="itemsGuideline"
-        rows={3}
-        defaultValue={item?.itemsGuideline}
-        error={error("itemsGuideline")}
-      />
+      <TextAreaField label="Guideline" name="itemsGuideline" rows={3} />
       <div className="flex flex-wrap justify-end gap-3">
         <button type="button" className="btn-outline" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="btn-primary" disabled={busy}>
+        <button type="submit" className="btn-primary" disabled={form.busy}>
           {item ? "Update Item" : "Add Item"}
         </button>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,9 +1,12 @@
-import { useEffect, useState } from "react";
-import { isRouteErrorResponse, useRevalidator } from "react-router";
+import { useEffect } from "react";
+import { data, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/payment-status";
+import { orderStatusSchema, paymentStatusSchema } from "../../content/order-form";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
+import { SelectField } from "../../components/forms";
 import { useToast } from "../../components/toast";
-import { apiFetch } from "../../lib/api";
+import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
 import { AdminHeader } from "./layout";
@@ -20,49 +23,37 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+/** The payment status and order status forms (intent payment or order), with the spec's texts (spec 2, section 9). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const form = await request.formData();
+  const { orders } = context.services;
+  if (form.get("intent") === "payment") {
+    return formAction(form, {
+      schema: paymentStatusSchema,
+      run: async (value) => (await orders.setPaymentStatus(params.id, value, viewer), value.paymentStatus),
+      success: (status) => [
+        "Payment Status Updated Successfully!",
+        ...(status === "Paid" ? ["Membership validity has been calculated and set!"] : []),
+      ],
+      failure: "Failed to update payment status",
+    });
+  }
+  if (form.get("intent") === "order") {
+    return formAction(form, {
+      schema: orderStatusSchema,
+      run: (value) => orders.setOrderStatus(params.id, value, viewer),
+      success: "Order Status Updated Successfully!",
+      failure: "Failed to update order status",
+    });
+  }
+  throw data({ message: "Unknown form" }, { status: 400 });
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robots", content: "noindex" }];
 
-/** One order: its details, and the payment status and order status forms (through the REST calls, as spec 2 says). */
+/** One order: its details, and the payment status and order status forms (posting to this page's action). */
 export default function PaymentStatus({ loaderData: { order, events, timeZone } }: Route.ComponentProps) {
-  const toast = useToast();
-  const revalidator = useRevalidator();
-  const [busy, setBusy] = useState<"payment" | "order" | null>(null);
-
-  async function update(kind: "payment" | "order", value: string) {
-    setBusy(kind);
-    const texts =
-      kind === "payment"
-        ? {
-            ok: "Payment Status Updated Successfully!",
-            failed: "Failed to update payment status",
-            error: "Error updating payment status",
-          }
-        : {
-            ok: "Order Status Updated Successfully!",
-            failed: "Failed to update order status",
-            error: "Error updating order status",
-          };
-    try {
-      const res =
-        kind === "payment"
-          ? await apiFetch(`/api/order/${order._id}`, { method: "PUT", json: { paymentStatus: value } })
-          : await apiFetch(`/api/order-status/${order._id}`, { method: "PUT", json: { orderStatus: value } });
-      const body = res.data as { acknowledged?: boolean; modifiedCount?: number };
-      if (res.ok && (body.acknowledged || (body.modifiedCount ?? 0) > 0)) {
-        toast("success", texts.ok);
-        if (kind === "payment" && value === "Paid")
-          toast("success", "Membership validity has been calculated and set!");
-        await revalidator.revalidate();
-      } else {
-        toast("error", texts.failed);
-      }
-    } catch {
-      toast("error", texts.error);
-    } finally {
-      setBusy(null);
-    }
-  }
-
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order._id}</span>],
     ["Order Date", order.orderDate],
@@ -90,21 +81,12 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
         </dl>
         <div className="space-y-6">
           <StatusForm
+            intent="payment"
             label="Payment Status"
             name="paymentStatus"
             options={ADMIN_PAYMENT_STATUSES}
-            busy={busy === "payment"}
-            disabled={busy !== null}
-            onSubmit={(v) => update("payment", v)}
           />
-          <StatusForm
-            label="Order Status"
-            name="orderStatus"
-            options={orderStatuses.values}
-            busy={busy === "order"}
-            disabled={busy !== null}
-            onSubmit={(v) => update("order", v)}
-          />
+          <StatusForm intent="order" label="Order Status" name="orderStatus" options={orderStatuses.values} />
         </div>
       </div>
       {events.length ? (
@@ -148,45 +130,23 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 function StatusForm({
+  intent,
   label,
   name,
   options,
-  busy,
-  disabled,
-  onSubmit,
 }: {
+  intent: "payment" | "order";
   label: string;
   name: string;
   options: readonly string[];
-  busy: boolean;
-  disabled: boolean;
-  onSubmit: (value: string) => void;
 }) {
+  const form = useActionForm({ id: intent, schema: intent === "payment" ? paymentStatusSchema : orderStatusSchema });
   return (
-    <form
-      className="rounded-2xl bg-white p-6 ring-1 ring-linen"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const value = new FormData(e.currentTarget).get(name);
-        if (typeof value === "string" && value) onSubmit(value);
-      }}
-    >
-      <label htmlFor={`select-${name}`} className="field-label">
-        {label}
-      </label>
-      <select id={`select-${name}`} name={name} required defaultValue="" className="field-input">
-        <option value="" disabled>
-          Select
-        </option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-      <button type="submit" className="btn-dark mt-4 w-full" disabled={disabled}>
-        {busy ? "Updating..." : `Update ${label}`}
+    <ActionForm handle={form} intent={intent} className="rounded-2xl bg-white p-6 ring-1 ring-linen">
+      <SelectField label={label} name={name} options={options.map((o) => ({ value: o, label: o }))} required />
+      <button type="submit" className="btn-dark mt-4 w-full" disabled={form.busy}>
+        {form.busy ? "Updating..." : `Update ${label}`}
       </button>
-    </form>
+    </ActionForm>
   );
 }

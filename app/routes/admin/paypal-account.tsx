@@ -2,21 +2,20 @@ import type { Route } from "./+types/paypal-account";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
-import { singleFieldAction } from "./single-field.server";
+import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   return { account: await context.services.paymentAccounts.get(params.id) };
 }
 
-export const action = ({ request, context, params }: Route.ActionArgs) =>
-  singleFieldAction(
-    request,
-    context,
-    "paypalEmail",
-    (_i, _id, input, actor) => context.services.paymentAccounts.update(params.id, input, actor),
-    "PayPal email is updated",
-  );
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  return formAction(await request.formData(), {
+    run: (input) => context.services.paymentAccounts.update(params.id, input, viewer),
+    success: "PayPal email is updated",
+  });
+}
 
 export const meta: Route.MetaFunction = () => [
   { title: "Edit payment account" },

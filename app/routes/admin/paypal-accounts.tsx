@@ -3,7 +3,7 @@ import type { Route } from "./+types/paypal-accounts";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
-import { singleFieldAction } from "./single-field.server";
+import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
@@ -13,14 +13,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) =>
-  singleFieldAction(
-    request,
-    context,
-    "paypalEmail",
-    (_i, _id, input, actor) => context.services.paymentAccounts.add(input, actor),
-    "PayPal email is added",
-  );
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  return formAction(await request.formData(), {
+    run: (input) => context.services.paymentAccounts.add(input, viewer),
+    success: "PayPal email is added",
+    reset: true,
+  });
+}
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment account" }, { name: "robots", content: "noindex" }];
 

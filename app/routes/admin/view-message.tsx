@@ -1,7 +1,6 @@
-import { useEffect } from "react";
-import { useFetcher } from "react-router";
 import type { Route } from "./+types/view-message";
-import { useToast } from "../../components/toast";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 
@@ -13,18 +12,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** 'Mark Read': UnRead to Read, once. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireAdmin(request, context);
-  await context.services.inbox.markRead(params.id, { messageStatus: "Read" }, viewer);
-  return { ok: true };
+  return formAction(await request.formData(), {
+    run: () => context.services.inbox.markRead(params.id, { messageStatus: "Read" }, viewer),
+    success: "Message is Read",
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Message" }, { name: "robots", content: "noindex" }];
 
 export default function ViewMessage({ loaderData: { message } }: Route.ComponentProps) {
-  const fetcher = useFetcher<typeof action>();
-  const toast = useToast();
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) toast("success", "Message is Read");
-  }, [fetcher.state, fetcher.data, toast]);
+  const form = useActionForm({ id: "mark-read" });
   return (
     <>
       <AdminHeader title={message.subject} back={{ to: "/all-messages", label: "Messages" }} />
@@ -47,13 +44,16 @@ export default function ViewMessage({ loaderData: { message } }: Route.Component
         </dl>
         <p className="mt-6 rounded-xl bg-sand p-5 text-sm leading-relaxed whitespace-pre-line">{message.message}</p>
         {message.messageStatus === "UnRead" ? (
-          <fetcher.Form method="post" className="mt-6">
-            <button type="submit" className="btn-dark" disabled={fetcher.state !== "idle"}>
-              {fetcher.state !== "idle" ? "Updating..." : "Mark Read"}
+          <ActionForm handle={form} className="mt-6">
+            <button type="submit" className="btn-dark" disabled={form.busy}>
+              {form.busy ? "Updating..." : "Mark Read"}
             </button>
-          </fetcher.Form>
+          </ActionForm>
         ) : (
-          <p className="mt-6 text-sm text-mist">Read.</p>
+          // Without JavaScript, the answer comes with the page that no longer shows the button.
+          <p className="mt-6 text-sm text-mist" role={form.shown ? "status" : undefined}>
+            {form.shown?.ok ? form.shown.messages[0] : "Read."}
+          </p>
         )}
       </article>
     </>

@@ -1,12 +1,12 @@
-import { Form, Link, useFetcher } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { FormAlert } from "../../components/AuthCard";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { ItemsGrid } from "../../components/ItemsGrid";
+import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
 import type { RowAction } from "../../lib/membership";
-import { isAppError } from "../../../server/lib/errors";
 import { customerOrders } from "./orders.server";
 
 /** Dashboard orders per page (spec 1, section 9). */
@@ -40,13 +40,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Sends the email-confirmation link again. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireUser(request, context);
-  try {
-    await context.services.accounts.resendVerification(viewer, attempt(request, context));
-    return { ok: true as const, message: `We sent a new link to ${viewer.email}.` };
-  } catch (error) {
-    if (isAppError(error) && error.status === 429) return { ok: false as const, message: error.message };
-    throw error;
-  }
+  return formAction(await request.formData(), {
+    run: () => context.services.accounts.resendVerification(viewer, attempt(request, context)),
+    success: `We sent a new link to ${viewer.email}.`,
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
@@ -74,7 +71,7 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { viewer, membership, catalogue, totalSpent, orders, timeZone } = loaderData;
-  const resend = useFetcher<typeof action>();
+  const resend = useActionForm({ id: "resend", feedback: "inline" });
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
@@ -151,25 +148,17 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         )}
 
         {!viewer.emailVerified ? (
-          <div className="mt-6 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
-            {resend.data ? (
-              <FormAlert tone={resend.data.ok ? "success" : "error"}>{resend.data.message}</FormAlert>
-            ) : null}
-            <div className="flex flex-wrap items-center justify-between gap-4">
-              <p className="text-sm text-ink">
-                Please confirm your email address: we sent a link to <strong>{viewer.email}</strong>.
-              </p>
-              <resend.Form method="post">
-                <button
-                  type="submit"
-                  className="text-sm font-semibold text-clay hover:underline"
-                  disabled={resend.state !== "idle"}
-                >
-                  {resend.state !== "idle" ? "Sending…" : "Send the link again"}
-                </button>
-              </resend.Form>
-            </div>
-          </div>
+          <ActionForm
+            handle={resend}
+            className="mt-6 flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen"
+          >
+            <p className="text-sm text-ink">
+              Please confirm your email address: we sent a link to <strong>{viewer.email}</strong>.
+            </p>
+            <button type="submit" className="text-sm font-semibold text-clay hover:underline" disabled={resend.busy}>
+              {resend.busy ? "Sending…" : "Send the link again"}
+            </button>
+          </ActionForm>
         ) : null}
 
         <ItemsGrid {...catalogue} />

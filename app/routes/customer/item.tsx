@@ -1,38 +1,22 @@
-import { useEffect, useRef, useState } from "react";
-import { data, Link } from "react-router";
+import { isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/item";
-import { Modal } from "../../components/Modal";
-import { useToast } from "../../components/toast";
-import { apiFetch } from "../../lib/api";
-import { generationOutcome, reasonOf, type Email } from "../../lib/generator";
+import { ErrorPanel } from "../../components/ErrorPanel";
+import { Generator, GeneratorError } from "../../components/generator/Generator";
 import { requireUser } from "../../lib/guards.server";
-import { isAppError } from "../../../server/lib/errors";
-
-/** The spec's wait before results scroll into view (spec 1, section 9). */
-const SCROLL_DELAY_MS = 100;
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
-  const delayMs = context.config.generationDelayMs;
-  try {
-    const item = await context.services.catalogue.get(viewer, params.id);
-    return {
-      item: {
-        id: item._id,
-        itemName: item.itemName,
-        itemsDescription: item.itemsDescription,
-        itemsGuideline: item.itemsGuideline,
-      },
-      error: null,
-      delayMs,
-    };
-  } catch (error) {
-    // No active membership: the page says so (spec 1, section 8) rather than showing an error page.
-    if (isAppError(error) && error.status === 403) {
-      return data({ item: null, error: error.message, delayMs }, { status: 403 });
-    }
-    throw error;
-  }
+  // Without an active membership the service refuses (403): the error boundary below says so (spec 1, section 8).
+  const item = await context.services.catalogue.get(viewer, params.id);
+  return {
+    item: {
+      id: item._id,
+      itemName: item.itemName,
+      itemsDescription: item.itemsDescription,
+      itemsGuideline: item.itemsGuideline,
+    },
+    delayMs: context.config.generationDelayMs,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -40,302 +24,29 @@ export const meta: Route.MetaFunction = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-function ErrorBox({ children }: { children: string }) {
-  return (
-    <div
-      role="alert"
-      data-testid="generator-error"
-      className="mx-auto mt-8 max-w-2xl rounded-2xl bg-red-50 px-6 py-4 text-sm text-red-800 ring-1 ring-red-200"
-    >
-      {children}
-    </div>
-  );
-}
-
-export default function ItemGenerator({ loaderData }: Route.ComponentProps) {
-  const { item, error: accessError, delayMs } = loaderData;
-  if (!item) {
-    return (
-      <section className="bg-sand/60">
-        <div className="container-page py-16 text-center sm:py-24">
-          <p className="eyebrow">Cold email generator</p>
-          <h1 className="section-title">Premium Access Required</h1>
-          <ErrorBox>{accessError ?? "No active membership found"}</ErrorBox>
-          <div className="mt-8 flex justify-center gap-3">
-            <Link to="/pricing" className="btn-primary">
-              Upgrade Membership
-            </Link>
-            <Link to="/dashboard" className="btn-outline">
-              Dashboard
-            </Link>
-          </div>
-        </div>
-      </section>
-    );
-  }
+export default function ItemGenerator({ loaderData: { item, delayMs } }: Route.ComponentProps) {
   return <Generator key={item.id} item={item} delayMs={delayMs} />;
 }
 
-type Item = { id: string; itemName: string; itemsDescription: string; itemsGuideline: string };
-
-/**
- * Idle → generating (a fixed wait; earlier results and errors cleared) → one template, or an error. The templates come
- * from the server, which checks the membership again; "AI" is the spec's wording, the pick is random.
- */
-function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
-  const [generating, setGenerating] = useState(false);
-  const [emails, setEmails] = useState<Email[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<number | null>(null);
-  const results = useRef<HTMLDivElement>(null);
-  const run = useRef(0);
-  const toast = useToast();
-
-  // Nothing may land after the page has gone.
-  useEffect(
-    () => () => {
-      run.current++;
-    },
-    [],
-  );
-
-  async function generate() {
-    const current = ++run.current;
-    setGenerating(true);
-    setEmails([]);
-    setError(null);
-    try {
-      const wait = new Promise((resolve) => setTimeout(resolve, delayMs));
-      const answer = apiFetch(`/api/database/${item.id}/templates`).catch((networkError: unknown) => ({
-        networkError,
-      }));
-      const [outcome] = await Promise.all([answer.then((a) => generationOutcome(a)), wait]);
-      if (current !== run.current) return;
-      if (outcome.ok) {
-        setEmails(outcome.emails);
-        setTimeout(() => results.current?.scrollIntoView({ behavior: "smooth", block: "start" }), SCROLL_DELAY_MS);
-      } else {
-        setError(outcome.message);
-      }
-    } catch (failure) {
-      if (current === run.current) setError(`Failed to generate emails: ${reasonOf(failure)}`);
-    } finally {
-      if (current === run.current) setGenerating(false);
-    }
-  }
-
-  async function copy(text: string, what: "Subject" | "Email Body") {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast("success", `Copied ${what}!`);
-    } catch (failure) {
-      console.error("Copy to the clipboard failed:", failure);
-    }
-  }
-
+/** No active membership: the page says so rather than showing an error page; anything else is the usual error. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (!isRouteErrorResponse(error) || error.status !== 403) return <ErrorPanel error={error} />;
+  const message = (error.data as { message?: string } | undefined)?.message;
   return (
     <section className="bg-sand/60">
-      <div className="container-page py-12 sm:py-16">
-        <header className="mx-auto max-w-3xl text-center">
-          <p className="eyebrow">Cold email generator</p>
-          <h1 className="section-title" aria-live="polite">
-            {generating ? "AI is Writing Your Emails..." : `Generate ${item.itemName}`}
-          </h1>
-          <p className="section-lead">
-            Create compelling, personalized cold emails in seconds with our AI-powered engine
-          </p>
-        </header>
-
-        <div className="mt-10 flex flex-col items-center gap-4">
-          <button
-            type="button"
-            onClick={generate}
-            disabled={generating}
-            aria-busy={generating}
-            className="group relative flex h-40 w-40 flex-col items-center justify-center gap-2 rounded-full bg-clay text-white shadow-xl ring-8 ring-clay/15 transition hover:bg-clay-dark focus-visible:outline-offset-4 disabled:cursor-wait disabled:opacity-90 sm:h-44 sm:w-44"
-          >
-            {generating ? (
-              <span
-                aria-hidden="true"
-                className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white"
-              />
-            ) : (
-              <svg width="40" height="40" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-                <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9L12 2zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9L19 14zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7L5 15z" />
-              </svg>
-            )}
-            <span className="text-sm font-semibold tracking-wide">{generating ? "Generating" : "Generate"}</span>
-          </button>
-          {generating ? (
-            <p role="status" className="text-sm font-medium text-forest">
-              Crafting perfect emails...
-            </p>
-          ) : null}
+      <div className="container-page py-16 text-center sm:py-24">
+        <p className="eyebrow">Cold email generator</p>
+        <h1 className="section-title">Premium Access Required</h1>
+        <GeneratorError>{message ?? "No active membership found"}</GeneratorError>
+        <div className="mt-8 flex justify-center gap-3">
+          <Link to="/pricing" className="btn-primary">
+            Upgrade Membership
+          </Link>
+          <Link to="/dashboard" className="btn-outline">
+            Dashboard
+          </Link>
         </div>
-
-        {error ? <ErrorBox>{error}</ErrorBox> : null}
-
-        {emails.length > 0 ? (
-          <div ref={results} className="mx-auto mt-12 max-w-3xl scroll-mt-24" data-testid="generated">
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 className="text-2xl text-forest">Generated Cold Emails ({emails.length})</h2>
-              <span className="rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
-                Ready to Use
-              </span>
-            </div>
-            <ol className="mt-5 grid gap-5">
-              {emails.map((email, i) => (
-                <li key={i} data-testid="email-card" className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-                  <div className="flex flex-wrap items-center justify-between gap-3">
-                    <h3 className="font-serif text-xl text-forest">Email Template #{i + 1}</h3>
-                    <button type="button" className="btn-outline px-4 py-2" onClick={() => setEditing(i)}>
-                      Edit Template
-                    </button>
-                  </div>
-                  <EmailPart label="Subject" onCopy={() => copy(email.subject, "Subject")}>
-                    <p data-testid="email-subject" className="font-medium text-ink">
-                      {email.subject}
-                    </p>
-                  </EmailPart>
-                  <EmailPart label="Email Body" onCopy={() => copy(email.body, "Email Body")}>
-                    <p data-testid="email-body" className="text-sm leading-relaxed whitespace-pre-line text-ink">
-                      {email.body}
-                    </p>
-                  </EmailPart>
-                </li>
-              ))}
-            </ol>
-          </div>
-        ) : null}
-
-        <aside
-          data-testid="item-info"
-          className="mx-auto mt-12 max-w-3xl rounded-2xl bg-forest px-6 py-6 text-white sm:px-8"
-        >
-          <h2 className="font-serif text-xl">{item.itemName}</h2>
-          <p className="mt-2 text-sm leading-relaxed whitespace-pre-line text-white/80">{item.itemsDescription}</p>
-          {item.itemsGuideline ? (
-            <div className="mt-4 rounded-xl bg-white/10 px-4 py-3">
-              <p className="text-sm font-semibold text-brass">Guidelines:</p>
-              <p className="mt-1 text-sm leading-relaxed whitespace-pre-line text-white/85">{item.itemsGuideline}</p>
-            </div>
-          ) : null}
-        </aside>
       </div>
-
-      <TemplateEditor
-        email={editing === null ? null : (emails[editing] ?? null)}
-        onClose={() => setEditing(null)}
-        onSave={(changed) => {
-          setEmails((list) => list.map((e, i) => (i === editing ? changed : e)));
-          setEditing(null);
-        }}
-      />
     </section>
-  );
-}
-
-function EmailPart({ label, onCopy, children }: { label: string; onCopy: () => void; children: React.ReactNode }) {
-  return (
-    <div className="mt-5 rounded-xl bg-sand/60 p-4 ring-1 ring-linen">
-      <div className="flex items-center justify-between gap-3">
-        <p className="text-xs font-semibold text-mist">{label}</p>
-        <button
-          type="button"
-          onClick={onCopy}
-          aria-label={`Copy ${label}`}
-          className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-xs font-semibold text-forest ring-1 ring-linen hover:bg-forest hover:text-white"
-        >
-          <svg
-            width="14"
-            height="14"
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <rect x="9" y="9" width="11" height="11" rx="2" />
-            <path d="M5 15V6a2 2 0 0 1 2-2h9" />
-          </svg>
-          Copy
-        </button>
-      </div>
-      <div className="mt-2">{children}</div>
-    </div>
-  );
-}
-
-/**
- * 'Email Template': read-only until 'Edit Template' is pressed; 'Save Changes' replaces the text on screen only
- * (nothing is sent to the server) and closes.
- */
-function TemplateEditor({
-  email,
-  onClose,
-  onSave,
-}: {
-  email: Email | null;
-  onClose: () => void;
-  onSave: (email: Email) => void;
-}) {
-  const [editable, setEditable] = useState(false);
-  const [draft, setDraft] = useState<Email>({ subject: "", body: "" });
-  const [shown, setShown] = useState<Email | null>(null);
-  if (email !== shown) {
-    setShown(email);
-    setEditable(false);
-    if (email) setDraft(email);
-  }
-  return (
-    <Modal
-      open={email !== null}
-      onClose={onClose}
-      title="Email Template"
-      subtitle="Viewing Cold Email Template"
-      testId="template-modal"
-    >
-      <div className="grid gap-5">
-        <div>
-          <label htmlFor="tpl-subject" className="field-label">
-            Subject
-          </label>
-          <input
-            id="tpl-subject"
-            className="field-input read-only:bg-sand/50"
-            value={draft.subject}
-            readOnly={!editable}
-            onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
-          />
-        </div>
-        <div>
-          <label htmlFor="tpl-body" className="field-label">
-            Email Body
-          </label>
-          <textarea
-            id="tpl-body"
-            rows={8}
-            className="field-input leading-relaxed read-only:bg-sand/50"
-            value={draft.body}
-            readOnly={!editable}
-            onChange={(e) => setDraft({ ...draft, body: e.target.value })}
-          />
-        </div>
-        <div className="flex flex-wrap justify-end gap-3">
-          <button type="button" className="btn-outline" onClick={onClose}>
-            Close
-          </button>
-          {editable ? (
-            <button key="save" type="button" className="btn-primary" onClick={() => onSave(draft)}>
-              Save Changes
-            </button>
-          ) : (
-            <button key="edit" type="button" className="btn-dark" onClick={() => setEditable(true)}>
-              Edit Template
-            </button>
-          )}
-        </div>
-      </div>
-    </Modal>
   );
 }

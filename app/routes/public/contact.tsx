@@ -26,12 +26,12 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 /** /contact and /contact-us. */
-export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function ContactPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Contact Us" lead="Questions about a project, a membership or an invoice: we are here." />
       <RenderSections page="contact" content={loaderData.content} />
-      <ContactForm initial={actionData} />
+      <ContactForm />
     </>
   );
 }

@@ -14,10 +14,10 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
   return (
     <section className="bg-sand">
       <div className="container-page py-24 text-center">
-        <h1 className="section-title">{actionData?.ok ? actionData.message : "Newsletter"}</h1>
-        <p className="section-lead">
+        <h1 className="section-title">{actionData?.ok ? actionData.messages[0] : "Newsletter"}</h1>
+        <p className="section-lead" role={actionData && !actionData.ok ? "alert" : undefined}>
           {actionData && !actionData.ok
-            ? actionData.message
+            ? actionData.messages[0]
             : actionData?.ok
               ? "Thank you for subscribing."
               : "Use the form in the footer to subscribe."}

@@ -1,6 +1,5 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/paypal-simulator";
-import { isAppError } from "../../../server/lib/errors";
 
 const fieldsOf = (form: FormData) => {
   const out: Record<string, string> = {};
@@ -14,14 +13,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = fieldsOf(form);
   const intent = form.get("intent");
   const sim = context.services.paypal.simulator;
-  try {
-    if (intent === "pay") throw redirect(await sim.pay(fields));
-    if (intent === "cancel") throw redirect(await sim.cancel(fields));
-    return { fields, info: await sim.describe(fields) };
-  } catch (error) {
-    if (isAppError(error)) throw data({ message: error.message }, { status: error.status });
-    throw error;
-  }
+  if (intent === "pay") throw redirect(await sim.pay(fields));
+  if (intent === "cancel") throw redirect(await sim.cancel(fields));
+  return { fields, info: await sim.describe(fields) };
 }
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,0 +1,174 @@
+import { createContext, useContext, useEffect, useRef, type FormEvent, type ReactNode } from "react";
+import { getFormProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useActionData, useFetcher } from "react-router";
+import type { z } from "zod";
+import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
+import { FormAlert } from "./AuthCard";
+import { useToast } from "./toast";
+
+export interface ActionFormOptions {
+  /** Unique on the page; the action's answer names it, so that several forms can share one action. */
+  id: string;
+  /** The service's schema, checked in the browser first (the same messages); the server checks again. */
+  schema?: z.ZodType;
+  /** Another route's action (the contact form on every page posts to /contact). */
+  action?: string;
+  /** The record being edited. */
+  defaultValue?: object;
+  /** "toast" (default): the spec's toasts; "inline": the answer stays written in the form (account pages). */
+  feedback?: "toast" | "inline";
+  /** Told once the service accepted the form (closes a modal). */
+  onSuccess?: () => void;
+}
+
+export type ActionFormHandle = ReturnType<typeof useActionForm>;
+
+/**
+ * The browser half of the one form pattern (the server half is app/lib/form.server.ts): Conform's form state for a
+ * form posting to a route action through a fetcher. It checks with the schema before sending, shows each field's
+ * error, keeps what was typed after a refusal, knows when it is busy, and raises the answer's toasts. Without
+ * JavaScript the same form is a plain HTML post, and the answer comes back with the page (shown in the form).
+ */
+export function useActionForm({ id, schema, action, defaultValue, feedback = "toast", onSuccess }: ActionFormOptions) {
+  const fetcher = useFetcher<FormAnswer>();
+  const routeAnswer = useActionData() as FormAnswer | undefined;
+  // An answer that came with the page: posted without JavaScript (or before the page was interactive).
+  const pageAnswer = isAnswer(routeAnswer) && routeAnswer.form === id ? routeAnswer : undefined;
+  const answer = fetcher.data ?? pageAnswer;
+  const domId = `form-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+  const [form, fields] = useForm<Record<string, unknown>>({
+    id: domId,
+    lastResult: answer?.result,
+    defaultValue: defaultValue ? stringValues(defaultValue) : undefined,
+    onValidate: schema
+      ? ({ formData }) =>
+          parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>
+      : undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const toast = useToast();
+  const handled = useRef<unknown>(null);
+  const onSuccessRef = useRef(onSuccess);
+  onSuccessRef.current = onSuccess;
+  useEffect(() => {
+    const data = fetcher.data;
+    // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
+    if (fetcher.state === "submitting" || !data || handled.current === data) return;
+    handled.current = data;
+    if (feedback === "toast") for (const text of data.messages) toast(data.ok ? "success" : "error", text);
+    if (data.ok) onSuccessRef.current?.();
+  }, [fetcher.state, fetcher.data, feedback, toast]);
+  return {
+    id,
+    fetcher,
+    form,
+    fields,
+    action,
+    answer,
+    /** What the form itself shows: the answer without JavaScript, or every answer on the account pages. */
+    shown: feedback === "inline" ? answer : pageAnswer,
+    feedback,
+    busy: fetcher.state !== "idle",
+  };
+}
+
+function isAnswer(value: unknown): value is FormAnswer {
+  return typeof value === "object" && value !== null && "form" in value && "result" in value;
+}
+
+const stringValues = (record: object) =>
+  Object.fromEntries(
+    Object.entries(record).flatMap(([k, v]) => (v === undefined || v === null ? [] : [[k, String(v)]])),
+  );
+
+/** What a field needs from its form: where its value starts, its error, and ids unique on the page. */
+export interface FieldState {
+  id: string;
+  errorId: string;
+  defaultValue?: string;
+  error?: string;
+  key: string | undefined;
+}
+
+const FieldsContext = createContext<ActionFormHandle | null>(null);
+
+/** The state of the field `name` of the enclosing ActionForm, or nothing outside one. */
+export function useFieldState(name: string): FieldState | undefined {
+  const handle = useContext(FieldsContext);
+  if (!handle) return undefined;
+  const field = handle.fields[name] as FieldMetadata<unknown> | undefined;
+  if (!field) return undefined;
+  return {
+    id: field.id,
+    errorId: field.errorId,
+    defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
+    error: field.errors?.[0],
+    key: field.key,
+  };
+}
+
+/**
+ * The form element of every page form: posts to the route action through the handle's fetcher, names itself for the
+ * answer, carries the intent (which of a route's forms this is) and any other hidden values, and shows the answer
+ * where the form should (see useActionForm). Fields inside it (TextField, SelectField …) wire themselves to it.
+ */
+export function ActionForm({
+  handle,
+  intent,
+  hidden,
+  className,
+  testId,
+  onSubmit,
+  children,
+}: {
+  handle: ActionFormHandle;
+  intent?: string;
+  hidden?: Record<string, string>;
+  className?: string;
+  testId?: string;
+  /** Runs first; `preventDefault()` stops the post (a confirmation). */
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  const { fetcher, form, shown } = handle;
+  const formProps = getFormProps(form);
+  return (
+    <FieldsContext.Provider value={handle}>
+      <fetcher.Form
+        method="post"
+        action={handle.action}
+        {...formProps}
+        onSubmit={(event) => {
+          onSubmit?.(event);
+          if (!event.defaultPrevented) formProps.onSubmit(event);
+        }}
+        className={className}
+        data-testid={testId}
+      >
+        <input type="hidden" name={FORM_ID_FIELD} value={handle.id} />
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        {Object.entries(hidden ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        {shown ? <AnswerAlert answer={shown} everything={handle.feedback === "toast"} /> : null}
+        {children}
+      </fetcher.Form>
+    </FieldsContext.Provider>
+  );
+}
+
+/**
+ * The answer written in the form. In place of a toast (no JavaScript), every text; on the account pages, a success
+ * text or the refusal of the form as a whole (a refusal of fields is told at the fields).
+ */
+function AnswerAlert({ answer, everything }: { answer: FormAnswer; everything: boolean }) {
+  const texts = everything || answer.ok ? answer.messages : (answer.result.error?.[""] ?? []);
+  if (!texts.length) return null;
+  return (
+    <div className="col-span-full w-full">
+      <FormAlert tone={answer.ok ? "success" : "error"}>{texts.join(" ")}</FormAlert>
+    </div>
+  );
+}
