@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/export";
-import { toCsv } from "../../lib/csv";
+import { toCsv } from "../../lib/csv.server";
 import { requireAdmin } from "../../lib/guards.server";
 
 /** CSV downloads of orders, subscribers and messages (admin only). */

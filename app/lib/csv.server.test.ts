@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCsv } from "./csv";
+import { toCsv } from "./csv.server";
 
 const cols = [
   { header: "Name", value: (r: { name: unknown }) => r.name },
