@@ -186,6 +186,25 @@ const cases: Case[] = [
     },
   ],
   [
+    "/order-cancelled/{id}",
+    async () => {
+      const [pkg] = await sql("select id from content_entries where type = 'pricing' order by position limit 1");
+      await open(customer, `/order-now/${pkg.id}`);
+      await main(customer).getByLabel("Full Name").fill("Nils Plain");
+      await main(customer).getByLabel("Address").fill("1 Plain Street");
+      await main(customer).getByLabel("Country").fill("Norway");
+      await post(customer, main(customer).getByRole("button", { name: "Place Order Now" }));
+      const cancelled = new URL(customer.url()).searchParams.get("order")!;
+      await open(customer, `/order-cancelled/${cancelled}`);
+      expect(await customer.getByTestId("cancel-state").getAttribute("data-state")).toBe("working");
+      await post(customer, main(customer).getByRole("button", { name: "Mark the order cancelled" }));
+      expect(await customer.getByTestId("cancel-state").getAttribute("data-state")).toBe("done");
+      expect(await sql("select payment_status from orders where id = $1", [cancelled])).toEqual([
+        { payment_status: "Cancelled" },
+      ]);
+    },
+  ],
+  [
     "content screen: add a record (/edit-faq)",
     async () => {
       await open(admin, "/edit-faq");
