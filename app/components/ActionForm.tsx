@@ -158,6 +158,15 @@ export function ActionForm({
 }
 
 /**
+ * The answer, come with the page, of a form the page no longer shows (a singleton's add form, replaced by its edit
+ * link once saved): without JavaScript it would otherwise be lost.
+ */
+export function PageAnswer({ form }: { form: string }) {
+  const answer = useActionData() as FormAnswer | undefined;
+  return isAnswer(answer) && answer.form === form ? <AnswerAlert answer={answer} everything /> : null;
+}
+
+/**
  * The answer written in the form. In place of a toast (no JavaScript), every text; on the account pages, a success
  * text or the refusal of the form as a whole (a refusal of fields is told at the fields).
  */

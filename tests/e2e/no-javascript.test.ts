@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
 
 /**
@@ -220,6 +220,20 @@ const cases: Case[] = [
       expect(
         await sql("select 1 from content_entries where data->>'accodingTitle' = 'Does it work without scripts?'"),
       ).toHaveLength(1);
+    },
+  ],
+  [
+    "content screen: add a singleton (/add-copyright)",
+    async () => {
+      await sql("delete from content_entries where type = 'copyright'");
+      await notifyContentChanged(env.db);
+      await open(admin, "/add-copyright");
+      const form = admin.getByTestId("form-copyright-add");
+      await form.getByLabel("Copyright Text").fill("© Plain HTML Studio");
+      await post(admin, form.getByRole("button", { name: "Add Copyright" }));
+      // Saved, the form gives way to the edit link; the answer still shows.
+      expect(await status(main(admin), "Copyright is Updated").count()).toBe(1);
+      expect(await main(admin).getByRole("link", { name: "Edit Copyright" }).count()).toBe(1);
     },
   ],
   [
