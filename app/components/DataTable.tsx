@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { pageLinks, type PageInfo } from "../lib/pagination";
 import { orderStatuses, paymentStatuses, type Tone } from "../../domain/vocabulary";
@@ -7,12 +7,46 @@ export interface Column<T> {
   header: string;
   cell: (row: T, index: number) => ReactNode;
   className?: string;
+  /** The row's action: kept in view at the card's right edge while the other columns scroll beneath it. */
+  pinned?: boolean;
+}
+
+/**
+ * Edge shadows that appear only where there is more to scroll to (backgrounds that scroll with the content cover the
+ * shadows at the ends): a cue that needs no JavaScript.
+ */
+const SCROLL_SHADOWS: CSSProperties = {
+  background: [
+    "linear-gradient(to right, white 30%, rgb(255 255 255 / 0)) left / 2.5rem 100% no-repeat local",
+    "linear-gradient(to left, white 30%, rgb(255 255 255 / 0)) right / 2.5rem 100% no-repeat local",
+    "radial-gradient(farthest-side at 0 50%, rgb(31 61 54 / 0.18), rgb(31 61 54 / 0)) left / 0.9rem 100% no-repeat scroll",
+    "radial-gradient(farthest-side at 100% 50%, rgb(31 61 54 / 0.18), rgb(31 61 54 / 0)) right / 0.9rem 100% no-repeat scroll",
+  ].join(", "),
+};
+
+/** Whether the element's content is wider than the element (it scrolls sideways), kept current on resize. */
+function useOverflowsX<E extends HTMLElement>() {
+  const ref = useRef<E>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const measure = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return [ref, overflows] as const;
 }
 
 /**
  * The one table with server-side pagination: columns, rows, an empty text, and page links that set `pageParam` in the
  * address (so each table on a page pages on its own). Pagination is hidden when everything fits on one page.
- * On small screens each row becomes a card with the column names as labels.
+ * On small screens each row becomes a card with the column names as labels. From the md width up a table wider than its
+ * card scrolls inside the card, with shadows at the edges that have more and a "Scroll sideways" hint, and its pinned
+ * column (the row's action) stays in view: no column is ever clipped.
  */
 export function DataTable<T>({
   caption,
@@ -33,46 +67,68 @@ export function DataTable<T>({
   pageParam?: string;
   testId?: string;
 }) {
+  const [scroller, overflows] = useOverflowsX<HTMLDivElement>();
   return (
     <div data-testid={testId} className="overflow-hidden rounded-2xl bg-white ring-1 ring-linen">
       {caption ? <div className="border-b border-linen px-5 py-4 font-serif text-lg text-forest">{caption}</div> : null}
       {rows.length === 0 ? (
         <p className="px-5 py-10 text-center text-sm text-mist">{empty}</p>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead className="hidden bg-sand/60 text-xs font-semibold text-mist md:table-header-group">
-            <tr>
-              {columns.map((c) => (
-                <th key={c.header} scope="col" className={`px-5 py-3 font-semibold ${c.className ?? ""}`}>
-                  {c.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-linen">
-            {rows.map((row, i) => (
-              <tr
-                key={rowKey(row)}
-                className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1.5 px-5 py-4 md:table-row md:p-0"
-              >
-                {columns.map((c) => (
-                  <td
-                    key={c.header}
-                    className={`contents md:table-cell md:px-5 md:py-3.5 md:align-middle ${c.className ?? ""}`}
+        <>
+          {overflows ? (
+            <p className="hidden px-5 pt-3 text-xs text-mist md:block" data-testid="scroll-hint">
+              <span aria-hidden="true">↔</span> Scroll sideways to see every column.
+            </p>
+          ) : null}
+          <div
+            ref={scroller}
+            className="md:overflow-x-auto"
+            style={SCROLL_SHADOWS}
+            data-overflows={overflows || undefined}
+          >
+            <table className="w-full text-left text-sm">
+              <thead className="hidden bg-sand/60 text-xs font-semibold text-mist md:table-header-group">
+                <tr>
+                  {columns.map((c) => (
+                    <th
+                      key={c.header}
+                      scope="col"
+                      className={`px-5 py-3 font-semibold whitespace-nowrap ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
+                    >
+                      {c.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-linen">
+                {rows.map((row, i) => (
+                  <tr
+                    key={rowKey(row)}
+                    className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1.5 px-5 py-4 md:table-row md:p-0"
                   >
-                    <span className="text-xs font-semibold text-mist md:hidden">{c.header}</span>
-                    <span className="min-w-0 break-words text-ink">{c.cell(row, i)}</span>
-                  </td>
+                    {columns.map((c) => (
+                      <td
+                        key={c.header}
+                        className={`contents md:table-cell md:px-5 md:py-3.5 md:align-middle ${c.pinned ? `${PINNED} md:bg-white` : ""} ${c.className ?? ""}`}
+                      >
+                        <span className="text-xs font-semibold text-mist md:hidden">{c.header}</span>
+                        <span className="min-w-0 break-words text-ink">{c.cell(row, i)}</span>
+                      </td>
+                    ))}
+                  </tr>
                 ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {page && page.pages > 1 ? <Pagination page={page} param={pageParam} /> : null}
     </div>
   );
 }
+
+/** A pinned cell on wide screens: stuck to the right edge, opaque, with a shadow on its left while content scrolls under it. */
+const PINNED = "md:sticky md:right-0 md:whitespace-nowrap md:shadow-[-10px_0_10px_-10px_rgb(31_61_54/0.35)]";
 
 export function Pagination({ page, param }: { page: PageInfo; param: string }) {
   const location = useLocation();
@@ -88,7 +144,9 @@ export function Pagination({ page, param }: { page: PageInfo; param: string }) {
       className="flex flex-wrap items-center justify-between gap-3 border-t border-linen px-5 py-3"
     >
       <p className="text-xs text-mist">
-        Page {page.page} of {page.pages} · {page.total} in all
+        Page {page.page} of {page.pages}
+        {page.capped ? "+" : ""} · {page.total}
+        {page.capped ? "+" : ""} in all
       </p>
       <ol className="flex flex-wrap items-center gap-1">
         {page.page > 1 ? (

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN_SCREENS, DASHBOARD_CARDS, editFor, editHref, HUB_GROUPS, screenFor } from "./admin-screens";
+import {
+  ADMIN_AREAS,
+  ADMIN_SCREENS,
+  areaHref,
+  DASHBOARD_CARDS,
+  editFor,
+  editHref,
+  HUB_GROUPS,
+  isAreaActive,
+  screenFor,
+} from "./admin-screens";
 import { getSection, recordTitle } from "./registry";
 
 describe("admin content screens", () => {
@@ -87,5 +97,23 @@ describe("record titles", () => {
     expect(recordTitle(getSection("about")!, { aboutText: "Tagline", aboutHeading: "Heading" })).toBe("Heading");
     expect(recordTitle(getSection("banner")!, { bannerHeading: "Hello", bannerImage: "/x.svg" })).toBe("Hello");
     expect(recordTitle(getSection("logo")!, { logo: "/logo.svg" })).toBe("");
+  });
+});
+
+describe("the back office's navigation", () => {
+  const area = (label: string) => ADMIN_AREAS.find((a) => a.label === label)!;
+  it("declares every area once, the orders desk's to-deliver view with its badge", () => {
+    expect(ADMIN_AREAS.map(areaHref)).toContain("/total-orders?view=to-deliver");
+    expect(area("To deliver").badge).toBe("toDeliver");
+    expect(new Set(ADMIN_AREAS.map(areaHref)).size).toBe(ADMIN_AREAS.length);
+  });
+  it("marks one entry active: a view, or its path without the view", () => {
+    const active = (pathname: string, search = "") =>
+      ADMIN_AREAS.filter((a) => isAreaActive(a, pathname, search)).map((a) => a.label);
+    expect(active("/admin")).toEqual(["Dashboard"]);
+    expect(active("/admin/payment-status/x")).toEqual([]);
+    expect(active("/total-orders", "?page=2&payment=Paid")).toEqual(["Orders"]);
+    expect(active("/total-orders", "?view=to-deliver&page=2")).toEqual(["To deliver"]);
+    expect(active("/activity/")).toEqual(["Activity log"]);
   });
 });

@@ -1,6 +1,49 @@
 import { pages, pageTypes, type PageKey } from "./pages";
 import { sections, type SectionDef } from "./registry";
 
+/**
+ * Every area of the back office, in the order an administrator works through them: the navigation beside every admin
+ * page. `badge` names a count the layout's loader provides; `search` makes an entry a view of another's path.
+ */
+export const ADMIN_AREAS: readonly {
+  to: string;
+  label: string;
+  /** Active only on exactly this path (the dashboard, whose path starts others). */
+  end?: boolean;
+  /** A view of the path with this search (e.g. the to-deliver view of the orders desk). */
+  search?: string;
+  badge?: "toDeliver";
+}[] = [
+  { to: "/admin", label: "Dashboard", end: true },
+  { to: "/total-orders", label: "Orders" },
+  { to: "/total-orders", search: "view=to-deliver", label: "To deliver", badge: "toDeliver" },
+  { to: "/all-messages", label: "Messages" },
+  { to: "/all-subscriber", label: "Subscribers" },
+  { to: "/setting", label: "Site content" },
+  { to: "/items-management", label: "Items" },
+  { to: "/add-item", label: "Add item" },
+  { to: "/add-user", label: "Admin user" },
+  { to: "/add-paypal-Email", label: "Payment account" },
+  { to: "/activity", label: "Activity log" },
+];
+
+/**
+ * Whether a navigation entry is the current area: its path (and its view's search, if it is one); the plain entry of
+ * a path is not active on one of its views.
+ */
+export function isAreaActive(area: (typeof ADMIN_AREAS)[number], pathname: string, search: string): boolean {
+  const path = pathname.replace(/\/$/, "") || "/";
+  const matchesPath = area.end ? path === area.to : path === area.to || path.startsWith(`${area.to}/`);
+  if (!matchesPath) return false;
+  const params = new URLSearchParams(search);
+  const views = ADMIN_AREAS.filter((a) => a.to === area.to && a.search);
+  if (area.search) return [...new URLSearchParams(area.search)].every(([k, v]) => params.get(k) === v);
+  return !views.some((v) => [...new URLSearchParams(v.search)].every(([k, val]) => params.get(k) === val));
+}
+
+/** The address of a navigation entry. */
+export const areaHref = (area: (typeof ADMIN_AREAS)[number]) => (area.search ? `${area.to}?${area.search}` : area.to);
+
 /** Paths without their trailing slash (React Router matches both forms). */
 export const routePath = (p: string) => p.replace(/^\//, "").replace(/\/$/, "");
 

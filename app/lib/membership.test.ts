@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  awaitsActivation,
   DAY_MS,
   daysLeft,
   memberBadge,
@@ -22,14 +23,39 @@ const order = (o: Partial<MembershipOrder>): MembershipOrder => ({
 });
 
 describe("membershipOf", () => {
-  it("is none without a Paid and Delivered order", () => {
+  it("is none without a paid order", () => {
     expect(membershipOf([], now)).toEqual({ state: "none" });
     expect(
       membershipOf(
-        [order({ orderStatus: "Pending" }), order({ paymentStatus: "UnPaid" }), order({ paymentStatus: "Cancelled" })],
+        [
+          order({ paymentStatus: "UnPaid", orderStatus: "Pending" }),
+          order({ paymentStatus: "UnPaid" }),
+          order({ paymentStatus: "Cancelled" }),
+        ],
         now,
       ),
     ).toEqual({ state: "none" });
+  });
+
+  it("is waiting (payment received, waiting for activation) for a Paid order not yet Delivered", () => {
+    const paid = order({ packageName: "Premium", orderStatus: "Pending" });
+    expect(membershipOf([paid], now)).toEqual({ state: "waiting", packageName: "Premium" });
+    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: null })], now).state).toBe("waiting");
+    // Never "none" or "expired" to someone whose payment was received:
+    expect(membershipOf([order({ membershipValid: at(-DAY_MS) }), paid], now).state).toBe("waiting");
+    // An active membership stays active while a renewal waits.
+    expect(membershipOf([order({}), paid], now).state).toBe("active");
+    // A refunded or unpaid order waits for nothing.
+    expect(membershipOf([order({ orderStatus: "Pending", paymentStatus: "Refunded" })], now).state).toBe("none");
+  });
+
+  it("a waiting order whose validity has run out waits no more", () => {
+    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: at(1) })], now).state).toBe("waiting");
+    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: now })], now).state).toBe("none");
+    expect(
+      membershipOf([order({ orderStatus: "Pending", membershipValid: now }), order({ membershipValid: at(-1) })], now)
+        .state,
+    ).toBe("expired");
   });
 
   it("is active while the validity is in the future, expired from the moment it is reached", () => {
@@ -92,24 +118,41 @@ describe("markers and row actions", () => {
     expect(validityMarker(now, now)).toBe("Expired");
   });
   it("memberBadge", () => {
-    expect(memberBadge({ paymentStatus: "Paid", membershipValid: at(1) }, now)).toBe("Active Member");
-    expect(memberBadge({ paymentStatus: "Paid", membershipValid: at(-1) }, now)).toBe("Expired");
-    expect(memberBadge({ paymentStatus: "Paid", membershipValid: null }, now)).toBe("Inactive");
-    expect(memberBadge({ paymentStatus: "UnPaid", membershipValid: at(1) }, now)).toBe("Inactive");
+    const d = { orderStatus: "Delivered" } as const;
+    expect(memberBadge({ ...d, paymentStatus: "Paid", membershipValid: at(1) }, now)).toBe("Active Member");
+    expect(memberBadge({ ...d, paymentStatus: "Paid", membershipValid: at(-1) }, now)).toBe("Expired");
+    expect(memberBadge({ ...d, paymentStatus: "Paid", membershipValid: null }, now)).toBe("Inactive");
+    expect(memberBadge({ ...d, paymentStatus: "UnPaid", membershipValid: at(1) }, now)).toBe("Inactive");
+    const p = { orderStatus: "Pending" } as const;
+    expect(memberBadge({ ...p, paymentStatus: "Paid", membershipValid: at(1) }, now)).toBe("Awaiting Activation");
+    expect(memberBadge({ ...p, paymentStatus: "Paid", membershipValid: now }, now)).toBe("Expired");
+    expect(memberBadge({ ...p, paymentStatus: "UnPaid", membershipValid: null }, now)).toBe("Inactive");
+  });
+  it("awaitsActivation: Paid, Pending, validity not over", () => {
+    const o = { paymentStatus: "Paid", orderStatus: "Pending", membershipValid: at(1) } as const;
+    expect(awaitsActivation(o, now)).toBe(true);
+    expect(awaitsActivation({ ...o, membershipValid: null }, now)).toBe(true);
+    expect(awaitsActivation({ ...o, membershipValid: now }, now)).toBe(false);
+    expect(awaitsActivation({ ...o, orderStatus: "Delivered" }, now)).toBe(false);
+    expect(awaitsActivation({ ...o, paymentStatus: "UnPaid" }, now)).toBe(false);
+    expect(awaitsActivation({ ...o, paymentStatus: "Refunded" }, now)).toBe(false);
   });
   it("rowAction follows the payment status; 'Expires At' lasts through the expiry's calendar day", () => {
-    const base = { id: "o1", membershipValid: null };
+    const base = { id: "o1", membershipValid: null, orderStatus: "Delivered" } as const;
     expect(rowAction({ ...base, paymentStatus: "UnPaid" }, now)).toEqual({ kind: "pay", href: "/pay-now/o1" });
     expect(rowAction({ ...base, paymentStatus: "Cancelled" }, now)).toEqual({ kind: "cancelled" });
     expect(rowAction({ ...base, paymentStatus: "Refunded" }, now)).toEqual({ kind: "refunded" });
     const earlierToday = new Date("2026-11-22T01:00:00Z");
-    expect(rowAction({ id: "o1", paymentStatus: "Paid", membershipValid: earlierToday }, now, "UTC")).toEqual({
+    expect(rowAction({ ...base, paymentStatus: "Paid", membershipValid: earlierToday }, now, "UTC")).toEqual({
       kind: "expires",
       date: earlierToday,
     });
     expect(
-      rowAction({ id: "o1", paymentStatus: "Paid", membershipValid: new Date("2026-11-21T23:59:59Z") }, now, "UTC"),
+      rowAction({ ...base, paymentStatus: "Paid", membershipValid: new Date("2026-11-21T23:59:59Z") }, now, "UTC"),
     ).toEqual({ kind: "membership-expired" });
+    expect(
+      rowAction({ ...base, orderStatus: "Pending", paymentStatus: "Paid", membershipValid: at(DAY_MS) }, now, "UTC"),
+    ).toEqual({ kind: "waiting" });
   });
   it("usDate is MM/DD/YYYY", () => {
     expect(usDate(new Date("2026-03-04T10:00:00Z"), "UTC")).toBe("03/04/2026");

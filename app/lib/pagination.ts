@@ -5,6 +5,8 @@ export interface PageInfo {
   perPage: number;
   total: number;
   offset: number;
+  /** More rows exist than `total` (a bounded count, for tables that grow without bound). */
+  capped?: boolean;
 }
 
 /** The page numbers to show as links: all of them when few, else the first, the last and those around the current. */

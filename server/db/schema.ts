@@ -206,6 +206,17 @@ export const orders = pgTable(
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_created_idx").on(t.createdAt),
     index("orders_payment_status_idx").on(t.paymentStatus, t.createdAt),
+    // The orders desk's filters (app/content/order-filters.ts): each has an index its plan uses.
+    index("orders_order_status_idx").on(t.orderStatus, t.createdAt),
+    // "To deliver": Paid orders still Pending, a short work queue counted on every back-office page.
+    index("orders_to_deliver_idx")
+      .on(t.createdAt)
+      .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
+    // Search by customer name or email anywhere in the text (trigrams; the extension is created by the migration).
+    index("orders_customer_search_idx").using(
+      "gin",
+      sql`(lower(${t.customerName} || ' ' || ${t.customerEmail})) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -264,8 +275,18 @@ export const activityLog = pgTable(
     check("activity_log_action_check", oneOf(t.action, activityActions.values)),
     index("activity_log_created_idx").on(t.createdAt),
     index("activity_log_record_idx").on(t.entity, t.recordId),
+    // The log's filters: by person, by kind of record (entity), newest first.
+    index("activity_log_actor_created_idx").on(t.actorEmail, t.createdAt),
+    index("activity_log_entity_created_idx").on(t.entity, t.createdAt),
   ],
 );
+
+/** Back-office settings, one row per key (see server/services/settings.ts for the keys, defaults and schemas). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").$type<unknown>().notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 // ── Catalogue ────────────────────────────────────────────────────────────────────────────────────────────────────
 

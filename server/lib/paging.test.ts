@@ -13,3 +13,17 @@ describe("paginate", () => {
     expect(paginate(10, "2.7", 3).page).toBe(2);
   });
 });
+
+describe("paginate with a bounded count", () => {
+  it("marks the total as a lower bound", () => {
+    expect(paginate(100, "2", 10, true)).toEqual({
+      page: 2,
+      pages: 10,
+      perPage: 10,
+      total: 100,
+      offset: 10,
+      capped: true,
+    });
+    expect(paginate(100, "2", 10)).not.toHaveProperty("capped");
+  });
+});

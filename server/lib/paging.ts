@@ -1,15 +1,38 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
 
-/** Page arithmetic (pages are 1-based; a missing or bad ?page= is the first, one beyond the end the last). */
-export function paginate(total: number, requested: unknown, perPage: number): PageInfo {
+/**
+ * Page arithmetic (pages are 1-based; a missing or bad ?page= is the first, one beyond the end the last). A `capped`
+ * total is a lower bound (more rows exist than were counted): the pages it gives are the ones that can be reached.
+ */
+export function paginate(total: number, requested: unknown, perPage: number, capped = false): PageInfo {
   const pages = Math.max(1, Math.ceil(total / perPage));
   const n =
     typeof requested === "string" ? Number.parseInt(requested, 10) : typeof requested === "number" ? requested : 1;
   const page = Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), pages) : 1;
-  return { page, pages, perPage, total, offset: (page - 1) * perPage };
+  return { page, pages, perPage, total, offset: (page - 1) * perPage, ...(capped ? { capped } : {}) };
+}
+
+/**
+ * How many rows match, counting no further than `limit` (an index scan of at most limit + 1 entries, however large
+ * the table): `capped` says more exist.
+ */
+export async function boundedCount(
+  db: Db,
+  table: PgTable,
+  where: SQL | undefined,
+  limit: number,
+): Promise<{ total: number; capped: boolean }> {
+  const inner = db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(where)
+    .limit(limit + 1);
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner.as("counted"));
+  const n = row?.n ?? 0;
+  return n > limit ? { total: limit, capped: true } : { total: n, capped: false };
 }
 
 /**
@@ -19,9 +42,20 @@ export function paginate(total: number, requested: unknown, perPage: number): Pa
 export async function pageOf<T extends PgTable>(
   db: Db,
   table: T,
-  query: { where?: SQL; orderBy: (PgColumn | SQL)[]; page: unknown; perPage: number },
+  query: {
+    where?: SQL;
+    orderBy: (PgColumn | SQL)[];
+    page: unknown;
+    perPage: number;
+    /** Count at most this many rows (tables that grow without bound): the last pages are then out of reach. */
+    countLimit?: number;
+  },
 ): Promise<{ rows: T["$inferSelect"][]; page: PageInfo }> {
-  const page = paginate(await db.$count(table, query.where), query.page, query.perPage);
+  const { total, capped } =
+    query.countLimit === undefined
+      ? { total: await db.$count(table, query.where), capped: false }
+      : await boundedCount(db, table, query.where, query.countLimit);
+  const page = paginate(total, query.page, query.perPage, capped);
   const rows = await db
     .select()
     .from(table as PgTable)

@@ -12,6 +12,7 @@ import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
 import { createRateLimiter } from "./rate-limit";
+import { createSettingsService } from "./settings";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
@@ -27,7 +28,8 @@ export function createServices(database: Database, config: Config, logger: Logge
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, mailer, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
-  const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone });
+  const settings = createSettingsService(database.db);
+  const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db);
@@ -35,6 +37,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   return {
     now,
     activity,
+    settings,
     orders,
     paymentAccounts,
     paypal,

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { OrderFilters } from "../../app/content/order-filters";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
 import { parseWith } from "../../app/content/validation";
 import { membershipOf, nextMembershipValid, usDate, type Membership } from "../../app/lib/membership";
@@ -8,10 +9,11 @@ import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { pageOf } from "../lib/paging";
+import { boundedCount, pageOf } from "../lib/paging";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
+import type { SettingsService } from "./settings";
 
 type Row = typeof orders.$inferSelect;
 
@@ -58,13 +60,43 @@ export interface OrdersServiceDeps {
   logger: Logger;
   now: () => Date;
   timeZone?: string;
+  /** For the automatic activation of a verified payment (an admin setting). */
+  settings?: Pick<SettingsService, "readTx">;
+}
+
+/** The most orders an admin list counts (a bounded count: the desk never counts a million rows per request). */
+export const ORDERS_COUNT_LIMIT = 10_000;
+/** The most orders the to-deliver badge counts ("99+"). */
+export const TO_DELIVER_COUNT_LIMIT = 99;
+
+/** Paid orders still Pending (served by the partial index orders_to_deliver_idx). */
+const toDeliver = and(eq(orders.paymentStatus, "Paid"), eq(orders.orderStatus, "Pending"))!;
+
+/** LIKE's own characters in what a person typed are meant literally. */
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The SQL condition of the orders desk's filters, each served by an index (server/db/schema.ts). */
+function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
+  const where: SQL[] = [];
+  if (filters.q) {
+    // Matches the expression of the trigram index orders_customer_search_idx.
+    where.push(
+      sql`lower(${orders.customerName} || ' ' || ${orders.customerEmail}) like ${`%${likeEscaped(filters.q.toLowerCase())}%`}`,
+    );
+  }
+  if (filters.payment) where.push(eq(orders.paymentStatus, filters.payment));
+  if (filters.status) where.push(eq(orders.orderStatus, filters.status));
+  // Calendar days in the site's time zone: from the start of `from` to the start of the day after `to`.
+  if (filters.from) where.push(sql`${orders.createdAt} >= (${filters.from}::date)::timestamp at time zone ${timeZone}`);
+  if (filters.to) where.push(sql`${orders.createdAt} < (${filters.to}::date + 1)::timestamp at time zone ${timeZone}`);
+  return where;
 }
 
 /**
  * Orders and the membership they give. Prices and validity come from the package record, never from the browser;
  * a customer only ever sees their own orders (an order of someone else is "not found").
  */
-export function createOrdersService({ db, content, logger, now, timeZone }: OrdersServiceDeps) {
+export function createOrdersService({ db, content, logger, now, timeZone, settings }: OrdersServiceDeps) {
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
     if (!isId(id)) throw notFound("Order not found");
@@ -86,7 +118,7 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
     tx: Tx,
     id: string,
     extra: { txnId?: string } = {},
-  ): Promise<{ changed: boolean; membershipValid: Date | null }> {
+  ): Promise<{ changed: boolean; membershipValid: Date | null; delivered?: boolean }> {
     const [order] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
     if (!order) throw notFound("Order not found");
     if (order.paymentStatus === "Paid") return { changed: false, membershipValid: order.membershipValid };
@@ -118,6 +150,12 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
         ...(extra.txnId ? { txnId: extra.txnId } : {}),
       })
       .where(eq(orders.id, id));
+    // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
+    if (extra.txnId && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate"))) {
+      await tx.update(orders).set({ orderStatus: "Delivered" }).where(eq(orders.id, id));
+      logger.info("verified payment: membership activated automatically", { orderId: id });
+      return { changed: true, membershipValid, delivered: true };
+    }
     return { changed: true, membershipValid };
   }
 
@@ -177,19 +215,33 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       return toOrderRecord(await visible(viewer, id));
     },
 
-    /** A customer's own orders (an admin: everyone's), newest first, one page of them. */
+    /**
+     * A customer's own orders (an admin: everyone's, with the desk's filters), newest first (the to-deliver view:
+     * oldest first, a queue), one page of them. An admin's list counts at most ORDERS_COUNT_LIMIT rows.
+     */
     async list(
       viewer: Viewer,
-      options: { page?: unknown; perPage: number; mine?: boolean },
+      options: { page?: unknown; perPage: number; mine?: boolean; filters?: OrderFilters },
     ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
-      const where = viewer.isAdmin && !options.mine ? undefined : eq(orders.userId, viewer.id);
+      const all = viewer.isAdmin && !options.mine;
+      const conditions = [
+        ...(all ? [] : [eq(orders.userId, viewer.id)]),
+        ...filterWhere(options.filters ?? {}, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone),
+      ];
+      const oldestFirst = options.filters?.view === "to-deliver";
       const { rows, page } = await pageOf(db, orders, {
-        where,
-        orderBy: [desc(orders.createdAt), desc(orders.id)],
+        where: conditions.length ? and(...conditions) : undefined,
+        orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
         page: options.page,
         perPage: options.perPage,
+        countLimit: all ? ORDERS_COUNT_LIMIT : undefined,
       });
       return { orders: rows.map(toOrderRecord), page };
+    },
+
+    /** How many paid orders wait for delivery (the back office's badge), counted up to TO_DELIVER_COUNT_LIMIT. */
+    async toDeliverCount(): Promise<{ total: number; capped: boolean }> {
+      return boundedCount(db, orders, toDeliver, TO_DELIVER_COUNT_LIMIT);
     },
 
     /** The customer's unpaid orders, newest first (My Orders: 'Your Pending Orders'). */
@@ -212,7 +264,7 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
       return Number(row?.total ?? 0);
     },
 
-    /** The viewer's membership, from their Paid and Delivered orders. */
+    /** The viewer's membership, from their Paid orders (Delivered ones count; Pending ones wait for activation). */
     async membership(viewer: Viewer): Promise<Membership> {
       if (viewer.isAdmin) return membershipOf([], now(), true);
       const rows = await db
@@ -223,9 +275,7 @@ export function createOrdersService({ db, content, logger, now, timeZone }: Orde
           membershipValid: orders.membershipValid,
         })
         .from(orders)
-        .where(
-          and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid"), eq(orders.orderStatus, "Delivered")),
-        );
+        .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid")));
       return membershipOf(rows as never, now());
     },
 

@@ -32,6 +32,7 @@ const columns = [
   },
   {
     header: "Action",
+    pinned: true,
     cell: (m: MessageRecord) => (
       <Link to={`/view/${m._id}`} className="text-sm font-semibold text-clay hover:underline">
         View Message

@@ -78,6 +78,7 @@ export default function AdminHome({ loaderData: { totalSales, orders, subscriber
             },
             {
               header: "Action",
+              pinned: true,
               cell: (o) => (
                 <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
                   Update Order

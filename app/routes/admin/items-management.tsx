@@ -112,6 +112,7 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
               },
               {
                 header: "Actions",
+                pinned: true,
                 className: "md:w-48",
                 cell: (i) => (
                   <span className="flex gap-2">

@@ -1,29 +1,24 @@
-import { Link, NavLink, Outlet, useNavigation } from "react-router";
+import { Link, Outlet, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/layout";
+import { ADMIN_AREAS, areaHref, isAreaActive } from "../../content/admin-screens";
 import { requireAdmin } from "../../lib/guards.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
-  return { email: viewer.email, paypalMode: context.services.paypal.mode };
+  // A bounded count over a partial index: cheap on every back-office page, however many orders exist.
+  const toDeliver = await context.services.orders.toDeliverCount();
+  return { email: viewer.email, paypalMode: context.services.paypal.mode, toDeliver };
 }
 
-/** Every area of the back office, in the order an administrator works through them. */
-export const ADMIN_NAV = [
-  { to: "/admin", label: "Dashboard", end: true },
-  { to: "/total-orders", label: "Orders" },
-  { to: "/all-messages", label: "Messages" },
-  { to: "/all-subscriber", label: "Subscribers" },
-  { to: "/setting", label: "Site content" },
-  { to: "/items-management", label: "Items" },
-  { to: "/add-item", label: "Add item" },
-  { to: "/add-user", label: "Admin user" },
-  { to: "/add-paypal-Email", label: "Payment account" },
-  { to: "/activity", label: "Activity log" },
-] as const;
+export type AdminLayoutData = Awaited<ReturnType<typeof loader>>;
+
+/** The layout's data, re-read after every admin action, so the to-deliver badge follows each delivery. */
+export const shouldRevalidate = () => true;
 
 /** The one back-office layout: navigation to every area beside the page; a row of tabs on small screens. */
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const location = useLocation();
   const loadingOrder =
     navigation.state === "loading" && navigation.location.pathname.startsWith("/admin/payment-status/");
   return (
@@ -36,19 +31,31 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             className="-mx-5 overflow-x-auto px-5 lg:mx-0 lg:mt-4 lg:overflow-visible lg:px-0"
           >
             <ul className="flex gap-2 lg:flex-col lg:gap-1">
-              {ADMIN_NAV.map((item) => (
-                <li key={item.to} className="shrink-0">
-                  <NavLink
-                    to={item.to}
-                    end={"end" in item ? item.end : false}
-                    className={({ isActive }) =>
-                      `block rounded-full px-4 py-2 text-sm font-medium whitespace-nowrap lg:rounded-lg ${isActive ? "bg-forest text-white" : "bg-white text-ink/80 ring-1 ring-linen hover:text-clay lg:bg-transparent lg:ring-0"}`
-                    }
-                  >
-                    {item.label}
-                  </NavLink>
-                </li>
-              ))}
+              {ADMIN_AREAS.map((area) => {
+                const active = isAreaActive(area, location.pathname, location.search);
+                const count = area.badge ? loaderData[area.badge] : undefined;
+                return (
+                  <li key={areaHref(area)} className="shrink-0">
+                    <Link
+                      to={areaHref(area)}
+                      aria-current={active ? "page" : undefined}
+                      className={`flex items-center justify-between gap-2 rounded-full px-4 py-2 text-sm font-medium whitespace-nowrap lg:rounded-lg ${active ? "bg-forest text-white" : "bg-white text-ink/80 ring-1 ring-linen hover:text-clay lg:bg-transparent lg:ring-0"}`}
+                    >
+                      {area.label}
+                      {count && count.total > 0 ? (
+                        <span
+                          className={`rounded-full px-2 py-0.5 text-xs font-semibold ${active ? "bg-white text-forest" : "bg-clay text-white"}`}
+                          data-testid={`nav-count-${area.badge}`}
+                        >
+                          {count.total}
+                          {count.capped ? "+" : ""}
+                          <span className="sr-only"> waiting</span>
+                        </span>
+                      ) : null}
+                    </Link>
+                  </li>
+                );
+              })}
             </ul>
           </nav>
           <p className="mt-6 hidden text-xs break-all text-mist lg:block">Signed in as {loaderData.email}</p>

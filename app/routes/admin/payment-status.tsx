@@ -9,6 +9,7 @@ import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
+import { memberBadge, memberBadgeTone } from "../../lib/membership";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
@@ -16,8 +17,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
   const order = await context.services.orders.get(viewer, params.id);
   const events = await context.services.paypal.events(order._id);
+  const valid = order.membershipValid ? new Date(order.membershipValid) : null;
   return {
     order,
+    badge: memberBadge({ ...order, membershipValid: valid }, context.services.now()),
     events: events.map((e) => ({ id: e.id, at: e.receivedAt.toISOString(), outcome: e.outcome, reason: e.reason })),
     timeZone: context.config.timeZone,
   };
@@ -53,7 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robots", content: "noindex" }];
 
 /** One order: its details, and the payment status and order status forms (posting to this page's action). */
-export default function PaymentStatus({ loaderData: { order, events, timeZone } }: Route.ComponentProps) {
+export default function PaymentStatus({ loaderData: { order, badge, events, timeZone } }: Route.ComponentProps) {
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order._id}</span>],
     ["Order Date", order.orderDate],
@@ -63,10 +66,12 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
     ["Payment Status", <Badge tone={paymentTone(order.paymentStatus)}>{order.paymentStatus}</Badge>],
     ["Order Status", <Badge tone={orderTone(order.orderStatus)}>{order.orderStatus}</Badge>],
     ["Membership Valid Until", order.membershipValid ? longDate(order.membershipValid, timeZone) : "Not Set"],
+    ["Membership", <Badge tone={memberBadgeTone(badge)}>{badge}</Badge>],
   ];
   return (
     <>
       <OrderHeader />
+      {badge === "Awaiting Activation" ? <DeliverNow /> : null}
       <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <dl
           className="grid gap-x-6 gap-y-3 rounded-2xl bg-white p-6 text-sm ring-1 ring-linen sm:grid-cols-[12rem_1fr]"
@@ -80,12 +85,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           ))}
         </dl>
         <div className="space-y-6">
-          <StatusForm
-            intent="payment"
-            label="Payment Status"
-            name="paymentStatus"
-            options={ADMIN_PAYMENT_STATUSES}
-          />
+          <StatusForm intent="payment" label="Payment Status" name="paymentStatus" options={ADMIN_PAYMENT_STATUSES} />
           <StatusForm intent="order" label="Order Status" name="orderStatus" options={orderStatuses.values} />
         </div>
       </div>
@@ -126,6 +126,28 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         </p>
       </div>
     </>
+  );
+}
+
+/** A paid order waiting for activation: say so, and deliver it in one action (the order status form's intent). */
+function DeliverNow() {
+  const form = useActionForm({ id: "deliver", schema: orderStatusSchema });
+  return (
+    <ActionForm
+      handle={form}
+      intent="order"
+      hidden={{ orderStatus: "Delivered" }}
+      className="mb-6 flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-amber-50 px-6 py-4 ring-1 ring-amber-200"
+      testId="deliver-now"
+    >
+      <p className="min-w-0 flex-1 basis-64 text-sm text-amber-950">
+        <strong>Payment received, waiting for activation.</strong> The customer sees that their membership starts once
+        you deliver this order.
+      </p>
+      <button type="submit" className="btn-dark px-5 py-2 text-xs" disabled={form.busy}>
+        {form.busy ? "Delivering…" : "Deliver now"}
+      </button>
+    </ActionForm>
   );
 }
 

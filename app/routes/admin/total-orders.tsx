@@ -1,36 +1,81 @@
-import { Link } from "react-router";
+import { data, Form, Link, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/total-orders";
+import { filtersFromSearch, filtersHref, isFiltered, type OrderFilters } from "../../content/order-filters";
+import { SETTINGS, settingsSchema } from "../../content/settings";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
+import { SelectField, TextField } from "../../components/forms";
+import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
-import { memberBadge, validityMarker } from "../../lib/membership";
-import { AdminHeader } from "./layout";
+import { memberBadge, memberBadgeTone, validityMarker } from "../../lib/membership";
+import { orderStatuses, paymentStatuses } from "../../../domain/vocabulary";
+import { AdminHeader, type AdminLayoutData } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
-  const { orders, page } = await context.services.orders.list(viewer, {
-    page: new URL(request.url).searchParams.get("page"),
-    perPage: ADMIN_ORDERS_PAGE_SIZE,
-  });
+  const url = new URL(request.url);
+  const filters = filtersFromSearch(url.searchParams);
+  const [{ orders, page }, settings] = await Promise.all([
+    context.services.orders.list(viewer, {
+      page: url.searchParams.get("page"),
+      perPage: ADMIN_ORDERS_PAGE_SIZE,
+      filters,
+    }),
+    context.services.settings.all(),
+  ]);
   const now = context.services.now();
   return {
     page,
+    filters,
+    settings,
     timeZone: context.config.timeZone,
     orders: orders.map((o) => {
       const valid = o.membershipValid ? new Date(o.membershipValid) : null;
       return {
         ...o,
         marker: validityMarker(valid, now),
-        badge: memberBadge({ paymentStatus: o.paymentStatus, membershipValid: valid }, now),
+        badge: memberBadge({ paymentStatus: o.paymentStatus, orderStatus: o.orderStatus, membershipValid: valid }, now),
       };
     }),
   };
 }
 
+/** Deliver one paid order (intent deliver), or save the desk's setting (intent settings). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireAdmin(request, context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "deliver") {
+    const id = String(form.get("id") ?? "");
+    return formAction(form, {
+      run: () => context.services.orders.setOrderStatus(id, { orderStatus: "Delivered" }, viewer),
+      success: "Order Status Updated Successfully!",
+      failure: "Failed to update order status",
+    });
+  }
+  if (intent === "settings") {
+    return formAction(form, {
+      schema: settingsSchema,
+      run: (value) => context.services.settings.update(value, viewer),
+      success: ({ settings }) =>
+        settings.autoActivate
+          ? "Memberships now start automatically when PayPal verifies a payment."
+          : "Paid orders now wait in “To deliver” until you deliver them.",
+    });
+  }
+  throw data({ message: "Unknown form" }, { status: 400 });
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Total Orders" }, { name: "robots", content: "noindex" }];
 
-export default function TotalOrders({ loaderData: { orders, page, timeZone } }: Route.ComponentProps) {
+const PATH = "/total-orders";
+
+export default function TotalOrders({
+  loaderData: { orders, page, filters, settings, timeZone },
+}: Route.ComponentProps) {
+  const toDeliver = filters.view === "to-deliver";
   return (
     <>
       <AdminHeader
@@ -41,8 +86,17 @@ export default function TotalOrders({ loaderData: { orders, page, timeZone } }: 
           </Link>
         }
       />
+      <ViewTabs toDeliver={toDeliver} />
+      <FilterForm filters={filters} />
       <DataTable
         testId="total-orders"
+        caption={
+          toDeliver ? (
+            <span>
+              To deliver: paid orders waiting for activation, oldest first. Delivering one starts its membership.
+            </span>
+          ) : undefined
+        }
         columns={[
           { header: "Sl.", cell: (_o, i) => page.offset + i + 1 },
           { header: "Order Date", cell: (o) => o.orderDate },
@@ -51,15 +105,23 @@ export default function TotalOrders({ loaderData: { orders, page, timeZone } }: 
             cell: (o) => (
               <>
                 <span className="block">{o.customerName}</span>
-                <span className="text-xs text-mist">{o.customerEmail}</span>
+                <span className="text-xs break-all text-mist">{o.customerEmail}</span>
               </>
             ),
           },
-          { header: "Package", cell: (o) => `${o.packageName} · $${money(o.packagePrice)}` },
+          {
+            header: "Package",
+            cell: (o) => (
+              <>
+                <span className="block">{o.packageName}</span>
+                <span className="text-xs text-mist">${money(o.packagePrice)}</span>
+              </>
+            ),
+          },
           { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
           { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
           {
-            header: "Membership Valid Until",
+            header: "Valid Until",
             cell: (o) => (o.membershipValid ? longDate(o.membershipValid, timeZone) : "Not Set"),
           },
           {
@@ -70,26 +132,164 @@ export default function TotalOrders({ loaderData: { orders, page, timeZone } }: 
           },
           {
             header: "Status",
-            cell: (o) => (
-              <Badge tone={o.badge === "Active Member" ? "green" : o.badge === "Expired" ? "red" : "grey"}>
-                {o.badge}
-              </Badge>
-            ),
+            cell: (o) => <Badge tone={memberBadgeTone(o.badge)}>{o.badge}</Badge>,
           },
           {
             header: "Action",
+            pinned: true,
             cell: (o) => (
-              <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
-                Update
-              </Link>
+              <span className="flex items-center gap-3">
+                {o.badge === "Awaiting Activation" ? <DeliverButton id={o._id} name={o.customerName} /> : null}
+                <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
+                  Update
+                </Link>
+              </span>
             ),
           },
         ]}
         rows={orders}
         rowKey={(o) => o._id}
-        empty="No orders yet."
+        empty={
+          toDeliver
+            ? "Nothing to deliver: every paid order is active."
+            : isFiltered(filters)
+              ? "No order matches these filters."
+              : "No orders yet."
+        }
         page={page}
       />
+      <ActivationSetting autoActivate={settings.autoActivate} />
     </>
+  );
+}
+
+/** All orders, or the paid ones waiting for delivery (with their count, as on the back-office navigation). */
+function ViewTabs({ toDeliver }: { toDeliver: boolean }) {
+  const layout = useRouteLoaderData<AdminLayoutData>("routes/admin/layout");
+  const count = layout?.toDeliver;
+  const tab = (active: boolean) =>
+    `inline-flex items-center gap-2 rounded-full px-4 py-2 text-sm font-medium ${active ? "bg-forest text-white" : "bg-white text-ink/80 ring-1 ring-linen hover:text-clay"}`;
+  return (
+    <nav aria-label="Order views" className="mb-4 flex flex-wrap gap-2">
+      <Link to={PATH} className={tab(!toDeliver)} aria-current={!toDeliver ? "page" : undefined}>
+        All orders
+      </Link>
+      <Link
+        to={filtersHref(PATH, { view: "to-deliver" })}
+        className={tab(toDeliver)}
+        aria-current={toDeliver ? "page" : undefined}
+      >
+        To deliver
+        {count && count.total > 0 ? (
+          <span className="rounded-full bg-clay px-2 py-0.5 text-xs text-white" data-testid="to-deliver-count">
+            {count.total}
+            {count.capped ? "+" : ""}
+          </span>
+        ) : null}
+      </Link>
+    </nav>
+  );
+}
+
+/** The desk's filters: a GET form, so every view has an address that can be bookmarked. */
+function FilterForm({ filters }: { filters: OrderFilters }) {
+  const toDeliver = filters.view === "to-deliver";
+  return (
+    <Form
+      method="get"
+      action={PATH}
+      key={JSON.stringify(filters)}
+      className="mb-6 grid gap-4 rounded-2xl bg-white p-5 ring-1 ring-linen sm:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
+      data-testid="order-filters"
+    >
+      {toDeliver ? <input type="hidden" name="view" value="to-deliver" /> : null}
+      <TextField
+        label="Customer name or email"
+        name="q"
+        type="search"
+        defaultValue={filters.q ?? ""}
+        placeholder="Search"
+        className="sm:col-span-2 xl:col-span-1"
+      />
+      <SelectField
+        label="Payment status"
+        name="payment"
+        options={paymentStatuses.options()}
+        placeholder="Any"
+        defaultValue={toDeliver ? "Paid" : (filters.payment ?? "")}
+        disabled={toDeliver}
+      />
+      <SelectField
+        label="Order status"
+        name="status"
+        options={orderStatuses.options()}
+        placeholder="Any"
+        defaultValue={toDeliver ? "Pending" : (filters.status ?? "")}
+        disabled={toDeliver}
+      />
+      <TextField label="Ordered from" name="from" type="date" defaultValue={filters.from ?? ""} />
+      <TextField label="Ordered until" name="to" type="date" defaultValue={filters.to ?? ""} />
+      <div className="flex items-end gap-3 sm:col-span-2 xl:col-span-1">
+        <button type="submit" className="btn-dark px-5 py-3">
+          Filter
+        </button>
+        {isFiltered(filters) && !(toDeliver && !filters.q && !filters.from && !filters.to) ? (
+          <Link
+            to={toDeliver ? filtersHref(PATH, { view: "to-deliver" }) : PATH}
+            className="py-3 text-sm font-semibold text-clay hover:underline"
+          >
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+/** One action that delivers a paid order: its membership starts. */
+function DeliverButton({ id, name }: { id: string; name: string }) {
+  const form = useActionForm({ id: `deliver:${id}` });
+  return (
+    <ActionForm handle={form} intent="deliver" hidden={{ id }} className="inline">
+      <button
+        type="submit"
+        className="btn-primary px-3 py-1.5 text-xs"
+        disabled={form.busy}
+        aria-label={`Deliver the order of ${name}`}
+      >
+        {form.busy ? "Delivering…" : "Deliver"}
+      </button>
+    </ActionForm>
+  );
+}
+
+/** The admin setting that lets a verified PayPal payment also set Delivered (off by default: the spec's rule). */
+function ActivationSetting({ autoActivate }: { autoActivate: boolean }) {
+  const form = useActionForm({ id: "settings", schema: settingsSchema });
+  const setting = SETTINGS.autoActivate;
+  return (
+    <ActionForm
+      handle={form}
+      intent="settings"
+      className="mt-8 flex flex-wrap items-start justify-between gap-4 rounded-2xl bg-white p-6 ring-1 ring-linen"
+      testId="activation-setting"
+    >
+      <div className="min-w-0 flex-1 basis-80">
+        <label className="flex items-start gap-3 text-sm font-semibold text-ink">
+          <input
+            key={String(autoActivate)}
+            type="checkbox"
+            name="autoActivate"
+            defaultChecked={autoActivate}
+            className="mt-0.5 h-5 w-5 shrink-0 accent-forest"
+          />
+          {setting.label}
+        </label>
+        <p className="mt-2 pl-8 text-xs text-mist">{setting.help}</p>
+      </div>
+      <button type="submit" className="btn-outline px-5 py-2 text-xs" disabled={form.busy}>
+        {form.busy ? "Saving…" : "Save setting"}
+      </button>
+    </ActionForm>
   );
 }

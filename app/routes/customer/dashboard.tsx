@@ -6,7 +6,7 @@ import { ItemsGrid } from "../../components/ItemsGrid";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
-import type { RowAction } from "../../lib/membership";
+import { WAITING_TEXTS, type RowAction } from "../../lib/membership";
 import { customerOrders } from "./orders.server";
 
 /** Dashboard orders per page (spec 1, section 9). */
@@ -66,6 +66,8 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?
       return <span className="text-sm text-mist">Refunded</span>;
     case "paid":
       return <span className="text-sm text-forest">Paid</span>;
+    case "waiting":
+      return <span className="text-sm text-forest">{WAITING_TEXTS.row}</span>;
   }
 }
 
@@ -127,6 +129,21 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <p className="text-sm text-white/75">Expires {longDate(membership.expiresAt, timeZone)}</p>
                 </div>
               </div>
+            ) : membership.state === "waiting" ? (
+              <div className="flex flex-wrap items-center gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-emerald-200">
+                <span
+                  className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-lg text-emerald-800"
+                  aria-hidden="true"
+                >
+                  ✓
+                </span>
+                <div className="min-w-0 flex-1">
+                  <p className="font-serif text-xl text-forest">{WAITING_TEXTS.title}</p>
+                  <p className="text-sm text-mist">
+                    Thank you: your payment for the {membership.packageName} plan has arrived. {WAITING_TEXTS.next}
+                  </p>
+                </div>
+              </div>
             ) : (
               <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
                 <div>
@@ -174,7 +191,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               { header: "Customer", cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
               { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
-              { header: "Actions", cell: (o) => <OrderAction action={o.action} timeZone={timeZone} /> },
+              { header: "Actions", pinned: true, cell: (o) => <OrderAction action={o.action} timeZone={timeZone} /> },
             ]}
             rows={orders.rows}
             rowKey={(o) => o._id}

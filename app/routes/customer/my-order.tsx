@@ -3,6 +3,7 @@ import type { Route } from "./+types/my-order";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
+import { WAITING_TEXTS } from "../../lib/membership";
 import { customerOrders } from "./orders.server";
 
 /** My Orders per page (spec 1, section 9). */
@@ -75,13 +76,21 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent } }:
               },
               {
                 header: "Action",
+                pinned: true,
                 cell: (o) =>
                   o.paymentStatus === "UnPaid" ? (
                     <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
                       Pay Now
                     </Link>
                   ) : o.paymentStatus === "Paid" ? (
-                    <span className="text-sm text-forest">You Have Paid</span>
+                    <span className="text-sm text-forest">
+                      You Have Paid
+                      {o.action.kind === "waiting" ? (
+                        <span className="block text-xs text-mist" data-testid="waiting-activation">
+                          {WAITING_TEXTS.short}
+                        </span>
+                      ) : null}
+                    </span>
                   ) : o.paymentStatus === "Cancelled" ? (
                     <span className="text-sm text-mist">You Have Cancelled</span>
                   ) : (

@@ -14,6 +14,7 @@ export async function customerOrders(context: AppLoadContext, viewer: Viewer, re
       {
         id: o._id,
         paymentStatus: o.paymentStatus,
+        orderStatus: o.orderStatus,
         membershipValid: o.membershipValid ? new Date(o.membershipValid) : null,
       },
       now,

@@ -2,18 +2,22 @@ import { Link } from "react-router";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
+import { WAITING_TEXTS } from "../../lib/membership";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const order = await context.services.orders.get(viewer, params.id);
-  const checkout = order.paymentStatus === "UnPaid" ? await context.services.paypal.checkout(order) : null;
-  return { order, checkout, mode: context.services.paypal.mode };
+  const [checkout, settings] = await Promise.all([
+    order.paymentStatus === "UnPaid" ? context.services.paypal.checkout(order) : null,
+    context.services.settings.all(),
+  ]);
+  return { order, checkout, mode: context.services.paypal.mode, autoActivate: settings.autoActivate };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
 
 /** The order summary and the form that posts to PayPal (spec 1: cmd _xclick and the return addresses). */
-export default function PayNow({ loaderData: { order, checkout, mode } }: Route.ComponentProps) {
+export default function PayNow({ loaderData: { order, checkout, mode, autoActivate } }: Route.ComponentProps) {
   return (
     <section className="bg-sand/60">
       <div className="container-page max-w-3xl py-12 sm:py-16">
@@ -58,14 +62,20 @@ export default function PayNow({ loaderData: { order, checkout, mode } }: Route.
               </form>
               <ul className="mt-8 space-y-2 text-xs text-mist">
                 <li>🔒 You pay on PayPal's own page: we never see your card or PayPal password.</li>
-                <li>✓ Your membership starts as soon as PayPal confirms the payment to us.</li>
+                <li data-testid="what-happens-next">
+                  {autoActivate
+                    ? "✓ Your membership starts as soon as PayPal confirms the payment to us."
+                    : "✓ Once PayPal confirms the payment, the studio activates your membership; your dashboard shows where it stands until then."}
+                </li>
                 <li>↩ Changed your mind? Cancel on PayPal's page and nothing is charged.</li>
               </ul>
             </>
           ) : (
             <div className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink">
               {order.paymentStatus === "Paid"
-                ? "This order is already paid."
+                ? order.orderStatus === "Pending"
+                  ? `This order is already paid. ${WAITING_TEXTS.title}: ${WAITING_TEXTS.next}`
+                  : "This order is already paid."
                 : order.paymentStatus === "Cancelled"
                   ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
                   : "This order was refunded and cannot be paid again."}

@@ -3,11 +3,17 @@ import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
+import { rowAction, WAITING_TEXTS } from "../../lib/membership";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const order = await context.services.orders.get(viewer, params.id);
-  return { order, timeZone: context.config.timeZone };
+  const { kind } = rowAction(
+    { ...order, id: order._id, membershipValid: order.membershipValid ? new Date(order.membershipValid) : null },
+    context.services.now(),
+    context.config.timeZone,
+  );
+  return { order, stage: kind, timeZone: context.config.timeZone };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment" }, { name: "robots", content: "noindex" }];
@@ -16,7 +22,7 @@ const POLL_MS = 2000;
 const POLL_FOR_MS = 120_000;
 
 /** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
-export default function ReceivedPayment({ loaderData: { order, timeZone } }: Route.ComponentProps) {
+export default function ReceivedPayment({ loaderData: { order, stage, timeZone } }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const waiting = order.paymentStatus === "UnPaid";
   const [gaveUp, setGaveUp] = useState(false);
@@ -50,14 +56,27 @@ export default function ReceivedPayment({ loaderData: { order, timeZone } }: Rou
               >
                 ✓
               </span>
-              <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
-              <p className="mt-3 text-sm text-mist">
-                PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.
-                {order.membershipValid
-                  ? ` Your membership runs until ${longDate(order.membershipValid, timeZone)}.`
-                  : ""}{" "}
-                {order.orderStatus === "Pending" ? "The studio will set up your access shortly." : ""}
-              </p>
+              {stage === "waiting" ? (
+                <>
+                  <h1 className="mt-6 text-3xl text-forest">{WAITING_TEXTS.title}</h1>
+                  <p className="mt-3 text-sm text-mist" data-testid="next-step">
+                    PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
+                    {WAITING_TEXTS.next}
+                  </p>
+                </>
+              ) : (
+                <>
+                  <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
+                  <p className="mt-3 text-sm text-mist" data-testid="next-step">
+                    PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
+                    {stage === "expires" && order.membershipValid
+                      ? `Your membership is active until ${longDate(order.membershipValid, timeZone)}: your items are open on your dashboard.`
+                      : stage === "membership-expired"
+                        ? "The membership it gave has ended; your dashboard has the plans to renew."
+                        : ""}
+                  </p>
+                </>
+              )}
             </>
           ) : waiting ? (
             <>

@@ -1,9 +1,11 @@
-import { AppError } from "../../lib/errors";
+import { orderFiltersSchema } from "../../../app/content/order-filters";
+import { parseWith } from "../../../app/content/validation";
+import { AppError, badRequest } from "../../lib/errors";
 import type { Services } from "../../services";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Orders: a customer's own (placed, listed, cancelled); an admin's view of all and their statuses. */
-export function orderRoutes({ orders }: Services): ApiRoute[] {
+export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
   return [
     {
       method: "post",
@@ -16,9 +18,15 @@ export function orderRoutes({ orders }: Services): ApiRoute[] {
       method: "get",
       path: "/orders",
       access: "user",
-      what: "orders (own; admin: all)",
+      what: "orders (own; admin: all), filtered by ?q= ?payment= ?status= ?from= ?to= ?view=to-deliver",
       handler: async (req, res, viewer) => {
-        const { orders: rows, page } = await orders.list(viewer, { page: req.query.page, perPage: perPage(req) });
+        const filters = parseWith(orderFiltersSchema, req.query);
+        if (!filters.ok) throw badRequest(filters.errors);
+        const { orders: rows, page } = await orders.list(viewer, {
+          page: req.query.page,
+          perPage: perPage(req),
+          filters: filters.data,
+        });
         return paged(res, rows, page);
       },
     },
@@ -59,6 +67,30 @@ export function orderRoutes({ orders }: Services): ApiRoute[] {
       access: "admin",
       what: "set order status",
       handler: async (req, _res, viewer) => updated((await orders.setOrderStatus(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "get",
+      path: "/orders-to-deliver/count",
+      access: "admin",
+      what: "how many paid orders wait for delivery (counted up to 99)",
+      handler: () => orders.toDeliverCount(),
+    },
+    {
+      method: "get",
+      path: "/settings",
+      access: "admin",
+      what: "the back office's settings",
+      handler: () => settings.all(),
+    },
+    {
+      method: "put",
+      path: "/settings",
+      access: "admin",
+      what: "change settings (autoActivate)",
+      handler: async (req, _res, viewer) => {
+        const r = await settings.update(req.body, viewer);
+        return updated(r.modified, { settings: r.settings });
+      },
     },
   ];
 }

@@ -53,9 +53,13 @@ export const perPage = (req: Request, fallback = 20) => {
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : fallback;
 };
 
-/** One page of a list: the rows are the body, the counts go in X-Total-Count, X-Page and X-Pages. */
-export function paged<T>(res: Response, rows: T[], page: Pick<PageInfo, "total" | "page" | "pages">): T[] {
+/**
+ * One page of a list: the rows are the body, the counts go in X-Total-Count, X-Page and X-Pages (a bounded count that
+ * stopped counting adds X-Total-Capped: true, and X-Total-Count is then a lower bound).
+ */
+export function paged<T>(res: Response, rows: T[], page: Pick<PageInfo, "total" | "page" | "pages" | "capped">): T[] {
   res.setHeader("X-Total-Count", String(page.total));
+  if (page.capped) res.setHeader("X-Total-Capped", "true");
   res.setHeader("X-Page", String(page.page));
   res.setHeader("X-Pages", String(page.pages));
   return rows;

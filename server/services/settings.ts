@@ -1,0 +1,60 @@
+import { eq, inArray } from "drizzle-orm";
+import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../app/content/settings";
+import { parseWith } from "../../app/content/validation";
+import type { Db } from "../db/client";
+import { settings as settingsTable } from "../db/schema";
+import { badRequest } from "../lib/errors";
+import { audited, type Actor } from "./activity";
+
+type Reader = Pick<Db, "select">;
+
+/** Stored values over the defaults (a key never saved has its default; a stored value that no longer parses too). */
+async function read(db: Reader): Promise<Settings> {
+  const rows = await db.select().from(settingsTable).where(inArray(settingsTable.key, Object.keys(SETTINGS)));
+  const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const row of rows) {
+    const parsed = SETTINGS[row.key as SettingKey].schema.safeParse(row.value);
+    if (parsed.success) out[row.key] = parsed.data;
+  }
+  return out as Settings;
+}
+
+/** The back office's settings (app/content/settings.ts): read by anyone on the server, changed by an admin, audited. */
+export function createSettingsService(db: Db) {
+  return {
+    all: () => read(db),
+
+    /** One setting, read inside a transaction (the payment listener's, so that it sees a change made before). */
+    async readTx<K extends SettingKey>(tx: Reader, key: K): Promise<Settings[K]> {
+      const [row] = await tx.select().from(settingsTable).where(eq(settingsTable.key, key));
+      const parsed = row ? SETTINGS[key].schema.safeParse(row.value) : undefined;
+      return (parsed?.success ? parsed.data : DEFAULT_SETTINGS[key]) as Settings[K];
+    },
+
+    /** Saves the given settings (every key of a form; a JSON body may give some); each change is in the activity log. */
+    async update(input: unknown, actor: Actor): Promise<{ modified: boolean; settings: Settings }> {
+      const body = (input ?? {}) as Record<string, unknown>;
+      const parsed = parseWith(settingsSchema, body);
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      // A JSON body names the keys it sets; a page form's parsed value has every key (an unticked box is false).
+      const keys = (Object.keys(SETTINGS) as SettingKey[]).filter((k) => k in body);
+      return audited(db, actor, "setting", async (tx, audit) => {
+        const before = await read(tx);
+        let modified = false;
+        for (const key of keys) {
+          const value = parsed.data[key];
+          if (JSON.stringify(before[key]) === JSON.stringify(value)) continue;
+          await tx
+            .insert(settingsTable)
+            .values({ key, value, updatedAt: new Date() })
+            .onConflictDoUpdate({ target: settingsTable.key, set: { value, updatedAt: new Date() } });
+          await audit.updated(key, { [key]: before[key] }, { [key]: value });
+          modified = true;
+        }
+        return { modified, settings: { ...before, ...Object.fromEntries(keys.map((k) => [k, parsed.data[k]])) } };
+      });
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
