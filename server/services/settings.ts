@@ -10,7 +10,10 @@ type Reader = Pick<Db, "select">;
 
 /** Stored values over the defaults (a key never saved has its default; a stored value that no longer parses too). */
 async function read(db: Reader): Promise<Settings> {
-  const rows = await db.select().from(settingsTable).where(inArray(settingsTable.key, Object.keys(SETTINGS)));
+  const rows = await db
+    .select()
+    .from(settingsTable)
+    .where(inArray(settingsTable.key, Object.keys(SETTINGS)));
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const row of rows) {
     const parsed = SETTINGS[row.key as SettingKey].schema.safeParse(row.value);
