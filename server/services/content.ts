@@ -188,6 +188,89 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       return { modified };
     },
 
+    /**
+     * Deletes a record (a list's, or a singleton, whose add form then shows again); the public pages follow at once.
+     * An unknown id is a 404.
+     */
+    async remove(type: string, id: string, actor?: Actor): Promise<{ deleted: boolean }> {
+      sectionOr404(type);
+      if (!isId(id)) throw notFound();
+      await audited(db, actor, `content:${type}`, async (tx, audit) => {
+        const [row] = await tx
+          .delete(contentEntries)
+          .where(and(eq(contentEntries.type, type), eq(contentEntries.id, id)))
+          .returning({ data: contentEntries.data });
+        if (!row) throw notFound();
+        await audit.deleted(id, row.data);
+        await notifyChanged(tx);
+      });
+      invalidate();
+      return { deleted: true };
+    },
+
+    /**
+     * Puts a list's records in the given order (every record of the section, each once: a list that changed meanwhile
+     * is a 409, so two admins never interleave orders). Positions are stored; the public pages follow them.
+     */
+    async reorder(type: string, ids: unknown, actor?: Actor): Promise<{ modified: boolean }> {
+      const def = sectionOr404(type);
+      if (def.cardinality !== "list") throw new AppError(400, `${def.title} is a single record: it has no order.`);
+      if (!Array.isArray(ids) || ids.some((i) => typeof i !== "string"))
+        throw badRequest([{ field: "ids", message: "ids must be the list of the section's record ids, in order" }]);
+      const wanted = ids as string[];
+      const modified = await audited(db, actor, `content:${type}`, async (tx, audit) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"content:" + type}))`);
+        const rows = await tx
+          .select({ id: contentEntries.id, position: contentEntries.position })
+          .from(contentEntries)
+          .where(eq(contentEntries.type, type))
+          .orderBy(asc(contentEntries.position), asc(contentEntries.createdAt));
+        const current = rows.map((r) => r.id);
+        if (
+          wanted.length !== current.length ||
+          new Set(wanted).size !== wanted.length ||
+          !wanted.every((i) => current.includes(i))
+        )
+          throw new AppError(409, `The ${def.title} list has changed meanwhile: reload it and order it again.`);
+        let changed = false;
+        for (const [position, recordId] of wanted.entries()) {
+          const before = rows.find((r) => r.id === recordId)!.position;
+          if (before === position) continue;
+          await tx
+            .update(contentEntries)
+            .set({ position, updatedAt: new Date() })
+            .where(eq(contentEntries.id, recordId));
+          // Positions as people count them (1 is the first).
+          if (current.indexOf(recordId) !== position)
+            await audit.updated(recordId, { position: current.indexOf(recordId) + 1 }, { position: position + 1 });
+          changed = true;
+        }
+        if (changed) await notifyChanged(tx);
+        return changed;
+      });
+      if (modified) invalidate();
+      return { modified };
+    },
+
+    /** Moves one record of a list one place up or down (the admin screens' buttons): a reorder of the whole list. */
+    async move(type: string, id: string, direction: "up" | "down", actor?: Actor): Promise<{ modified: boolean }> {
+      const def = sectionOr404(type);
+      if (def.cardinality !== "list") throw new AppError(400, `${def.title} is a single record: it has no order.`);
+      const ids = (
+        await db
+          .select({ id: contentEntries.id })
+          .from(contentEntries)
+          .where(eq(contentEntries.type, type))
+          .orderBy(asc(contentEntries.position), asc(contentEntries.createdAt))
+      ).map((r) => r.id);
+      const from = ids.indexOf(id);
+      if (from < 0) throw notFound();
+      const to = direction === "up" ? from - 1 : from + 1;
+      if (to < 0 || to >= ids.length) return { modified: false };
+      [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+      return this.reorder(type, ids, actor);
+    },
+
     /** Whether any content exists (an empty database gets the demo content). */
     async isEmpty(): Promise<boolean> {
       const rows = await db.select({ id: contentEntries.id }).from(contentEntries).limit(1);

@@ -2,7 +2,10 @@ import { sections } from "../../../app/content/registry";
 import type { Services } from "../../services";
 import { added, id, updated, type ApiRoute } from "./route";
 
-/** Every editable section's four calls, generated from the content registry (its paths are the spec's). */
+/**
+ * Every editable section's calls, generated from the content registry: the spec's four (list, one, add, update, at
+ * its paths), and for curating, a delete at the record's path and, for lists, a reorder at /reorder{list path}.
+ */
 export function contentRoutes({ content }: Services): ApiRoute[] {
   return sections.flatMap((s): ApiRoute[] => [
     {
@@ -33,5 +36,27 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
       what: `${s.title}: update`,
       handler: async (req, _res, viewer) => updated((await content.update(s.type, id(req), req.body, viewer)).modified),
     },
+    {
+      method: "delete",
+      path: s.api.one,
+      access: "admin",
+      what: `${s.title}: delete`,
+      handler: async (req, _res, viewer) => {
+        await content.remove(s.type, id(req), viewer);
+        return { acknowledged: true, deletedCount: 1 };
+      },
+    },
+    ...(s.cardinality === "list"
+      ? [
+          {
+            method: "put",
+            path: `/reorder${s.api.list}`,
+            access: "admin",
+            what: `${s.title}: reorder (body {ids: [...]}, every record once, in the new order)`,
+            handler: async (req, _res, viewer) =>
+              updated((await content.reorder(s.type, req.body?.ids, viewer)).modified),
+          } satisfies ApiRoute,
+        ]
+      : []),
   ]);
 }
