@@ -1,5 +1,6 @@
 // Screenshots of pages at desktop (1280) and phone (390) widths, for looking at what we built.
 // Usage: npx tsx scripts/screenshot.ts http://localhost:3000 / /service/ /pricing [--out dir] [--full] [--login email:password]
+//        [--widths 1024,390] (default 1280 and 390)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DESKTOP, launchBrowser, PHONE } from "../tests/support/browser";
@@ -11,6 +12,8 @@ const out = outIndex >= 0 ? args.splice(outIndex, 2)[1]! : "test-results/screens
 const full = args.includes("--full");
 const loginIndex = args.indexOf("--login");
 const login = loginIndex >= 0 ? args.splice(loginIndex, 2)[1] : undefined;
+const widthsIndex = args.indexOf("--widths");
+const widths = widthsIndex >= 0 ? args.splice(widthsIndex, 2)[1]!.split(",").map(Number) : undefined;
 const paths = args.filter((a) => !a.startsWith("--"));
 if (!base || paths.length === 0) {
   console.error("Usage: npx tsx scripts/screenshot.ts BASE_URL PATH... [--out DIR] [--full]");
@@ -19,7 +22,10 @@ if (!base || paths.length === 0) {
 mkdirSync(out, { recursive: true });
 
 const browser = await launchBrowser();
-for (const viewport of [DESKTOP, PHONE]) {
+const viewports = widths
+  ? widths.map((width) => ({ width, height: width < 768 ? PHONE.height : DESKTOP.height }))
+  : [DESKTOP, PHONE];
+for (const viewport of viewports) {
   const page = await browser.newPage({ viewport });
   if (login) {
     const [email, password] = login.split(":");

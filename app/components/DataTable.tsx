@@ -93,7 +93,7 @@ export function DataTable<T>({
                     <th
                       key={c.header}
                       scope="col"
-                      className={`px-5 py-3 font-semibold whitespace-nowrap ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
+                      className={`px-5 py-3 font-semibold ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
                     >
                       {c.header}
                     </th>

@@ -691,3 +691,6 @@ export function recordTitle(section: SectionDef, record: Record<string, unknown>
   const value = name ? record[name] : undefined;
   return value === undefined || value === null ? "" : String(value);
 }
+
+/** The success text of a delete (the spec names none): "FAQ Item deleted". */
+export const deletedText = (section: SectionDef) => `${section.title} deleted`;

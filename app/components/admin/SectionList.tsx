@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from "react";
-import { Link, useSearchParams } from "react-router";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { Link, useLocation, useSearchParams } from "react-router";
 import { editHref } from "../../content/admin-screens";
 import { recordTitle, type ListLook, type SectionDef } from "../../content/registry";
 import { formatPrice } from "../../lib/pricing";
+import { ActionForm, PageAnswer, useActionForm } from "../ActionForm";
 import { Modal, OpenDialogButton } from "../Modal";
 
 export type ListedRecord = Record<string, unknown> & { _id: string };
@@ -27,9 +28,31 @@ export function RecordList({
   records: ListedRecord[];
   editForm: (record: ListedRecord, done: () => void) => ReactNode;
 }) {
-  if (records.length === 0) return <p className="mt-4 text-sm text-mist">None yet.</p>;
+  return (
+    <Curation section={section} records={records}>
+      {records.length === 0 ? (
+        <p className="mt-4 text-sm text-mist">None yet.</p>
+      ) : (
+        <Records section={section} records={records} editForm={editForm} />
+      )}
+    </Curation>
+  );
+}
+
+function Records({
+  section,
+  records,
+  editForm,
+}: {
+  section: SectionDef;
+  records: ListedRecord[];
+  editForm: (record: ListedRecord, done: () => void) => ReactNode;
+}) {
   const list: ListLook = section.admin.list ?? { look: "links" };
   const title = (r: ListedRecord) => recordTitle(section, r);
+  const controls = (r: ListedRecord, i: number) => (
+    <RecordControls section={section} record={r} index={i} count={records.length} />
+  );
   switch (list.look) {
     case "cards":
       return (
@@ -42,9 +65,12 @@ export function RecordList({
                   {fillLine(line, r)}
                 </p>
               ))}
-              <Link to={editHref(section, r._id)} className="btn-outline mt-4 px-4 py-2 text-xs">
-                {list.editText}
-              </Link>
+              <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+                <Link to={editHref(section, r._id)} className="btn-outline px-4 py-2 text-xs">
+                  {list.editText}
+                </Link>
+                {controls(r, records.indexOf(r))}
+              </div>
             </li>
           ))}
         </ul>
@@ -59,6 +85,7 @@ export function RecordList({
                 {title(r)}
               </Link>
               <p className="mt-1 text-sm text-mist">{String(r[list.details])}</p>
+              <div className="mt-3">{controls(r, records.indexOf(r))}</div>
             </li>
           ))}
         </ul>
@@ -69,32 +96,34 @@ export function RecordList({
           {records
             .filter((r) => !list.only || list.only.includes(String(r[list.number])))
             .map((r) => (
-              <li key={r._id}>
+              <li key={r._id} className="flex flex-col items-center gap-2">
                 <Link
                   to={editHref(section, r._id)}
                   className="inline-flex h-14 w-14 items-center justify-center rounded-full bg-forest font-serif text-lg text-white hover:bg-clay"
                 >
                   {String(r[list.number])}
                 </Link>
+                {controls(r, records.indexOf(r))}
               </li>
             ))}
         </ul>
       );
     case "dialog":
-      return <DialogList records={records} title={title} look={list} editForm={editForm} />;
+      return <DialogList records={records} title={title} look={list} editForm={editForm} controls={controls} />;
     case "links":
       return (
         <ul className="mt-4 divide-y divide-linen">
-          {records.map((r) => (
-            <li key={r._id}>
+          {records.map((r, i) => (
+            <li key={r._id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
               {/* The title is the link to its edit screen (spec 2: "each title links to …"). */}
               <Link
                 to={editHref(section, r._id)}
-                className="group flex items-center justify-between gap-3 py-3 text-sm text-ink hover:text-clay"
+                className="group flex min-w-0 flex-1 basis-60 items-center justify-between gap-3 py-1 text-sm text-ink hover:text-clay"
               >
                 <span className="min-w-0">{title(r)}</span>
                 <span className="shrink-0 font-semibold text-clay group-hover:underline">Edit</span>
               </Link>
+              {controls(r, i)}
             </li>
           ))}
         </ul>
@@ -108,11 +137,13 @@ function DialogList({
   title,
   look,
   editForm,
+  controls,
 }: {
   records: ListedRecord[];
   title: (r: ListedRecord) => string;
   look: Extract<ListLook, { look: "dialog" }>;
   editForm: (record: ListedRecord, done: () => void) => ReactNode;
+  controls: (record: ListedRecord, index: number) => ReactNode;
 }) {
   // Without JavaScript the button opens this screen with ?edit={id}, which renders the dialog open.
   const [params] = useSearchParams();
@@ -123,17 +154,20 @@ function DialogList({
   return (
     <>
       <ul className="mt-4 divide-y divide-linen">
-        {records.map((r) => (
+        {records.map((r, i) => (
           <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-            <span className="text-sm">{title(r)}</span>
-            <OpenDialogButton
-              name="edit"
-              value={r._id}
-              onOpen={() => setEditing(r)}
-              className="btn-outline px-4 py-2 text-xs"
-            >
-              {look.editText}
-            </OpenDialogButton>
+            <span className="min-w-0 flex-1 basis-48 text-sm">{title(r)}</span>
+            <span className="flex flex-wrap items-center gap-3">
+              <OpenDialogButton
+                name="edit"
+                value={r._id}
+                onOpen={() => setEditing(r)}
+                className="btn-outline px-4 py-2 text-xs"
+              >
+                {look.editText}
+              </OpenDialogButton>
+              {controls(r, i)}
+            </span>
           </li>
         ))}
       </ul>
@@ -141,5 +175,148 @@ function DialogList({
         {editing ? editForm(editing, close) : null}
       </Modal>
     </>
+  );
+}
+
+/** The form ids of a record's curation forms (their answers come back with the page without JavaScript). */
+export const deleteFormId = (type: string) => `delete:${type}`;
+const moveFormId = (type: string, id: string) => `move:${type}:${id}`;
+
+/** Opens the delete confirmation of the enclosing section. */
+const AskDelete = createContext<((record: ListedRecord) => void) | null>(null);
+
+/**
+ * A section's curation: the one delete confirmation (a native dialog; without JavaScript the Delete button opens this
+ * screen with ?delete={id}, which renders it open) and the answers of its delete and move forms.
+ */
+export function Curation({
+  section,
+  records,
+  children,
+}: {
+  section: SectionDef;
+  records: ListedRecord[];
+  children: ReactNode;
+}) {
+  const [params] = useSearchParams();
+  const [deleting, setDeleting] = useState<ListedRecord | null>(
+    () => records.find((r) => r._id === params.get("delete")) ?? null,
+  );
+  const close = useCallback(() => setDeleting(null), []);
+  return (
+    <AskDelete.Provider value={setDeleting}>
+      <PageAnswer form={deleteFormId(section.type)} />
+      {children}
+      <Modal
+        open={deleting !== null}
+        onClose={close}
+        title={`Delete this ${section.title}?`}
+        testId={`delete-dialog-${section.type}`}
+      >
+        {deleting ? <ConfirmDelete section={section} record={deleting} onDone={close} /> : null}
+      </Modal>
+    </AskDelete.Provider>
+  );
+}
+
+function ConfirmDelete({ section, record, onDone }: { section: SectionDef; record: ListedRecord; onDone: () => void }) {
+  const form = useActionForm({ id: deleteFormId(section.type), onSuccess: onDone });
+  const { pathname } = useLocation();
+  const title = recordTitle(section, record);
+  return (
+    <ActionForm handle={form} intent="delete" hidden={{ type: section.type, id: record._id }}>
+      <p className="text-sm text-ink">
+        {title ? <strong>“{title}”</strong> : `This ${section.title}`} will be removed from the site at once. This
+        cannot be undone.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        {/* Without JavaScript the dialog is this page's ?delete= address: cancelling is leaving it. */}
+        <Link
+          to={pathname}
+          replace
+          preventScrollReset
+          onClick={(e) => {
+            e.preventDefault();
+            onDone();
+          }}
+          className="btn-outline px-5 py-2 text-sm"
+        >
+          Cancel
+        </Link>
+        <button
+          type="submit"
+          className="btn bg-red-700 px-5 py-2 text-sm text-white hover:bg-red-800"
+          disabled={form.busy}
+        >
+          {form.busy ? "Deleting…" : "Delete"}
+        </button>
+      </div>
+    </ActionForm>
+  );
+}
+
+/** A Delete button that asks first (the section's dialog). */
+export function DeleteButton({ section, record }: { section: SectionDef; record: ListedRecord }) {
+  const ask = useContext(AskDelete);
+  const title = recordTitle(section, record) || section.title;
+  return (
+    <OpenDialogButton
+      name="delete"
+      value={record._id}
+      onOpen={() => ask?.(record)}
+      className="rounded-full px-3 py-1.5 text-xs font-semibold text-red-800 ring-1 ring-red-200 hover:bg-red-50"
+      label={`Delete ${title}`}
+    >
+      Delete
+    </OpenDialogButton>
+  );
+}
+
+/** Move up, move down (a list's order is stored; the public pages follow it) and delete, for one record. */
+function RecordControls({
+  section,
+  record,
+  index,
+  count,
+}: {
+  section: SectionDef;
+  record: ListedRecord;
+  index: number;
+  count: number;
+}) {
+  const form = useActionForm({ id: moveFormId(section.type, record._id) });
+  const title = recordTitle(section, record) || section.title;
+  const arrow =
+    "inline-flex h-8 w-8 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand disabled:opacity-30 disabled:hover:bg-transparent";
+  return (
+    <span className="flex items-center gap-1.5" data-testid="record-controls">
+      {count > 1 ? (
+        <ActionForm handle={form} intent="move" hidden={{ type: section.type, id: record._id }} className="contents">
+          <button
+            type="submit"
+            name="direction"
+            value="up"
+            className={arrow}
+            disabled={index === 0 || form.busy}
+            aria-label={`Move ${title} up`}
+            title="Move up"
+          >
+            <span aria-hidden="true">↑</span>
+          </button>
+          <button
+            type="submit"
+            name="direction"
+            value="down"
+            className={arrow}
+            disabled={index === count - 1 || form.busy}
+            aria-label={`Move ${title} down`}
+            title="Move down"
+          >
+            <span aria-hidden="true">↓</span>
+          </button>
+        </ActionForm>
+      ) : null}
+      <DeleteButton section={section} record={record} />
+    </span>
   );
 }

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/content-screen";
 import { editHref, screenFor } from "../../content/admin-screens";
 import { getSection, recordTitle, type SectionDef } from "../../content/registry";
-import { RecordList } from "../../components/admin/SectionList";
+import { Curation, DeleteButton, RecordList } from "../../components/admin/SectionList";
 import { PageAnswer } from "../../components/ActionForm";
 import { RegistryForm, registryFormId } from "../../components/RegistryForm";
 import { requireAdmin } from "../../lib/guards.server";
@@ -56,18 +56,23 @@ function SectionPanel({ section, records }: { section: SectionDef; records: Rec[
       <section className={panel} data-testid={`panel-${section.type}`}>
         <h2 className="font-serif text-xl text-forest">{section.title}</h2>
         {record ? <PageAnswer form={registryFormId("add", section.type)} /> : null}
-        {record ? (
-          <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
-            <p className="text-sm text-mist">{recordTitle(section, record)}</p>
-            <Link to={editHref(section, record._id)} className="btn-dark">
-              {section.admin.editLinkText ?? `Edit ${section.title}`}
-            </Link>
-          </div>
-        ) : (
-          <div className="mt-6">
-            <RegistryForm section={section} intent="add" />
-          </div>
-        )}
+        <Curation section={section} records={records}>
+          {record ? (
+            <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
+              <p className="min-w-0 flex-1 basis-48 text-sm text-mist">{recordTitle(section, record)}</p>
+              <span className="flex flex-wrap items-center gap-3">
+                <Link to={editHref(section, record._id)} className="btn-dark">
+                  {section.admin.editLinkText ?? `Edit ${section.title}`}
+                </Link>
+                <DeleteButton section={section} record={record} />
+              </span>
+            </div>
+          ) : (
+            <div className="mt-6">
+              <RegistryForm section={section} intent="add" />
+            </div>
+          )}
+        </Curation>
       </section>
     );
   }

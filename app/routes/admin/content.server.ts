@@ -1,18 +1,36 @@
 import { data, type AppLoadContext } from "react-router";
-import { getSection } from "../../content/registry";
+import { deletedText, getSection } from "../../content/registry";
 import { sectionSchema } from "../../content/validation";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 
-/** The action of every content screen: add or update one record of a section (the one form pattern). */
+/**
+ * The action of every content screen: add, update, delete or move one record of a section (the one form pattern).
+ */
 export async function contentAction(request: Request, context: AppLoadContext) {
   const viewer = await requireAdmin(request, context);
   const form = await request.formData();
   const intent = form.get("intent");
   const type = form.get("type");
   const section = typeof type === "string" ? getSection(type) : undefined;
-  if (!section || (intent !== "add" && intent !== "update")) throw data({ message: "Unknown form" }, { status: 400 });
+  if (!section) throw data({ message: "Unknown form" }, { status: 400 });
   const id = String(form.get("id") ?? "");
+  const { content } = context.services;
+  if (intent === "delete") {
+    return formAction(form, {
+      run: () => content.remove(section.type, id, viewer),
+      success: deletedText(section),
+    });
+  }
+  if (intent === "move") {
+    const direction = form.get("direction");
+    if (direction !== "up" && direction !== "down") throw data({ message: "Unknown direction" }, { status: 400 });
+    return formAction(form, {
+      run: () => content.move(section.type, id, direction, viewer),
+      success: "Order saved",
+    });
+  }
+  if (intent !== "add" && intent !== "update") throw data({ message: "Unknown form" }, { status: 400 });
   return formAction(form, {
     schema: sectionSchema(section),
     run: async (fields) => {

@@ -105,7 +105,7 @@ export default function TotalOrders({
             cell: (o) => (
               <>
                 <span className="block">{o.customerName}</span>
-                <span className="text-xs break-all text-mist">{o.customerEmail}</span>
+                <span className="text-xs whitespace-nowrap text-mist">{o.customerEmail}</span>
               </>
             ),
           },
@@ -121,13 +121,17 @@ export default function TotalOrders({
           { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
           { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
           {
-            header: "Valid Until",
-            cell: (o) => (o.membershipValid ? longDate(o.membershipValid, timeZone) : "Not Set"),
-          },
-          {
-            header: "Validity",
+            header: "Membership Valid Until",
             cell: (o) => (
-              <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>{o.marker}</Badge>
+              // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
+              <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                {o.membershipValid ? (
+                  <span className="whitespace-nowrap">{longDate(o.membershipValid, timeZone)}</span>
+                ) : null}
+                <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>
+                  {o.marker}
+                </Badge>
+              </span>
             ),
           },
           {
@@ -199,7 +203,7 @@ function FilterForm({ filters }: { filters: OrderFilters }) {
       method="get"
       action={PATH}
       key={JSON.stringify(filters)}
-      className="mb-6 grid gap-4 rounded-2xl bg-white p-5 ring-1 ring-linen sm:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
+      className="mb-6 grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl bg-white p-5 ring-1 ring-linen lg:grid-cols-4"
       data-testid="order-filters"
     >
       {toDeliver ? <input type="hidden" name="view" value="to-deliver" /> : null}
@@ -209,7 +213,7 @@ function FilterForm({ filters }: { filters: OrderFilters }) {
         type="search"
         defaultValue={filters.q ?? ""}
         placeholder="Search"
-        className="sm:col-span-2 xl:col-span-1"
+        className="col-span-2"
       />
       <SelectField
         label="Payment status"
@@ -229,7 +233,7 @@ function FilterForm({ filters }: { filters: OrderFilters }) {
       />
       <TextField label="Ordered from" name="from" type="date" defaultValue={filters.from ?? ""} />
       <TextField label="Ordered until" name="to" type="date" defaultValue={filters.to ?? ""} />
-      <div className="flex items-end gap-3 sm:col-span-2 xl:col-span-1">
+      <div className="col-span-2 flex items-end gap-3">
         <button type="submit" className="btn-dark px-5 py-3">
           Filter
         </button>
