@@ -21,7 +21,8 @@ export interface OrderFilters {
 
 export const TO_DELIVER = { payment: "Paid", status: "Pending" } as const satisfies OrderFilters;
 
-const day = (label: string) =>
+/** A calendar day typed in a date input (YYYY-MM-DD), checked to be a real one. */
+export const day = (label: string) =>
   z
     .string()
     .trim()

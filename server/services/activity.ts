@@ -1,7 +1,18 @@
-import { desc } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { activityKind, shownValue, type ActivityFilters } from "../../app/content/activity";
 import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
-import { activityLog } from "../db/schema";
+import {
+  activityLog,
+  adminUsers,
+  catalogueItems,
+  contentEntries,
+  messages,
+  orders,
+  paymentAccounts,
+  simpleItems,
+} from "../db/schema";
+import { isId } from "../lib/errors";
 import { pageOf } from "../lib/paging";
 
 /** Who made a change: the signed-in administrator. */
@@ -78,18 +89,129 @@ function withoutId(fields: object | null): Fields | null {
   return rest;
 }
 
-export function createActivityService(db: Db) {
+/** An entry as a person reads it: who, when, the kind's title, the record's title, each field's label before → after. */
+export interface DescribedEntry {
+  id: string;
+  createdAt: string;
+  actorEmail: string;
+  action: (typeof activityLog.$inferSelect)["action"];
+  entity: string;
+  kind: string;
+  recordId: string;
+  recordTitle: string;
+  /** The record's edit screen (none once it is deleted). */
+  href: string | null;
+  changes: { field: string; label: string; before: string; after: string }[];
+}
+
+type Row = typeof activityLog.$inferSelect;
+
+/** The kinds of record whose current fields the log reads back (their own tables). */
+const TABLES = [
+  ["order", orders, orders.id],
+  ["message", messages, messages.id],
+  ["admin_user", adminUsers, adminUsers.id],
+  ["payment_account", paymentAccounts, paymentAccounts.id],
+  ["catalogue_item", catalogueItems, catalogueItems.id],
+  ["simple_item", simpleItems, simpleItems.id],
+] as const;
+const isLookedUp = (entity: string) => entity.startsWith("content:") || TABLES.some(([e]) => e === entity);
+
+/** The fields of the records a page of entries names, read with one query per kind of record (never one per entry). */
+async function currentRecords(db: Db, rows: Row[]): Promise<Map<string, Fields>> {
+  const out = new Map<string, Fields>();
+  const idsOf = (match: (entity: string) => boolean) => [
+    ...new Set(rows.filter((r) => match(r.entity) && isId(r.recordId)).map((r) => r.recordId)),
+  ];
+  const content = idsOf((e) => e.startsWith("content:"));
+  await Promise.all([
+    content.length
+      ? db
+          .select({ id: contentEntries.id, type: contentEntries.type, data: contentEntries.data })
+          .from(contentEntries)
+          .where(inArray(contentEntries.id, content))
+          .then((found) => found.forEach((r) => out.set(`content:${r.type} ${r.id}`, r.data)))
+      : undefined,
+    ...TABLES.map(async ([entity, table, id]) => {
+      const ids = idsOf((e) => e === entity);
+      if (!ids.length) return;
+      const found = (await db.select().from(table).where(inArray(id, ids))) as ({ id: string } & Fields)[];
+      for (const r of found) out.set(`${entity} ${r.id}`, r);
+    }),
+  ]);
+  return out;
+}
+
+/** The fields the log itself kept of a record (a deleted record's last values, a created one's first). */
+function loggedFields(row: Row): Fields {
+  const out: Fields = {};
+  for (const [field, c] of Object.entries(row.changes)) out[field] = c.after ?? c.before;
+  return out;
+}
+
+export function describe(rows: Row[], current: Map<string, Fields>): DescribedEntry[] {
+  return rows.map((row) => {
+    const kind = activityKind(row.entity);
+    const now = current.get(`${row.entity} ${row.recordId}`);
+    const title = kind.recordTitle({ ...loggedFields(row), ...now }, row.recordId);
+    return {
+      id: row.id,
+      createdAt: row.createdAt.toISOString(),
+      actorEmail: row.actorEmail,
+      action: row.action,
+      entity: row.entity,
+      kind: kind.title,
+      recordId: row.recordId,
+      recordTitle: title,
+      // A record read back links to its edit screen; one that no longer exists does not.
+      href: kind.href && (now || !isLookedUp(row.entity)) ? kind.href(row.recordId) : null,
+      changes: Object.entries(row.changes).map(([field, c]) => ({
+        field,
+        label: kind.label(field),
+        before: shownValue(field, c.before),
+        after: shownValue(field, c.after),
+      })),
+    };
+  });
+}
+
+/** The SQL of the log's filters: each served by an index (actor_email/entity with created_at, or created_at). */
+function filterWhere(filters: ActivityFilters, timeZone: string): SQL | undefined {
+  const where: SQL[] = [];
+  if (filters.who) where.push(eq(activityLog.actorEmail, filters.who));
+  if (filters.kind) where.push(eq(activityLog.entity, filters.kind));
+  if (filters.from)
+    where.push(sql`${activityLog.createdAt} >= (${filters.from}::date)::timestamp at time zone ${timeZone}`);
+  if (filters.to)
+    where.push(sql`${activityLog.createdAt} < (${filters.to}::date + 1)::timestamp at time zone ${timeZone}`);
+  return where.length ? and(...where) : undefined;
+}
+
+/** The most entries the log's pages count (it grows without bound). */
+export const ACTIVITY_COUNT_LIMIT = 10_000;
+
+export function createActivityService(db: Db, timeZone?: string) {
   return {
+    /** One page of entries, newest first, filtered, described for people. */
     async list(
       page: unknown,
       perPage: number,
-    ): Promise<{ entries: (typeof activityLog.$inferSelect)[]; page: PageInfo }> {
+      filters: ActivityFilters = {},
+    ): Promise<{ entries: DescribedEntry[]; page: PageInfo }> {
       const { rows, page: info } = await pageOf(db, activityLog, {
+        where: filterWhere(filters, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone),
         orderBy: [desc(activityLog.createdAt), desc(activityLog.id)],
         page,
         perPage,
+        countLimit: ACTIVITY_COUNT_LIMIT,
       });
-      return { entries: rows, page: info };
+      return { entries: describe(rows, await currentRecords(db, rows)), page: info };
+    },
+
+    /** The people who can appear in the log (the admin list), for its filter. */
+    async people(): Promise<string[]> {
+      const rows = await db.select({ email: adminUsers.userEmail }).from(adminUsers).orderBy(asc(adminUsers.userEmail));
+      return rows.map((r) => r.email);
     },
   };
 }

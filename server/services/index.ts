@@ -32,7 +32,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
-  const activity = createActivityService(database.db);
+  const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, now });
   return {
     now,

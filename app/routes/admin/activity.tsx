@@ -1,35 +1,108 @@
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
-import { DataTable } from "../../components/DataTable";
+import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../content/activity";
+import { Badge, DataTable } from "../../components/DataTable";
+import { SelectField, TextField } from "../../components/forms";
 import { requireAdmin } from "../../lib/guards.server";
+import { activityActions } from "../../../domain/vocabulary";
 import { AdminHeader } from "./layout";
+
+/** Entries per page. */
+const PER_PAGE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  const { entries, page } = await context.services.activity.list(new URL(request.url).searchParams.get("page"), 20);
-  return { page, entries: entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })) };
+  const params = new URL(request.url).searchParams;
+  const filters = activityFiltersFromSearch(params);
+  const [{ entries, page }, people] = await Promise.all([
+    context.services.activity.list(params.get("page"), PER_PAGE, filters),
+    context.services.activity.people(),
+  ]);
+  return {
+    page,
+    entries,
+    filters,
+    // The person filtered on stays a choice even if they are no longer an admin.
+    people: filters.who && !people.includes(filters.who) ? [filters.who, ...people] : people,
+    kinds: ACTIVITY_KINDS.map((k) => ({ value: k.entity, label: k.title })),
+    timeZone: context.config.timeZone,
+  };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity log" }, { name: "robots", content: "noindex" }];
 
-const show = (v: unknown) =>
-  v === null || v === undefined || v === "" ? "∅" : typeof v === "string" ? v : JSON.stringify(v);
+/** "Dec 22, 2026, 3:04 PM" in the site's time zone. */
+const when = (iso: string, timeZone?: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone, dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
-/** Every admin change, newest first: who, when, which record, the fields before and after. */
-export default function Activity({ loaderData: { entries, page } }: Route.ComponentProps) {
+const VERB = { create: "Added", update: "Changed", delete: "Deleted" } as const;
+
+/** Every admin change, newest first: who, when, which record of which section, each field before → after. */
+export default function Activity({
+  loaderData: { entries, page, filters, people, kinds, timeZone },
+}: Route.ComponentProps) {
+  const filtered = Object.keys(filters).length > 0;
   return (
     <>
       <AdminHeader title="Activity log" lead="Every change made in the back office, newest first." />
+      <Form
+        method="get"
+        key={JSON.stringify(filters)}
+        className="mb-6 grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl bg-white p-5 ring-1 ring-linen lg:grid-cols-4"
+        data-testid="activity-filters"
+      >
+        <SelectField
+          label="Person"
+          name="who"
+          options={people.map((p) => ({ value: p, label: p }))}
+          placeholder="Anyone"
+          defaultValue={filters.who ?? ""}
+          className="col-span-2 lg:col-span-1"
+        />
+        <SelectField
+          label="Kind of record"
+          name="kind"
+          options={kinds}
+          placeholder="Any"
+          defaultValue={filters.kind ?? ""}
+          className="col-span-2 lg:col-span-1"
+        />
+        <TextField label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
+        <TextField label="Until" name="to" type="date" defaultValue={filters.to ?? ""} />
+        <div className="col-span-2 flex items-end gap-3 lg:col-span-4">
+          <button type="submit" className="btn-dark px-5 py-2.5">
+            Filter
+          </button>
+          {filtered ? (
+            <Link to="/activity" className="py-2.5 text-sm font-semibold text-clay hover:underline">
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </Form>
       <DataTable
         testId="activity"
         columns={[
-          { header: "When", cell: (e) => new Date(e.createdAt).toLocaleString("en-US") },
+          {
+            header: "When",
+            cell: (e) => <span className="whitespace-nowrap">{when(e.createdAt, timeZone)}</span>,
+          },
           { header: "Who", cell: (e) => e.actorEmail },
           {
             header: "What",
             cell: (e) => (
               <>
-                <span className="font-semibold">{e.action}</span> {e.entity}
-                <span className="block font-mono text-[11px] text-mist">{e.recordId}</span>
+                <span className="flex flex-wrap items-center gap-2">
+                  <Badge tone={activityActions.tone(e.action)}>{VERB[e.action]}</Badge>
+                  <span className="font-semibold">{e.kind}</span>
+                </span>
+                {e.href ? (
+                  <Link to={e.href} className="mt-1 block text-clay hover:underline">
+                    {e.recordTitle || "Open"}
+                  </Link>
+                ) : (
+                  <span className="mt-1 block text-mist">{e.recordTitle || "(no title)"}</span>
+                )}
               </>
             ),
           },
@@ -37,11 +110,17 @@ export default function Activity({ loaderData: { entries, page } }: Route.Compon
             header: "Changes",
             cell: (e) => (
               <ul className="space-y-1 text-xs">
-                {Object.entries(e.changes).map(([field, c]) => (
-                  <li key={field}>
-                    <span className="font-semibold">{field}</span>:{" "}
-                    <span className="text-mist line-through">{show(c.before).slice(0, 80)}</span> →{" "}
-                    {show(c.after).slice(0, 80)}
+                {e.changes.map((c) => (
+                  <li key={c.field} className="break-words">
+                    <span className="font-semibold">{c.label}</span>:{" "}
+                    {e.action === "update" ? (
+                      <>
+                        <del className="text-mist">{c.before.slice(0, 80)}</del> <span aria-label="became">→</span>{" "}
+                        <ins className="no-underline">{c.after.slice(0, 80)}</ins>
+                      </>
+                    ) : (
+                      (e.action === "delete" ? c.before : c.after).slice(0, 80)
+                    )}
                   </li>
                 ))}
               </ul>
@@ -50,7 +129,7 @@ export default function Activity({ loaderData: { entries, page } }: Route.Compon
         ]}
         rows={entries}
         rowKey={(e) => e.id}
-        empty="No changes yet."
+        empty={filtered ? "No change matches these filters." : "No changes yet."}
         page={page}
       />
     </>

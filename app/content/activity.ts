@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { text } from "../../domain/fields";
+import { categories } from "../../domain/vocabulary";
+import { editHref } from "./admin-screens";
+import { day } from "./order-filters";
+import { getSection, recordTitle, sections } from "./registry";
+import { SETTINGS, type SettingKey } from "./settings";
+
+/**
+ * What the activity log says about each kind of record: its name, its fields' labels, what a record is called and
+ * where it is edited. Content kinds ("content:{type}") come from the registry; the others are listed here.
+ */
+export interface ActivityKind {
+  /** The stored entity name ("content:faqItem", "order"). */
+  entity: string;
+  title: string;
+  label(field: string): string;
+  /** What a person calls the record, from its fields (current ones, or those the log kept). */
+  recordTitle(fields: Record<string, unknown>, recordId: string): string;
+  /** Its edit screen, if it has one. */
+  href?(recordId: string): string;
+}
+
+const labels =
+  (map: Record<string, string>) =>
+  (field: string): string =>
+    map[field] ?? field;
+const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+const CONTENT_KINDS: ActivityKind[] = sections.map((s) => ({
+  entity: `content:${s.type}`,
+  title: s.title,
+  label: (field) =>
+    field === "position" ? "Position in the list" : (s.fields.find((f) => f.name === field)?.label ?? field),
+  recordTitle: (fields) => recordTitle(s, fields),
+  href: (id) => editHref(s, id),
+}));
+
+const OTHER_KINDS: ActivityKind[] = [
+  {
+    entity: "order",
+    title: "Order",
+    label: labels({
+      paymentStatus: "Payment Status",
+      orderStatus: "Order Status",
+      membershipValid: "Membership Valid Until",
+    }),
+    recordTitle: (f) => [str(f.customerName), str(f.packageName)].filter(Boolean).join(" · "),
+    href: (id) => `/admin/payment-status/${id}`,
+  },
+  {
+    entity: "message",
+    title: "Message",
+    label: labels({ messageStatus: "Message Status", subject: "Subject", name: "Name", email: "Email" }),
+    recordTitle: (f) => [str(f.subject), str(f.name)].filter(Boolean).join(" · from "),
+    href: (id) => `/view/${id}`,
+  },
+  {
+    entity: "admin_user",
+    title: "Admin user",
+    label: labels({ userEmail: "User Email", userRole: "User Role" }),
+    recordTitle: (f) => str(f.userEmail),
+    href: (id) => `/admin-user/${id}`,
+  },
+  {
+    entity: "payment_account",
+    title: "Payment account",
+    label: labels({ paypalEmail: "PayPal Email" }),
+    recordTitle: (f) => str(f.paypalEmail),
+    href: (id) => `/paypal-email/${id}`,
+  },
+  {
+    entity: "catalogue_item",
+    title: "Catalogue item",
+    label: labels({
+      itemName: "Item Name",
+      itemsDescription: "Item Description",
+      itemDatabaseUrl: "Category",
+      itemsGuideline: "Guideline",
+      itemUrl: "Item URL",
+    }),
+    recordTitle: (f) => str(f.itemName),
+    href: (id) => `/items-management?editor=${id}`,
+  },
+  {
+    entity: "simple_item",
+    title: "Item (add item)",
+    label: labels({
+      format: "Format",
+      canvaLink: "Canva Link",
+      imageLink: "Image Link",
+      category: "Category",
+      freeOrPaid: "Paid or Free",
+    }),
+    recordTitle: (f) => [str(f.format), str(f.category)].filter(Boolean).join(" · "),
+    href: () => "/add-item",
+  },
+  {
+    entity: "setting",
+    title: "Setting",
+    label: (field) => SETTINGS[field as SettingKey]?.label ?? field,
+    recordTitle: (_f, key) => SETTINGS[key as SettingKey]?.label ?? key,
+    href: () => "/total-orders",
+  },
+];
+
+/** Every kind the log knows, site content first (registry order), for the log's "kind of record" filter. */
+export const ACTIVITY_KINDS: readonly ActivityKind[] = [...OTHER_KINDS, ...CONTENT_KINDS];
+
+/** The kind of a stored entity name; one the product no longer knows is shown by its raw name. */
+export function activityKind(entity: string): ActivityKind {
+  return (
+    ACTIVITY_KINDS.find((k) => k.entity === entity) ?? {
+      entity,
+      title: entity.startsWith("content:") ? (getSection(entity.slice(8))?.title ?? entity) : entity,
+      label: (field) => field,
+      recordTitle: () => "",
+    }
+  );
+}
+
+/** A value as the log shows it: empty is "(empty)", a category its label, a date-time as it was stored. */
+export function shownValue(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === "") return "(empty)";
+  if (field === "itemDatabaseUrl" && categories.includes(value)) return categories.label(value);
+  if (typeof value === "boolean") return value ? "On" : "Off";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** The log's filters, from its address: person (email), kind of record (entity), days (site time zone). */
+export interface ActivityFilters {
+  who?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+}
+
+const fields = { who: text("Person", 254), kind: text("Kind", 100), from: day("From"), to: day("To") } as const;
+
+export function activityFiltersFromSearch(params: URLSearchParams): ActivityFilters {
+  const out: ActivityFilters = {};
+  for (const key of Object.keys(fields) as (keyof typeof fields)[]) {
+    const value = params.get(key);
+    if (!value?.trim()) continue;
+    const parsed = (fields[key] as z.ZodType<string>).safeParse(value);
+    if (parsed.success && parsed.data) out[key] = parsed.data;
+  }
+  return out;
+}
