@@ -80,12 +80,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           ))}
         </dl>
         <div className="space-y-6">
-          <StatusForm
-            intent="payment"
-            label="Payment Status"
-            name="paymentStatus"
-            options={ADMIN_PAYMENT_STATUSES}
-          />
+          <StatusForm intent="payment" label="Payment Status" name="paymentStatus" options={ADMIN_PAYMENT_STATUSES} />
           <StatusForm intent="order" label="Order Status" name="orderStatus" options={orderStatuses.values} />
         </div>
       </div>
