@@ -5,7 +5,7 @@ import { DataTable } from "../../components/DataTable";
 import { SelectField, TextField, useClientValidation, useFormFeedback, type FormResult } from "../../components/forms";
 import { simpleItemSchema } from "../../lib/catalogue";
 import { accessTypes, itemFormats } from "../../../domain/vocabulary";
-import { longDate } from "../../lib/format";
+import { longDate } from "../../../domain/dates";
 import { requireAdmin } from "../../lib/guards.server";
 import { isAppError } from "../../../server/lib/errors";
 

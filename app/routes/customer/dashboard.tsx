@@ -4,7 +4,8 @@ import { FormAlert } from "../../components/AuthCard";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { ItemsGrid } from "../../components/ItemsGrid";
 import { attempt, requireUser } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
+import { longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
 import type { RowAction } from "../../lib/membership";
 import { isAppError } from "../../../server/lib/errors";
 import { customerOrders } from "./orders.server";
@@ -51,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
 
-export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?: string }) {
+export function OrderAction({ action, timeZone }: { action: RowAction; timeZone: string }) {
   switch (action.kind) {
     case "pay":
       return (
