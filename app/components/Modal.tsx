@@ -1,7 +1,10 @@
 import { StrokeIcon } from "./StrokeIcon";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
-/** A native <dialog> shown as a modal while `open` is true (the browser handles focus, Escape and the backdrop). */
+/**
+ * A native <dialog> shown as a modal while `open` is true. The browser handles focus and Escape; a click on the
+ * dialog element itself (not on its content) is a click on the backdrop, and closes it too.
+ */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -10,6 +13,14 @@ export function useModalDialog(open: boolean) {
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  useEffect(() => {
+    const dialog = ref.current;
+    const onBackdrop = (e: MouseEvent) => {
+      if (e.target === dialog) dialog?.close();
+    };
+    dialog?.addEventListener("click", onBackdrop);
+    return () => dialog?.removeEventListener("click", onBackdrop);
+  }, []);
   return ref;
 }
 
@@ -40,9 +51,6 @@ export function Modal({
       aria-labelledby={titleId}
       data-testid={testId}
       onClose={onClose}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) onClose(); // outside the panel: the backdrop
-      }}
       className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-[600px] overflow-visible bg-transparent p-0 open:animate-page-in"
     >
       <div className="max-h-[calc(100dvh-2rem)] overflow-y-auto rounded-3xl bg-white p-6 shadow-2xl sm:p-8">
