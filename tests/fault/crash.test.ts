@@ -148,10 +148,13 @@ describe("a postmaster that died but was not reaped (D12)", () => {
       const first = await startEmbeddedPostgres(dir, silentLogger);
       const pidFile = path.join(first.dataDir, "postmaster.pid");
       const lines = readFileSync(pidFile, "utf8").split("\n");
+      const owner = statSync(pidFile); // written by the postmaster itself: the database's user
       await first.stop();
-      // A zombie: a child killed while its parent (a shell turned into `sleep`) never collects it.
+      // A zombie of the database's user (PostgreSQL ignores PIDs it may not signal): a child killed while its
+      // parent (a shell turned into `sleep`) never collects it.
       const holder = spawn("sh", ["-c", "sleep 300 & echo $!; exec sleep 300"], {
         stdio: ["ignore", "pipe", "ignore"],
+        ...(process.getuid?.() === 0 ? { uid: owner.uid, gid: owner.gid } : {}),
       });
       const zombie = Number(
         await new Promise<string>((resolve) => holder.stdout!.once("data", (d) => resolve(String(d)))),
