@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
-import { credentialsSchema } from "../content/account-forms";
+import { credentialsSchema } from "../../domain/account-forms";
 import { useActionForm } from "./ActionForm";
 import { TextField } from "./forms";
 

@@ -11,8 +11,8 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   resetRequestSchema,
-} from "../../app/content/account-forms";
-import { parseWith } from "../../app/content/validation";
+} from "../../domain/account-forms";
+import { parseWith } from "../../domain/validation";
 import type { Config } from "../config";
 import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
 import * as schema from "../db/schema";

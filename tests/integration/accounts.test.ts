@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../app/content/account-forms";
+import { MESSAGES } from "../../domain/account-forms";
 import { AUTH_LIMITS } from "../../server/services/accounts";
 import { linkOf, outbox, startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";

@@ -1,6 +1,6 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { credentialsSchema } from "../../content/account-forms";
+import { credentialsSchema } from "../../../domain/account-forms";
 import { ActionForm } from "../../components/ActionForm";
 import {
   AuthCard,
