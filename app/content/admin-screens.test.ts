@@ -10,7 +10,7 @@ import {
   isAreaActive,
   screenFor,
 } from "./admin-screens";
-import { getSection, recordTitle } from "./registry";
+import { getSection, recordTitle } from "../../domain/registry";
 
 describe("admin content screens", () => {
   it("groups sections that share a screen", () => {

@@ -1,5 +1,5 @@
 import { pages, pageTypes, type PageKey } from "./pages";
-import { sections, type SectionDef } from "./registry";
+import { sections, type SectionDef } from "../../domain/registry";
 
 /**
  * Every area of the back office, in the order an administrator works through them: the navigation beside every admin
@@ -78,8 +78,8 @@ export function editFor(pathname: string): { section: SectionDef; id: string } |
   return undefined;
 }
 
-/** The address of a record's edit screen. */
-export const editHref = (section: SectionDef, id: string) => section.admin.edit.replace(":id", encodeURIComponent(id));
+/** The address of a record's edit screen (the rule lives in domain/registry.ts, which the server reads too). */
+export { editHref } from "../../domain/registry";
 
 /** The dashboard's cards (spec 2, section 2): the screens whose registry entry names one, in registry order. */
 export const DASHBOARD_CARDS: { to: string; label: string }[] = ADMIN_SCREENS.flatMap((screen) =>

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { activityKind, shownValue, type ActivityFilters } from "../../app/content/activity";
-import type { PageInfo } from "../../app/lib/pagination";
+import { activityKind, shownValue, type ActivityFilters } from "../../domain/activity";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import {
   activityLog,
@@ -190,7 +190,7 @@ function filterWhere(filters: ActivityFilters, timeZone: string): SQL | undefine
 /** The most entries the log's pages count (it grows without bound). */
 export const ACTIVITY_COUNT_LIMIT = 10_000;
 
-export function createActivityService(db: Db, timeZone?: string) {
+export function createActivityService(db: Db, timeZone: string) {
   return {
     /** One page of entries, newest first, filtered, described for people. */
     async list(
@@ -199,7 +199,7 @@ export function createActivityService(db: Db, timeZone?: string) {
       filters: ActivityFilters = {},
     ): Promise<{ entries: DescribedEntry[]; page: PageInfo }> {
       const { rows, page: info } = await pageOf(db, activityLog, {
-        where: filterWhere(filters, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone),
+        where: filterWhere(filters, timeZone),
         orderBy: [desc(activityLog.createdAt), desc(activityLog.id)],
         page,
         perPage,

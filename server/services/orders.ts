@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { OrderFilters } from "../../app/content/order-filters";
-import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
-import { parseWith } from "../../app/content/validation";
-import { membershipOf, nextMembershipValid, usDate, type Membership } from "../../app/lib/membership";
+import type { OrderFilters } from "../../domain/order-filters";
+import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../domain/order-form";
+import { parseWith } from "../../domain/validation";
+import { membershipOf, nextMembershipValid, type Membership } from "../../domain/membership";
+import { usDate } from "../../domain/dates";
 import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
-import type { PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
@@ -59,7 +60,7 @@ export interface OrdersServiceDeps {
   content: ContentService;
   logger: Logger;
   now: () => Date;
-  timeZone?: string;
+  timeZone: string;
   /** For the automatic activation of a verified payment (an admin setting). */
   settings?: Pick<SettingsService, "readTx">;
 }
@@ -226,7 +227,7 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       const all = viewer.isAdmin && !options.mine;
       const conditions = [
         ...(all ? [] : [eq(orders.userId, viewer.id)]),
-        ...filterWhere(options.filters ?? {}, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone),
+        ...filterWhere(options.filters ?? {}, timeZone),
       ];
       const oldestFirst = options.filters?.view === "to-deliver";
       const { rows, page } = await pageOf(db, orders, {

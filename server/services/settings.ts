@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
-import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../app/content/settings";
-import { parseWith } from "../../app/content/validation";
+import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../domain/settings";
+import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { settings as settingsTable } from "../db/schema";
 import { badRequest } from "../lib/errors";
@@ -22,7 +22,7 @@ async function read(db: Reader): Promise<Settings> {
   return out as Settings;
 }
 
-/** The back office's settings (app/content/settings.ts): read by anyone on the server, changed by an admin, audited. */
+/** The back office's settings (domain/settings.ts): read by anyone on the server, changed by an admin, audited. */
 export function createSettingsService(db: Db) {
   return {
     all: () => read(db),

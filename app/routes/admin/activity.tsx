@@ -1,11 +1,12 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
-import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../content/activity";
+import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../../domain/activity";
 import { Badge, DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { requireAdmin } from "../../lib/guards.server";
 import { activityActions } from "../../../domain/vocabulary";
 import { AdminHeader } from "./layout";
+import { dateTime } from "../../../domain/dates";
 
 /** Entries per page. */
 const PER_PAGE = 20;
@@ -30,10 +31,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Activity log" }, { name: "robots", content: "noindex" }];
-
-/** "Dec 22, 2026, 3:04 PM" in the site's time zone. */
-const when = (iso: string, timeZone?: string) =>
-  new Intl.DateTimeFormat("en-US", { timeZone, dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
 const VERB = { create: "Added", update: "Changed", delete: "Deleted" } as const;
 
@@ -85,7 +82,7 @@ export default function Activity({
         columns={[
           {
             header: "When",
-            cell: (e) => <span className="whitespace-nowrap">{when(e.createdAt, timeZone)}</span>,
+            cell: (e) => <span className="whitespace-nowrap">{dateTime(e.createdAt, timeZone)}</span>,
           },
           { header: "Who", cell: (e) => e.actorEmail },
           {

@@ -3,7 +3,7 @@ import type { Route } from "./+types/my-order";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
-import { WAITING_TEXTS } from "../../lib/membership";
+import { WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
 
 /** My Orders per page (spec 1, section 9). */

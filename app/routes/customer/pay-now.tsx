@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
-import { WAITING_TEXTS } from "../../lib/membership";
+import { WAITING_TEXTS } from "../../../domain/membership";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

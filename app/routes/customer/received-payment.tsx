@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
-import { rowAction, WAITING_TEXTS } from "../../lib/membership";
+import { longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
+import { rowAction, WAITING_TEXTS } from "../../../domain/membership";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

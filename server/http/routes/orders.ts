@@ -1,5 +1,5 @@
-import { orderFiltersSchema } from "../../../app/content/order-filters";
-import { parseWith } from "../../../app/content/validation";
+import { orderFiltersSchema } from "../../../domain/order-filters";
+import { parseWith } from "../../../domain/validation";
 import { AppError, badRequest } from "../../lib/errors";
 import type { Services } from "../../services";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";

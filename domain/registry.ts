@@ -694,3 +694,6 @@ export function recordTitle(section: SectionDef, record: Record<string, unknown>
 
 /** The success text of a delete (the spec names none): "FAQ Item deleted". */
 export const deletedText = (section: SectionDef) => `${section.title} deleted`;
+
+/** The address of a record's edit screen. */
+export const editHref = (section: SectionDef, id: string) => section.admin.edit.replace(":id", encodeURIComponent(id));

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { choice, text } from "../../domain/fields";
-import { orderStatuses, paymentStatuses, type OrderStatus, type PaymentStatus } from "../../domain/vocabulary";
+import { choice, text } from "./fields";
+import { orderStatuses, paymentStatuses, type OrderStatus, type PaymentStatus } from "./vocabulary";
 
 /**
  * The orders desk's filters, read from the address (/total-orders?q=…&payment=Paid&from=2026-11-01) and from the admin

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { text } from "../../domain/fields";
-import { categories } from "../../domain/vocabulary";
-import { editHref } from "./admin-screens";
+import { text } from "./fields";
+import { categories } from "./vocabulary";
 import { day } from "./order-filters";
-import { getSection, recordTitle, sections } from "./registry";
+import { editHref, getSection, recordTitle, sections } from "./registry";
 import { SETTINGS, type SettingKey } from "./settings";
 
 /**

@@ -7,7 +7,6 @@ import {
   membershipOf,
   nextMembershipValid,
   rowAction,
-  usDate,
   validityMarker,
   type MembershipOrder,
 } from "./membership";
@@ -139,9 +138,9 @@ describe("markers and row actions", () => {
   });
   it("rowAction follows the payment status; 'Expires At' lasts through the expiry's calendar day", () => {
     const base = { id: "o1", membershipValid: null, orderStatus: "Delivered" } as const;
-    expect(rowAction({ ...base, paymentStatus: "UnPaid" }, now)).toEqual({ kind: "pay", href: "/pay-now/o1" });
-    expect(rowAction({ ...base, paymentStatus: "Cancelled" }, now)).toEqual({ kind: "cancelled" });
-    expect(rowAction({ ...base, paymentStatus: "Refunded" }, now)).toEqual({ kind: "refunded" });
+    expect(rowAction({ ...base, paymentStatus: "UnPaid" }, now, "UTC")).toEqual({ kind: "pay", href: "/pay-now/o1" });
+    expect(rowAction({ ...base, paymentStatus: "Cancelled" }, now, "UTC")).toEqual({ kind: "cancelled" });
+    expect(rowAction({ ...base, paymentStatus: "Refunded" }, now, "UTC")).toEqual({ kind: "refunded" });
     const earlierToday = new Date("2026-11-22T01:00:00Z");
     expect(rowAction({ ...base, paymentStatus: "Paid", membershipValid: earlierToday }, now, "UTC")).toEqual({
       kind: "expires",
@@ -153,8 +152,5 @@ describe("markers and row actions", () => {
     expect(
       rowAction({ ...base, orderStatus: "Pending", paymentStatus: "Paid", membershipValid: at(DAY_MS) }, now, "UTC"),
     ).toEqual({ kind: "waiting" });
-  });
-  it("usDate is MM/DD/YYYY", () => {
-    expect(usDate(new Date("2026-03-04T10:00:00Z"), "UTC")).toBe("03/04/2026");
   });
 });
