@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./fields";
+import { dateTime } from "./dates";
 import { categories } from "./vocabulary";
 import { day } from "./order-filters";
 import { editHref, getSection, recordTitle, sections } from "./registry";
@@ -118,9 +119,12 @@ export function activityKind(entity: string): ActivityKind {
   );
 }
 
-/** A value as the log shows it: empty is "(empty)", a category its label, a date-time as it was stored. */
-export function shownValue(field: string, value: unknown): string {
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A value as the log shows it: empty is "(empty)", a category its label, a moment in the site's time zone. */
+export function shownValue(field: string, value: unknown, timeZone: string): string {
   if (value === null || value === undefined || value === "") return "(empty)";
+  if (typeof value === "string" && ISO_MOMENT.test(value)) return dateTime(value, timeZone);
   if (field === "itemDatabaseUrl" && categories.includes(value)) return categories.label(value);
   if (typeof value === "boolean") return value ? "On" : "Off";
   return typeof value === "string" ? value : JSON.stringify(value);

@@ -93,7 +93,7 @@ export function DataTable<T>({
                     <th
                       key={c.header}
                       scope="col"
-                      className={`px-5 py-3 font-semibold ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
+                      className={`px-4 py-3 font-semibold first:pl-5 last:pr-5 ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
                     >
                       {c.header}
                     </th>
@@ -109,7 +109,7 @@ export function DataTable<T>({
                     {columns.map((c) => (
                       <td
                         key={c.header}
-                        className={`contents md:table-cell md:px-5 md:py-3.5 md:align-middle ${c.pinned ? `${PINNED} md:bg-white` : ""} ${c.className ?? ""}`}
+                        className={`contents md:table-cell md:px-4 md:py-3.5 md:first:pl-5 md:last:pr-5 md:align-middle ${c.pinned ? `${PINNED} md:bg-white` : ""} ${c.className ?? ""}`}
                       >
                         <span className="text-xs font-semibold text-mist md:hidden">{c.header}</span>
                         <span className="min-w-0 break-words text-ink">{c.cell(row, i)}</span>

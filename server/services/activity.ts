@@ -149,7 +149,7 @@ function loggedFields(row: Row): Fields {
   return out;
 }
 
-export function describe(rows: Row[], current: Map<string, Fields>): DescribedEntry[] {
+export function describe(rows: Row[], current: Map<string, Fields>, timeZone: string): DescribedEntry[] {
   return rows.map((row) => {
     const kind = activityKind(row.entity);
     const now = current.get(`${row.entity} ${row.recordId}`);
@@ -168,8 +168,8 @@ export function describe(rows: Row[], current: Map<string, Fields>): DescribedEn
       changes: Object.entries(row.changes).map(([field, c]) => ({
         field,
         label: kind.label(field),
-        before: shownValue(field, c.before),
-        after: shownValue(field, c.after),
+        before: shownValue(field, c.before, timeZone),
+        after: shownValue(field, c.after, timeZone),
       })),
     };
   });
@@ -205,7 +205,7 @@ export function createActivityService(db: Db, timeZone: string) {
         perPage,
         countLimit: ACTIVITY_COUNT_LIMIT,
       });
-      return { entries: describe(rows, await currentRecords(db, rows)), page: info };
+      return { entries: describe(rows, await currentRecords(db, rows), timeZone), page: info };
     },
 
     /** The people who can appear in the log (the admin list), for its filter. */

@@ -142,8 +142,8 @@ function DeliverNow() {
       testId="deliver-now"
     >
       <p className="min-w-0 flex-1 basis-64 text-sm text-amber-950">
-        <strong>Payment received, waiting for activation.</strong> The customer sees that their membership starts once
-        you deliver this order.
+        <strong>Payment received, waiting for activation.</strong> Deliver this order to start the customer&apos;s
+        membership; until then they are told their payment arrived and activation is pending.
       </p>
       <button type="submit" className="btn-dark px-5 py-2 text-xs" disabled={form.busy}>
         {form.busy ? "Delivering…" : "Deliver now"}

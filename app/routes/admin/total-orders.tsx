@@ -106,7 +106,16 @@ export default function TotalOrders({
             cell: (o) => (
               <>
                 <span className="block">{o.customerName}</span>
-                <span className="text-xs whitespace-nowrap text-mist">{o.customerEmail}</span>
+                <span className="text-xs text-mist">
+                  {/* Long addresses break after the @ rather than anywhere. */}
+                  {o.customerEmail.split("@")[0]}
+                  {o.customerEmail.includes("@") ? (
+                    <>
+                      @<wbr />
+                      {o.customerEmail.split("@").slice(1).join("@")}
+                    </>
+                  ) : null}
+                </span>
               </>
             ),
           },

@@ -74,7 +74,7 @@ export default function PayNow({ loaderData: { order, checkout, mode, autoActiva
             <div className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink">
               {order.paymentStatus === "Paid"
                 ? order.orderStatus === "Pending"
-                  ? `This order is already paid. ${WAITING_TEXTS.title}: ${WAITING_TEXTS.next}`
+                  ? `This order is paid and waiting for activation. ${WAITING_TEXTS.next}`
                   : "This order is already paid."
                 : order.paymentStatus === "Cancelled"
                   ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
