@@ -67,9 +67,9 @@ describe("visitor to member", () => {
       .poll(() => customer.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
       .toBe("Paid");
 
-    // Paid, not yet delivered: the items stay locked.
+    // Paid, not yet delivered: the items stay locked, and the customer is told the payment arrived.
     await customer.goto("/dashboard");
-    expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("none");
+    expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("waiting");
     expect(await customer.getByTestId("items-grid").getByText("Premium Access Required").count()).toBe(1);
 
     // The admin finds the order on the dashboard and delivers it.

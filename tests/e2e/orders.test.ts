@@ -85,12 +85,16 @@ describe("buying a membership", () => {
     await expect
       .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
       .toBe("Paid");
-    expect(await page.locator("h1").textContent()).toBe("Payment confirmed");
+    // Paid, not yet delivered: the truth, and what happens next.
+    expect(await page.locator("h1").textContent()).toBe("Payment received, waiting for activation");
+    expect(await page.getByTestId("next-step").textContent()).toContain("The studio activates your membership shortly");
 
-    // Paid but not delivered: no membership yet.
     await page.goto("/dashboard");
-    expect(await page.getByTestId("membership-banner").getAttribute("data-state")).toBe("none");
-    expect(await page.getByTestId("membership-banner").textContent()).toContain("No Active Membership");
+    expect(await page.getByTestId("membership-banner").getAttribute("data-state")).toBe("waiting");
+    expect(await page.getByTestId("membership-banner").textContent()).toContain(
+      "Payment received, waiting for activation",
+    );
+    expect(await page.getByTestId("membership-banner").textContent()).not.toContain("No Active Membership");
 
     await adminApi(`/api/order-status/${id}`, { orderStatus: "Delivered" });
     await page.goto("/dashboard");
