@@ -278,7 +278,8 @@ describe("running the business", () => {
     await admin.goto("/total-orders");
     expect(await admin.getByTestId("total-orders").textContent()).toContain("Active Member");
     await admin.goto("/activity");
-    expect(await admin.getByTestId("activity").textContent()).toMatch(/paymentStatus.*UnPaid.*Paid/s);
+    // Fields by their labels (issue 10, part 6).
+    expect(await admin.getByTestId("activity").textContent()).toMatch(/Payment Status.*UnPaid.*Paid/s);
   });
 
   it("the orders CSV downloads and parses", async () => {

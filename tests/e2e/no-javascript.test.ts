@@ -223,6 +223,31 @@ const cases: Case[] = [
     },
   ],
   [
+    "content screen: move and delete a record, with its confirmation (/edit-faq)",
+    async () => {
+      const title = "Does it work without scripts?";
+      const order = async () =>
+        (
+          await sql("select data->>'accodingTitle' as t from content_entries where type = 'faqItem' order by position")
+        ).map((r) => r.t as string);
+      const before = await order();
+      expect(before.at(-1)).toBe(title);
+      await open(admin, "/edit-faq");
+      await post(admin, main(admin).getByRole("button", { name: `Move ${title} up` }));
+      expect(await status(main(admin), "Order saved").count()).toBe(1);
+      expect((await order()).at(-2)).toBe(title);
+      // Delete opens the confirmation as an address (?delete=), which renders it open; Delete there posts.
+      await post(admin, main(admin).getByRole("button", { name: `Delete ${title}` }));
+      expect(new URL(admin.url()).searchParams.get("delete")).toBeTruthy();
+      const dialog = admin.getByTestId("delete-dialog-faqItem");
+      expect(await dialog.textContent()).toContain(title);
+      await post(admin, dialog.getByRole("button", { name: "Delete" }));
+      expect(await status(main(admin), "FAQ Item deleted").count()).toBe(1);
+      expect(await order()).not.toContain(title);
+      expect(await order()).toHaveLength(before.length - 1);
+    },
+  ],
+  [
     "content screen: add a singleton (/add-copyright)",
     async () => {
       await sql("delete from content_entries where type = 'copyright'");
