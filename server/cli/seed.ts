@@ -1,11 +1,13 @@
 /**
- * `npm run seed`: fills every section that has no records with the demo content. Existing content is never changed,
- * so it is safe on a live site; on an empty database it seeds everything (as the first start does).
+ * `npm run seed`: fills every section that has no records with the demo content, and an empty catalogue with the demo
+ * items. Existing content is never changed, so it is safe on a live site; on an empty database it seeds everything
+ * (as the first start does).
  */
 import { loadConfig } from "../config";
 import { openDatabase } from "../db/open";
 import { createLogger } from "../lib/logger";
 import { createServices } from "../services";
+import { demoCatalogue } from "../seed/demo-catalogue";
 import { demoContent } from "../seed/demo-content";
 
 const config = loadConfig();
@@ -22,6 +24,8 @@ try {
       ? `seeded ${missing.length} demo records into: ${types.join(", ")}`
       : "every section has content; nothing seeded",
   );
+  const items = await services.catalogue.seedIfEmpty(demoCatalogue);
+  logger.info(items ? `seeded ${items} demo catalogue items` : "the catalogue has items; none seeded");
 } finally {
   await opened.close();
 }

@@ -12,6 +12,8 @@ let env: E2EEnv;
 const DELAY_MS = 600;
 beforeAll(async () => {
   env = await startE2E({ GENERATION_DELAY_MS: String(DELAY_MS) });
+  // These journeys stock the catalogue themselves, from empty: without the demo items of the first start.
+  await env.db.pool.query("delete from catalogue_items");
 });
 afterAll(() => env?.close());
 
