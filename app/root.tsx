@@ -12,15 +12,20 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+// The same files app.css's @font-face rules name (one hashed asset each), preloaded so text rarely waits for them.
+import frauncesFont from "@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url";
+import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { describeError, ErrorPanel } from "./components/ErrorPanel";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
-import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffects";
+import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/NavigationEffects";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import { siteName } from "./lib/site";
 
 export const links: LinksFunction = () => [
+  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: frauncesFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -79,6 +84,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       >
         <Outlet />
       </main>
+      <PageSpinner />
       <Footer siteName={siteName} content={chrome} />
     </ToastProvider>
   );
