@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
+import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -57,9 +58,18 @@ export default function PayNow({ loaderData: { order, checkout, mode } }: Route.
                 </button>
               </form>
               <ul className="mt-8 space-y-2 text-xs text-mist">
-                <li>🔒 You pay on PayPal's own page: we never see your card or PayPal password.</li>
-                <li>✓ Your membership starts as soon as PayPal confirms the payment to us.</li>
-                <li>↩ Changed your mind? Cancel on PayPal's page and nothing is charged.</li>
+                <li className="flex gap-2">
+                  <LockIcon size={16} className="shrink-0 text-forest" />
+                  You pay on PayPal's own page: we never see your card or PayPal password.
+                </li>
+                <li className="flex gap-2">
+                  <CheckIcon size={16} className="shrink-0 text-forest" />
+                  Your membership starts as soon as PayPal confirms the payment to us.
+                </li>
+                <li className="flex gap-2">
+                  <ReturnIcon size={16} className="shrink-0 text-forest" />
+                  Changed your mind? Cancel on PayPal's page and nothing is charged.
+                </li>
               </ul>
             </>
           ) : (

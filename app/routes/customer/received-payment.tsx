@@ -3,6 +3,7 @@ import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
 import { longDate, money } from "../../lib/format";
+import { CheckIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -45,10 +46,10 @@ export default function ReceivedPayment({ loaderData: { order, timeZone } }: Rou
           {order.paymentStatus === "Paid" ? (
             <>
               <span
-                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-2xl text-white"
+                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-white"
                 aria-hidden="true"
               >
-                ✓
+                <CheckIcon size={30} />
               </span>
               <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
               <p className="mt-3 text-sm text-mist">
