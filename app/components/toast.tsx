@@ -49,11 +49,14 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      {/* Below the sticky header (4.5rem), never over its links; on wide screens in the right-hand corner. */}
+      {/*
+        Never over the sticky header (4.5rem): on phones at the bottom, clear of the header and the back office's
+        section links; on wider screens in the right-hand corner below the header.
+      */}
       <div
         aria-live="polite"
         data-testid="toasts"
-        className="pointer-events-none fixed inset-x-0 top-[5.25rem] z-[60] flex flex-col items-center gap-2 px-4 sm:inset-x-auto sm:right-4 sm:items-end sm:px-0"
+        className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] flex flex-col items-center gap-2 px-4 sm:inset-x-auto sm:top-[5.25rem] sm:right-4 sm:bottom-auto sm:items-end sm:px-0"
       >
         {toasts.map((t) => (
           <div
