@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
-import { FormAlert } from "./AuthCard";
+import { FormAlert } from "./FormAlert";
 import { CheckCircleIcon } from "./StrokeIcon";
 import { useToast } from "./toast";
 
@@ -63,7 +63,8 @@ export function useActionForm({
     shouldRevalidate: "onInput",
   });
   const toast = useToast();
-  const [confirmed, setConfirmed] = useState(false);
+  // The accepted answer whose confirmation the visitor put away (again()): the form shows until the next success.
+  const [dismissed, setDismissed] = useState<FormAnswer | null>(null);
   const handled = useRef<unknown>(null);
   useEffect(() => {
     const data = fetcher.data;
@@ -72,11 +73,8 @@ export function useActionForm({
     handled.current = data;
     // The form's answer replaces its own earlier error toasts (a success no longer sits beside a stale refusal).
     if (feedback === "toast") toast(data.ok ? "success" : "error", data.messages, { source: id });
-    if (data.ok) {
-      if (confirm) setConfirmed(true);
-      onSuccess?.();
-    }
-  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess, id, confirm]);
+    if (data.ok) onSuccess?.();
+  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess, id]);
   return {
     id,
     fetcher,
@@ -89,8 +87,8 @@ export function useActionForm({
     feedback,
     busy: fetcher.state !== "idle",
     /** A success is being confirmed in the form's place (with `confirm`). */
-    confirmed,
-    again: () => setConfirmed(false),
+    confirmed: confirm && fetcher.data?.ok === true && fetcher.data !== dismissed,
+    again: () => setDismissed(fetcher.data ?? null),
   };
 }
 

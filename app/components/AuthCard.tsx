@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
-import { credentialsSchema } from "../content/account-forms";
+import { credentialsSchema } from "../../domain/account-forms";
 import { useActionForm } from "./ActionForm";
 import { TextField } from "./forms";
 
@@ -44,17 +44,6 @@ export function AuthCard({
   );
 }
 
-export function FormAlert({ children, tone = "error" }: { children: ReactNode; tone?: "error" | "success" }) {
-  return (
-    <p
-      role={tone === "error" ? "alert" : "status"}
-      className={`mb-6 rounded-xl px-4 py-3 text-sm ${tone === "error" ? "bg-red-50 text-red-800 ring-1 ring-red-200" : "bg-forest/5 text-forest ring-1 ring-forest/15"}`}
-    >
-      {children}
-    </p>
-  );
-}
-
 /** The account forms' email field: same label and autocomplete on every page (value and error from the form). */
 export function EmailField() {
   return <TextField label="Email" name="email" type="email" autoComplete="email" required />;
@@ -68,4 +57,29 @@ export function PasswordField({
   autoComplete: "current-password" | "new-password";
 }) {
   return <TextField label={label} name="password" type="password" autoComplete={autoComplete} required minLength={6} />;
+}
+
+/** The card's footer link to the other credentials page, carrying where the visitor was going. */
+export function AuthSwitch({
+  prompt,
+  to,
+  label,
+  redirectTo,
+}: {
+  prompt: string;
+  to: "/login" | "/register";
+  label: string;
+  redirectTo?: string | null;
+}) {
+  return (
+    <>
+      {prompt}{" "}
+      <Link
+        to={redirectTo ? `${to}?redirectTo=${encodeURIComponent(redirectTo)}` : to}
+        className="font-semibold text-clay hover:underline"
+      >
+        {label}
+      </Link>
+    </>
+  );
 }

@@ -1,11 +1,12 @@
 import path from "node:path";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import type { Config } from "../config";
-import type { Database } from "../db/client";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, type Database } from "../db/client";
+import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
-import { toNodeHandler } from "better-auth/node";
+import { fromNodeHeaders } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, viewerOf } from "./guards";
@@ -34,6 +35,12 @@ const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
   next();
 };
+/** A call that failed because the database is away answers 503 with Retry-After (a signed-in caller stays so). */
+const whenDatabaseDown: ErrorRequestHandler = (error, _req, res, next) => {
+  if (!isDatabaseUnavailable(error) && !(isAppError(error) && error.status === 503)) return next(error);
+  res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  res.status(503).json({ error: UNAVAILABLE_MESSAGE });
+};
 const unknownApiCall: RequestHandler = (_req, res) => void res.status(404).json({ error: "No such API call." });
 
 export function createApp(options: AppOptions): Express {
@@ -47,19 +54,21 @@ export function createApp(options: AppOptions): Express {
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
 
+  const databaseAnswers = (ms: number) =>
+    Promise.race([
+      database.pool.query("select 1").then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+    ]).catch(() => false);
+
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     if (options.isReady && !options.isReady()) {
       res.status(503).json({ status: "starting" });
       return;
     }
-    try {
-      await Promise.race([
-        database.pool.query("select 1"),
-        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000).unref()),
-      ]);
+    if (await databaseAnswers(2000)) {
       res.json({ status: "ok" });
-    } catch {
+    } else {
       res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
     }
   });
@@ -88,6 +97,7 @@ export function createApp(options: AppOptions): Express {
           .catch((error: unknown) => logger.error("paypal notification failed", { error }));
       }, next);
     }) satisfies RequestHandler,
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
   // The simulator's stand-in for PayPal's verification postback.
@@ -98,7 +108,6 @@ export function createApp(options: AppOptions): Express {
   });
 
   // better-auth's own REST calls, behind our per-IP and per-email limits.
-  const authHandler = toNodeHandler(services.accounts.auth);
   app.use(
     "/api/auth",
     noStore,
@@ -106,9 +115,17 @@ export function createApp(options: AppOptions): Express {
     express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
     storableJson,
     json(async (req, res) => {
-      await services.accounts.limitAuthEndpoint(req.path, req.body, req.ip ?? "unknown");
-      await authHandler(req, res);
+      const ip = req.ip ?? "unknown";
+      await services.accounts.limitAuthEndpoint(req.path, req.body, ip);
+      const response = await services.accounts.auth.handler(authRequest(req));
+      // Counted before the answer leaves, so that the next attempt sees this one.
+      await services.accounts.afterAuthEndpoint(req.path, req.body, ip, response.status);
+      res.status(response.status);
+      for (const [key, value] of response.headers) if (key !== "set-cookie") res.setHeader(key, value);
+      for (const cookie of response.headers.getSetCookie()) res.append("set-cookie", cookie);
+      res.end(Buffer.from(await response.arrayBuffer()));
     }),
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
 
@@ -120,6 +137,7 @@ export function createApp(options: AppOptions): Express {
     storableJson,
     createApiRouter(services),
     unknownApiCall,
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
 
@@ -146,6 +164,8 @@ export function createApp(options: AppOptions): Express {
           clientIp: req.ip ?? "unknown",
           viewer: () => viewerOf(req),
         }),
+        databaseDown: async () => !(await databaseAnswers(1000)),
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
         // No page cache in development: edited components must show at once.
         cache:
           config.env === "development"
@@ -155,6 +175,18 @@ export function createApp(options: AppOptions): Express {
     );
   }
   return app;
+}
+
+/** The web Request better-auth's handler takes, from an Express request whose JSON body was read (and checked). */
+function authRequest(req: express.Request): Request {
+  const headers = fromNodeHeaders(req.headers);
+  headers.delete("content-length");
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.body !== undefined;
+  return new Request(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? JSON.stringify(req.body) : undefined,
+  });
 }
 
 /** What pages may know of the configuration: nothing secret. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itemFormSchema, slugify } from "../../app/lib/catalogue";
+import { itemFormSchema, slugify } from "../../domain/catalogue";
 import { categories } from "../../domain/vocabulary";
 import { loadTemplates } from "../catalogue/categories";
 import { demoCatalogue } from "./demo-catalogue";

@@ -1,4 +1,4 @@
-import type { ItemForm } from "../../app/lib/catalogue";
+import type { ItemForm } from "../../domain/catalogue";
 import type { CategoryKey } from "../../domain/vocabulary";
 
 /**

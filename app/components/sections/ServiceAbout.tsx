@@ -1,4 +1,4 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionRecord } from "../../../domain/registry";
 import { SkillBars } from "./SkillBars";
 
 /** Skill bars of the service page's about block: fixed at 85, 65 and 79 percent (spec 1, section 9). */

@@ -2,8 +2,9 @@ import { Link } from "react-router";
 import type { Route } from "./+types/total-orders";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { requireAdmin } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
-import { memberBadge, validityMarker } from "../../lib/membership";
+import { longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
+import { memberBadge, validityMarker } from "../../../domain/membership";
 import { AdminHeader } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, requiredText, text } from "../../domain/fields";
+import { emailAddress, requiredText, text } from "./fields";
 
 /** The public forms' rules, shared by the browser (instant messages) and the server (the decision). */
 const email = emailAddress("Email", { invalid: "Please enter a valid email address" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageSchema } from "./forms";
+import { messageSchema } from "./public-forms";
 
 const message = (number?: unknown) => ({
   name: "Ada",
