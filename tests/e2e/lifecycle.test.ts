@@ -14,6 +14,12 @@ const postmasterPid = () =>
   Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 const alive = (pid: number) => {
   try {
+    // An exited process nobody has reaped yet (a zombie) still answers kill 0: it is not running.
+    if (/^\S+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false;
+  } catch {
+    /* no /proc entry: gone, or no /proc at all */
+  }
+  try {
     process.kill(pid, 0);
     return true;
   } catch {
