@@ -100,6 +100,11 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     /** Starts listening for changes made by any instance. */
     start: listen,
 
+    /** Another service changed what public pages show (an image's alt text): tells every instance, inside `tx`. */
+    changedIn: notifyChanged,
+    /** Drops this instance's snapshot at once (after the transaction that called changedIn committed). */
+    invalidate,
+
     async close() {
       closed = true;
       const l = listener;

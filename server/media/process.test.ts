@@ -1,0 +1,56 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import {
+  decompressionBomb,
+  executable,
+  hasGpsDirectory,
+  imageOf,
+  jpegWithGps,
+  svgWithScript,
+} from "../../tests/support/images";
+import { processImage } from "./process";
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => ({ status: 0 }),
+    (e: { status?: number; message: string }) => ({ status: e.status ?? -1, message: e.message }),
+  );
+
+// Image encoding on a shared two-core machine: generous timeouts.
+describe("processImage", { timeout: 60_000 }, () => {
+  it("orients by the EXIF tag, keeps no metadata, and writes each width in WebP", async () => {
+    const photo = await jpegWithGps(1200, 800);
+    expect(hasGpsDirectory((await sharp(photo).metadata()).exif)).toBe(true);
+    const out = await processImage(photo);
+    // Orientation 6: the picture stands upright, 800 wide and 1200 high.
+    expect([out.width, out.height]).toEqual([800, 1200]);
+    const webp = out.variants.filter((v) => v.format === "webp");
+    expect(webp.map((v) => v.width)).toEqual([320, 640, 800]);
+    for (const v of out.variants) {
+      const meta = await sharp(v.data).metadata();
+      expect([meta.width, meta.height]).toEqual([v.width, v.height]);
+      expect(v.height).toBe(Math.round((v.width * 1200) / 800));
+      expect(meta.exif).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      expect(v.data.includes("TestCam")).toBe(false);
+    }
+    expect(out.color).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it("keeps AVIF only beside WebP, at the same widths", async () => {
+    const out = await processImage(await imageOf("png", 700, 500));
+    const widths = (f: string) => out.variants.filter((v) => v.format === f).map((v) => v.width);
+    expect(widths("webp")).toEqual([320, 700]);
+    if (widths("avif").length) expect(widths("avif")).toEqual(widths("webp"));
+  });
+
+  it("refuses what is not an accepted image (415), too many pixels (413) and damaged files (400)", async () => {
+    expect(await refusal(processImage(executable()))).toMatchObject({ status: 415 });
+    expect(await refusal(processImage(svgWithScript()))).toMatchObject({ status: 415, message: /SVG/ });
+    expect(await refusal(processImage(decompressionBomb()))).toMatchObject({ status: 413, message: /megapixels/ });
+    const jpeg = await imageOf("jpeg", 600, 400);
+    expect(await refusal(processImage(jpeg.subarray(0, Math.floor(jpeg.length * 0.6))))).toMatchObject({
+      status: 400,
+    });
+  });
+});
