@@ -1,11 +1,11 @@
 import { crc32, deflateSync } from "node:zlib";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 
 /**
  * Images made on the spot for the media tests: a photo-like picture (gradients and grain, so encoders work as on a
  * photo) in each accepted format, one carrying camera GPS data and an orientation tag, and hostile files.
  */
-export async function photo(width: number, height: number): Promise<sharp.Sharp> {
+export async function photo(width: number, height: number): Promise<Sharp> {
   const svg = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
       <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
