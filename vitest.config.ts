@@ -35,6 +35,20 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
+      {
+        test: {
+          // Issue 12's probes against the built server: page matrix, hostile bodies, memory, kill -9, outages.
+          // FAULT_LONG=1 repeats the fault loops as long as the outside probe did.
+          name: "fault",
+          include: ["tests/fault/**/*.test.ts"],
+          globalSetup: ["tests/support/global-db.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          // They measure memory and timings: one file at a time.
+          maxWorkers: 1,
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

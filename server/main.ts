@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { ServerBuild } from "react-router";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db/open";
@@ -11,6 +11,9 @@ import { seedIfEmpty } from "./seed";
 import { createServices } from "./services";
 
 const dev = process.argv.includes("--dev");
+
+/** A start that cannot go on, with a message that says why and what to do. */
+class StartError extends Error {}
 
 async function main() {
   const startedAt = Date.now();
@@ -40,10 +43,27 @@ async function main() {
   }
 
   const app = createApp({ config, database: opened.database, services, logger, build, clientDir, beforePages });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.on("error", reject);
-  });
+  const server = createServer(app);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await closeVite();
+    await services.close();
+    await opened.close();
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new StartError(
+        `Port ${config.port} on ${config.host} is already in use by another program. ` +
+          `Stop that program, or start this one with another PORT.`,
+      );
+    }
+    throw error;
+  }
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -60,12 +80,14 @@ async function main() {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
 
-  // Notifications that arrived while PayPal could not be reached for verification are verified again.
-  const retry = setInterval(() => {
+  // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
+  // unreachable) are processed again: now, then every 5 minutes.
+  const retryPayPal = () =>
     services.paypal
       .retryUnverified()
       .catch((error: unknown) => logger.error("retrying PayPal notifications failed", { error }));
-  }, 5 * 60_000);
+  void retryPayPal();
+  const retry = setInterval(retryPayPal, 5 * 60_000);
   retry.unref();
 
   let stopping = false;
@@ -94,7 +116,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof AppLockError) {
+  if (error instanceof ConfigError || error instanceof AppLockError || error instanceof StartError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -12,7 +12,7 @@ import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
-import { SIMULATOR_VERIFY_PATH } from "../services/paypal";
+import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
 
@@ -67,13 +67,32 @@ export function createApp(options: AppOptions): Express {
     }
   });
 
-  // PayPal's notifications: form-encoded, answered 200 at once, then verified and applied (services/paypal.ts).
-  app.post("/api/paypal/ipn", noStore, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res) => {
-    const raw = typeof req.body === "string" ? req.body : "";
-    res.status(200).end();
-    if (!raw) return;
-    services.paypal.handleIpn(raw).catch((error: unknown) => logger.error("paypal notification failed", { error }));
-  });
+  // PayPal's notifications: limited per sending address, stored as they came, answered 200 only once stored (a
+  // failure to store answers 5xx, so PayPal sends it again), then verified and applied (services/paypal.ts).
+  app.post(
+    "/api/paypal/ipn",
+    noStore,
+    ((req, res, next) => {
+      services.rateLimiter.hit(IPN_LIMIT, req.ip ?? "unknown").then(({ allowed, retryAfterSeconds }) => {
+        if (allowed) return next();
+        res.setHeader("Retry-After", String(retryAfterSeconds));
+        res.status(429).type("text/plain").send("Too many notifications from this address.");
+      }, next);
+    }) satisfies RequestHandler,
+    express.text({ type: () => true, limit: BODY_LIMIT_BYTES }),
+    ((req, res, next) => {
+      const raw = typeof req.body === "string" ? req.body : "";
+      if (!raw) return void res.status(400).type("text/plain").send("An empty notification.");
+      services.paypal.receive(raw).then((eventId) => {
+        res.status(200).end();
+        if (!eventId) return;
+        services.paypal
+          .process(eventId, raw)
+          .catch((error: unknown) => logger.error("paypal notification failed", { error }));
+      }, next);
+    }) satisfies RequestHandler,
+    apiErrorHandler(logger),
+  );
   // The simulator's stand-in for PayPal's verification postback.
   app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res, next) => {
     services.paypal.simulator

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { orders, paymentEvents } from "../db/schema";
@@ -24,6 +24,16 @@ const ENDPOINTS: Record<Exclude<PayPalMode, "simulator">, { checkout: string; ve
 /** What became of one notification (stored with it). */
 export type IpnOutcome =
   "applied" | "pending" | "refunded" | "invalid" | "rejected" | "duplicate" | "ignored" | "unverified";
+/** A notification stored but not yet processed (received just now, or when the app stopped half-way). */
+export const IPN_RECEIVED = "received";
+/** Notifications accepted per sending address: PayPal sends a few per payment; a flood of forgeries stops here. */
+export const IPN_LIMIT = { name: "ipn:ip", limit: 60, windowMs: 60_000 };
+/** Outcomes that are looked at again: stored before a crash, or not verifiable when they came. */
+const TO_PROCESS = [IPN_RECEIVED, "unverified"];
+
+// What PostgreSQL cannot store as text: a NUL, or an unpaired UTF-16 surrogate.
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
 
 export interface CheckoutForm {
   action: string;
@@ -51,26 +61,22 @@ export function createPayPalService(deps: {
   const verifyUrl = () => (mode === "simulator" ? selfUrl + SIMULATOR_VERIFY_PATH : ENDPOINTS[mode].verify);
 
   async function record(
-    raw: string,
+    eventId: string,
     params: URLSearchParams,
     outcome: IpnOutcome,
     reason: string,
     orderId: string | null,
   ) {
-    const row = {
-      txnId: params.get("txn_id"),
-      paymentStatus: params.get("payment_status"),
-      orderId: orderId && isId(orderId) ? orderId : null,
-      outcome,
-      reason,
-    };
-    // A message stored earlier as unverified (PayPal unreachable) gets its real outcome in the same row.
-    const retried = await db
+    await db
       .update(paymentEvents)
-      .set(row)
-      .where(and(eq(paymentEvents.outcome, "unverified"), eq(paymentEvents.raw, raw)))
-      .returning({ id: paymentEvents.id });
-    if (retried.length === 0) await db.insert(paymentEvents).values({ raw, ...row });
+      .set({
+        txnId: params.get("txn_id"),
+        paymentStatus: params.get("payment_status"),
+        orderId: orderId && isId(orderId) ? orderId : null,
+        outcome,
+        reason,
+      })
+      .where(eq(paymentEvents.id, eventId));
     const log = outcome === "applied" || outcome === "pending" || outcome === "refunded" ? logger.info : logger.warn;
     log.call(logger, `paypal notification ${outcome}`, {
       reason,
@@ -78,6 +84,34 @@ export function createPayPalService(deps: {
       txnId: params.get("txn_id"),
       status: params.get("payment_status"),
     });
+  }
+
+  /**
+   * Stores a notification as it came, before anything answers PayPal: once this returns, a crash loses nothing
+   * (processPending picks it up again). Text PostgreSQL cannot hold (a NUL) is no PayPal message: it is recorded,
+   * escaped, as rejected and not processed (null).
+   */
+  async function receive(raw: string): Promise<string | null> {
+    let decoded: string[];
+    try {
+      decoded = [...new URLSearchParams(raw)].flat();
+    } catch {
+      decoded = [];
+    }
+    if (UNSTORABLE.test(raw) || decoded.some((v) => UNSTORABLE.test(v))) {
+      await db.insert(paymentEvents).values({
+        raw: raw.replace(UNSTORABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+        outcome: "rejected",
+        reason: "the notification holds a NUL character or an unpaired surrogate: not one of PayPal's",
+      });
+      logger.warn("paypal notification rejected: unstorable characters");
+      return null;
+    }
+    const [row] = await db
+      .insert(paymentEvents)
+      .values({ raw, outcome: IPN_RECEIVED, reason: "stored; not processed yet" })
+      .returning({ id: paymentEvents.id });
+    return row!.id;
   }
 
   /** Posts the message back to PayPal (or the simulator) and requires VERIFIED. */
@@ -133,31 +167,39 @@ export function createPayPalService(deps: {
       };
     },
 
+    receive,
+
+    /** Stores a notification, then processes it (the simulator and tests; the listener answers in between). */
+    async handleIpn(raw: string): Promise<IpnOutcome | null> {
+      const eventId = await receive(raw);
+      return eventId ? this.process(eventId, raw) : null;
+    },
+
     /**
-     * One IPN message, already answered 200: stored, verified by postback, then checked (Completed, our receiver, the
-     * order's amount in USD, a transaction id never seen) before the order becomes Paid. Anything else changes nothing,
-     * except a Pending status (shown while we wait) and a refund or reversal of the order's payment.
+     * One stored IPN message: verified by postback, then checked (Completed, our receiver, the order's amount in USD,
+     * a transaction id never seen) before the order becomes Paid. Anything else changes nothing, except a Pending
+     * status (shown while we wait) and a refund or reversal of the order's payment.
      */
-    async handleIpn(raw: string): Promise<IpnOutcome> {
+    async process(eventId: string, raw: string): Promise<IpnOutcome> {
       const params = new URLSearchParams(raw);
       const orderId = params.get("custom");
       const verified = await verify(raw);
       if (verified instanceof Error) {
-        await record(raw, params, "unverified", `verification failed: ${verified.message}`, orderId);
+        await record(eventId, params, "unverified", `verification failed: ${verified.message}`, orderId);
         return "unverified";
       }
       if (verified === "INVALID") {
-        await record(raw, params, "invalid", "PayPal answered INVALID", orderId);
+        await record(eventId, params, "invalid", "PayPal answered INVALID", orderId);
         return "invalid";
       }
       const order = orderId ? await ordersService.byId(orderId) : undefined;
       if (!order) {
-        await record(raw, params, "ignored", "no order matches the custom field", orderId);
+        await record(eventId, params, "ignored", "no order matches the custom field", orderId);
         return "ignored";
       }
       const receiver = (params.get("receiver_email") ?? params.get("business") ?? "").toLowerCase();
       if (receiver !== (await accounts.receiver()).toLowerCase()) {
-        await record(raw, params, "rejected", `receiver ${receiver || "(none)"} is not our account`, order.id);
+        await record(eventId, params, "rejected", `receiver ${receiver || "(none)"} is not our account`, order.id);
         return "rejected";
       }
       const status = params.get("payment_status");
@@ -165,12 +207,12 @@ export function createPayPalService(deps: {
 
       if (status === "Completed") {
         if (params.get("mc_currency") !== "USD") {
-          await record(raw, params, "rejected", `currency ${params.get("mc_currency")} is not USD`, order.id);
+          await record(eventId, params, "rejected", `currency ${params.get("mc_currency")} is not USD`, order.id);
           return "rejected";
         }
         if (cents(params.get("mc_gross") ?? "NaN") !== cents(order.packagePrice)) {
           await record(
-            raw,
+            eventId,
             params,
             "rejected",
             `amount ${params.get("mc_gross")} is not the order's ${order.packagePrice.toFixed(2)}`,
@@ -179,7 +221,7 @@ export function createPayPalService(deps: {
           return "rejected";
         }
         if (!txnId) {
-          await record(raw, params, "rejected", "no transaction id", order.id);
+          await record(eventId, params, "rejected", "no transaction id", order.id);
           return "rejected";
         }
         const seen = await db
@@ -189,13 +231,13 @@ export function createPayPalService(deps: {
           .limit(1);
         const [usedBy] = await db.select({ id: orders.id }).from(orders).where(eq(orders.txnId, txnId));
         if (seen.length || usedBy) {
-          await record(raw, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
+          await record(eventId, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
           return "duplicate";
         }
         try {
           const result = await db.transaction((tx) => ordersService.markPaidTx(tx, order.id, { txnId }));
           await record(
-            raw,
+            eventId,
             params,
             result.changed ? "applied" : "duplicate",
             result.changed ? "order marked Paid" : "order was already Paid",
@@ -204,7 +246,7 @@ export function createPayPalService(deps: {
           return result.changed ? "applied" : "duplicate";
         } catch (error) {
           if (isUniqueViolation(error)) {
-            await record(raw, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
+            await record(eventId, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
             return "duplicate";
           }
           throw error;
@@ -213,12 +255,12 @@ export function createPayPalService(deps: {
 
       if (status === "Refunded" || status === "Reversed") {
         if (!order.txnId || params.get("parent_txn_id") !== order.txnId) {
-          await record(raw, params, "rejected", `${status} of a payment that is not this order's`, order.id);
+          await record(eventId, params, "rejected", `${status} of a payment that is not this order's`, order.id);
           return "rejected";
         }
         const changed = await db.transaction((tx) => ordersService.refundTx(tx, order.id));
         await record(
-          raw,
+          eventId,
           params,
           changed ? "refunded" : "duplicate",
           changed ? `${status}: order Refunded, membership ended` : "already refunded",
@@ -233,17 +275,19 @@ export function createPayPalService(deps: {
           .update(orders)
           .set({ providerStatus: reason ? `Pending (${reason})` : "Pending" })
           .where(and(eq(orders.id, order.id), eq(orders.paymentStatus, "UnPaid")));
-        await record(raw, params, "pending", `payment pending${reason ? `: ${reason}` : ""}`, order.id);
+        await record(eventId, params, "pending", `payment pending${reason ? `: ${reason}` : ""}`, order.id);
         return "pending";
       }
 
-      await record(raw, params, "ignored", `payment status ${status ?? "(none)"} changes nothing`, order.id);
+      await record(eventId, params, "ignored", `payment status ${status ?? "(none)"} changes nothing`, order.id);
       return "ignored";
     },
 
     /**
-     * Verifies again the notifications of the last three days that could not be verified when they arrived (PayPal
-     * was unreachable; it does not resend a message we answered 200). One instance at a time.
+     * Processes again what is stored but unfinished: notifications stored when the app stopped before processing them
+     * (older than a minute, so that one being processed right now is left alone), and those of the last three days that
+     * could not be verified when they arrived (PayPal unreachable; it does not resend a message we answered 200).
+     * Runs at start and every 5 minutes, one instance at a time.
      */
     async retryUnverified(): Promise<{ retried: number }> {
       const lock = 7_417_002;
@@ -251,14 +295,18 @@ export function createPayPalService(deps: {
       if (!rows[0]?.locked) return { retried: 0 };
       try {
         const pending = await db
-          .select({ raw: paymentEvents.raw })
+          .select({ id: paymentEvents.id, raw: paymentEvents.raw })
           .from(paymentEvents)
           .where(
-            and(eq(paymentEvents.outcome, "unverified"), sql`${paymentEvents.receivedAt} > now() - interval '3 days'`),
+            and(
+              inArray(paymentEvents.outcome, TO_PROCESS),
+              sql`${paymentEvents.receivedAt} > now() - interval '3 days'`,
+              sql`(${paymentEvents.outcome} <> ${IPN_RECEIVED} or ${paymentEvents.receivedAt} < now() - interval '1 minute')`,
+            ),
           )
           .orderBy(paymentEvents.receivedAt)
           .limit(50);
-        for (const { raw } of pending) await this.handleIpn(raw);
+        for (const { id, raw } of pending) await this.process(id, raw);
         return { retried: pending.length };
       } finally {
         await db.execute(sql`select pg_advisory_unlock(${lock})`);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../app/content/registry";
-import { apiRoutes } from "../../server/http/api";
+import { apiRoutes } from "../../server/http/routes";
 import { BODY_LIMIT_BYTES } from "../../server/http/body";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -16,10 +16,10 @@ beforeAll(async () => {
       email: "a@example.org",
       subject: "S",
       message: "M",
-      messageStatus: "UnRead",
+      messageStatus: "UnRead" as const,
       createdAt: new Date(Date.UTC(2026, 0, 1, 10, i)),
     })),
-    { name: "read", email: "a@example.org", subject: "S", message: "M", messageStatus: "Read" },
+    { name: "read", email: "a@example.org", subject: "S", message: "M", messageStatus: "Read" as const },
   ]);
 });
 afterAll(() => database?.drop());

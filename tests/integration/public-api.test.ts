@@ -120,7 +120,7 @@ describe("POST /api/add-message", () => {
       json: { ...validMessage, message: "x".repeat(100_000) },
     });
     expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ error: "The request body is too large." });
+    expect(await big.json()).toEqual({ error: expect.stringMatching(/^The request body is too large/) });
   });
 
   it("a filled honeypot is answered with success and stores nothing", async () => {

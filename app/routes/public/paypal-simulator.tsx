@@ -13,7 +13,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = fieldsOf(form);
   const intent = form.get("intent");
   const sim = context.services.paypal.simulator;
-  if (intent === "pay") throw redirect(await sim.pay(fields));
+  if (intent === "pay") {
+    // Only the customer who placed the order (or an administrator) pays it, even with play money.
+    const viewer = await context.viewer();
+    const order = fields.custom ? await context.services.orders.byId(fields.custom) : undefined;
+    if (order && !(viewer && (viewer.id === order.userId || viewer.isAdmin))) {
+      throw data({ message: "Only the customer who placed this order can pay it. Please sign in." }, { status: 403 });
+    }
+    throw redirect(await sim.pay(fields));
+  }
   if (intent === "cancel") throw redirect(await sim.cancel(fields));
   return { fields, info: await sim.describe(fields) };
 }

@@ -1,0 +1,213 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoContent } from "../../server/seed/demo-content";
+import { IPN_LIMIT } from "../../server/services/paypal";
+import { startTestApp, type TestApp } from "../support/app";
+import { CookieJar } from "../support/session";
+
+/**
+ * Issue 12: the IPN listener under faults (D4, D13) and the forgery and replay matrix (part 3). A notification is
+ * stored before it is answered, picked up again after a crash, limited per sender; nothing forged or replayed pays.
+ */
+let app: TestApp;
+let basic: { _id: string; packagePrice: number };
+const customer = new CookieJar();
+const tally = { cases: 0, wronglyApplied: [] as string[] };
+
+beforeAll(async () => {
+  app = await startTestApp({ PAYPAL_RECEIVER_EMAIL: "shop@example.org", TRUST_PROXY: "1" });
+  await app.services.content.insertMany(demoContent);
+  const pricing = (await (await app.request("/api/pricings")).json()) as {
+    _id: string;
+    packagePrice: number;
+    packageName: string;
+  }[];
+  basic = pricing.find((p) => p.packageName === "Basic")!;
+  await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email: "payer@example.org", password: "secret1", name: "" },
+    jar: customer,
+  });
+});
+afterAll(async () => {
+  console.info(`IPN forgery and replay matrix: ${tally.cases} cases, ${tally.wronglyApplied.length} wrongly applied`);
+  await app?.close();
+});
+
+async function placeOrder() {
+  const res = await app.request("/api/new-order", {
+    method: "POST",
+    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK" },
+    jar: customer,
+  });
+  return ((await res.json()) as { insertedId: string }).insertedId;
+}
+const orderRow = async (id: string) => (await app.db.pool.query("select * from orders where id = $1", [id])).rows[0];
+const eventsOf = async (raw: string) =>
+  (await app.db.pool.query("select outcome, reason from payment_events where raw = $1", [raw])).rows;
+
+function message(orderId: string, overrides: Record<string, string | null> = {}) {
+  const fields: Record<string, string> = {
+    payment_status: "Completed",
+    receiver_email: "shop@example.org",
+    business: "shop@example.org",
+    mc_gross: basic.packagePrice.toFixed(2),
+    mc_currency: "USD",
+    txn_id: `T${randomBytes(6).toString("hex").toUpperCase()}`,
+    custom: orderId,
+    txn_type: "web_accept",
+  };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === null) delete fields[k];
+    else fields[k] = v;
+  }
+  return new URLSearchParams(fields).toString();
+}
+/** Marks a message as one PayPal (the simulator) really sent, so that its postback answers VERIFIED. */
+const genuine = (raw: string) =>
+  app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
+    createHash("sha256").update(raw).digest("hex"),
+  ]);
+let sender = 0;
+const post = (raw: string, from = `192.0.2.${++sender % 250}`) =>
+  app.request("/api/paypal/ipn", {
+    method: "POST",
+    body: raw,
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": from },
+  });
+const settledOutcome = async (raw: string) => {
+  await expect
+    .poll(async () => (await eventsOf(raw)).map((e) => e.outcome).filter((o) => o !== "received"), { timeout: 10_000 })
+    .toHaveLength(1);
+  return (await eventsOf(raw))[0]!.outcome as string;
+};
+
+describe("the IPN listener under faults", () => {
+  it("stores a notification before it answers 200 (D4)", async () => {
+    const raw = message(await placeOrder());
+    const res = await post(raw);
+    expect(res.status).toBe(200);
+    expect(await eventsOf(raw)).toHaveLength(1); // already there when PayPal hears 200
+  });
+
+  it("a notification stored when the app stopped before processing it is processed after the restart (D4)", async () => {
+    const id = await placeOrder();
+    const raw = message(id);
+    await genuine(raw);
+    // What a crash between storing and processing leaves: the row, received two minutes ago, never processed.
+    await app.db.pool.query(
+      "insert into payment_events (raw, outcome, reason, received_at) values ($1, 'received', 'stored', now() - interval '2 minutes')",
+      [raw],
+    );
+    expect(await app.services.paypal.retryUnverified()).toEqual({ retried: 1 });
+    expect(await eventsOf(raw)).toEqual([{ outcome: "applied", reason: "order marked Paid" }]);
+    expect((await orderRow(id)).payment_status).toBe("Paid");
+  });
+
+  it("is limited per sending address: a flood is refused with 429 and not stored (D4)", async () => {
+    const from = "198.51.100.99";
+    const before = Number((await app.db.pool.query("select count(*) from payment_events")).rows[0].count);
+    const statuses: number[] = [];
+    for (let i = 0; i < IPN_LIMIT.limit + 5; i++) {
+      statuses.push((await post(`forged=${i}&${"x".repeat(19_000)}`, from)).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(IPN_LIMIT.limit);
+    expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
+    const after = Number((await app.db.pool.query("select count(*) from payment_events")).rows[0].count);
+    expect(after - before).toBe(IPN_LIMIT.limit);
+    expect((await post(message(await placeOrder()), "198.51.100.100")).status).toBe(200); // another sender still heard
+  });
+
+  it.each([
+    ["a literal NUL byte", (raw: string) => raw.replace("txn_type=", "txn_type=web\u0000")],
+    ["an encoded NUL", (raw: string) => raw.replace("txn_type=", "txn_type=web%00")],
+  ])("a notification holding %s is recorded as rejected, with its reason (D13)", async (_label, corrupt) => {
+    const id = await placeOrder();
+    const raw = corrupt(message(id));
+    await genuine(raw);
+    expect((await post(raw)).status).toBe(200);
+    const rows = (
+      await app.db.pool.query("select outcome, reason from payment_events where raw like $1", [`%custom=${id}%`])
+    ).rows;
+    expect(rows).toEqual([{ outcome: "rejected", reason: expect.stringMatching(/NUL/) }]);
+    expect((await orderRow(id)).payment_status).toBe("UnPaid");
+  });
+});
+
+describe("the forgery and replay matrix", () => {
+  type Case = [label: string, overrides: Record<string, string | null>, genuine: boolean];
+  const FORGERIES: Case[] = [
+    ["not sent by PayPal (INVALID)", {}, false],
+    ["another receiver", { receiver_email: "thief@example.org", business: "thief@example.org" }, true],
+    ["no receiver", { receiver_email: null, business: null }, true],
+    ["a lower amount", { mc_gross: "0.01" }, true],
+    ["a zero amount", { mc_gross: "0.00" }, true],
+    ["a negative amount", { mc_gross: "-29.00" }, true],
+    ["an amount that is not a number", { mc_gross: "free" }, true],
+    ["an amount in exponent form", { mc_gross: "1e9" }, true],
+    ["another currency", { mc_currency: "EUR" }, true],
+    ["no currency", { mc_currency: null }, true],
+    ["status Pending", { payment_status: "Pending" }, true],
+    ["status Denied", { payment_status: "Denied" }, true],
+    ["status in lower case", { payment_status: "completed" }, true],
+    ["no status", { payment_status: null }, true],
+    ["no transaction id", { txn_id: null }, true],
+    ["an empty transaction id", { txn_id: "" }, true],
+    ["no order", { custom: null }, true],
+    ["an order id that is not a UUID", { custom: "1 or 1=1" }, true],
+    ["an unknown order", { custom: "00000000-0000-4000-8000-000000000000" }, true],
+    ["a refund of a payment never made", { payment_status: "Refunded", parent_txn_id: "NOPE" }, true],
+    ["a script in every field", { item_name: "<script>alert(1)</script>", first_name: "javascript:alert(1)" }, false],
+  ];
+
+  it.each(FORGERIES)("%s: the order stays unpaid", async (label, overrides, isGenuine) => {
+    const id = await placeOrder();
+    const raw = message(overrides.custom === undefined ? id : id, overrides);
+    if (isGenuine) await genuine(raw);
+    expect((await post(raw)).status).toBe(200);
+    tally.cases++;
+    expect(await settledOutcome(raw)).not.toBe("applied");
+    if ((await orderRow(id)).payment_status !== "UnPaid") tally.wronglyApplied.push(label);
+    expect((await orderRow(id)).payment_status).toBe("UnPaid");
+  });
+
+  it("replays: the same message twice, its transaction on another order, and a concurrent burst pay once", async () => {
+    const first = await placeOrder();
+    const raw = message(first, { txn_id: "TXNMATRIXREPLAY01" });
+    await genuine(raw);
+    await post(raw);
+    expect(await settledOutcome(raw)).toBe("applied");
+    const paidUntil = (await orderRow(first)).membership_valid;
+
+    // The same message again, five times at once.
+    await Promise.all(Array.from({ length: 5 }, () => post(raw)));
+    await expect
+      .poll(async () => (await eventsOf(raw)).filter((e) => e.outcome === "duplicate").length, { timeout: 10_000 })
+      .toBe(5);
+    expect((await orderRow(first)).membership_valid).toEqual(paidUntil);
+    tally.cases += 6;
+
+    // The paid transaction presented for another order.
+    const second = await placeOrder();
+    const stolen = message(second, { txn_id: "TXNMATRIXREPLAY01" });
+    await genuine(stolen);
+    await post(stolen);
+    expect(await settledOutcome(stolen)).toBe("duplicate");
+    tally.cases++;
+    if ((await orderRow(second)).payment_status !== "UnPaid") tally.wronglyApplied.push("transaction reused");
+    expect((await orderRow(second)).payment_status).toBe("UnPaid");
+
+    // Eight genuine payments of four orders, two notifications each, all at once: each order paid exactly once.
+    const orders = await Promise.all(Array.from({ length: 4 }, () => placeOrder()));
+    const burst = orders.map((id) => message(id));
+    for (const r of burst) await genuine(r);
+    await Promise.all(burst.flatMap((r) => [post(r), post(r)]));
+    for (const r of burst) {
+      await expect
+        .poll(async () => (await eventsOf(r)).filter((e) => e.outcome !== "received").length, { timeout: 10_000 })
+        .toBe(2);
+      expect((await eventsOf(r)).map((e) => e.outcome).sort()).toEqual(["applied", "duplicate"]);
+    }
+    tally.cases += 8;
+  });
+});
