@@ -1,11 +1,12 @@
 import type { Logger } from "./lib/logger";
 import type { Services } from "./services";
 import { demoContent } from "./seed/demo-content";
+import { withLibraryImages } from "./seed/demo-media";
 
 /** Fills an empty database with the demo content; an existing site is never touched. */
 export async function seedIfEmpty(services: Services, logger: Logger): Promise<boolean> {
   if (!(await services.content.isEmpty())) return false;
-  await services.content.insertMany(demoContent);
+  await services.content.insertMany(await withLibraryImages(services.media, demoContent, logger));
   logger.info("seeded the demo content", { records: demoContent.length });
   return true;
 }

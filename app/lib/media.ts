@@ -75,6 +75,27 @@ export interface MediaInfo {
   svg: boolean;
 }
 
+/** An image of the library as the back office and the API see it. */
+export interface MediaItem extends MediaInfo {
+  _id: string;
+  fileName: string;
+  sourceFormat: SourceFormat;
+  sourceBytes: number;
+  createdAt: string;
+  createdBy: string | null;
+  /** What an image field holds once this image is picked: its largest file. */
+  url: string;
+  /** The smallest file, for previews. */
+  thumbnail: string;
+}
+
+/** Where an image is used: the section, the record, the field, and the screen that edits it. */
+export interface Usage {
+  where: string;
+  field: string;
+  edit: string | null;
+}
+
 /** The address an image field holds after a pick from the library: the largest file. */
 export const defaultUrl = (info: Pick<MediaInfo, "key" | "widths" | "svg">) =>
   mediaUrl(info.key, info.widths.at(-1)!, info.svg ? "svg" : "webp");

@@ -10,7 +10,8 @@ import {
   mediaUrl,
   parseMediaUrl,
   type MediaInfo,
-  type SourceFormat,
+  type MediaItem,
+  type Usage,
   type VariantFormat,
 } from "../../app/lib/media";
 import type { PageInfo } from "../../app/lib/pagination";
@@ -27,29 +28,10 @@ import {
   type ProcessedImage,
 } from "../media/process";
 import { audited, type Actor } from "./activity";
+
+export type { MediaItem, Usage };
 import type { ContentService } from "./content";
 import type { RateLimiter } from "./rate-limit";
-
-/** An image of the library as the back office and the API see it. */
-export interface MediaItem extends MediaInfo {
-  _id: string;
-  fileName: string;
-  sourceFormat: SourceFormat;
-  sourceBytes: number;
-  createdAt: string;
-  createdBy: string | null;
-  /** What an image field holds once this image is picked: its largest file. */
-  url: string;
-  /** The smallest file, for previews. */
-  thumbnail: string;
-}
-
-/** Where an image is used: the section, the record, the field, and the screen that edits it. */
-export interface Usage {
-  where: string;
-  field: string;
-  edit: string | null;
-}
 
 /** A served file, ready to send. */
 export interface ServedVariant {
@@ -196,34 +178,40 @@ export function createMediaService({
     }
   }
 
-  /** The sections (and simple items) whose fields hold one of this image's addresses. */
-  async function usagesOf(tx: Pick<Db, "select">, key: string): Promise<Usage[]> {
-    const pattern = `%/media/${key}-%`;
+  /** Where each of these images is used: the sections (and simple items) whose fields hold one of its addresses. */
+  async function usagesOf(tx: Pick<Db, "select">, keys: string[]): Promise<Map<string, Usage[]>> {
+    const out = new Map<string, Usage[]>(keys.map((k) => [k, []]));
+    if (!keys.length) return out;
+    const patterns = keys.map((k) => `%/media/${k}-%`);
     const [entries, items] = await Promise.all([
       tx
         .select({ id: contentEntries.id, type: contentEntries.type, data: contentEntries.data })
         .from(contentEntries)
-        .where(sql`${contentEntries.data}::text like ${pattern}`),
+        .where(sql`${contentEntries.data}::text like any(${patterns})`),
       tx
-        .select({ id: simpleItems.id, category: simpleItems.category })
+        .select({ category: simpleItems.category, imageLink: simpleItems.imageLink })
         .from(simpleItems)
-        .where(sql`${simpleItems.imageLink} like ${pattern}`),
+        .where(sql`${simpleItems.imageLink} like any(${patterns})`),
     ]);
-    const out: Usage[] = [];
     for (const e of entries) {
       const section = sections.find((s) => s.type === e.type);
       if (!section) continue;
       for (const f of section.fields) {
-        if (parseMediaUrl(e.data[f.name])?.key !== key) continue;
+        const used = out.get(parseMediaUrl(e.data[f.name])?.key ?? "");
+        if (!used) continue;
         const title = recordTitle(section, e.data);
-        out.push({
+        used.push({
           where: section.cardinality === "list" && title ? `${section.title} “${title}”` : section.title,
           field: f.label,
           edit: editHref(section, e.id),
         });
       }
     }
-    for (const i of items) out.push({ where: `Item “${i.category}”`, field: "Image Link", edit: null });
+    for (const i of items) {
+      out
+        .get(parseMediaUrl(i.imageLink)?.key ?? "")
+        ?.push({ where: `Item “${i.category}”`, field: "Image Link", edit: null });
+    }
     return out;
   }
 
@@ -294,7 +282,12 @@ export function createMediaService({
     /** Where an image is used (shown beside it in the library). */
     async usages(id: string): Promise<Usage[]> {
       const found = await one(id);
-      return usagesOf(db, found.key);
+      return (await usagesOf(db, [found.key])).get(found.key) ?? [];
+    },
+
+    /** Where each image of a page of the library is used, in one query. */
+    async usagesByKey(keys: string[]): Promise<Record<string, Usage[]>> {
+      return Object.fromEntries(await usagesOf(db, keys));
     },
 
     /** Changes an image's alt text; the public pages show it at once (every instance is told). */
@@ -323,7 +316,7 @@ export function createMediaService({
         await tx.execute(sql`lock table content_entries, simple_items in share mode`);
         const [row] = await tx.select().from(media).where(eq(media.id, id)).for("update");
         if (!row) throw notFound("No such image.");
-        const usages = await usagesOf(tx, row.key);
+        const usages = (await usagesOf(tx, [row.key])).get(row.key) ?? [];
         if (usages.length) throw new AppError(409, inUseMessage(usages));
         await tx.delete(media).where(eq(media.id, id));
         await audit.deleted(id, { fileName: row.fileName, alt: row.alt, width: row.width, height: row.height });
