@@ -11,6 +11,8 @@ const results = path.resolve("test-results");
 rmSync(path.join(results, "json"), { recursive: true, force: true });
 mkdirSync(path.join(results, "json"), { recursive: true });
 
+process.stdout.write(`Node.js ${process.version} (${process.execPath})\n`);
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 

@@ -28,6 +28,11 @@ describe("loadConfig", () => {
     );
   });
 
+  it("shows dates in TZ, or in the machine's zone when unset: always a named zone pages can pass on", () => {
+    expect(loadConfig({ DATA_DIR: dir(), TZ: "Pacific/Kiritimati" }).timeZone).toBe("Pacific/Kiritimati");
+    expect(loadConfig({ DATA_DIR: dir() }).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
   it.each([
     ["PORT", "eighty", "PORT"],
     ["PORT", "70000", "PORT"],
@@ -37,6 +42,7 @@ describe("loadConfig", () => {
     ["TRUST_PROXY", "maybe", "TRUST_PROXY"],
     ["GENERATION_DELAY_MS", "-1", "GENERATION_DELAY_MS"],
     ["GENERATION_DELAY_MS", "soon", "GENERATION_DELAY_MS"],
+    ["TZ", "Mars/Olympus", "TZ: must be an IANA time zone"],
   ])("a bad %s stops the start naming it", (name, value, message) => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(message);

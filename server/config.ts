@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isTimeZone, systemTimeZone } from "../domain/dates";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -67,7 +68,10 @@ const envSchema = z.object({
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
   PAYPAL_MODE: z.preprocess(emptyToUndefined, z.enum(["live", "sandbox", "simulator"]).optional()),
   PAYPAL_RECEIVER_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
-  TZ: z.preprocess(emptyToUndefined, z.string().optional()),
+  TZ: z.preprocess(
+    emptyToUndefined,
+    z.string().refine(isTimeZone, { error: "must be an IANA time zone such as Europe/London or UTC" }).optional(),
+  ),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   GENERATION_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(9000)),
 });
@@ -98,8 +102,8 @@ export interface Config {
   paypalMode: "live" | "sandbox" | "simulator";
   /** The receiving PayPal account when no payment-account record exists. */
   paypalReceiverEmail: string;
-  /** The time zone of order dates and expiry dates (TZ; the machine's when unset). */
-  timeZone: string | undefined;
+  /** The time zone every date is shown in, on the server and in the browser (TZ; the machine's when unset). */
+  timeZone: string;
   /** The generator's fixed wait before it shows a template (spec 1, section 9: 9000 ms; tests use 0). */
   generationDelayMs: number;
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
@@ -145,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
     paypalMode,
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
-    timeZone: e.TZ,
+    timeZone: e.TZ ?? systemTimeZone(),
     generationDelayMs: e.GENERATION_DELAY_MS,
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]

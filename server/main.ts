@@ -75,6 +75,8 @@ async function main() {
     startupMs: Date.now() - startedAt,
     database: opened.embedded ? "embedded" : "DATABASE_URL",
     paypal: services.paypal.mode,
+    node: process.version,
+    timeZone: config.timeZone,
   });
   if (services.paypal.mode === "simulator") {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");

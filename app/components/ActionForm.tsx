@@ -50,16 +50,14 @@ export function useActionForm({ id, schema, action, defaultValue, feedback = "to
   });
   const toast = useToast();
   const handled = useRef<unknown>(null);
-  const onSuccessRef = useRef(onSuccess);
-  onSuccessRef.current = onSuccess;
   useEffect(() => {
     const data = fetcher.data;
     // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
     if (fetcher.state === "submitting" || !data || handled.current === data) return;
     handled.current = data;
     if (feedback === "toast") for (const text of data.messages) toast(data.ok ? "success" : "error", text);
-    if (data.ok) onSuccessRef.current?.();
-  }, [fetcher.state, fetcher.data, feedback, toast]);
+    if (data.ok) onSuccess?.();
+  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess]);
   return {
     id,
     fetcher,
@@ -157,6 +155,15 @@ export function ActionForm({
       </fetcher.Form>
     </FieldsContext.Provider>
   );
+}
+
+/**
+ * The answer, come with the page, of a form the page no longer shows (a singleton's add form, replaced by its edit
+ * link once saved): without JavaScript it would otherwise be lost.
+ */
+export function PageAnswer({ form }: { form: string }) {
+  const answer = useActionData() as FormAnswer | undefined;
+  return isAnswer(answer) && answer.form === form ? <AnswerAlert answer={answer} everything /> : null;
 }
 
 /**

@@ -69,3 +69,28 @@ export function PasswordField({
 }) {
   return <TextField label={label} name="password" type="password" autoComplete={autoComplete} required minLength={6} />;
 }
+
+/** The card's footer link to the other credentials page, carrying where the visitor was going. */
+export function AuthSwitch({
+  prompt,
+  to,
+  label,
+  redirectTo,
+}: {
+  prompt: string;
+  to: "/login" | "/register";
+  label: string;
+  redirectTo?: string | null;
+}) {
+  return (
+    <>
+      {prompt}{" "}
+      <Link
+        to={redirectTo ? `${to}?redirectTo=${encodeURIComponent(redirectTo)}` : to}
+        className="font-semibold text-clay hover:underline"
+      >
+        {label}
+      </Link>
+    </>
+  );
+}

@@ -2,8 +2,9 @@ import { StrokeIcon } from "./StrokeIcon";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /**
- * A native <dialog> shown as a modal while `open` is true (the browser handles focus, Escape and the backdrop).
- * A dialog the server rendered open (see Modal) becomes a modal one once the page runs.
+ * A native <dialog> shown as a modal while `open` is true. The browser handles focus and Escape; a click on the
+ * dialog element itself (not on its content) is a click on the backdrop, and closes it too. A dialog the server
+ * rendered open (see Modal) becomes a modal one once the page runs.
  */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -16,6 +17,14 @@ export function useModalDialog(open: boolean) {
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  useEffect(() => {
+    const dialog = ref.current;
+    const onBackdrop = (e: MouseEvent) => {
+      if (e.target === dialog) dialog?.close();
+    };
+    dialog?.addEventListener("click", onBackdrop);
+    return () => dialog?.removeEventListener("click", onBackdrop);
+  }, []);
   return ref;
 }
 
@@ -50,9 +59,6 @@ export function Modal({
       data-testid={testId}
       onClose={(e) => {
         if (!e.currentTarget.open) onClose();
-      }}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) onClose(); // outside the panel: the backdrop
       }}
       className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-[600px] overflow-visible bg-transparent p-0 open:animate-page-in"
     >

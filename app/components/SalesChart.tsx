@@ -1,3 +1,5 @@
+import { monthName } from "../../domain/dates";
+
 /** Paid sales per month as a server-rendered SVG bar chart: no chart library, readable down to 390 px. */
 export function SalesChart({ data }: { data: { month: string; total: number }[] }) {
   const max = Math.max(1, ...data.map((d) => d.total));
@@ -5,8 +7,6 @@ export function SalesChart({ data }: { data: { month: string; total: number }[] 
   const h = 220;
   const pad = { top: 16, bottom: 28, left: 8, right: 8 };
   const bw = (w - pad.left - pad.right) / data.length;
-  const label = (m: string) =>
-    new Date(`${m}-15T12:00:00Z`).toLocaleString("en-US", { month: "short", timeZone: "UTC" });
   return (
     <figure>
       <svg
@@ -32,7 +32,7 @@ export function SalesChart({ data }: { data: { month: string; total: number }[] 
               />
               <line x1={x} x2={x + bw * 0.64} y1={h - pad.bottom} y2={h - pad.bottom} className="stroke-linen" />
               <text x={x + bw * 0.32} y={h - 10} textAnchor="middle" className="fill-mist text-[11px]">
-                {label(d.month)}
+                {monthName(d.month)}
               </text>
               {d.total > 0 ? (
                 <text x={x + bw * 0.32} y={y - 4} textAnchor="middle" className="fill-forest text-[10px]">

@@ -30,3 +30,13 @@ export function SingleFieldForm({
     </ActionForm>
   );
 }
+
+/** The edit screen's card: an optional note above one record's single-field form (admin user, payment account). */
+export function SingleFieldCard({ note, ...form }: { note?: string } & Parameters<typeof SingleFieldForm>[0]) {
+  return (
+    <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+      {note ? <p className="mb-4 text-sm text-mist">{note}</p> : null}
+      <SingleFieldForm {...form} />
+    </div>
+  );
+}

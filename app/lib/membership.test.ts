@@ -6,7 +6,6 @@ import {
   membershipOf,
   nextMembershipValid,
   rowAction,
-  usDate,
   validityMarker,
   type MembershipOrder,
 } from "./membership";
@@ -99,9 +98,9 @@ describe("markers and row actions", () => {
   });
   it("rowAction follows the payment status; 'Expires At' lasts through the expiry's calendar day", () => {
     const base = { id: "o1", membershipValid: null };
-    expect(rowAction({ ...base, paymentStatus: "UnPaid" }, now)).toEqual({ kind: "pay", href: "/pay-now/o1" });
-    expect(rowAction({ ...base, paymentStatus: "Cancelled" }, now)).toEqual({ kind: "cancelled" });
-    expect(rowAction({ ...base, paymentStatus: "Refunded" }, now)).toEqual({ kind: "refunded" });
+    expect(rowAction({ ...base, paymentStatus: "UnPaid" }, now, "UTC")).toEqual({ kind: "pay", href: "/pay-now/o1" });
+    expect(rowAction({ ...base, paymentStatus: "Cancelled" }, now, "UTC")).toEqual({ kind: "cancelled" });
+    expect(rowAction({ ...base, paymentStatus: "Refunded" }, now, "UTC")).toEqual({ kind: "refunded" });
     const earlierToday = new Date("2026-11-22T01:00:00Z");
     expect(rowAction({ id: "o1", paymentStatus: "Paid", membershipValid: earlierToday }, now, "UTC")).toEqual({
       kind: "expires",
@@ -110,8 +109,5 @@ describe("markers and row actions", () => {
     expect(
       rowAction({ id: "o1", paymentStatus: "Paid", membershipValid: new Date("2026-11-21T23:59:59Z") }, now, "UTC"),
     ).toEqual({ kind: "membership-expired" });
-  });
-  it("usDate is MM/DD/YYYY", () => {
-    expect(usDate(new Date("2026-03-04T10:00:00Z"), "UTC")).toBe("03/04/2026");
   });
 });

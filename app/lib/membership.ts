@@ -2,6 +2,7 @@
  * Membership rules (spec 1, section 4), as pure functions of a customer's orders and the current time.
  * Every screen and every server check asks these; nothing else decides who is a member.
  */
+import { dayKey } from "../../domain/dates";
 import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
 
 export interface MembershipOrder {
@@ -87,7 +88,7 @@ export type RowAction =
 export function rowAction(
   o: Pick<MembershipOrder, "paymentStatus" | "membershipValid"> & { id: string },
   now: Date,
-  timeZone?: string,
+  timeZone: string,
 ): RowAction {
   switch (o.paymentStatus) {
     case "UnPaid":
@@ -103,14 +104,4 @@ export function rowAction(
         ? { kind: "expires", date: o.membershipValid }
         : { kind: "membership-expired" };
   }
-}
-
-/** YYYY-MM-DD of a moment in a time zone (the server's when not given): sortable calendar dates. */
-export function dayKey(d: Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
-}
-
-/** MM/DD/YYYY, the spec's order date. */
-export function usDate(d: Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
 }

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { AppError } from "../lib/errors";
 import * as schema from "./schema";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -26,3 +27,31 @@ export function connect(connection: pg.PoolConfig | string, options: { max?: num
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
+
+// Socket-level failures and PostgreSQL's "connection exception" (08…), shutdown (57P…) and too-many-connections codes.
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ENOENT", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"]);
+const UNAVAILABLE_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|Cannot use a pool after calling end|the database system is (starting up|shutting down|in recovery mode)/i;
+
+/** Whether a failure means "the database cannot be reached right now" (503, try again), not "this query is wrong". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue = [error];
+  while (queue.length) {
+    const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined;
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    const code = typeof e.code === "string" ? e.code : "";
+    if (UNAVAILABLE_CODES.has(code) || code.startsWith("08") || code.startsWith("57P") || code === "53300") return true;
+    if (typeof e.message === "string" && UNAVAILABLE_TEXT.test(e.message)) return true;
+    queue.push(e.cause);
+    if (Array.isArray(e.errors)) queue.push(...e.errors);
+  }
+  return false;
+}
+
+/** Seconds after which a client should try again while the database is away. */
+export const RETRY_AFTER_SECONDS = 10;
+export const UNAVAILABLE_MESSAGE =
+  "The site is briefly unavailable: its database cannot be reached. Please try again in a minute.";
+export const databaseUnavailable = () => new AppError(503, UNAVAILABLE_MESSAGE);

@@ -73,13 +73,27 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
     await server.initialise();
     logger.info("initialised the embedded PostgreSQL cluster", { pgDir, ms: Date.now() - started });
   }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL server did not start (data folder ${pgDir}). Run with LOG_LEVEL=debug to see its log.` +
-        (error instanceof Error ? ` ${error.message}` : ""),
-    );
+  // After a crash that also killed the database, its processes may still be dying (a zombie postmaster, backends
+  // holding the shared memory): PostgreSQL then refuses to start for a moment. Wait for them, up to 30 s.
+  const deadline = Date.now() + 30_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `The embedded PostgreSQL server did not start (data folder ${pgDir}). Run with LOG_LEVEL=debug to see its log.` +
+            (error instanceof Error ? ` ${error.message}` : ""),
+        );
+      }
+      logger.warn("the embedded PostgreSQL server did not start; waiting for the previous one to go", {
+        attempt,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      await new Promise((r) => setTimeout(r, Math.min(250 * attempt, 2000)));
+      await stopOrphan(pgDir, logger);
+    }
   }
   return {
     dataDir: pgDir,
@@ -152,7 +166,15 @@ function socketDirFor(pgDir: string, owner: { uid: number; gid: number } | undef
  */
 export async function stopOrphan(pgDir: string, logger: Logger): Promise<void> {
   const pid = postmasterPid(pgDir);
-  if (pid === undefined || !isPostgres(pid)) return; // no file, or a stale one: postgres copes by itself
+  if (pid === undefined) return;
+  if (isZombie(pid)) {
+    // A killed postmaster nobody has reaped yet: it holds nothing, but its PID still "exists", and PostgreSQL would
+    // refuse to start while postmaster.pid names it. The file is stale: remove it.
+    logger.warn("the previous database server is dead but not yet reaped; removing its stale postmaster.pid", { pid });
+    rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
+    return;
+  }
+  if (!isPostgres(pid)) return; // no such process: a stale file, which postgres copes with by itself
   logger.warn("stopping the database server left running by an earlier start", { pid });
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + 30_000;
@@ -176,7 +198,18 @@ function postmasterPid(pgDir: string): number | undefined {
   }
 }
 
+/** A process that has exited but whose parent has not collected it yet (Linux /proc state Z or X). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return false;
+  }
+}
+
 function isAlive(pid: number): boolean {
+  if (isZombie(pid)) return false;
   try {
     process.kill(pid, 0);
     return true;

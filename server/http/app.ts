@@ -1,8 +1,9 @@
 import path from "node:path";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import type { Config } from "../config";
-import type { Database } from "../db/client";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, type Database } from "../db/client";
+import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { toNodeHandler } from "better-auth/node";
@@ -35,6 +36,12 @@ const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
   next();
 };
+/** A call that failed because the database is away answers 503 with Retry-After (a signed-in caller stays so). */
+const whenDatabaseDown: ErrorRequestHandler = (error, _req, res, next) => {
+  if (!isDatabaseUnavailable(error) && !(isAppError(error) && error.status === 503)) return next(error);
+  res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  res.status(503).json({ error: UNAVAILABLE_MESSAGE });
+};
 const unknownApiCall: RequestHandler = (_req, res) => void res.status(404).json({ error: "No such API call." });
 
 export function createApp(options: AppOptions): Express {
@@ -50,19 +57,21 @@ export function createApp(options: AppOptions): Express {
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
 
+  const databaseAnswers = (ms: number) =>
+    Promise.race([
+      database.pool.query("select 1").then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+    ]).catch(() => false);
+
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     if (options.isReady && !options.isReady()) {
       res.status(503).json({ status: "starting" });
       return;
     }
-    try {
-      await Promise.race([
-        database.pool.query("select 1"),
-        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000).unref()),
-      ]);
+    if (await databaseAnswers(2000)) {
       res.json({ status: "ok" });
-    } catch {
+    } else {
       res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
     }
   });
@@ -91,6 +100,7 @@ export function createApp(options: AppOptions): Express {
           .catch((error: unknown) => logger.error("paypal notification failed", { error }));
       }, next);
     }) satisfies RequestHandler,
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
   // The simulator's stand-in for PayPal's verification postback.
@@ -112,6 +122,7 @@ export function createApp(options: AppOptions): Express {
       await services.accounts.limitAuthEndpoint(req.path, req.body, req.ip ?? "unknown");
       await authHandler(req, res);
     }),
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
 
@@ -123,6 +134,7 @@ export function createApp(options: AppOptions): Express {
     storableJson,
     createApiRouter(services),
     unknownApiCall,
+    whenDatabaseDown,
     apiErrorHandler(logger),
   );
 
@@ -149,6 +161,8 @@ export function createApp(options: AppOptions): Express {
           clientIp: req.ip ?? "unknown",
           viewer: () => viewerOf(req),
         }),
+        databaseDown: async () => !(await databaseAnswers(1000)),
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
         // No page cache in development: edited components must show at once.
         cache:
           config.env === "development"

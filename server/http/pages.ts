@@ -35,6 +35,12 @@ export function createPagesHandler(options: {
   mode: "development" | "production";
   getLoadContext: (req: ExpressRequest) => AppLoadContext;
   cache?: PageCacheOptions;
+  /**
+   * Whether the database is down right now (asked only after a 5xx): then the answer is 503 with Retry-After, and
+   * an anonymous visitor gets the last cached copy of the page, however old, rather than an error.
+   */
+  databaseDown?: () => Promise<boolean>;
+  retryAfterSeconds?: number;
 }): RequestHandler & { cacheSize(): number } {
   const handle = createRequestHandler(withAppErrorsLazy(options.build), options.mode);
   const cache = new Map<string, Entry>();
@@ -46,6 +52,9 @@ export function createPagesHandler(options: {
       const cacheable =
         Boolean(options.cache) && req.method === "GET" && !req.headers.cookie && !req.headers.authorization;
       const key = req.originalUrl;
+      // An outdated entry stays until a new render replaces it: the copy served if that render fails for want of a
+      // database.
+      let stale: Entry | undefined;
       if (cacheable) {
         const hit = cache.get(key);
         if (hit && hit.generation === options.cache!.generation() && now() - hit.storedAt < options.cache!.ttlMs) {
@@ -54,7 +63,7 @@ export function createPagesHandler(options: {
           sendEntry(req, res, hit, "HIT");
           return;
         }
-        if (hit) cache.delete(key);
+        stale = hit;
       }
       const generation = options.cache?.generation();
       const response = await handle(toWebRequest(req, res), options.getLoadContext(req));
@@ -67,6 +76,14 @@ export function createPagesHandler(options: {
       }
       // A document is read whole: its inline scripts are hashed into its Content-Security-Policy, once per render.
       const entry = await htmlEntry(response, generation ?? 0, now(), options.mode === "development");
+      if (entry.status >= 500 && (entry.status === 503 || (await options.databaseDown?.()))) {
+        if (stale) {
+          sendEntry(req, res, stale, "STALE");
+          return;
+        }
+        entry.status = 503;
+        entry.headers.push(["retry-after", String(options.retryAfterSeconds ?? 10)]);
+      }
       if (cacheable && marked && response.status === 200 && !response.headers.has("set-cookie")) {
         entry.gzip = gzip(entry.body);
         if (generation === options.cache!.generation()) {
@@ -104,7 +121,7 @@ async function htmlEntry(
 
 const gzip = (body: Buffer, level = 6) => (body.length > 1024 ? gzipSync(body, { level }) : undefined);
 
-function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, outcome?: "HIT" | "MISS") {
+function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, outcome?: "HIT" | "MISS" | "STALE") {
   if (res.destroyed || res.writableEnded) return;
   res.status(entry.status);
   if (outcome) res.setHeader("X-Cache", outcome);

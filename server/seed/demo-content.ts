@@ -1,4 +1,4 @@
-import type { NewRecord } from "../../app/content/registry";
+import type { NewRecord, SectionType } from "../../app/content/registry";
 
 /**
  * What a fresh install shows: the public site of a fictional studio, Atelier North, filled in for every section
@@ -9,8 +9,8 @@ import type { NewRecord } from "../../app/content/registry";
 const STUDIO_FACEBOOK = "https://www.facebook.com/ateliernorthstudio";
 const STUDIO_YOUTUBE = "https://www.youtube.com/@ateliernorthstudio";
 
-/** Typed from the registry: a missing, misspelled or mistyped field fails typecheck. */
-export const demoContent: NewRecord[] = [
+// Typed from the registry: a missing, misspelled or mistyped field fails typecheck, and so does a section with no record.
+const records = [
   // Header
   { type: "logo", data: { logo: "/images/logo.svg" } },
 
@@ -573,4 +573,10 @@ export const demoContent: NewRecord[] = [
   },
   { type: "footerSocial", data: { fblink: STUDIO_FACEBOOK, inslink: STUDIO_YOUTUBE } },
   { type: "copyright", data: { copyrightText: "© 2026 Atelier North Studio. All rights reserved." } },
-];
+] as const satisfies readonly NewRecord[];
+
+type WithoutRecord = Exclude<SectionType, (typeof records)[number]["type"]>;
+const everySectionHasARecord: [WithoutRecord] extends [never] ? true : { withoutRecord: WithoutRecord } = true;
+void everySectionHasARecord;
+
+export const demoContent: NewRecord[] = [...records];

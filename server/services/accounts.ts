@@ -14,7 +14,7 @@ import {
 } from "../../app/content/account-forms";
 import { parseWith } from "../../app/content/validation";
 import type { Config } from "../config";
-import type { Db } from "../db/client";
+import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
 import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
@@ -171,7 +171,15 @@ export function createAccountsService(deps: {
 
     /** The signed-in person, or null. An admin is listed in admin_users and has a verified email. */
     async viewer(headers: Headers): Promise<Viewer | null> {
-      const found = await auth.api.getSession({ headers }).catch(() => null);
+      if (!headers.get("cookie") && !headers.get("authorization")) return null;
+      let found: Awaited<ReturnType<typeof auth.api.getSession>>;
+      try {
+        found = await auth.api.getSession({ headers });
+      } catch (error) {
+        // A session that cannot be looked up is not "signed out": 503, and the visitor stays signed in.
+        if (isDatabaseUnavailable(error)) throw databaseUnavailable();
+        return null;
+      }
       if (!found) return null;
       const u = found.user;
       const isAdmin = u.emailVerified && (await adminUsers.isListed(u.email));

@@ -8,7 +8,7 @@ import {
   type SectionType,
 } from "../../app/content/registry";
 import { validateSection } from "../../app/content/validation";
-import type { Db } from "../db/client";
+import { isDatabaseUnavailable, type Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
@@ -39,9 +39,14 @@ export interface ContentServiceOptions {
  */
 export function createContentService({ db, pool, logger, ttlMs, now = Date.now }: ContentServiceOptions) {
   let snapshot: { value: ContentSnapshot; loadedAt: number } | undefined;
+  /** The last snapshot read, served while the database cannot be reached (a stale page beats an error page). */
+  let lastGood: ContentSnapshot | undefined;
+  let failedAt = 0;
   let loading: Promise<ContentSnapshot> | undefined;
   let generation = 0;
   let listener: pg.PoolClient | undefined;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let attempts = 0;
   let closed = false;
 
   function invalidate() {
@@ -58,29 +63,60 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     const value = emptySnapshot() as unknown as Record<string, ContentRecord[]>;
     for (const row of rows) value[row.type]?.push(toRecord(row));
     const result = value as unknown as ContentSnapshot;
+    lastGood = result;
     // A change that arrived while we were reading must not be hidden behind a stale snapshot.
     if (startedAt === generation) snapshot = { value: result, loadedAt: now() };
     return result;
   }
 
+  /**
+   * LISTEN on a connection of its own, for as long as the service runs: a lost connection is replaced, with a
+   * growing wait (0.5 s doubling up to 30 s) while the database is away, and the snapshot is dropped both when the
+   * connection is lost and when it is back, since changes made in between were not heard.
+   */
   async function listen() {
+    reconnectTimer = undefined;
     if (closed) return;
+    let client: pg.PoolClient | undefined;
     try {
-      listener = await pool.connect();
-      listener.on("notification", () => invalidate());
-      listener.on("error", (error) => {
-        logger.warn("content change listener lost its connection; retrying", { error });
-        listener?.release(true);
-        listener = undefined;
+      client = await pool.connect();
+      const connected = client;
+      let lost = false;
+      const onLost = (error?: Error) => {
+        if (lost || closed) return; // at close the connection was handed back already
+        lost = true;
+        if (listener === connected) listener = undefined;
+        connected.release(true);
+        logger.warn("content change listener lost its connection; reconnecting", { error });
         invalidate();
-        setTimeout(() => void listen(), 1000).unref();
-      });
-      await listener.query(`listen ${CHANNEL}`);
+        scheduleReconnect();
+      };
+      client.on("notification", () => invalidate());
+      client.on("error", onLost);
+      client.on("end", () => onLost());
+      await client.query(`listen ${CHANNEL}`);
+      if (closed) {
+        connected.release();
+        return;
+      }
+      listener = connected;
+      if (attempts > 0) logger.info("content change listener reconnected", { attempts });
+      attempts = 0;
+      invalidate(); // whatever changed while we were not listening
     } catch (error) {
-      logger.warn("could not listen for content changes; relying on the cache lifetime", { error });
-      listener?.release(true);
-      listener = undefined;
+      client?.release(true);
+      if (closed) return;
+      logger.warn("could not listen for content changes; retrying", { error, attempts });
+      scheduleReconnect();
     }
+  }
+
+  function scheduleReconnect() {
+    if (closed || reconnectTimer) return;
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(attempts, 6));
+    attempts++;
+    reconnectTimer = setTimeout(() => void listen(), delay * (0.8 + Math.random() * 0.4));
+    reconnectTimer.unref();
   }
 
   async function notifyChanged(tx: Pick<Db, "execute">) {
@@ -105,8 +141,12 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     /** Drops this instance's snapshot at once (after the transaction that called changedIn committed). */
     invalidate,
 
+    /** Whether changes made by other instances are being heard right now. */
+    listening: () => listener !== undefined,
+
     async close() {
       closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
       const l = listener;
       listener = undefined;
       if (l) {
@@ -118,8 +158,17 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     /** Every section's records, in display order. */
     async snapshot(): Promise<ContentSnapshot> {
       if (snapshot && now() - snapshot.loadedAt < ttlMs) return snapshot.value;
+      // The database failed a moment ago: the last snapshot read, rather than another wait for it.
+      if (lastGood && now() - failedAt < 2000) return lastGood;
       loading ??= load().finally(() => (loading = undefined));
-      return loading;
+      try {
+        return await loading;
+      } catch (error) {
+        if (!lastGood || !isDatabaseUnavailable(error)) throw error;
+        failedAt = now();
+        logger.warn("the database is unreachable; serving the last content read", { error });
+        return lastGood;
+      }
     },
 
     async list(type: SectionType): Promise<ContentRecord[]> {

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
 import { parseWith } from "../../app/content/validation";
-import { membershipOf, nextMembershipValid, usDate, type Membership } from "../../app/lib/membership";
+import { membershipOf, nextMembershipValid, type Membership } from "../../app/lib/membership";
+import { usDate } from "../../domain/dates";
 import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
 import type { PageInfo } from "../../app/lib/pagination";
 import type { Db } from "../db/client";
@@ -57,7 +58,7 @@ export interface OrdersServiceDeps {
   content: ContentService;
   logger: Logger;
   now: () => Date;
-  timeZone?: string;
+  timeZone: string;
 }
 
 /**

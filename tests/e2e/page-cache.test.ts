@@ -125,7 +125,7 @@ describe("the anonymous page cache", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", origin: env.server.url },
       body: new URLSearchParams({ name: "", email: "bad" }),
     });
-    expect(post.status).toBe(400); // a refused form answers 400, with the page and its errors
+    expect(post.status).toBe(400); // a refused form answers with its status (the one form pattern)
     const html = await post.text();
     expect(html).toContain("Full name is required");
     expect(await (await fetch(env.server.url + "/contact")).text()).not.toContain("Full name is required");

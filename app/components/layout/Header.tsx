@@ -1,5 +1,5 @@
 import { StrokeIcon } from "../StrokeIcon";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CloseButton, useModalDialog } from "../Modal";
 import { ContentImage } from "../media/ContentImage";
@@ -23,9 +23,10 @@ interface HeaderProps {
 }
 
 export function Header({ logo, siteName, user }: HeaderProps) {
-  const [open, setOpen] = useState(false);
   const location = useLocation();
-  useEffect(() => setOpen(false), [location.key]);
+  // The menu is open at one location: any navigation (a link in it, the sign-out form) closes it.
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location.key;
 
   const accountLinks = user ? (
     <>
@@ -88,14 +89,14 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           aria-label="Open menu"
           aria-expanded={open}
           aria-controls="mobile-menu"
-          onClick={() => setOpen(true)}
+          onClick={() => setOpenAt(location.key)}
         >
           <StrokeIcon>
             <path d="M4 7h16M4 12h16M4 17h16" />
           </StrokeIcon>
         </button>
       </div>
-      <MobileMenu open={open} onClose={() => setOpen(false)} siteName={siteName}>
+      <MobileMenu open={open} onClose={() => setOpenAt(null)} siteName={siteName}>
         {accountLinks}
       </MobileMenu>
     </header>
@@ -124,9 +125,6 @@ function MobileMenu({
       id="mobile-menu"
       aria-label="Menu"
       onClose={onClose}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) onClose(); // the backdrop
-      }}
       className="m-0 ml-auto h-dvh max-h-dvh w-[90%] max-w-[400px] bg-transparent p-0 backdrop:backdrop-blur-sm open:animate-page-in"
     >
       <div className="flex h-full flex-col bg-white px-6 py-5 shadow-2xl">
@@ -146,9 +144,7 @@ function MobileMenu({
             </Link>
           ))}
         </nav>
-        <div className="mt-8 flex flex-wrap gap-3" onClick={onClose}>
-          {children}
-        </div>
+        <div className="mt-8 flex flex-wrap gap-3">{children}</div>
       </div>
     </dialog>
   );

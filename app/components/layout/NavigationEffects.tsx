@@ -15,17 +15,14 @@ export function LoadingBar() {
     setRun((n) => n + 1);
   }, [location.key]);
   const busy = navigation.state !== "idle";
-  const [visible, setVisible] = useState(false);
+  // The last navigation whose bar has run its 400 ms: the bar shows while loading and until then.
+  const [finished, setFinished] = useState(0);
   useEffect(() => {
-    if (busy || run > 0) {
-      setVisible(true);
-      if (!busy) {
-        const t = setTimeout(() => setVisible(false), 400);
-        return () => clearTimeout(t);
-      }
-    }
-  }, [busy, run]);
-  if (!visible) return null;
+    if (busy || run === finished) return;
+    const t = setTimeout(() => setFinished(run), 400);
+    return () => clearTimeout(t);
+  }, [busy, run, finished]);
+  if (!busy && run === finished) return null;
   return (
     <div
       key={busy ? "busy" : run}

@@ -2,7 +2,14 @@ import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { credentialsSchema } from "../../content/account-forms";
 import { ActionForm } from "../../components/ActionForm";
-import { AuthCard, EmailField, FormAlert, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import {
+  AuthCard,
+  AuthSwitch,
+  EmailField,
+  FormAlert,
+  PasswordField,
+  useCredentialsForm,
+} from "../../components/AuthCard";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
@@ -33,17 +40,7 @@ export default function Login() {
     <AuthCard
       title="Login"
       subtitle="Welcome back. Sign in to see your membership, orders and items."
-      footer={
-        <>
-          Don't have an account?{" "}
-          <Link
-            to={redirectTo ? `/register?redirectTo=${encodeURIComponent(redirectTo)}` : "/register"}
-            className="font-semibold text-clay hover:underline"
-          >
-            Sign Up
-          </Link>
-        </>
-      }
+      footer={<AuthSwitch prompt="Don't have an account?" to="/register" label="Sign Up" redirectTo={redirectTo} />}
     >
       {params.get("reset") === "done" ? (
         <FormAlert tone="success">Your password has been changed. Log in with the new one.</FormAlert>

@@ -1,9 +1,9 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { Route } from "./+types/register";
 import { credentialsSchema } from "../../content/account-forms";
 import { HONEYPOT_FIELD } from "../../content/forms";
 import { ActionForm } from "../../components/ActionForm";
-import { AuthCard, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
 import { Honeypot } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
@@ -37,17 +37,7 @@ export default function Register() {
     <AuthCard
       title="Welcome! Register to continue"
       subtitle="Create your account to choose a membership and use the cold-email generators."
-      footer={
-        <>
-          Have an account?{" "}
-          <Link
-            to={redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/login"}
-            className="font-semibold text-clay hover:underline"
-          >
-            Login Now
-          </Link>
-        </>
-      }
+      footer={<AuthSwitch prompt="Have an account?" to="/login" label="Login Now" redirectTo={redirectTo} />}
     >
       {form.busy ? (
         <div role="status" aria-live="polite" className="flex flex-col items-center gap-4 py-10 text-sm text-mist">

@@ -5,7 +5,7 @@ import { SelectField, TextField } from "../../components/forms";
 import { simpleItemSchema } from "../../lib/catalogue";
 import { formAction } from "../../lib/form.server";
 import { accessTypes, itemFormats } from "../../../domain/vocabulary";
-import { longDate } from "../../lib/format";
+import { longDate } from "../../../domain/dates";
 import { requireAdmin } from "../../lib/guards.server";
 
 /** Stored simple items shown per page under the form. */

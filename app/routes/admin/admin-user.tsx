@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin-user";
-import { SingleFieldForm } from "../../components/SingleFieldForm";
+import { SingleFieldCard } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { formAction } from "../../lib/form.server";
@@ -23,19 +23,15 @@ export default function AdminUser({ loaderData: { user } }: Route.ComponentProps
   return (
     <>
       <AdminHeader title="Edit admin user" back={{ to: "/add-user", label: "Admin user" }} />
-      <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-        <p className="mb-4 text-sm text-mist">
-          The new address must belong to an account whose email is confirmed, or nobody could open the back office.
-        </p>
-        <SingleFieldForm
-          name="userEmail"
-          label="Admin email"
-          intent="update"
-          id={user._id}
-          defaultValue={user.userEmail}
-          submit="Update Admin"
-        />
-      </div>
+      <SingleFieldCard
+        note="The new address must belong to an account whose email is confirmed, or nobody could open the back office."
+        name="userEmail"
+        label="Admin email"
+        intent="update"
+        id={user._id}
+        defaultValue={user.userEmail}
+        submit="Update Admin"
+      />
     </>
   );
 }

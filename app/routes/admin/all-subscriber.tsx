@@ -3,17 +3,22 @@ import type { Route } from "./+types/all-subscriber";
 import { DataTable } from "../../components/DataTable";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
+import { longDate } from "../../../domain/dates";
 
 export const SUBSCRIBERS_PAGE_SIZE = 5;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return context.services.inbox.subscribers(new URL(request.url).searchParams.get("page"), SUBSCRIBERS_PAGE_SIZE);
+  const list = await context.services.inbox.subscribers(
+    new URL(request.url).searchParams.get("page"),
+    SUBSCRIBERS_PAGE_SIZE,
+  );
+  return { ...list, timeZone: context.config.timeZone };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Subscribers" }, { name: "robots", content: "noindex" }];
 
-export default function AllSubscribers({ loaderData: { subscribers, page } }: Route.ComponentProps) {
+export default function AllSubscribers({ loaderData: { subscribers, page, timeZone } }: Route.ComponentProps) {
   return (
     <>
       <AdminHeader
@@ -30,7 +35,7 @@ export default function AllSubscribers({ loaderData: { subscribers, page } }: Ro
         columns={[
           { header: "Sl No.", cell: (_s, i) => page.offset + i + 1 },
           { header: "Email", cell: (s) => s.subemail },
-          { header: "Subscribed", cell: (s) => new Date(s.createdAt).toLocaleDateString("en-US") },
+          { header: "Subscribed", cell: (s) => longDate(s.createdAt, timeZone) },
         ]}
         rows={subscribers}
         rowKey={(s) => s._id}

@@ -3,7 +3,8 @@ import type { Route } from "./+types/content-screen";
 import { editHref, screenFor } from "../../content/admin-screens";
 import { getSection, recordTitle, type SectionDef } from "../../content/registry";
 import { RecordList } from "../../components/admin/SectionList";
-import { RegistryForm } from "../../components/RegistryForm";
+import { PageAnswer } from "../../components/ActionForm";
+import { RegistryForm, registryFormId } from "../../components/RegistryForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { contentAction } from "./content.server";
@@ -53,6 +54,7 @@ function SectionPanel({ section, records }: { section: SectionDef; records: Rec[
     return (
       <section className={panel} data-testid={`panel-${section.type}`}>
         <h2 className="font-serif text-xl text-forest">{section.title}</h2>
+        {record ? <PageAnswer form={registryFormId("add", section.type)} /> : null}
         {record ? (
           <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
             <p className="text-sm text-mist">{recordTitle(section, record)}</p>

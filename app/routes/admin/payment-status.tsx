@@ -8,7 +8,8 @@ import { SelectField } from "../../components/forms";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
+import { dateTime, longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
@@ -80,12 +81,7 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           ))}
         </dl>
         <div className="space-y-6">
-          <StatusForm
-            intent="payment"
-            label="Payment Status"
-            name="paymentStatus"
-            options={ADMIN_PAYMENT_STATUSES}
-          />
+          <StatusForm intent="payment" label="Payment Status" name="paymentStatus" options={ADMIN_PAYMENT_STATUSES} />
           <StatusForm intent="order" label="Order Status" name="orderStatus" options={orderStatuses.values} />
         </div>
       </div>
@@ -95,8 +91,8 @@ export default function PaymentStatus({ loaderData: { order, events, timeZone } 
           <ul className="mt-3 space-y-1 text-sm">
             {events.map((e) => (
               <li key={e.id}>
-                <span className="text-mist">{new Date(e.at).toLocaleString("en-US", { timeZone })}</span> ·{" "}
-                <strong>{e.outcome}</strong> · {e.reason}
+                <span className="text-mist">{dateTime(e.at, timeZone)}</span> · <strong>{e.outcome}</strong> ·{" "}
+                {e.reason}
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/paypal-account";
-import { SingleFieldForm } from "../../components/SingleFieldForm";
+import { SingleFieldCard } from "../../components/SingleFieldForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { formAction } from "../../lib/form.server";
@@ -26,16 +26,14 @@ export default function PayPalAccount({ loaderData: { account } }: Route.Compone
   return (
     <>
       <AdminHeader title="Edit payment account" back={{ to: "/add-paypal-Email", label: "Payment account" }} />
-      <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-        <SingleFieldForm
-          name="paypalEmail"
-          label="PayPal email"
-          intent="update"
-          id={account._id}
-          defaultValue={account.paypalEmail}
-          submit="Update PayPal Email"
-        />
-      </div>
+      <SingleFieldCard
+        name="paypalEmail"
+        label="PayPal email"
+        intent="update"
+        id={account._id}
+        defaultValue={account.paypalEmail}
+        submit="Update PayPal Email"
+      />
     </>
   );
 }

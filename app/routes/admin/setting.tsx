@@ -27,7 +27,7 @@ export default function Setting() {
                 {group.name}
               </h2>
               <Link to={group.path} className="text-sm font-semibold text-clay hover:underline">
-                View on site<span className="sr-only">: {group.name}</span> <span aria-hidden="true">→</span>
+                View on site<span className="sr-only"> ({group.name})</span> <span aria-hidden="true">→</span>
               </Link>
             </div>
             <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">

@@ -3,10 +3,11 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
+import { dateTime } from "../../../domain/dates";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin(request, context);
-  return { message: await context.services.inbox.message(params.id) };
+  return { message: await context.services.inbox.message(params.id), timeZone: context.config.timeZone };
 }
 
 /** 'Mark Read': UnRead to Read, once. */
@@ -20,7 +21,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Message" }, { name: "robots", content: "noindex" }];
 
-export default function ViewMessage({ loaderData: { message } }: Route.ComponentProps) {
+export default function ViewMessage({ loaderData: { message, timeZone } }: Route.ComponentProps) {
   const form = useActionForm({ id: "mark-read" });
   return (
     <>
@@ -40,7 +41,7 @@ export default function ViewMessage({ loaderData: { message } }: Route.Component
           <dt className="text-mist">Subject</dt>
           <dd>{message.subject}</dd>
           <dt className="text-mist">Received</dt>
-          <dd>{new Date(message.createdAt).toLocaleString("en-US")}</dd>
+          <dd>{dateTime(message.createdAt, timeZone)}</dd>
         </dl>
         <p className="mt-6 rounded-xl bg-sand p-5 text-sm leading-relaxed whitespace-pre-line">{message.message}</p>
         {message.messageStatus === "UnRead" ? (

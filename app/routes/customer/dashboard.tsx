@@ -5,7 +5,8 @@ import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataT
 import { ItemsGrid } from "../../components/ItemsGrid";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
+import { longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
 import type { RowAction } from "../../lib/membership";
 import { customerOrders } from "./orders.server";
 
@@ -48,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
 
-export function OrderAction({ action, timeZone }: { action: RowAction; timeZone?: string }) {
+export function OrderAction({ action, timeZone }: { action: RowAction; timeZone: string }) {
   switch (action.kind) {
     case "pay":
       return (

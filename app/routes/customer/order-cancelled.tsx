@@ -1,8 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/order-cancelled";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { FORM_ID_FIELD } from "../../lib/form";
+import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
-import { apiFetch } from "../../lib/api";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -11,35 +13,39 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { orderId: order._id, next: viewer.isAdmin ? "/admin" : "/dashboard" };
 }
 
+/** Marks the order Cancelled (the same rule as PUT /api/order-cancelled/{id}). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireUser(request, context);
+  return formAction(await request.formData(), { run: () => context.services.orders.cancel(viewer, params.id) });
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Payment cancelled" }, { name: "robots", content: "noindex" }];
 
 export const CANCEL_REDIRECT_MS = 1500;
 
-/** PayPal's cancel address: marks the order Cancelled (PUT /api/order-cancelled/{id}), then moves on after 1.5 s. */
-export default function OrderCancelled({ loaderData: { orderId, next } }: Route.ComponentProps) {
+const FORM_ID = "cancel";
+
+/**
+ * PayPal's cancel address: on arrival the page marks the order Cancelled (posting to this route's action), then moves
+ * on after 1.5 s. Without JavaScript a button sends the same post.
+ */
+export default function OrderCancelled({ loaderData: { next } }: Route.ComponentProps) {
   const navigate = useNavigate();
-  const [state, setState] = useState<"working" | "done" | "failed">("working");
-  const [error, setError] = useState("");
+  const form = useActionForm({ id: FORM_ID, feedback: "inline" });
+  const { fetcher, answer } = form;
+  const sent = useRef(false);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    apiFetch(`/api/order-cancelled/${orderId}`, { method: "PUT", json: { paymentStatus: "Cancelled" } })
-      .then((res) => {
-        if (res.ok) {
-          setState("done");
-          timer = setTimeout(() => navigate(next), CANCEL_REDIRECT_MS);
-        } else {
-          console.error("Payment update failed.");
-          setError((res.data as { error?: string }).error ?? "The order could not be cancelled.");
-          setState("failed");
-        }
-      })
-      .catch((e: unknown) => {
-        console.error("An error occurred:", e);
-        setError("We could not reach the site. Check your connection and try again.");
-        setState("failed");
-      });
+    if (sent.current || answer) return;
+    sent.current = true;
+    void fetcher.submit({ [FORM_ID_FIELD]: FORM_ID }, { method: "post" });
+  }, [fetcher, answer]);
+  const state = !answer ? "working" : answer.ok ? "done" : "failed";
+  useEffect(() => {
+    if (state === "failed") console.error("Payment update failed.");
+    if (state !== "done") return;
+    const timer = setTimeout(() => navigate(next), CANCEL_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [orderId, next, navigate]);
+  }, [state, next, navigate]);
 
   return (
     <section className="bg-sand/60">
@@ -53,18 +59,26 @@ export default function OrderCancelled({ loaderData: { orderId, next } }: Route.
           ) : null}
           <h1 className="mt-6 text-3xl text-forest">You have cancelled the payment</h1>
           {state === "failed" ? (
-            <>
-              <p className="mt-3 text-sm text-red-700" role="alert">
-                {error}
-              </p>
-              <Link to={next} className="btn-dark mt-8">
-                Continue
-              </Link>
-            </>
+            <p className="mt-3 text-sm text-red-700" role="alert">
+              {answer?.messages[0]}
+            </p>
           ) : (
             <p className="mt-3 text-sm text-mist" role="status">
               {state === "done" ? "Nothing was charged. Taking you back…" : "Updating your order…"}
             </p>
+          )}
+          {state === "working" ? (
+            <noscript>
+              <ActionForm handle={form} className="mt-8">
+                <button type="submit" className="btn-dark">
+                  Mark the order cancelled
+                </button>
+              </ActionForm>
+            </noscript>
+          ) : (
+            <Link to={next} className="btn-dark mt-8">
+              Continue
+            </Link>
           )}
         </div>
       </div>

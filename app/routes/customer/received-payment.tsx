@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
-import { longDate, money } from "../../lib/format";
+import { longDate } from "../../../domain/dates";
+import { money } from "../../lib/format";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

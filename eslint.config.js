@@ -1,0 +1,46 @@
+// ESLint 9 flat config: JavaScript's and typescript-eslint's recommended rules, the rules of hooks and jsx-a11y for
+// the React code, and the house rules below. Prettier owns formatting; `npm run lint` runs both.
+import js from "@eslint/js";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** Dates are written by domain/dates.ts only, in the site's time zone (a date in the renderer's zone breaks hydration). */
+const toLocaleString = ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"].map((property) => ({
+  selector: `MemberExpression[property.name="${property}"]`,
+  message: `${property} writes the date in whichever zone renders it: use formatDate/longDate/dateTime from domain/dates.ts.`,
+}));
+
+export default tseslint.config(
+  { ignores: ["build/", "data/", "node_modules/", ".react-router/", "public/", "coverage/", "drizzle/"] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "no-restricted-syntax": ["error", ...toLocaleString],
+      // Unused names are already an error in tsc (noUnusedLocals); here only what tsc does not see, with _ for "on purpose".
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
+      // `{}` is used as "no extra keys", the identity of `&` (the registry's field builders); no value is typed `{}`.
+      "@typescript-eslint/no-empty-object-type": "off",
+    },
+  },
+  {
+    files: ["app/**/*.tsx"],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ["app/**/*.tsx"],
+    ...jsxA11y.flatConfigs.recommended,
+  },
+  {
+    // The formatter itself.
+    files: ["domain/dates.ts"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+);

@@ -1,0 +1,417 @@
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { linkOf, outbox } from "../support/mail";
+
+/**
+ * Every page form as a plain HTML post: a browser with JavaScript disabled fills it in, gets the refusal with what it
+ * typed and the field's message, then gets the success. One case per form (issue 9, part 1); the cases run in order
+ * and share what they made (accounts, an order, a message).
+ */
+let env: E2EEnv;
+beforeAll(async () => {
+  env = await startE2E();
+});
+afterAll(() => env?.close());
+
+async function noScript(): Promise<Page> {
+  const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>external</title>" }),
+  );
+  return context.newPage();
+}
+
+/** Loads a page and proves that no script ran on it. */
+async function open(page: Page, path: string) {
+  const response = await page.goto(path);
+  expect(response!.status(), path).toBeLessThan(400);
+  expect(await page.locator("html[data-hydrated]").count(), `${path} ran a script`).toBe(0);
+}
+
+/** Submits as a browser without JavaScript does: a navigation to the form's action. */
+async function post(page: Page, button: Locator) {
+  await button.click();
+  await page.waitForLoadState();
+  expect(await page.locator("html[data-hydrated]").count()).toBe(0);
+}
+
+const main = (page: Page) => page.getByRole("main");
+
+/** The error message wired to a field (aria-describedby), as assistive technology reads it. */
+async function fieldError(scope: Locator, label: string) {
+  const field = scope.getByLabel(label, { exact: true });
+  expect(await field.getAttribute("aria-invalid"), label).toBe("true");
+  const id = await field.getAttribute("aria-describedby");
+  return scope.page().locator(`[id="${id}"]`).textContent();
+}
+const status = (scope: Page | Locator, text: string) => scope.getByRole("status").filter({ hasText: text });
+const sql = async (query: string, values: unknown[] = []) => (await env.db.pool.query(query, values)).rows;
+
+let admin: Page;
+let customer: Page;
+let orderId = "";
+const CUSTOMER = { email: "plain-html@example.org", password: "plain-html-1" };
+
+type Case = [form: string, run: () => Promise<void>];
+
+const cases: Case[] = [
+  [
+    "/login",
+    async () => {
+      admin = await noScript();
+      await open(admin, "/login");
+      await main(admin).getByLabel("Email", { exact: true }).fill(ADMIN.email);
+      await main(admin).getByLabel("Password", { exact: true }).fill("wrong-password");
+      await post(admin, main(admin).getByRole("button", { name: "Login" }));
+      expect(await main(admin).getByRole("alert").textContent()).toBe("Incorrect email or password. Please try again.");
+      expect(await main(admin).getByLabel("Email", { exact: true }).inputValue()).toBe(ADMIN.email);
+      expect(await main(admin).getByLabel("Password", { exact: true }).inputValue()).toBe("");
+      await main(admin).getByLabel("Password", { exact: true }).fill(ADMIN.password);
+      await post(admin, main(admin).getByRole("button", { name: "Login" }));
+      expect(new URL(admin.url()).pathname).not.toBe("/login");
+    },
+  ],
+  [
+    "/register",
+    async () => {
+      customer = await noScript();
+      await open(customer, "/register");
+      await main(customer).getByLabel("Email", { exact: true }).fill("not-an-email");
+      await post(customer, main(customer).getByRole("button", { name: "Register" }));
+      expect(await fieldError(main(customer), "Email")).toBe("Provide a Valid Email");
+      expect(await main(customer).getByLabel("Email", { exact: true }).inputValue()).toBe("not-an-email");
+      await main(customer).getByLabel("Email", { exact: true }).fill(CUSTOMER.email);
+      await main(customer).getByLabel("Password", { exact: true }).fill(CUSTOMER.password);
+      await post(customer, main(customer).getByRole("button", { name: "Register" }));
+      expect(new URL(customer.url()).pathname).toBe("/");
+      expect(await sql("select email from public.user where email = $1", [CUSTOMER.email])).toHaveLength(1);
+    },
+  ],
+  [
+    "/reset",
+    async () => {
+      await fetch(env.server.url + "/api/auth/sign-up/email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "forgetful@example.org", password: "old-pass-1", name: "" }),
+      });
+      const page = await noScript();
+      await open(page, "/reset");
+      await main(page).getByLabel("Email", { exact: true }).fill("");
+      await post(page, main(page).getByRole("button", { name: "Submit" }));
+      expect(await fieldError(main(page), "Email")).toBe("Email is Required");
+      await main(page).getByLabel("Email", { exact: true }).fill("forgetful@example.org");
+      await post(page, main(page).getByRole("button", { name: "Submit" }));
+      expect(await status(main(page), "Password reset. Check your inbox!").count()).toBe(1);
+    },
+  ],
+  [
+    "/reset-password",
+    async () => {
+      const mails = () =>
+        outbox(env.server.dataDir).filter(
+          (m) => m.subject === "Reset your password" && m.to[0]?.includes("forgetful@example.org"),
+        );
+      await expect.poll(() => mails().length).toBe(1);
+      const page = await noScript();
+      await page.goto(linkOf(mails()[0]!.raw));
+      await page.waitForURL((u) => u.pathname === "/reset-password");
+      await main(page).getByLabel("New password").fill("abc");
+      await post(page, main(page).getByRole("button", { name: "Set New Password" }));
+      expect(await fieldError(main(page), "New password")).toBe("Minimum 6 Characters");
+      await main(page).getByLabel("New password").fill("new-pass-1");
+      await post(page, main(page).getByRole("button", { name: "Set New Password" }));
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/login?reset=done");
+    },
+  ],
+  [
+    "contact form (/contact)",
+    async () => {
+      const page = await noScript();
+      await open(page, "/contact");
+      const form = page.locator("#contact-sec form");
+      await form.getByLabel("Full Name").fill("Nora Plain");
+      await form.getByLabel("Email").fill("nora-at-example");
+      await form.getByLabel("Subject").fill("No scripts here");
+      await form.getByLabel("Message").fill("Sent from a browser without JavaScript.");
+      await post(page, form.getByRole("button", { name: "Send Message" }));
+      expect(await fieldError(form, "Email")).toBe("Please enter a valid email address");
+      expect(await form.getByLabel("Message").inputValue()).toBe("Sent from a browser without JavaScript.");
+      await form.getByLabel("Email").fill("nora@example.org");
+      await post(page, form.getByRole("button", { name: "Send Message" }));
+      expect(await status(form, "Message is Updated").count()).toBe(1);
+      expect(await form.getByLabel("Full Name").inputValue()).toBe("");
+      expect(await sql("select subject from messages where email = 'nora@example.org'")).toEqual([
+        { subject: "No scripts here" },
+      ]);
+    },
+  ],
+  [
+    "newsletter (footer)",
+    async () => {
+      const page = await noScript();
+      await open(page, "/pricing");
+      await page.locator("footer").getByLabel("Email address").fill("plain-reader@example.org");
+      await post(page, page.locator("footer").getByRole("button", { name: "Subscribe" }));
+      expect(new URL(page.url()).pathname).toBe("/newsletter");
+      expect(await page.locator("h1").textContent()).toBe("Subscribers is Updated");
+      expect(await sql("select subemail from subscribers")).toEqual([{ subemail: "plain-reader@example.org" }]);
+    },
+  ],
+  [
+    "/order-now/{id}",
+    async () => {
+      const [pkg] = await sql("select id from content_entries where type = 'pricing' order by position limit 1");
+      await open(customer, `/order-now/${pkg.id}`);
+      await main(customer).getByLabel("Address").fill("1 Plain Street");
+      await post(customer, main(customer).getByRole("button", { name: "Place Order Now" }));
+      expect(await fieldError(main(customer), "Full Name")).toBe("Full name is required");
+      expect(await main(customer).getByLabel("Address").inputValue()).toBe("1 Plain Street");
+      await main(customer).getByLabel("Full Name").fill("Nils Plain");
+      await main(customer).getByLabel("Country").fill("Norway");
+      await post(customer, main(customer).getByRole("button", { name: "Place Order Now" }));
+      const url = new URL(customer.url());
+      expect(url.pathname).toBe("/pending-order");
+      orderId = url.searchParams.get("order")!;
+      expect(orderId).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  ],
+  [
+    "/dashboard: send the confirmation link again",
+    async () => {
+      await open(customer, "/dashboard");
+      await post(customer, main(customer).getByRole("button", { name: "Send the link again" }));
+      expect(await status(main(customer), `We sent a new link to ${CUSTOMER.email}.`).count()).toBe(1);
+    },
+  ],
+  [
+    "/order-cancelled/{id}",
+    async () => {
+      const [pkg] = await sql("select id from content_entries where type = 'pricing' order by position limit 1");
+      await open(customer, `/order-now/${pkg.id}`);
+      await main(customer).getByLabel("Full Name").fill("Nils Plain");
+      await main(customer).getByLabel("Address").fill("1 Plain Street");
+      await main(customer).getByLabel("Country").fill("Norway");
+      await post(customer, main(customer).getByRole("button", { name: "Place Order Now" }));
+      const cancelled = new URL(customer.url()).searchParams.get("order")!;
+      await open(customer, `/order-cancelled/${cancelled}`);
+      expect(await customer.getByTestId("cancel-state").getAttribute("data-state")).toBe("working");
+      await post(customer, main(customer).getByRole("button", { name: "Mark the order cancelled" }));
+      expect(await customer.getByTestId("cancel-state").getAttribute("data-state")).toBe("done");
+      expect(await sql("select payment_status from orders where id = $1", [cancelled])).toEqual([
+        { payment_status: "Cancelled" },
+      ]);
+    },
+  ],
+  [
+    "content screen: add a record (/edit-faq)",
+    async () => {
+      await open(admin, "/edit-faq");
+      const form = admin.getByTestId("form-faqItem-add");
+      await form.getByLabel("Question").fill("Does it work without scripts?");
+      await post(admin, form.getByRole("button", { name: "Add FAQ Item" }));
+      expect(await form.getByRole("alert").first().textContent()).toBe("Please check the highlighted fields.");
+      expect(await form.getByLabel("Question").inputValue()).toBe("Does it work without scripts?");
+      await form.getByLabel("Answer").fill("Yes: every form is a plain HTML post.");
+      await post(admin, form.getByRole("button", { name: "Add FAQ Item" }));
+      expect(await status(form, "FAQ Item is Added").count()).toBe(1);
+      expect(await form.getByLabel("Question").inputValue()).toBe("");
+      expect(
+        await sql("select 1 from content_entries where data->>'accodingTitle' = 'Does it work without scripts?'"),
+      ).toHaveLength(1);
+    },
+  ],
+  [
+    "content screen: add a singleton (/add-copyright)",
+    async () => {
+      await sql("delete from content_entries where type = 'copyright'");
+      await notifyContentChanged(env.db);
+      await open(admin, "/add-copyright");
+      const form = admin.getByTestId("form-copyright-add");
+      await form.getByLabel("Copyright Text").fill("© Plain HTML Studio");
+      await post(admin, form.getByRole("button", { name: "Add Copyright" }));
+      // Saved, the form gives way to the edit link; the answer still shows.
+      expect(await status(main(admin), "Copyright is Updated").count()).toBe(1);
+      expect(await main(admin).getByRole("link", { name: "Edit Copyright" }).count()).toBe(1);
+    },
+  ],
+  [
+    "content screen: update in the modal (/edit-about)",
+    async () => {
+      await open(admin, "/edit-about");
+      await post(admin, main(admin).getByRole("button", { name: "Update" }).first());
+      const dialog = admin.getByRole("dialog", { name: "Update About Section" });
+      expect(await dialog.isVisible()).toBe(true);
+      await dialog.getByLabel("About Heading", { exact: true }).fill("Rewritten without a script");
+      await post(admin, dialog.getByRole("button", { name: /^Update / }));
+      expect(await status(admin.getByRole("dialog"), "About section updated").count()).toBe(1);
+      expect(
+        await sql("select 1 from content_entries where data->>'aboutHeading' = 'Rewritten without a script'"),
+      ).toHaveLength(1);
+    },
+  ],
+  [
+    "content edit screen (/banner/{id})",
+    async () => {
+      const [banner] = await sql("select id from content_entries where type = 'banner'");
+      await open(admin, `/banner/${banner.id}`);
+      const form = admin.getByTestId("form-banner-update");
+      await form.getByLabel("Banner Heading", { exact: true }).fill("Plain and simple");
+      await post(admin, form.getByRole("button", { name: "Update Banner" }));
+      expect(await status(form, "Banner is Updated").count()).toBe(1);
+      expect(await form.getByLabel("Banner Heading", { exact: true }).inputValue()).toBe("Plain and simple");
+    },
+  ],
+  [
+    "/admin-user/{id}",
+    async () => {
+      const [row] = await sql("select id from admin_users limit 1");
+      await open(admin, `/admin-user/${row.id}`);
+      await main(admin).getByLabel("Admin email").fill("not-an-email");
+      await post(admin, main(admin).getByRole("button", { name: "Update Admin" }));
+      expect(await main(admin).getByRole("alert").count()).toBeGreaterThan(0);
+      expect(await main(admin).getByLabel("Admin email").inputValue()).toBe("not-an-email");
+      await main(admin).getByLabel("Admin email").fill(ADMIN.email);
+      await post(admin, main(admin).getByRole("button", { name: "Update Admin" }));
+      expect(await status(main(admin), "Admin user is updated").count()).toBe(1);
+    },
+  ],
+  [
+    "/add-paypal-Email",
+    async () => {
+      await open(admin, "/add-paypal-Email");
+      await main(admin).getByLabel("PayPal email").fill("payee-at-example");
+      await post(admin, main(admin).getByRole("button", { name: "Add PayPal Email" }));
+      expect(await fieldError(main(admin), "PayPal email")).toBe("PayPal email must be a valid email address");
+      expect(await main(admin).getByLabel("PayPal email").inputValue()).toBe("payee-at-example");
+      await main(admin).getByLabel("PayPal email").fill("payee@example.org");
+      await post(admin, main(admin).getByRole("button", { name: "Add PayPal Email" }));
+      expect(await status(main(admin), "PayPal email is added").count()).toBe(1);
+      expect(await sql("select paypal_email from payment_accounts")).toEqual([{ paypal_email: "payee@example.org" }]);
+    },
+  ],
+  [
+    "/paypal-email/{id}",
+    async () => {
+      const [account] = await sql("select id from payment_accounts");
+      await open(admin, `/paypal-email/${account.id}`);
+      await main(admin).getByLabel("PayPal email").fill("payee2@example.org");
+      await post(admin, main(admin).getByRole("button", { name: "Update PayPal Email" }));
+      expect(await status(main(admin), "PayPal email is updated").count()).toBe(1);
+      expect(await sql("select paypal_email from payment_accounts")).toEqual([{ paypal_email: "payee2@example.org" }]);
+    },
+  ],
+  [
+    "/add-item",
+    async () => {
+      await open(admin, "/add-item");
+      await main(admin).getByLabel("Format").selectOption("YouTube");
+      await post(admin, main(admin).getByRole("button", { name: "Add Item" }));
+      expect(await fieldError(main(admin), "Canva Link")).toBe("Canva link is required");
+      expect(await main(admin).getByLabel("Format").inputValue()).toBe("YouTube");
+      await main(admin).getByLabel("Free or Paid").selectOption("Paid");
+      await main(admin).getByLabel("Canva Link").fill("https://www.canva.com/design/no-script");
+      await main(admin).getByLabel("Image Link").fill("https://example.org/no-script.png");
+      await main(admin).getByLabel("Category").fill("Scriptless");
+      await post(admin, main(admin).getByRole("button", { name: "Add Item" }));
+      expect(await status(main(admin), "Item is Updated").count()).toBe(1);
+      expect(await admin.getByTestId("simple-items").textContent()).toContain("Scriptless");
+    },
+  ],
+  [
+    "/items-management: add, edit and delete",
+    async () => {
+      await open(admin, "/items-management");
+      await post(admin, main(admin).getByRole("button", { name: "+ Add New Item" }));
+      let modal = admin.getByTestId("item-modal");
+      expect(await modal.isVisible()).toBe(true);
+      await modal.getByLabel("Item Name").fill("Plain Leads");
+      await post(admin, modal.getByRole("button", { name: "Add Item" }));
+      // Refused: the modal opens again with the answer and what was typed.
+      modal = admin.getByTestId("item-modal");
+      expect(await fieldError(modal, "Description")).toBe("Description is required");
+      expect(await modal.getByLabel("Item Name").inputValue()).toBe("Plain Leads");
+      await modal.getByLabel("Description").fill("Shops that never load scripts.");
+      await modal.getByLabel("Category").selectOption({ label: "VIDEO EDITING" });
+      await modal.getByLabel("Guideline").fill("Keep it short.");
+      await post(admin, modal.getByRole("button", { name: "Add Item" }));
+      const table = admin.getByTestId("items-table");
+      expect(await table.textContent()).toContain("Plain Leads");
+      expect(await admin.getByTestId("item-modal").isVisible()).toBe(false);
+
+      await post(admin, table.getByRole("button", { name: "Edit Plain Leads" }));
+      modal = admin.getByTestId("item-modal");
+      expect(await modal.getByLabel("Category").inputValue()).toBe("video-editing");
+      await modal.getByLabel("Item Name").fill("Plainer Leads");
+      await post(admin, modal.getByRole("button", { name: "Update Item" }));
+      expect(await admin.getByTestId("items-table").textContent()).toContain("Plainer Leads");
+
+      await post(admin, admin.getByTestId("items-table").getByRole("button", { name: "Delete Plainer Leads" }));
+      expect(await admin.getByTestId("items-table").textContent()).not.toContain("Plainer Leads");
+      expect(await sql("select 1 from catalogue_items")).toHaveLength(0);
+    },
+  ],
+  [
+    "/admin/payment-status/{id}: payment status and order status",
+    async () => {
+      await open(admin, `/admin/payment-status/${orderId}`);
+      await post(admin, main(admin).getByRole("button", { name: "Update Payment Status" }));
+      expect(await main(admin).getByRole("alert").first().textContent()).toBe("Failed to update payment status");
+      await main(admin).getByLabel("Payment Status").selectOption("Paid");
+      await post(admin, main(admin).getByRole("button", { name: "Update Payment Status" }));
+      expect(await status(main(admin), "Payment Status Updated Successfully!").textContent()).toBe(
+        "Payment Status Updated Successfully! Membership validity has been calculated and set!",
+      );
+      await main(admin).getByLabel("Order Status").selectOption("Delivered");
+      await post(admin, main(admin).getByRole("button", { name: "Update Order Status" }));
+      expect(await status(main(admin), "Order Status Updated Successfully!").count()).toBe(1);
+      expect(await sql("select payment_status, order_status from orders where id = $1", [orderId])).toEqual([
+        { payment_status: "Paid", order_status: "Delivered" },
+      ]);
+    },
+  ],
+  [
+    "/view/{id}: Mark Read",
+    async () => {
+      const [message] = await sql("select id from messages where email = 'nora@example.org'");
+      await open(admin, `/view/${message.id}`);
+      await post(admin, main(admin).getByRole("button", { name: "Mark Read" }));
+      expect(await status(main(admin), "Message is Read").count()).toBe(1);
+      expect(await sql("select message_status from messages where id = $1", [message.id])).toEqual([
+        { message_status: "Read" },
+      ]);
+    },
+  ],
+  [
+    "/add-user",
+    async () => {
+      // The add form shows while the list does not hold exactly one admin user (a second one put there directly).
+      await sql("insert into admin_users (user_email) values ('second-admin@example.org')");
+      await sql("update public.user set email_verified = true where email = $1", [CUSTOMER.email]);
+      await open(admin, "/add-user");
+      await main(admin).getByLabel("Admin email").fill("nobody@example.org");
+      await post(admin, main(admin).getByRole("button", { name: "Add Admin" }));
+      expect(await fieldError(main(admin), "Admin email")).toBe("No account with a confirmed email has this address.");
+      await main(admin).getByLabel("Admin email").fill(CUSTOMER.email);
+      await post(admin, main(admin).getByRole("button", { name: "Add Admin" }));
+      // The service's own refusal (one admin user at most) comes back the same way, with its status.
+      expect(await main(admin).getByRole("alert").textContent()).toBe("An admin user already exists: edit it instead.");
+      expect(await main(admin).getByLabel("Admin email").inputValue()).toBe(CUSTOMER.email);
+    },
+  ],
+  [
+    "Sign Out",
+    async () => {
+      await open(customer, "/dashboard");
+      await post(customer, main(customer).getByRole("button", { name: "Sign Out" }));
+      expect(new URL(customer.url()).pathname).toBe("/");
+      await customer.goto("/dashboard");
+      expect(new URL(customer.url()).pathname).toBe("/login");
+    },
+  ],
+];
+
+describe("every page form without JavaScript", () => {
+  for (const [form, run] of cases) it(form, run);
+});
