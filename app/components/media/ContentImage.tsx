@@ -58,10 +58,12 @@ export function ContentImage({
     "data-testid": testId,
   };
   if (!info) return <img src={src} alt={alt} width={width} height={height} {...common} />;
-  const shared = { ...common, alt: info.alt || alt, width: info.width, height: info.height };
-  if (info.svg) return <img src={src} {...shared} />;
+  const shared = { ...common, width: info.width, height: info.height };
+  const text = info.alt || alt;
+  if (info.svg) return <img src={src} alt={text} {...shared} />;
   const img = (
     <img
+      alt={text}
       src={mediaUrl(info.key, fallbackWidth(info), "webp")}
       srcSet={srcSet(info, "webp")}
       sizes={sizes}
