@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultUrl, heightAt, mediaUrl, parseMediaUrl, srcSet, variantWidths } from "./media";
+import { defaultUrl, formatBytes, heightAt, mediaUrl, parseMediaUrl, srcSet, variantWidths } from "./media";
 
 describe("variantWidths", () => {
   it("gives the five standard widths to anything 1920 px wide or wider", () => {
@@ -49,5 +49,14 @@ describe("library addresses", () => {
     expect(defaultUrl(info)).toBe(`/media/${key}-1000.webp`);
     expect(defaultUrl({ key, widths: [96], svg: true })).toBe(`/media/${key}-96.svg`);
     expect(heightAt({ width: 6000, height: 4000 }, 640)).toBe(427);
+  });
+});
+
+describe("formatBytes", () => {
+  it("says sizes as people do", () => {
+    expect(formatBytes(10 * 1024 * 1024)).toBe("10 MB");
+    expect(formatBytes(2.45 * 1024 * 1024)).toBe("2.5 MB");
+    expect(formatBytes(310 * 1024)).toBe("310 KB");
+    expect(formatBytes(12)).toBe("1 KB");
   });
 });

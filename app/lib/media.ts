@@ -110,7 +110,8 @@ export const heightAt = (info: Pick<MediaInfo, "width" | "height">, width: numbe
 
 /** Bytes for people: "2.4 MB", "310 KB". */
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 

@@ -54,3 +54,19 @@ describe("processImage", { timeout: 60_000 }, () => {
     });
   });
 });
+
+describe("the placeholder colour", () => {
+  it("is the picture's dominant colour, transparency seen on white", async () => {
+    const red = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c03020" } })
+      .png()
+      .toBuffer();
+    // The dominant colour comes from a histogram of 16 levels per channel: within one level of the truth.
+    const near = (color: string, [r, g, b]: number[]) =>
+      [1, 3, 5].every((at, i) => Math.abs(parseInt(color.slice(at, at + 2), 16) - [r, g, b][i]!) <= 16);
+    expect(near((await processImage(red)).color, [0xc0, 0x30, 0x20])).toBe(true);
+    const clear = await sharp({ create: { width: 400, height: 300, channels: 4, background: "#00000000" } })
+      .png()
+      .toBuffer();
+    expect(near((await processImage(clear)).color, [255, 255, 255])).toBe(true);
+  });
+});

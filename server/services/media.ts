@@ -187,11 +187,11 @@ export function createMediaService({
       tx
         .select({ id: contentEntries.id, type: contentEntries.type, data: contentEntries.data })
         .from(contentEntries)
-        .where(sql`${contentEntries.data}::text like any(${patterns})`),
+        .where(sql`${contentEntries.data}::text like any(${sql.param(patterns)}::text[])`),
       tx
         .select({ category: simpleItems.category, imageLink: simpleItems.imageLink })
         .from(simpleItems)
-        .where(sql`${simpleItems.imageLink} like any(${patterns})`),
+        .where(sql`${simpleItems.imageLink} like any(${sql.param(patterns)}::text[])`),
     ]);
     for (const e of entries) {
       const section = sections.find((s) => s.type === e.type);
