@@ -60,7 +60,7 @@ export function acceptedFormat(bytes: Buffer): keyof typeof UPLOAD_TYPES {
  * as AVIF when that pays. No metadata is written to any file (sharp keeps none unless told to): camera GPS data never
  * leaves. A damaged or truncated file is a 400.
  */
-export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
+export async function processImage(bytes: Buffer, options: { avif?: boolean } = {}): Promise<ProcessedImage> {
   const started = performance.now();
   const sourceFormat = acceptedFormat(bytes);
   let meta: Metadata;
@@ -102,10 +102,10 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   for (const w of widths) webp.push(await encode(w, "webp"));
   const webpDone = performance.now();
   const avif: Variant[] = [];
-  for (const w of widths) avif.push(await encode(w, "avif"));
+  if (options.avif !== false) for (const w of widths) avif.push(await encode(w, "avif"));
   const avifDone = performance.now();
   const bytesOf = (vs: Variant[]) => vs.reduce((n, v) => n + v.data.length, 0);
-  const keepAvif = bytesOf(avif) <= bytesOf(webp) * AVIF_PAYS;
+  const keepAvif = avif.length > 0 && bytesOf(avif) <= bytesOf(webp) * AVIF_PAYS;
 
   return {
     sourceFormat,
@@ -123,8 +123,8 @@ export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
 }
 
 /**
- * One of our own shipped SVG illustrations (demo content): trusted, stored as it is, measured from its viewBox, its
- * colour taken from a small rendering. Uploaded SVGs never come here: they are refused (acceptedFormat).
+ * One of our own shipped SVG illustrations (demo content): trusted, stored as it is, measured from its viewBox; its
+ * placeholder is the light background it is drawn on. Uploaded SVGs never come here: they are refused (acceptedFormat).
  */
 export async function processTrustedSvg(bytes: Buffer): Promise<ProcessedImage> {
   const meta = await sharp(bytes).metadata();
@@ -133,7 +133,8 @@ export async function processTrustedSvg(bytes: Buffer): Promise<ProcessedImage> 
     sourceFormat: "svg",
     width: meta.width,
     height: meta.height,
-    color: await averageColour(sharp(bytes)),
+    // Our illustrations are drawn on the page's own light background: no rendering needed to know it.
+    color: "#f4efe6",
     variants: [{ format: "svg", width: meta.width, height: meta.height, data: bytes }],
     timings: { decode: 0, webp: 0, avif: 0, total: 0 },
   };

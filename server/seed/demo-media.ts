@@ -14,10 +14,9 @@ const SHIPPED = /^\/images\/([a-z0-9-]+\.svg)$/;
  * enter the library as the SVG files they are (ours, trusted).
  */
 const PHOTOS: Record<string, { width: number; alt: string }> = {
-  "hero.svg": { width: 1600, alt: "A calm living room with a sofa, a reading lamp and tall plants by the window" },
-  "about-living.svg": { width: 1280, alt: "A bright living space with natural materials and soft light" },
-  "about-workspace.svg": { width: 1280, alt: "A quiet home workspace with a desk, shelves and a window" },
-  "video-poster.svg": { width: 1280, alt: "The studio at work on a client's interior" },
+  "hero.svg": { width: 1280, alt: "A calm living room with a sofa, a reading lamp and tall plants by the window" },
+  "about-living.svg": { width: 960, alt: "A bright living space with natural materials and soft light" },
+  "about-workspace.svg": { width: 960, alt: "A quiet home workspace with a desk, shelves and a window" },
 };
 
 /**

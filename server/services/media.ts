@@ -253,7 +253,7 @@ export function createMediaService({
 
     /**
      * One of our own shipped files (demo content): an SVG illustration stored as it is, or a raster processed like an
-     * upload. Never reached from a request.
+     * upload but in WebP only (a first start stays quick). Never reached from a request.
      */
     async importTrusted(input: { bytes: Buffer; fileName: string; alt: string }): Promise<MediaItem> {
       const key = keyOf(input.bytes);
@@ -261,7 +261,7 @@ export function createMediaService({
       if (existing) return existing;
       const processed = input.fileName.toLowerCase().endsWith(".svg")
         ? await processTrustedSvg(input.bytes)
-        : await queue.run(() => processImage(input.bytes));
+        : await queue.run(() => processImage(input.bytes, { avif: false }));
       const meta = { fileName: input.fileName, alt: input.alt, sourceBytes: input.bytes.length };
       return (await store(key, processed, meta, undefined)).item;
     },
