@@ -7,13 +7,14 @@
  *   processing held up other requests;
  * - serves one cached variant (960 px WebP) with wrk and the very same bytes from nginx, and prints both.
  * Figures on a shared machine are noisy: compare within one run. Settings: BENCH_SECONDS (default 8), BENCH_UPLOADS
- * (default 2).
+ * (default 3).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import sharp from "sharp";
 import { startEmbeddedPostgres } from "../../server/db/embedded";
 import { silentLogger } from "../../server/lib/logger";
 import { photo } from "../../tests/support/images";
@@ -22,7 +23,7 @@ import { CookieJar } from "../../tests/support/session";
 import { buildIsCurrent } from "../build-state.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 2);
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
 
 const scratch = mkdtempSync(path.join(tmpdir(), "atelier-bench-media-"));
@@ -118,11 +119,34 @@ http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location
   return { url: `http://127.0.0.1:${port}/`, stop: () => nginx.kill("SIGTERM") };
 }
 
-/** A 24-megapixel photo-like JPEG (gradients, shapes and grain), different for each `seed`. */
+/**
+ * A 24-megapixel photo-like JPEG, different for each `seed`: shapes and gradients with texture at several scales
+ * (noise made small and enlarged, then fine grain), so that its smaller copies keep detail as a photo's do.
+ */
 async function photo24(seed: number): Promise<Buffer> {
-  const image = await photo(6000, 4000);
-  return image
+  const [width, height] = [6000, 4000];
+  const base = await (
+    await photo(width, height)
+  )
     .modulate({ hue: seed * 40 })
+    .raw()
+    .toBuffer();
+  for (const scale of [64, 16, 4]) {
+    const noise = await sharp({
+      create: {
+        width: Math.round(width / scale),
+        height: Math.round(height / scale),
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 40 },
+      },
+    })
+      .resize(width, height, { kernel: "cubic" })
+      .raw()
+      .toBuffer();
+    for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + ((noise[i]! - 128) >> 2)));
+  }
+  return sharp(base, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 90 })
     .toBuffer();
 }
@@ -186,6 +210,12 @@ async function main() {
       }),
     );
 
+    const idle = probe(`${app.url}/healthz`);
+    await new Promise((r) => setTimeout(r, 3000));
+    const baseline = await idle.stop();
+    console.log(
+      `\n/healthz with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms`,
+    );
     console.log(`\nuploads of 24-megapixel JPEGs (6000 × 4000), one at a time`);
     let key = "";
     const rows: string[] = [];
@@ -214,7 +244,9 @@ async function main() {
       rows.push(
         `| ${(bytes.length / 1024 / 1024).toFixed(1)} MB | ${t.decode} | ${t.webp} | ${t.avif} | ${t.total} | ${wall.toFixed(0)} | ${body.item.widths.join(", ")}${body.item.avif ? " (+AVIF)" : ""} | ${waited.p50.toFixed(1)} / ${waited.max.toFixed(1)} (${waited.count}) |`,
       );
-      console.log(`  upload ${i + 1}: processing ${t.total} ms, request ${wall.toFixed(0)} ms`);
+      console.log(
+        `  upload ${i + 1} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): processing ${t.total} ms, request ${wall.toFixed(0)} ms`,
+      );
     }
 
     const variantUrl = `${app.url}/media/${key}-960.webp`;
@@ -231,6 +263,9 @@ async function main() {
     );
     console.log("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
     for (const r of rows) console.log(r);
+    console.log(
+      `\n/healthz over 3 s with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms (${baseline.count} answers)`,
+    );
     console.log("\n## Serving a cached variant\n");
     console.log("| server | req/s | p50 ms | p97.5 ms |");
     console.log("| --- | ---: | ---: | ---: |");

@@ -287,6 +287,43 @@ describe("the library", { timeout: 60_000 }, () => {
     });
   });
 
+  it("an alt text change reaches the pages' descriptions at once", async () => {
+    const item = (
+      (await (await upload(await imageOf("png", 500, 300), "alt.png", { alt: "Before" })).json()) as {
+        item: MediaItem;
+      }
+    ).item;
+    expect((await app.services.media.describe([item.url]))[item.key]?.alt).toBe("Before");
+    await app.request(`/api/media/${item._id}`, { method: "PUT", json: { alt: "After" }, jar: admin });
+    expect((await app.services.media.describe([item.url]))[item.key]?.alt).toBe("After");
+  });
+
+  it("a plain HTML form (no JavaScript) is sent back to the library with the outcome", async () => {
+    const form = (bytes: Buffer) => {
+      const f = new FormData();
+      f.set("file", new Blob([new Uint8Array(bytes)]), "plain.png");
+      return f;
+    };
+    const ok = await app.request("/api/media", {
+      method: "POST",
+      body: form(await imageOf("png", 420, 280)),
+      jar: admin,
+      headers: { accept: "text/html" },
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/media-library?uploaded=1");
+    const refused = await app.request("/api/media", {
+      method: "POST",
+      body: form(executable()),
+      jar: admin,
+      headers: { accept: "text/html" },
+    });
+    expect(refused.status).toBe(303);
+    expect(decodeURIComponent(refused.headers.get("location")!)).toMatch(
+      /^\/media-library\?error=This file is not a JPEG/,
+    );
+  });
+
   it("a served file costs no database round trip after the first", async () => {
     const item = ((await (await upload(await imageOf("png", 800, 500), "cached.png")).json()) as { item: MediaItem })
       .item;
