@@ -20,7 +20,7 @@ import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffe
 import { MediaProvider } from "./components/media/ContentImage";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
-import type { MediaInfo } from "./lib/media";
+import type { MediaInfo } from "../domain/media";
 import { siteName } from "./lib/site";
 
 export const links: LinksFunction = () => [

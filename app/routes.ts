@@ -1,6 +1,6 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 import { ADMIN_SCREENS, EDIT_ALIASES, routePath } from "./content/admin-screens";
-import { sections } from "./content/registry";
+import { sections } from "../domain/registry";
 
 export default [
   // Public marketing site (spec 1, section 2)

@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
-import { FormAlert } from "./AuthCard";
+import { FormAlert } from "./FormAlert";
 import { useToast } from "./toast";
 
 export interface ActionFormOptions {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
-import { credentialsSchema } from "../content/account-forms";
+import { credentialsSchema } from "../../domain/account-forms";
 import { useActionForm } from "./ActionForm";
 import { TextField } from "./forms";
 
@@ -41,17 +41,6 @@ export function AuthCard({
         </div>
       </div>
     </section>
-  );
-}
-
-export function FormAlert({ children, tone = "error" }: { children: ReactNode; tone?: "error" | "success" }) {
-  return (
-    <p
-      role={tone === "error" ? "alert" : "status"}
-      className={`mb-6 rounded-xl px-4 py-3 text-sm ${tone === "error" ? "bg-red-50 text-red-800 ring-1 ring-red-200" : "bg-forest/5 text-forest ring-1 ring-forest/15"}`}
-    >
-      {children}
-    </p>
   );
 }
 

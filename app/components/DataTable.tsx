@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { pageLinks, type PageInfo } from "../lib/pagination";
+import { pageLinks, type PageInfo } from "../../domain/pagination";
 import { orderStatuses, paymentStatuses, type Tone } from "../../domain/vocabulary";
 
 export interface Column<T> {

@@ -1,5 +1,5 @@
-import type { FieldDef, SectionDef } from "../content/registry";
-import { sectionSchema } from "../content/validation";
+import type { FieldDef, SectionDef } from "../../domain/registry";
+import { sectionSchema } from "../../domain/validation";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { TextAreaField, TextField } from "./forms";
 import { ImageField } from "./media/ImageField";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_SCREENS, DASHBOARD_CARDS, editFor, editHref, HUB_GROUPS, screenFor } from "./admin-screens";
-import { getSection, recordTitle } from "./registry";
+import { getSection, recordTitle } from "../../domain/registry";
 
 describe("admin content screens", () => {
   it("groups sections that share a screen", () => {

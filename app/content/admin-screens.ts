@@ -1,5 +1,5 @@
 import { pages, pageTypes, type PageKey } from "./pages";
-import { sections, type SectionDef } from "./registry";
+import { sections, type SectionDef } from "../../domain/registry";
 
 /** Paths without their trailing slash (React Router matches both forms). */
 export const routePath = (p: string) => p.replace(/^\//, "").replace(/\/$/, "");

@@ -1,4 +1,10 @@
-import { getSection, type BlockType, type ContentSnapshot, type HeadingOf, type SectionType } from "./registry";
+import {
+  getSection,
+  type BlockType,
+  type ContentSnapshot,
+  type HeadingOf,
+  type SectionType,
+} from "../../domain/registry";
 
 /**
  * What each public page shows: its sections in order, declared once. A page's loader picks exactly these (and their

@@ -4,7 +4,7 @@
  */
 import type { SectionProps } from "../components/sections/props";
 import type { Block } from "./pages";
-import type { BlockType, NewRecord } from "./registry";
+import type { BlockType, NewRecord } from "../../domain/registry";
 
 const pricing = {
   packageName: "Basic",

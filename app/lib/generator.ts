@@ -1,4 +1,4 @@
-import { pickTemplate } from "./catalogue";
+import { pickTemplate } from "../../domain/catalogue";
 
 /** One cold email as the generator shows it. */
 export interface Email {

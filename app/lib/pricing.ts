@@ -1,4 +1,4 @@
-import { PACKAGE_POINTS, type SectionRecord } from "../content/registry";
+import { PACKAGE_POINTS, type SectionRecord } from "../../domain/registry";
 
 type Package = SectionRecord<"pricing">;
 

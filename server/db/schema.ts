@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -15,6 +16,7 @@ import {
   unique,
   uniqueIndex,
   uuid,
+  varchar,
 } from "drizzle-orm/pg-core";
 import {
   activityActions,
@@ -26,7 +28,7 @@ import {
   orderStatuses,
   paymentStatuses,
 } from "../../domain/vocabulary";
-import { sourceFormats, variantFormats } from "../../app/lib/media";
+import { sourceFormats, variantFormats } from "../../domain/media";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -79,15 +81,18 @@ export const subscribers = pgTable(
   ],
 );
 
-/** Fixed-window counters for rate limits, shared by every app instance on the same database. */
-export const rateLimits = pgTable(
-  "rate_limits",
+/**
+ * Rate-limit counters of rate-limiter-flexible's PostgreSQL store (its own table layout: key, points, expire in epoch
+ * ms), shared by every app instance.
+ */
+export const rateLimiter = pgTable(
+  "rate_limiter",
   {
-    key: text("key").notNull(),
-    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
-    count: integer("count").notNull().default(0),
+    key: varchar("key", { length: 255 }).primaryKey(),
+    points: integer("points").notNull().default(0),
+    expire: bigint("expire", { mode: "number" }),
   },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)],
+  (t) => [index("rate_limiter_expire_idx").on(t.expire)],
 );
 
 // ── Identity (better-auth's four tables, written by hand: its CLI needs Node 22) ─────────────────────────────────

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, type D
 import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
-import { toNodeHandler } from "better-auth/node";
+import { fromNodeHeaders } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, viewerOf } from "./guards";
@@ -111,7 +111,6 @@ export function createApp(options: AppOptions): Express {
   });
 
   // better-auth's own REST calls, behind our per-IP and per-email limits.
-  const authHandler = toNodeHandler(services.accounts.auth);
   app.use(
     "/api/auth",
     noStore,
@@ -119,8 +118,15 @@ export function createApp(options: AppOptions): Express {
     express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
     storableJson,
     json(async (req, res) => {
-      await services.accounts.limitAuthEndpoint(req.path, req.body, req.ip ?? "unknown");
-      await authHandler(req, res);
+      const ip = req.ip ?? "unknown";
+      await services.accounts.limitAuthEndpoint(req.path, req.body, ip);
+      const response = await services.accounts.auth.handler(authRequest(req));
+      // Counted before the answer leaves, so that the next attempt sees this one.
+      await services.accounts.afterAuthEndpoint(req.path, req.body, ip, response.status);
+      res.status(response.status);
+      for (const [key, value] of response.headers) if (key !== "set-cookie") res.setHeader(key, value);
+      for (const cookie of response.headers.getSetCookie()) res.append("set-cookie", cookie);
+      res.end(Buffer.from(await response.arrayBuffer()));
     }),
     whenDatabaseDown,
     apiErrorHandler(logger),
@@ -172,6 +178,18 @@ export function createApp(options: AppOptions): Express {
     );
   }
   return app;
+}
+
+/** The web Request better-auth's handler takes, from an Express request whose JSON body was read (and checked). */
+function authRequest(req: express.Request): Request {
+  const headers = fromNodeHeaders(req.headers);
+  headers.delete("content-length");
+  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.body !== undefined;
+  return new Request(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? JSON.stringify(req.body) : undefined,
+  });
 }
 
 /** What pages may know of the configuration: nothing secret. */

@@ -1,4 +1,4 @@
-import type { FieldError } from "../../app/content/validation";
+import type { FieldError } from "../../domain/validation";
 
 const BRAND = Symbol.for("atelier.AppError");
 

@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 
 /** Page arithmetic (pages are 1-based; a missing or bad ?page= is the first, one beyond the end the last). */

@@ -7,7 +7,7 @@ import {
   variantWidths,
   type SourceFormat,
   type VariantFormat,
-} from "../../app/lib/media";
+} from "../../domain/media";
 import { AppError } from "../lib/errors";
 import { sniffImage } from "./sniff";
 

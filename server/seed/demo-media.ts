@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { NewRecord } from "../../app/content/registry";
+import type { NewRecord } from "../../domain/registry";
 import type { Logger } from "../lib/logger";
 import { rasterise } from "../media/process";
 import type { MediaService } from "../services/media";

@@ -11,8 +11,8 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   resetRequestSchema,
-} from "../../app/content/account-forms";
-import { parseWith } from "../../app/content/validation";
+} from "../../domain/account-forms";
+import { parseWith } from "../../domain/validation";
 import type { Config } from "../config";
 import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
 import * as schema from "../db/schema";
@@ -33,15 +33,27 @@ export interface Viewer {
 }
 
 const MINUTE = 60_000;
-/** Attempts per IP and per email (DESIGN.md: abuse). Sign-in is per 10 minutes; sign-up and reset per hour. */
+/**
+ * Attempts per IP and per email (DESIGN.md: abuse; README, "Sign-in throttling"). Sign-in: every attempt counts
+ * against the address; failed ones against the address-and-account pair (refused past the limit, cleared by a
+ * success) and against the account from anywhere, which never refuses (anyone could lock anyone out) but slows
+ * each further attempt (signInDelayMs). Sign-up and reset are per hour.
+ */
 export const AUTH_LIMITS = {
   signInIp: { name: "sign-in:ip", limit: 30, windowMs: 10 * MINUTE },
-  signInEmail: { name: "sign-in:email", limit: 10, windowMs: 10 * MINUTE },
+  signInPairFailures: { name: "sign-in:ip-email-failures", limit: 10, windowMs: 10 * MINUTE },
+  signInAccountFailures: { name: "sign-in:email-failures", limit: 20, windowMs: 60 * MINUTE },
   signUpIp: { name: "sign-up:ip", limit: 10, windowMs: 60 * MINUTE },
   resetIp: { name: "reset:ip", limit: 10, windowMs: 60 * MINUTE },
   resetEmail: { name: "reset:email", limit: 3, windowMs: 60 * MINUTE },
   verifyEmail: { name: "verify:email", limit: 3, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateLimitRule>;
+
+/** The wait before a sign-in attempt, from the account's recent failures: none up to the limit, then 250 ms more per failure, at most 5 s. */
+export function signInDelayMs(accountFailures: number): number {
+  const over = accountFailures - AUTH_LIMITS.signInAccountFailures.limit;
+  return over <= 0 ? 0 : Math.min(5000, 250 * over);
+}
 
 const TOO_MANY = {
   signIn: "Too many sign-in attempts. Please wait a few minutes and try again.",
@@ -160,6 +172,30 @@ export function createAccountsService(deps: {
     if (!allowed) throw tooMany(message);
   }
 
+  const pairKey = (ip: string, email: string) => `${ip}|${email.toLowerCase()}`;
+
+  /** Before a sign-in attempt: the address's limit, the pair's failures (refused), the account's (slowed down). */
+  async function beforeSignIn(ip: string, email: string) {
+    await limit(AUTH_LIMITS.signInIp, ip, TOO_MANY.signIn);
+    if (!email) return;
+    const pair = await limiter.count(AUTH_LIMITS.signInPairFailures, pairKey(ip, email));
+    if (pair.count >= AUTH_LIMITS.signInPairFailures.limit) throw tooMany(TOO_MANY.signIn);
+    const account = await limiter.count(AUTH_LIMITS.signInAccountFailures, email.toLowerCase());
+    const wait = signInDelayMs(account.count);
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** After it: a failure counts against the pair and the account; a success clears the pair. */
+  async function afterSignIn(ip: string, email: string, succeeded: boolean) {
+    if (!email) return;
+    if (succeeded) {
+      await limiter.reset(AUTH_LIMITS.signInPairFailures, pairKey(ip, email));
+      return;
+    }
+    await limiter.add(AUTH_LIMITS.signInPairFailures, pairKey(ip, email));
+    await limiter.add(AUTH_LIMITS.signInAccountFailures, email.toLowerCase());
+  }
+
   function credentials(input: unknown) {
     const parsed = parseWith(credentialsSchema, input ?? {});
     if (!parsed.ok) throw badRequest(parsed.errors);
@@ -200,8 +236,7 @@ export function createAccountsService(deps: {
       }
       const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
       if (path === "/sign-in/email") {
-        await limit(AUTH_LIMITS.signInIp, ip, TOO_MANY.signIn);
-        if (email) await limit(AUTH_LIMITS.signInEmail, email, TOO_MANY.signIn);
+        await beforeSignIn(ip, email);
       } else if (path === "/sign-up/email") {
         await limit(AUTH_LIMITS.signUpIp, ip, TOO_MANY.signUp);
       } else if (path === "/request-password-reset") {
@@ -210,6 +245,14 @@ export function createAccountsService(deps: {
       } else if (path === "/send-verification-email") {
         if (email) await limit(AUTH_LIMITS.verifyEmail, email, TOO_MANY.verify);
       }
+    },
+
+    /** What better-auth answered to a sign-in through its own REST call (the throttling's bookkeeping). */
+    async afterAuthEndpoint(path: string, body: unknown, ip: string, status: number) {
+      if (path !== "/sign-in/email") return;
+      const email = typeof (body as { email?: unknown })?.email === "string" ? (body as { email: string }).email : "";
+      if (status === 200) await afterSignIn(ip, email, true);
+      else if (status === 401 || status === 403) await afterSignIn(ip, email, false);
     },
 
     /** Registers and signs in; answers the Set-Cookie headers to send. */
@@ -236,17 +279,20 @@ export function createAccountsService(deps: {
     /** Signs in; any failure is the one message the spec names. */
     async signIn(input: unknown, ctx: AttemptContext): Promise<Headers> {
       const { email, password } = credentials(input);
-      await limit(AUTH_LIMITS.signInIp, ctx.ip, TOO_MANY.signIn);
-      await limit(AUTH_LIMITS.signInEmail, email, TOO_MANY.signIn);
+      await beforeSignIn(ctx.ip, email);
       try {
         const { headers } = await auth.api.signInEmail({
           body: { email, password, rememberMe: true },
           headers: ctx.headers,
           returnHeaders: true,
         });
+        await afterSignIn(ctx.ip, email, true);
         return headers;
       } catch (error) {
-        if (isAPIError(error)) throw new AppError(401, MESSAGES.loginFailed);
+        if (isAPIError(error)) {
+          await afterSignIn(ctx.ip, email, false);
+          throw new AppError(401, MESSAGES.loginFailed);
+        }
         throw error;
       }
     },

@@ -1,5 +1,5 @@
 import { desc } from "drizzle-orm";
-import type { PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import { activityLog } from "../db/schema";
 import { pageOf } from "../lib/paging";

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { parseWith } from "../../app/content/validation";
+import { parseWith } from "../../domain/validation";
 import { emailAddress } from "../../domain/fields";
 import { adminRoles, type AdminRole } from "../../domain/vocabulary";
 import { audited, type Actor } from "./activity";

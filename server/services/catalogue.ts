@@ -1,8 +1,8 @@
 import { asc, desc, eq } from "drizzle-orm";
-import { parseWith } from "../../app/content/validation";
-import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../app/lib/catalogue";
-import { hasAccess, type Membership } from "../../app/lib/membership";
-import type { PageInfo } from "../../app/lib/pagination";
+import { parseWith } from "../../domain/validation";
+import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../domain/catalogue";
+import { hasAccess, type Membership } from "../../domain/membership";
+import type { PageInfo } from "../../domain/pagination";
 import { categoryLabel, type CategoryKey } from "../../domain/vocabulary";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";

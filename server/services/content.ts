@@ -1,13 +1,7 @@
 import { asc, and, eq, sql } from "drizzle-orm";
 import type pg from "pg";
-import {
-  getSection,
-  sections,
-  type ContentSnapshot,
-  type SectionDef,
-  type SectionType,
-} from "../../app/content/registry";
-import { validateSection } from "../../app/content/validation";
+import { getSection, sections, type ContentSnapshot, type SectionDef, type SectionType } from "../../domain/registry";
+import { validateSection } from "../../domain/validation";
 import { isDatabaseUnavailable, type Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";

@@ -1,10 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../domain/pagination";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
 import { isId, notFound } from "../lib/errors";
-import { messageSchema, subscriberSchema } from "../../app/content/forms";
-import { parseWith } from "../../app/content/validation";
+import { messageSchema, subscriberSchema } from "../../domain/public-forms";
+import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { pageOf } from "../lib/paging";
 import { messages, subscribers } from "../db/schema";

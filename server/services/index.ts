@@ -16,7 +16,7 @@ import { createRateLimiter } from "./rate-limit";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
-  const rateLimiter = createRateLimiter(database.db);
+  const rateLimiter = createRateLimiter(database.pool);
   const content = createContentService({
     db: database.db,
     pool: database.pool,

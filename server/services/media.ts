@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { editHref } from "../../app/content/admin-screens";
-import { recordTitle, sections } from "../../app/content/registry";
-import { parseWith } from "../../app/content/validation";
+import { recordTitle, sections } from "../../domain/registry";
+import { parseWith } from "../../domain/validation";
 import {
   altSchema,
   CONTENT_TYPES,
@@ -13,8 +13,8 @@ import {
   type MediaItem,
   type Usage,
   type VariantFormat,
-} from "../../app/lib/media";
-import type { PageInfo } from "../../app/lib/pagination";
+} from "../../domain/media";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import { contentEntries, media, mediaVariants, simpleItems } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";

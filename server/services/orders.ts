@@ -1,10 +1,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../app/content/order-form";
-import { parseWith } from "../../app/content/validation";
-import { membershipOf, nextMembershipValid, type Membership } from "../../app/lib/membership";
+import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../domain/order-form";
+import { parseWith } from "../../domain/validation";
+import { membershipOf, nextMembershipValid, type Membership } from "../../domain/membership";
 import { usDate } from "../../domain/dates";
 import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
-import type { PageInfo } from "../../app/lib/pagination";
+import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";

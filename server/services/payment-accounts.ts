@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { parseWith } from "../../app/content/validation";
+import { parseWith } from "../../domain/validation";
 import { emailAddress } from "../../domain/fields";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 
 export interface RateLimitRule {
   /** What is limited, e.g. "contact". */
@@ -8,29 +9,62 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+/** The table of the library's PostgreSQL store (drizzle/0006_rate_limiter.sql), shared by every app instance. */
+const TABLE = "rate_limiter";
+
 /**
- * Fixed-window counters in PostgreSQL, so that every app instance on one database shares them.
- * One statement per check: insert the window's row or add one to it, and read the count back.
+ * Rate limits from rate-limiter-flexible's PostgreSQL store (docs/decisions/015): one atomic upsert per attempt, in
+ * the database every app instance shares. A rule is a fixed window of `windowMs` starting at the key's first hit.
  */
-export function createRateLimiter(db: Db, now: () => number = Date.now) {
-  let lastPrune = 0;
+export function createRateLimiter(pool: pg.Pool) {
+  const limiters = new Map<string, RateLimiterPostgres>();
+  const limiterFor = (rule: RateLimitRule) => {
+    let limiter = limiters.get(rule.name);
+    if (!limiter) {
+      limiter = new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: "pool",
+        tableName: TABLE,
+        tableCreated: true,
+        keyPrefix: rule.name,
+        points: rule.limit,
+        duration: Math.ceil(rule.windowMs / 1000),
+      });
+      limiters.set(rule.name, limiter);
+    }
+    return limiter;
+  };
+  // Keys hold addresses and emails; the store's key column is 255 characters.
+  const keyOf = (key: string) => (key.length > 200 ? createHash("sha256").update(key).digest("hex") : key);
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
   return {
-    /** Counts one attempt; returns false when the limit for this key is already reached. */
+    /** Counts one attempt; `allowed` is false once the limit for this key is reached. */
     async hit(rule: RateLimitRule, key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-      const t = now();
-      const windowStart = new Date(Math.floor(t / rule.windowMs) * rule.windowMs);
-      const fullKey = `${rule.name}:${key}`;
-      const result = await db.execute<{ count: number }>(sql`
-        insert into rate_limits (key, window_start, count) values (${fullKey}, ${windowStart.toISOString()}, 1)
-        on conflict (key, window_start) do update set count = rate_limits.count + 1
-        returning count`);
-      const count = Number(result.rows[0]?.count ?? 0);
-      if (t - lastPrune > 10 * 60_000) {
-        lastPrune = t;
-        await db.execute(sql`delete from rate_limits where window_start < now() - interval '1 day'`);
+      try {
+        const res = await limiterFor(rule).consume(keyOf(key));
+        return { allowed: true, retryAfterSeconds: seconds(res.msBeforeNext) };
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: seconds(error.msBeforeNext) };
+        throw error; // the store failed (the database is away): not a verdict on the caller
       }
-      const retryAfterSeconds = Math.ceil((windowStart.getTime() + rule.windowMs - t) / 1000);
-      return { allowed: count <= rule.limit, retryAfterSeconds };
+    },
+
+    /** Attempts counted for this key in its current window (0 when none). */
+    async count(rule: RateLimitRule, key: string): Promise<{ count: number; retryAfterSeconds: number }> {
+      const res = await limiterFor(rule).get(keyOf(key));
+      return { count: res?.consumedPoints ?? 0, retryAfterSeconds: res ? seconds(res.msBeforeNext) : 0 };
+    },
+
+    /** Counts one attempt without refusing anything (failures counted after the fact). */
+    async add(rule: RateLimitRule, key: string): Promise<number> {
+      const res = await limiterFor(rule).penalty(keyOf(key), 1);
+      return res.consumedPoints;
+    },
+
+    /** Forgets a key's attempts (a successful sign-in clears its failures). */
+    async reset(rule: RateLimitRule, key: string): Promise<void> {
+      await limiterFor(rule).delete(keyOf(key));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SectionRecord, SectionType } from "../../app/content/registry";
+import type { SectionRecord, SectionType } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockType, pages, type PageKey } from "../../app/content/pages";
-import { getSection, recordTitle } from "../../app/content/registry";
+import { getSection, recordTitle } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { newPage } from "../support/browser";
 import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCREENS, editHref } from "../../app/content/admin-screens";
-import { sections } from "../../app/content/registry";
+import { sections } from "../../domain/registry";
 import { newPage } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 

@@ -2,7 +2,7 @@ import http from "node:http";
 import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
-import { sections } from "../../app/content/registry";
+import { sections } from "../../domain/registry";
 import { createTestDatabase } from "../support/db";
 import { databaseUrl, startBuiltServer, type RunningServer } from "../support/server";
 import { rssMb, signIn, signUp } from "./support";

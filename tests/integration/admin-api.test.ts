@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../app/content/registry";
+import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../app/content/registry";
+import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { BODY_LIMIT_BYTES } from "../../server/http/body";
 import { startTestApp, type TestApp } from "../support/app";

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_UPLOAD_BYTES, mediaUrl, variantWidths } from "../../app/lib/media";
+import { MAX_UPLOAD_BYTES, mediaUrl, variantWidths } from "../../domain/media";
 import { createApp } from "../../server/http/app";
 import { silentLogger } from "../../server/lib/logger";
 import { createServices } from "../../server/services";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../app/content/registry";
+import { sections } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 
@@ -120,7 +120,7 @@ describe("POST /api/add-message", () => {
       json: { ...validMessage, message: "x".repeat(100_000) },
     });
     expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ error: expect.stringMatching(/^The request body is too large/) });
+    expect(await big.json()).toEqual({ error: "The request body is too large: the limit is 64 KB." });
   });
 
   it("a filled honeypot is answered with success and stores nothing", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getSection } from "../../content/registry";
+import { getSection } from "../../../domain/registry";
 import { fillLine } from "./SectionList";
 
 describe("admin card lines", () => {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { editHref } from "../../content/admin-screens";
-import { recordTitle, type ListLook, type SectionDef } from "../../content/registry";
+import { recordTitle, type ListLook, type SectionDef } from "../../../domain/registry";
 import { formatPrice } from "../../lib/pricing";
 import { Modal, OpenDialogButton } from "../Modal";
 

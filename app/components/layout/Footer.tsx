@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { PageContent } from "../../content/pages";
-import { subscriberSchema } from "../../content/forms";
+import { subscriberSchema } from "../../../domain/public-forms";
 import { ActionForm, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
 import { Logo } from "../sections/FooterParts";

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from "react";
-import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../lib/media";
+import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../../domain/media";
 
 /** The library images the current pages use, by key (each route's loader returns `media`; the root merges them). */
 const MediaContext = createContext<Record<string, MediaInfo>>({});

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { mediaUrl, parseMediaUrl, type MediaItem } from "../../lib/media";
+import { mediaUrl, parseMediaUrl, type MediaItem } from "../../../domain/media";
 import { parseVideoId } from "../../lib/video";
 import { useFieldState } from "../ActionForm";
 import { TextField } from "../forms";

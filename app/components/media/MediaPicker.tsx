@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { apiFetch } from "../../lib/api";
-import { formatBytes, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type MediaItem } from "../../lib/media";
+import { formatBytes, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type MediaItem } from "../../../domain/media";
 import { tooLargeToSend, uploadImage } from "../../lib/upload";
 import { Modal } from "../Modal";
 

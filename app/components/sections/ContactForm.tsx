@@ -1,4 +1,4 @@
-import { messageSchema } from "../../content/forms";
+import { messageSchema } from "../../../domain/public-forms";
 import { ActionForm, useActionForm } from "../ActionForm";
 import { Honeypot, TextAreaField, TextField } from "../forms";
 

@@ -1,5 +1,5 @@
 import { blockType, pages, type Block, type PageContent, type PageKey } from "../../content/pages";
-import { getSection, type SectionType } from "../../content/registry";
+import { getSection, type SectionType } from "../../../domain/registry";
 import { sectionComponents } from "./index";
 
 type AnyContent = Partial<Record<SectionType, unknown[]>>;

@@ -1,4 +1,4 @@
-import type { SectionRecord } from "../../content/registry";
+import type { SectionRecord } from "../../../domain/registry";
 import { SkillBars } from "./SkillBars";
 import { ContentImage } from "../media/ContentImage";
 

@@ -1,4 +1,4 @@
-import type { BlockType } from "../../content/registry";
+import type { BlockType } from "../../../domain/registry";
 import { About } from "./About";
 import { CallToAction } from "./CallToAction";
 import { ContactBlocks } from "./ContactBlocks";

@@ -1,5 +1,5 @@
 import type { OptionsOf } from "../../content/pages";
-import type { BlockType, HeadingOf, IsSingleton, SectionRecord } from "../../content/registry";
+import type { BlockType, HeadingOf, IsSingleton, SectionRecord } from "../../../domain/registry";
 
 /**
  * What a section's public component receives, typed from the registry: a singleton's record (if one exists) or a

@@ -1,15 +1,9 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { credentialsSchema } from "../../content/account-forms";
+import { credentialsSchema } from "../../../domain/account-forms";
 import { ActionForm } from "../../components/ActionForm";
-import {
-  AuthCard,
-  AuthSwitch,
-  EmailField,
-  FormAlert,
-  PasswordField,
-  useCredentialsForm,
-} from "../../components/AuthCard";
+import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { FormAlert } from "../../components/FormAlert";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";

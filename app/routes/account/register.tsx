@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/register";
-import { credentialsSchema } from "../../content/account-forms";
-import { HONEYPOT_FIELD } from "../../content/forms";
+import { credentialsSchema } from "../../../domain/account-forms";
+import { HONEYPOT_FIELD } from "../../../domain/public-forms";
 import { ActionForm } from "../../components/ActionForm";
 import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
 import { Honeypot } from "../../components/forms";

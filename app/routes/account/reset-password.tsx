@@ -1,8 +1,9 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { newPasswordSchema } from "../../content/account-forms";
+import { newPasswordSchema } from "../../../domain/account-forms";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { AuthCard, FormAlert, PasswordField } from "../../components/AuthCard";
+import { AuthCard, PasswordField } from "../../components/AuthCard";
+import { FormAlert } from "../../components/FormAlert";
 import { formAction } from "../../lib/form.server";
 
 export async function action({ request, context }: Route.ActionArgs) {

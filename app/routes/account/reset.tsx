@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/reset";
-import { MESSAGES, resetRequestSchema } from "../../content/account-forms";
+import { MESSAGES, resetRequestSchema } from "../../../domain/account-forms";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { AuthCard, EmailField } from "../../components/AuthCard";
 import { formAction } from "../../lib/form.server";

@@ -2,7 +2,7 @@ import type { Route } from "./+types/add-item";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
-import { simpleItemSchema } from "../../lib/catalogue";
+import { simpleItemSchema } from "../../../domain/catalogue";
 import { formAction } from "../../lib/form.server";
 import { accessTypes, itemFormats } from "../../../domain/vocabulary";
 import { longDate } from "../../../domain/dates";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/content-edit";
 import { editFor } from "../../content/admin-screens";
-import { getSection } from "../../content/registry";
+import { getSection } from "../../../domain/registry";
 import { RegistryForm } from "../../components/RegistryForm";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";

@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/content-screen";
 import { editHref, screenFor } from "../../content/admin-screens";
-import { getSection, recordTitle, type SectionDef } from "../../content/registry";
+import { getSection, recordTitle, type SectionDef } from "../../../domain/registry";
 import { RecordList } from "../../components/admin/SectionList";
 import { PageAnswer } from "../../components/ActionForm";
 import { RegistryForm, registryFormId } from "../../components/RegistryForm";

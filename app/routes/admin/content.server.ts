@@ -1,6 +1,6 @@
 import { data, type AppLoadContext } from "react-router";
-import { getSection } from "../../content/registry";
-import { sectionSchema } from "../../content/validation";
+import { getSection } from "../../../domain/registry";
+import { sectionSchema } from "../../../domain/validation";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 

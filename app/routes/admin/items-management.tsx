@@ -5,7 +5,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DataTable } from "../../components/DataTable";
 import { SelectField, TextAreaField, TextField } from "../../components/forms";
 import { Modal, OpenDialogButton } from "../../components/Modal";
-import { availableCategories, itemFormSchema } from "../../lib/catalogue";
+import { availableCategories, itemFormSchema } from "../../../domain/catalogue";
 import type { FormAnswer } from "../../lib/form";
 import { formAction } from "../../lib/form.server";
 import { categories as allCategories, categoryLabel } from "../../../domain/vocabulary";

@@ -8,7 +8,7 @@ import { UploadBox } from "../../components/media/MediaPicker";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
-import { altSchema, formatBytes, type MediaItem, type Usage } from "../../lib/media";
+import { altSchema, formatBytes, type MediaItem, type Usage } from "../../../domain/media";
 import { AdminHeader } from "./layout";
 
 const PER_PAGE = 24;

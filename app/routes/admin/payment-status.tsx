@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/payment-status";
-import { orderStatusSchema, paymentStatusSchema } from "../../content/order-form";
+import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
 import { SelectField } from "../../components/forms";

@@ -4,7 +4,7 @@ import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataT
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../lib/format";
-import { memberBadge, validityMarker } from "../../lib/membership";
+import { memberBadge, validityMarker } from "../../../domain/membership";
 import { AdminHeader } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 

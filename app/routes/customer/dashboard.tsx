@@ -7,7 +7,7 @@ import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../lib/format";
-import type { RowAction } from "../../lib/membership";
+import type { RowAction } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
 
 /** Dashboard orders per page (spec 1, section 9). */

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/order-now";
-import { orderFormSchema } from "../../content/order-form";
+import { orderFormSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { rowAction, type RowAction } from "../../lib/membership";
+import { rowAction, type RowAction } from "../../../domain/membership";
 import type { OrderRecord } from "../../../server/services/orders";
 import type { Viewer } from "../../../server/services/accounts";
 

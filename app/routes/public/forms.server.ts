@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { HONEYPOT_FIELD, messageSchema, subscriberSchema } from "../../content/forms";
+import { HONEYPOT_FIELD, messageSchema, subscriberSchema } from "../../../domain/public-forms";
 import { formAction } from "../../lib/form.server";
 
 /** The spec's success texts (spec 1, section 7); the visitor stays on the public site (DESIGN.md deviation 2). */

@@ -1,4 +1,4 @@
-import { sections } from "../../../app/content/registry";
+import { sections } from "../../../domain/registry";
 import type { Services } from "../../services";
 import { added, id, updated, type ApiRoute } from "./route";
 

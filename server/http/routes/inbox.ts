@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { HONEYPOT_FIELD } from "../../../app/content/forms";
+import { HONEYPOT_FIELD } from "../../../domain/public-forms";
 import type { Services } from "../../services";
 import type { Visitor } from "../../services/inbox";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import type { PageInfo } from "../../../app/lib/pagination";
+import type { PageInfo } from "../../../domain/pagination";
 import type { Viewer } from "../../services/accounts";
 
 export type Access = "public" | "user" | "admin";

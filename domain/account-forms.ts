@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress } from "../../domain/fields";
+import { emailAddress } from "./fields";
 
 /**
  * Login and register rules with the spec's messages (spec 1, section 5), checked in the browser and again on the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isEmail, MAX_LINK, MAX_LONG_TEXT, MAX_TEXT, safeLink, text } from "../../domain/fields";
+import { isEmail, MAX_LINK, MAX_LONG_TEXT, MAX_TEXT, safeLink, text } from "./fields";
 import type { FieldDef, SectionDef } from "./registry";
 
 function fieldSchema(field: FieldDef): z.ZodType {

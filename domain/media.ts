@@ -4,7 +4,7 @@
  * No server-only imports here.
  */
 import { z } from "zod";
-import { text } from "../../domain/fields";
+import { text } from "./fields";
 
 /** The largest upload accepted. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { choice, requiredText } from "../../domain/fields";
-import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../domain/vocabulary";
+import { choice, requiredText } from "./fields";
+import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "./vocabulary";
 
 /** The order page's fields (spec 1: full name, address and country required); the rest comes from the package. */
 export const orderFormSchema = z.object({

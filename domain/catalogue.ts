@@ -4,8 +4,8 @@
  * categories, formats and access types themselves are in domain/vocabulary.ts.
  */
 import { z } from "zod";
-import { choice, httpLink, requiredText } from "../../domain/fields";
-import { accessTypes, categories, itemFormats } from "../../domain/vocabulary";
+import { choice, httpLink, requiredText } from "./fields";
+import { accessTypes, categories, itemFormats } from "./vocabulary";
 
 /** A category given as a key, a file name or an address of the file ('…/web-design.json'): its key, lower-case. */
 export function categoryKeyOf(value: string): string {

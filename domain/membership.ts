@@ -2,8 +2,8 @@
  * Membership rules (spec 1, section 4), as pure functions of a customer's orders and the current time.
  * Every screen and every server check asks these; nothing else decides who is a member.
  */
-import { dayKey } from "../../domain/dates";
-import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
+import { dayKey } from "./dates";
+import type { OrderStatus, PaymentStatus } from "./vocabulary";
 
 export interface MembershipOrder {
   packageName: string;

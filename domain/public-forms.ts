@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, requiredText } from "../../domain/fields";
+import { emailAddress, requiredText } from "./fields";
 
 /** The public forms' rules, shared by the browser (instant messages) and the server (the decision). */
 const email = emailAddress("Email", { invalid: "Please enter a valid email address" });

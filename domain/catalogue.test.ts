@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { categories } from "../../domain/vocabulary";
-import { parseWith } from "../content/validation";
+import { categories } from "./vocabulary";
+import { parseWith } from "./validation";
 import {
   availableCategories,
   categoryKeyOf,
