@@ -364,3 +364,14 @@ describe("several instances on one database", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("rate limit", { timeout: 60_000 }, () => {
+  it("an administrator's uploads are limited (60 in ten minutes), refused or not, before the body is read", async () => {
+    let status = 0;
+    for (let i = 0; i < 70 && status !== 429; i++) status = (await upload(executable(), `x${i}.jpg`)).status;
+    expect(status).toBe(429);
+    const res = await upload(await imageOf("png", 50, 50), "late.png");
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+  });
+});
