@@ -70,3 +70,27 @@ describe("the placeholder colour", () => {
     expect(near((await processImage(clear)).color, [255, 255, 255])).toBe(true);
   });
 });
+
+describe("unusual but valid inputs", { timeout: 60_000 }, () => {
+  it("16-bit, greyscale, grey with alpha and CMYK images all become 8-bit sRGB WebP", async () => {
+    const base = () => sharp({ create: { width: 500, height: 300, channels: 3, background: "#7a5c3e" } });
+    const inputs = [
+      await base().png({ force: true }).toColourspace("rgb16").toBuffer(),
+      await base().greyscale().png().toBuffer(),
+      await sharp({ create: { width: 500, height: 300, channels: 4, background: "#80808080" } })
+        .greyscale()
+        .png()
+        .toBuffer(),
+      await base().toColourspace("cmyk").jpeg().toBuffer(),
+    ];
+    for (const input of inputs) {
+      const out = await processImage(input);
+      expect([out.width, out.height]).toEqual([500, 300]);
+      for (const v of out.variants) {
+        const meta = await sharp(v.data).metadata();
+        expect(meta.space).toBe("srgb");
+        expect(meta.depth).toBe("uchar");
+      }
+    }
+  });
+});

@@ -82,7 +82,7 @@ export async function processImage(bytes: Buffer, options: { avif?: boolean } = 
       .autoOrient()
       .resize({ width: widths.at(-1)!, withoutEnlargement: true })
       .toColourspace("srgb")
-      .raw()
+      .raw({ depth: "uchar" })
       .toBuffer({ resolveWithObject: true });
   } catch (error) {
     throw refusal(error);
