@@ -91,7 +91,7 @@ function Preview({ value, picked }: { value: string; picked: MediaItem | null })
   if (parseVideoId(value)) return <span className={`${box} text-[11px] text-mist`}>Video link</span>;
   const known = picked && library?.key === picked.key ? picked : info;
   // The pages' policy loads images from this site and https addresses only.
-  const loadable = /^(\/(?![\/\\])|https:\/\/)/.test(value);
+  const loadable = /^(\/(?![/\\])|https:\/\/)/.test(value);
   if (!known && !loadable) return <span className={`${box} text-[11px] text-mist`}>No preview</span>;
   const src = known ? mediaUrl(known.key, known.widths[0]!, known.svg ? "svg" : "webp") : value;
   return (
