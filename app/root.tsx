@@ -1,11 +1,12 @@
 import "./context";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   useLocation,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
   type LinksFunction,
@@ -19,8 +20,10 @@ import { describeError, ErrorPanel } from "./components/ErrorPanel";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
 import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/NavigationEffects";
+import { MediaProvider } from "./components/media/ContentImage";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
+import type { MediaInfo } from "../domain/media";
 import { siteName } from "./lib/site";
 
 export const links: LinksFunction = () => [
@@ -32,11 +35,13 @@ export const links: LinksFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [content, viewer] = await Promise.all([context.services.content.snapshot(), context.viewer()]);
+  const chrome = pickContent(content, "chrome");
   return {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
     user: viewer ? { isAdmin: viewer.isAdmin } : null,
-    chrome: pickContent(content, "chrome"),
+    chrome,
+    media: await context.services.media.describe(chrome),
   };
 }
 
@@ -66,26 +71,38 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { chrome, siteName, user } = loaderData;
   const location = useLocation();
   const navigation = useNavigation();
+  const matches = useMatches();
+  // The library images of every matched route (each loader that draws some returns their `media`).
+  const media = useMemo(
+    () =>
+      Object.assign(
+        {},
+        ...matches.map((m) => (m.loaderData as { media?: Record<string, MediaInfo> } | undefined)?.media),
+      ) as Record<string, MediaInfo>,
+    [matches],
+  );
   return (
     <ToastProvider>
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2"
-      >
-        Skip to content
-      </a>
-      <LoadingBar />
-      <ScrollOnNavigate />
-      <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
-      <main
-        id="main"
-        key={location.pathname}
-        className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
-      >
-        <Outlet />
-      </main>
-      <PageSpinner />
-      <Footer siteName={siteName} content={chrome} />
+      <MediaProvider media={media}>
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <LoadingBar />
+        <ScrollOnNavigate />
+        <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
+        <main
+          id="main"
+          key={location.pathname}
+          className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
+        >
+          <Outlet />
+        </main>
+        <PageSpinner />
+        <Footer siteName={siteName} content={chrome} />
+      </MediaProvider>
     </ToastProvider>
   );
 }

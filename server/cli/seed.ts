@@ -9,6 +9,7 @@ import { createLogger } from "../lib/logger";
 import { createServices } from "../services";
 import { demoCatalogue } from "../seed/demo-catalogue";
 import { demoContent } from "../seed/demo-content";
+import { withLibraryImages } from "../seed/demo-media";
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -17,7 +18,7 @@ try {
   const services = createServices(opened.database, config, logger);
   const snapshot = await services.content.snapshot();
   const missing = demoContent.filter((r) => snapshot[r.type].length === 0);
-  await services.content.insertMany(missing);
+  await services.content.insertMany(await withLibraryImages(services.media, missing, logger));
   const types = [...new Set(missing.map((r) => r.type))];
   logger.info(
     types.length
