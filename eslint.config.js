@@ -39,6 +39,16 @@ export default tseslint.config(
     ...jsxA11y.flatConfigs.recommended,
   },
   {
+    // domain/ is shared by the browser and the server: it may import neither.
+    files: ["domain/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/app/**", "**/server/**"], message: "domain/ imports neither app/ nor server/." }] },
+      ],
+    },
+  },
+  {
     // The formatter itself.
     files: ["domain/dates.ts"],
     rules: { "no-restricted-syntax": "off" },

@@ -1,37 +1,47 @@
 import "./context";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
   useLocation,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
   type LinksFunction,
 } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+// The same files app.css's @font-face rules name (one hashed asset each), preloaded so text rarely waits for them.
+import frauncesFont from "@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url";
+import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { describeError, ErrorPanel } from "./components/ErrorPanel";
 import { Footer } from "./components/layout/Footer";
 import { Header } from "./components/layout/Header";
-import { LoadingBar, ScrollOnNavigate } from "./components/layout/NavigationEffects";
+import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/NavigationEffects";
+import { MediaProvider } from "./components/media/ContentImage";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
+import type { MediaInfo } from "../domain/media";
 import { siteName } from "./lib/site";
 
 export const links: LinksFunction = () => [
+  { rel: "preload", href: interFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: frauncesFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [content, viewer] = await Promise.all([context.services.content.snapshot(), context.viewer()]);
+  const chrome = pickContent(content, "chrome");
   return {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
     user: viewer ? { isAdmin: viewer.isAdmin } : null,
-    chrome: pickContent(content, "chrome"),
+    chrome,
+    media: await context.services.media.describe(chrome),
   };
 }
 
@@ -61,25 +71,38 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const { chrome, siteName, user } = loaderData;
   const location = useLocation();
   const navigation = useNavigation();
+  const matches = useMatches();
+  // The library images of every matched route (each loader that draws some returns their `media`).
+  const media = useMemo(
+    () =>
+      Object.assign(
+        {},
+        ...matches.map((m) => (m.loaderData as { media?: Record<string, MediaInfo> } | undefined)?.media),
+      ) as Record<string, MediaInfo>,
+    [matches],
+  );
   return (
     <ToastProvider>
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2"
-      >
-        Skip to content
-      </a>
-      <LoadingBar />
-      <ScrollOnNavigate />
-      <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
-      <main
-        id="main"
-        key={location.pathname}
-        className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
-      >
-        <Outlet />
-      </main>
-      <Footer siteName={siteName} content={chrome} />
+      <MediaProvider media={media}>
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded focus:bg-white focus:px-4 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <LoadingBar />
+        <ScrollOnNavigate />
+        <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
+        <main
+          id="main"
+          key={location.pathname}
+          className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
+        >
+          <Outlet />
+        </main>
+        <PageSpinner />
+        <Footer siteName={siteName} content={chrome} />
+      </MediaProvider>
     </ToastProvider>
   );
 }

@@ -21,8 +21,9 @@ describe("activity kinds", () => {
     expect(activityKind("setting").recordTitle({}, "autoActivate")).toBe(
       "Activate memberships automatically when a payment is verified",
     );
-    expect(activityKind("media").title).toBe("media");
-    expect(activityKind("media").href).toBeUndefined();
+    expect(activityKind("media").label("alt")).toBe("Alt text");
+    expect(activityKind("webhook").title).toBe("webhook");
+    expect(activityKind("webhook").href).toBeUndefined();
     expect(new Set(ACTIVITY_KINDS.map((k) => k.entity)).size).toBe(ACTIVITY_KINDS.length);
   });
 

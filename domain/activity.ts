@@ -96,6 +96,13 @@ const OTHER_KINDS: ActivityKind[] = [
     href: () => "/add-item",
   },
   {
+    entity: "media",
+    title: "Image (media library)",
+    label: labels({ alt: "Alt text", fileName: "File name", width: "Width", height: "Height" }),
+    recordTitle: (f) => str(f.fileName),
+    href: () => "/media-library",
+  },
+  {
     entity: "setting",
     title: "Setting",
     label: (field) => SETTINGS[field as SettingKey]?.label ?? field,

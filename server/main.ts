@@ -70,8 +70,11 @@ async function main() {
   services.paypal.bindSelf(
     `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`,
   );
-  logger.info(`serving http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, {
-    publicUrl: config.publicUrl,
+  // The address the site is meant to be opened at (its links, cookies and PayPal's return addresses use it):
+  // PUBLIC_URL, or localhost on the port actually bound (PORT=0 picks one).
+  const openAt = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
+  logger.info(`ready: open ${openAt} in a browser`, {
+    listening: `${config.host}:${port}`,
     startupMs: Date.now() - startedAt,
     database: opened.embedded ? "embedded" : "DATABASE_URL",
     paypal: services.paypal.mode,

@@ -1,10 +1,11 @@
-import { createContext, useContext, useEffect, useRef, type FormEvent, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { getFormProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
 import { FormAlert } from "./FormAlert";
+import { CheckCircleIcon } from "./StrokeIcon";
 import { useToast } from "./toast";
 
 export interface ActionFormOptions {
@@ -20,6 +21,11 @@ export interface ActionFormOptions {
   feedback?: "toast" | "inline";
   /** Told once the service accepted the form (closes a modal). */
   onSuccess?: () => void;
+  /**
+   * After a success the form gives way to a confirmation in its place (the visitor's contact message and newsletter
+   * signup): `confirmed` turns true, and `again()` brings the empty form back.
+   */
+  confirm?: boolean;
 }
 
 export type ActionFormHandle = ReturnType<typeof useActionForm>;
@@ -30,7 +36,15 @@ export type ActionFormHandle = ReturnType<typeof useActionForm>;
  * error, keeps what was typed after a refusal, knows when it is busy, and raises the answer's toasts. Without
  * JavaScript the same form is a plain HTML post, and the answer comes back with the page (shown in the form).
  */
-export function useActionForm({ id, schema, action, defaultValue, feedback = "toast", onSuccess }: ActionFormOptions) {
+export function useActionForm({
+  id,
+  schema,
+  action,
+  defaultValue,
+  feedback = "toast",
+  onSuccess,
+  confirm = false,
+}: ActionFormOptions) {
   const fetcher = useFetcher<FormAnswer>();
   const routeAnswer = useActionData() as FormAnswer | undefined;
   // An answer that came with the page: posted without JavaScript (or before the page was interactive).
@@ -49,15 +63,18 @@ export function useActionForm({ id, schema, action, defaultValue, feedback = "to
     shouldRevalidate: "onInput",
   });
   const toast = useToast();
+  // The accepted answer whose confirmation the visitor put away (again()): the form shows until the next success.
+  const [dismissed, setDismissed] = useState<FormAnswer | null>(null);
   const handled = useRef<unknown>(null);
   useEffect(() => {
     const data = fetcher.data;
     // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
     if (fetcher.state === "submitting" || !data || handled.current === data) return;
     handled.current = data;
-    if (feedback === "toast") for (const text of data.messages) toast(data.ok ? "success" : "error", text);
+    // The form's answer replaces its own earlier error toasts (a success no longer sits beside a stale refusal).
+    if (feedback === "toast") toast(data.ok ? "success" : "error", data.messages, { source: id });
     if (data.ok) onSuccess?.();
-  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess]);
+  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess, id]);
   return {
     id,
     fetcher,
@@ -69,6 +86,9 @@ export function useActionForm({ id, schema, action, defaultValue, feedback = "to
     shown: feedback === "inline" ? answer : pageAnswer,
     feedback,
     busy: fetcher.state !== "idle",
+    /** A success is being confirmed in the form's place (with `confirm`). */
+    confirmed: confirm && fetcher.data?.ok === true && fetcher.data !== dismissed,
+    again: () => setDismissed(fetcher.data ?? null),
   };
 }
 
@@ -176,6 +196,50 @@ function AnswerAlert({ answer, everything }: { answer: FormAnswer; everything: b
   return (
     <div className="col-span-full w-full">
       <FormAlert tone={answer.ok ? "success" : "error"}>{texts.join(" ")}</FormAlert>
+    </div>
+  );
+}
+
+/**
+ * What a visitor sees in a form's place once it was accepted (with `confirm`): a heading that takes the focus (the
+ * button just pressed is gone), a sentence, and a way back to the empty form.
+ */
+export function FormConfirmation({
+  handle,
+  title,
+  againText,
+  tone = "light",
+  className = "",
+  children,
+}: {
+  handle: ActionFormHandle;
+  title: string;
+  againText: string;
+  tone?: "light" | "dark";
+  className?: string;
+  children: ReactNode;
+}) {
+  const heading = useRef<HTMLParagraphElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const dark = tone === "dark";
+  return (
+    <div role="status" data-testid={`${handle.id}-confirmation`} className={className}>
+      <p
+        ref={heading}
+        tabIndex={-1}
+        className={`flex items-center gap-2 font-serif text-xl focus:outline-none ${dark ? "text-white" : "text-forest"}`}
+      >
+        <CheckCircleIcon size={24} className={dark ? "text-brass" : "text-clay"} />
+        {title}
+      </p>
+      <div className={`mt-2 text-sm leading-relaxed ${dark ? "text-white/80" : "text-ink/80"}`}>{children}</div>
+      <button
+        type="button"
+        onClick={handle.again}
+        className={`mt-4 text-sm font-semibold underline underline-offset-4 ${dark ? "text-white hover:text-brass" : "text-clay hover:text-clay-dark"}`}
+      >
+        {againText}
+      </button>
     </div>
   );
 }

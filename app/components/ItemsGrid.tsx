@@ -3,7 +3,10 @@ import { useId } from "react";
 import { Link } from "react-router";
 import type { CatalogueItem, LockedItem } from "../../server/services/catalogue";
 
-export type ItemsGridProps = { access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] };
+export type ItemsGridProps = ({ access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] }) & {
+  /** An administrator looks: an empty catalogue says where to stock it. */
+  manage?: boolean;
+};
 
 /**
  * The dashboard's Items: every item's name; members and admins get a Guidelines tooltip and an Access link to the
@@ -18,6 +21,16 @@ export function ItemsGrid(props: ItemsGridProps) {
       {props.items.length === 0 ? (
         <p className="mt-4 rounded-2xl bg-white px-6 py-8 text-center text-sm text-mist ring-1 ring-linen">
           No items are available yet.
+          {props.manage ? (
+            <>
+              {" "}
+              Add one per category in{" "}
+              <Link to="/items-management" className="font-semibold text-clay underline underline-offset-4">
+                Items management
+              </Link>
+              .
+            </>
+          ) : null}
         </p>
       ) : (
         <ul className="mt-4 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">

@@ -2,6 +2,7 @@ import type { FieldDef, SectionDef } from "../../domain/registry";
 import { sectionSchema } from "../../domain/validation";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { TextAreaField, TextField } from "./forms";
+import { ImageField } from "./media/ImageField";
 
 /** The form id of one registry form: a content screen holds several (one per section, and the update modal). */
 export const registryFormId = (intent: string, type: string, id = "") => `${intent}:${type}:${id}`;
@@ -51,9 +52,11 @@ export function RegistryForm({
 function RegistryField({ field: f }: { field: FieldDef }) {
   const common = { label: f.optional ? `${f.label} (optional)` : f.label, name: f.name, required: !f.optional };
   if (f.kind === "longText") return <TextAreaField {...common} className="sm:col-span-2" />;
+  if (f.kind === "image" || f.kind === "media")
+    return <ImageField {...common} kind={f.kind} className="sm:col-span-2" />;
   if (f.kind === "number")
     return <TextField {...common} type="number" min={f.min} step={f.integer ? 1 : "any"} inputMode="decimal" />;
-  const wide = f.kind === "link" || f.kind === "image" || f.kind === "media";
+  const wide = f.kind === "link";
   return (
     <TextField
       {...common}

@@ -20,6 +20,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/all-messages", label: "Messages" },
   { to: "/all-subscriber", label: "Subscribers" },
   { to: "/setting", label: "Site content" },
+  { to: "/media-library", label: "Media library" },
   { to: "/items-management", label: "Items" },
   { to: "/add-item", label: "Add item" },
   { to: "/add-user", label: "Admin user" },

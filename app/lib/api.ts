@@ -2,7 +2,7 @@
 export async function apiFetch<T = unknown>(
   path: string,
   init: { method?: string; json?: unknown } = {},
-): Promise<{ ok: boolean; status: number; data: T | { error?: string } }> {
+): Promise<{ ok: boolean; status: number; data: T | { error?: string }; headers: Headers }> {
   const res = await fetch(path, {
     method: init.method ?? "GET",
     credentials: "same-origin",
@@ -13,5 +13,5 @@ export async function apiFetch<T = unknown>(
     body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
   });
   const data = (await res.json().catch(() => ({}))) as T | { error?: string };
-  return { ok: res.ok, status: res.status, data };
+  return { ok: res.ok, status: res.status, data, headers: res.headers };
 }

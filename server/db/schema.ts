@@ -4,11 +4,13 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -26,6 +28,7 @@ import {
   orderStatuses,
   paymentStatuses,
 } from "../../domain/vocabulary";
+import { sourceFormats, variantFormats } from "../../domain/media";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -335,5 +338,59 @@ export const simpleItems = pgTable(
     check("simple_items_format_check", oneOf(t.format, itemFormats.values)),
     check("simple_items_free_or_paid_check", oneOf(t.freeOrPaid, accessTypes.values)),
     index("simple_items_created_idx").on(t.createdAt),
+  ],
+);
+
+// ── Media library (issue 11, docs/decisions/017) ─────────────────────────────────────────────────────────────────
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * An image of the library: what was uploaded (its name, type, size and the first 24 hex digits of its SHA-256, which
+ * names its files), its size after orientation, its alt text and a placeholder colour. The original bytes are not
+ * kept (they may carry camera metadata); its variants are.
+ */
+export const media = pgTable(
+  "media",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    key: text("key").notNull(),
+    fileName: text("file_name").notNull(),
+    /** The uploaded file's real type, read from its bytes. */
+    sourceFormat: text("source_format", { enum: sourceFormats }).notNull(),
+    sourceBytes: integer("source_bytes").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    /** The average colour (#rrggbb), painted while the image loads. */
+    color: text("color").notNull(),
+    alt: text("alt").notNull().default(""),
+    createdBy: text("created_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("media_key_idx").on(t.key),
+    check("media_source_format_check", oneOf(t.sourceFormat, sourceFormats)),
+    check("media_size_check", sql`${t.width} > 0 and ${t.height} > 0`),
+    // The library lists newest first, paged in SQL.
+    index("media_created_idx").on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** The files served for an image: one per width and format (WebP and AVIF; an SVG is its own single file). */
+export const mediaVariants = pgTable(
+  "media_variants",
+  {
+    mediaId: uuid("media_id")
+      .notNull()
+      .references(() => media.id, { onDelete: "cascade" }),
+    format: text("format", { enum: variantFormats }).notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    size: integer("size").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mediaId, t.format, t.width] }),
+    check("media_variants_format_check", oneOf(t.format, variantFormats)),
   ],
 );

@@ -11,6 +11,7 @@ import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
+import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { createPagesHandler } from "./pages";
@@ -50,6 +51,8 @@ export function createApp(options: AppOptions): Express {
   // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
   app.set("trust proxy", config.trustProxy);
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
+  // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
+  app.use(mediaRoutes({ services, config, logger }));
   app.use(boundedRequests);
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));

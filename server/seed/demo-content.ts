@@ -279,7 +279,8 @@ const records = [
     },
   },
 
-  // Pricing: Basic and Standard show seven points, Premium all ten
+  // Pricing: Basic and Standard show seven points, Premium all ten. Every active membership opens every catalogue
+  // item (app/lib/membership.ts), so the plans differ in the studio's services that come with them, never in generators.
   {
     type: "pricing",
     data: {
@@ -287,12 +288,12 @@ const records = [
       packagePrice: 49,
       packageValidity: 30,
       packageButtonText: "Get Started",
-      packagePointOne: "Cold-email generator for web design leads",
-      packagePointTwo: "Cold-email generator for graphic design leads",
-      packagePointThree: "Subject lines and follow-up templates included",
+      packagePointOne: "All five cold-email generators for 30 days",
+      packagePointTwo: "Web design, video editing, SEO, graphic design and Facebook marketing templates",
+      packagePointThree: "Unlimited generations, each ready to copy and edit",
       packagePointFour: "One 30-minute interior-design consultation",
       packagePointFive: "SEO starter checklist for design businesses",
-      packagePointSix: "Access to the member resource library",
+      packagePointSix: "Renew before it ends and the new days are added on",
       packagePointSeven: "Email support within 48 hours",
     },
   },
@@ -303,12 +304,12 @@ const records = [
       packagePrice: 99,
       packageValidity: 30,
       packageButtonText: "Get Started",
-      packagePointOne: "Cold-email generators for web design and graphic design leads",
-      packagePointTwo: "Cold-email generators for video editing and SEO service leads",
-      packagePointThree: "Cold-email generator for Facebook marketing leads",
-      packagePointFour: "Two 45-minute interior-design consultations",
-      packagePointFive: "One SEO audit of your website with a prioritised fix list",
-      packagePointSix: "Mood board and material palette review",
+      packagePointOne: "All five cold-email generators for 30 days",
+      packagePointTwo: "Unlimited generations, each ready to copy and edit",
+      packagePointThree: "Two 45-minute interior-design consultations",
+      packagePointFour: "One SEO audit of your website with a prioritised fix list",
+      packagePointFive: "Mood board and material palette review",
+      packagePointSix: "Renew before it ends and the new days are added on",
       packagePointSeven: "Priority email support within 24 hours",
     },
   },
@@ -319,16 +320,15 @@ const records = [
       packagePrice: 199,
       packageValidity: 30,
       packageButtonText: "Get Started",
-      packagePointOne:
-        "All five cold-email generators: web design, video editing, SEO, graphic design, Facebook marketing",
-      packagePointTwo: "Follow-up sequences for every lead category",
+      packagePointOne: "All five cold-email generators for 30 days",
+      packagePointTwo: "Unlimited generations, each ready to copy and edit",
       packagePointThree: "Monthly interior-design consultation of up to 90 minutes",
       packagePointFour: "Full technical and content SEO audit",
       packagePointFive: "Keyword plan for two priority service pages",
       packagePointSix: "Space-planning review of one room or floor plan",
       packagePointSeven: "Portfolio and case-study copy review",
       packagePointEight: "Monthly strategy call with a senior designer",
-      packagePointNine: "Early access to new templates and guides",
+      packagePointNine: "Renew before it ends and the new days are added on",
       packagePointTen: "Same-day priority support by email and phone",
     },
   },
@@ -347,7 +347,7 @@ const records = [
     data: {
       accodingTitle: "What does a membership include?",
       accodingText:
-        "Every plan unlocks our cold-email template generators for the lead categories it lists, plus interior-design consultations and SEO support. Premium adds a full SEO audit, a keyword plan and monthly strategy calls.",
+        "Every plan opens all five cold-email generators (web design, video editing, SEO service, graphic design and Facebook marketing) for as many days as the plan is valid. The plans differ in the consultations and SEO support that come with them: Premium adds a full SEO audit, a keyword plan and monthly strategy calls.",
     },
   },
   {
@@ -355,7 +355,7 @@ const records = [
     data: {
       accodingTitle: "How long does a membership last?",
       accodingText:
-        "Each package runs for the number of days shown on its card, starting when your payment is confirmed. Buying again before it ends adds the new days to your current membership.",
+        "Each plan runs for the number of days shown on its card, counted from the day your payment is received. The studio then activates your membership, and your dashboard shows when it is active and when it ends. Buying again before it ends adds the new days to the end of your current membership.",
     },
   },
   {

@@ -7,6 +7,7 @@ import {
   adminUsers,
   catalogueItems,
   contentEntries,
+  media,
   messages,
   orders,
   paymentAccounts,
@@ -114,6 +115,7 @@ const TABLES = [
   ["payment_account", paymentAccounts, paymentAccounts.id],
   ["catalogue_item", catalogueItems, catalogueItems.id],
   ["simple_item", simpleItems, simpleItems.id],
+  ["media", media, media.id],
 ] as const;
 const isLookedUp = (entity: string) => entity.startsWith("content:") || TABLES.some(([e]) => e === entity);
 

@@ -1,4 +1,4 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { parseWith } from "../../domain/validation";
 import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../domain/catalogue";
 import { hasAccess, type Membership } from "../../domain/membership";
@@ -179,6 +179,26 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
         const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
         if (!deleted) throw notFound(ITEM_NOT_FOUND);
         await audit.deleted(id, toItem(deleted));
+      });
+    },
+
+    /**
+     * The demo catalogue of a fresh install (not an administrator's change, so not in the activity log): only into
+     * an empty catalogue, each item checked by the item form's rules. Answers how many items it added.
+     */
+    async seedIfEmpty(items: readonly unknown[]): Promise<number> {
+      const values = items.map((input) => {
+        const data = parseItem(input);
+        return { ...data, itemUrl: slugify(data.itemName) };
+      });
+      return db.transaction(async (tx) => {
+        // Two instances starting at once seed once.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('catalogue_items:seed'))`);
+        const [any] = await tx.select({ id: catalogueItems.id }).from(catalogueItems).limit(1);
+        if (any || values.length === 0) return 0;
+        const t = now();
+        const rows = values.map((v, i) => ({ ...v, createdAt: new Date(t.getTime() + i), updatedAt: t }));
+        return (await tx.insert(catalogueItems).values(rows).returning({ id: catalogueItems.id })).length;
       });
     },
 

@@ -130,6 +130,11 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
     /** Starts listening for changes made by any instance. */
     start: listen,
 
+    /** Another service changed what public pages show (an image's alt text): tells every instance, inside `tx`. */
+    changedIn: notifyChanged,
+    /** Drops this instance's snapshot at once (after the transaction that called changedIn committed). */
+    invalidate,
+
     /** Whether changes made by other instances are being heard right now. */
     listening: () => listener !== undefined,
 

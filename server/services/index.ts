@@ -7,6 +7,7 @@ import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
+import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
@@ -34,6 +35,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, now });
+  const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
   return {
     now,
     activity,
@@ -43,6 +45,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     paypal,
     catalogue,
     content,
+    media,
     inbox,
     rateLimiter,
     mailer,

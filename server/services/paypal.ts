@@ -147,7 +147,9 @@ export function createPayPalService(deps: {
     }): Promise<CheckoutForm> {
       const base = config.publicUrl;
       return {
-        action: mode === "simulator" ? base + SIMULATOR_PATH : ENDPOINTS[mode].checkout,
+        // The simulator is a page of this site: a path, so the button posts to whichever address the page was opened
+        // at (localhost, 127.0.0.1, [::1]), which the CSP's form-action 'self' allows and where the session cookie is.
+        action: mode === "simulator" ? SIMULATOR_PATH : ENDPOINTS[mode].checkout,
         fields: {
           cmd: "_xclick",
           business: await accounts.receiver(),

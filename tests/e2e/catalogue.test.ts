@@ -12,6 +12,8 @@ let env: E2EEnv;
 const DELAY_MS = 600;
 beforeAll(async () => {
   env = await startE2E({ GENERATION_DELAY_MS: String(DELAY_MS) });
+  // These journeys stock the catalogue themselves, from empty: without the demo items of the first start.
+  await env.db.pool.query("delete from catalogue_items");
 });
 afterAll(() => env?.close());
 
@@ -51,6 +53,17 @@ async function itemId(name: string): Promise<string> {
 }
 
 describe("the catalogue in the browser", () => {
+  it("an empty catalogue tells the admin on the dashboard where to stock it", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await logIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/dashboard");
+    const grid = page.getByTestId("items-grid");
+    expect(await grid.textContent()).toContain("No items are available yet. Add one per category in Items management.");
+    await grid.getByRole("link", { name: "Items management" }).click();
+    await page.waitForURL((u) => u.pathname === "/items-management");
+    await page.context().close();
+  });
+
   it("an admin adds, edits and deletes items in /items-management", async () => {
     const page = await newPage(env.browser, env.server.url);
     await logIn(page, ADMIN.email, ADMIN.password);

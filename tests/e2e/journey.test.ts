@@ -1,12 +1,20 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ROOT } from "../support/server";
+
+const seoTemplates = JSON.parse(
+  readFileSync(path.join(ROOT, "server/catalogue/categories/seo-service.json"), "utf8"),
+) as { subject: string }[];
 
 /**
- * The whole product in one story, through the screens only (DESIGN.md, "Tests"): the admin stocks the catalogue, a
- * visitor picks a plan on the landing page, signs up on the way, orders, pays in the PayPal simulator, the admin
- * delivers the order from the back office, and the new member generates a cold email. The customer is on a phone.
+ * The whole product in one story, through the screens only (DESIGN.md, "Tests"), on a fresh install: a visitor picks a
+ * plan on the landing page, signs up on the way, orders, pays in the PayPal simulator, the admin delivers the order
+ * from the back office, and the new member generates a cold email from the catalogue the first start seeded. The
+ * customer is on a phone.
  */
 let env: E2EEnv;
 beforeAll(async () => {
@@ -21,16 +29,6 @@ describe("visitor to member", () => {
   it("from the landing page to a generated cold email", async () => {
     const admin = await newPage(env.browser, env.server.url);
     await logIn(admin, ADMIN.email, ADMIN.password);
-    await admin.goto("/items-management");
-    const modal = admin.getByTestId("item-modal");
-    await main(admin).getByRole("button", { name: "+ Add New Item" }).click();
-    await expect.poll(() => modal.isVisible()).toBe(true);
-    await modal.getByLabel("Item Name").fill("SEO Audit Leads");
-    await modal.getByLabel("Description").fill("Shops whose pages do not show up for their own name.");
-    await modal.getByLabel("Category").selectOption({ label: "SEO SERVICE" });
-    await modal.getByLabel("Guideline").fill("Quote one search they should win.");
-    await modal.getByRole("button", { name: "Add Item" }).click();
-    await expect.poll(() => admin.getByTestId("items-table").textContent()).toContain("SEO Audit Leads");
 
     // A visitor on a phone chooses Premium on the landing page; ordering needs an account.
     const customer = await newPage(env.browser, env.server.url, { viewport: PHONE, isMobile: true, hasTouch: true });
@@ -70,7 +68,8 @@ describe("visitor to member", () => {
     // Paid, not yet delivered: the items stay locked, and the customer is told the payment arrived.
     await customer.goto("/dashboard");
     expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("waiting");
-    expect(await customer.getByTestId("items-grid").getByText("Premium Access Required").count()).toBe(1);
+    // The seeded catalogue: one item per category, locked.
+    expect(await customer.getByTestId("items-grid").getByText("Premium Access Required").count()).toBe(5);
 
     // The admin finds the order on the dashboard and delivers it.
     await admin.goto("/admin");
@@ -87,20 +86,21 @@ describe("visitor to member", () => {
     const banner = customer.getByTestId("membership-banner");
     expect(await banner.getAttribute("data-state")).toBe("active");
     expect(await banner.textContent()).toContain("Premium");
-    const card = customer.getByTestId("item-card").filter({ hasText: "SEO Audit Leads" });
+    const card = customer.getByTestId("item-card").filter({ hasText: "SEO Service Cold Emails" });
     await card.getByRole("link", { name: "Access" }).click();
     await customer.waitForURL((u) => u.pathname.startsWith("/item/"));
-    expect(await customer.locator("h1").textContent()).toBe("Generate SEO Audit Leads");
+    expect(await customer.locator("h1").textContent()).toBe("Generate SEO Service Cold Emails");
     await main(customer).getByRole("button", { name: "Generate" }).click();
     const results = customer.getByTestId("generated");
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);
-    expect(await results.getByTestId("email-subject").textContent()).toBeTruthy();
+    // From the seeded item's category.
+    const subjects = seoTemplates.map((t) => t.subject);
+    expect(subjects).toContain(await results.getByTestId("email-subject").textContent());
     expect((await results.getByTestId("email-body").textContent())!.length).toBeGreaterThan(200);
 
     // The activity log tells the story from the admin's side.
     await admin.goto("/activity");
     const log = (await main(admin).textContent())!;
-    expect(log).toContain("SEO Audit Leads");
     expect(log).toContain("Delivered");
     await admin.context().close();
     await customer.context().close();

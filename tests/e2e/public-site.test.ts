@@ -165,6 +165,12 @@ describe("visitor forms", () => {
     await form.getByRole("button", { name: "Send Message" }).click();
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Message is Updated" }).count()).toBe(1);
     expect(new URL(page.url()).pathname).toBe("/");
+    // The form gives way to a confirmation in its place, which takes the focus; the empty form comes back on request.
+    const confirmation = page.getByTestId("contact-confirmation");
+    expect(await confirmation.textContent()).toContain("Thank you, your message is on its way");
+    expect(await form.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("your message is on its way");
+    await confirmation.getByRole("button", { name: "Send another message" }).click();
     expect(await form.getByLabel("Full Name").inputValue()).toBe("");
 
     const { rows } = await env.db.pool.query("select name, email, subject, message_status from messages");
@@ -178,12 +184,17 @@ describe("visitor forms", () => {
     const page = await newPage(env.browser, env.server.url);
     await page.goto("/pricing");
     const input = page.locator("footer").getByLabel("Email address");
+    const confirmation = page.getByTestId("newsletter-confirmation");
     for (let i = 0; i < 2; i++) {
       await input.fill("reader@example.org");
       await page.locator("footer").getByRole("button", { name: "Subscribe" }).click();
       await expect
         .poll(() => page.getByRole("status").filter({ hasText: "Subscribers is Updated" }).count())
         .toBeGreaterThan(0);
+      // A confirmation in the form's place; the empty form comes back on request.
+      expect(await confirmation.textContent()).toContain("You are subscribed");
+      expect(await input.count()).toBe(0);
+      await confirmation.getByRole("button", { name: "Subscribe another address" }).click();
       await expect.poll(() => input.inputValue()).toBe("");
     }
     expect(new URL(page.url()).pathname).toBe("/pricing");

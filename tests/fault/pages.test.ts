@@ -64,16 +64,8 @@ beforeAll(async () => {
       body: JSON.stringify({ paypalEmail: "till@example.org" }),
     })
   ).insertedId!;
-  const item = await api("/add-database", jars.admin, {
-    method: "POST",
-    body: JSON.stringify({
-      itemName: "Leads",
-      itemsDescription: "D",
-      itemDatabaseUrl: "web-design",
-      itemsGuideline: "G",
-    }),
-  });
-  ids.item = ((item.data as { _id: string } | undefined)?._id ?? "") as string;
+  // The first start seeds one catalogue item per category.
+  ids.item = (await db.pool.query("select id from catalogue_items where item_database_url = 'web-design'")).rows[0].id;
 });
 afterAll(async () => {
   await server?.stop();

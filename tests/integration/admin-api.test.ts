@@ -171,6 +171,12 @@ async function requestFor(
         body: route.method === "put" ? { paypalEmail: "till2@example.org" } : undefined,
       };
     }
+    case "/media/:id": {
+      // A fresh image per call: the DELETE call removes its own.
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><!-- ${route.method} --></svg>`;
+      const image = await app.services.media.importTrusted({ bytes: Buffer.from(svg), fileName: "x.svg", alt: "" });
+      return { path: `/media/${image._id}`, body: route.method === "put" ? { alt: "A room" } : undefined };
+    }
     default:
       return { path: route.path };
   }

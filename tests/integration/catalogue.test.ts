@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTemplates } from "../../server/catalogue/categories";
+import { categories } from "../../domain/vocabulary";
+import { demoCatalogue } from "../../server/seed/demo-catalogue";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
@@ -424,5 +426,29 @@ describe("the category files", () => {
     const res = await app.request(path, { jar: member });
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("[Your Name]");
+  });
+});
+
+describe("the demo catalogue of a fresh install", () => {
+  it("seeds one item per category into an empty catalogue, usable by a member at once; never twice", async () => {
+    await clearItems();
+    const [first, again] = await Promise.all([
+      app.services.catalogue.seedIfEmpty(demoCatalogue),
+      app.services.catalogue.seedIfEmpty(demoCatalogue),
+    ]);
+    expect(first + again).toBe(5);
+    expect(await app.services.catalogue.seedIfEmpty(demoCatalogue)).toBe(0);
+
+    const list = await call<Item[]>("GET", "/api/all-database", member);
+    expect(list.status).toBe(200);
+    expect(list.body.data!.map((i) => i.itemDatabaseUrl)).toEqual([...categories.values]);
+    for (const i of list.body.data!) {
+      expect(i.itemsGuideline!.length).toBeGreaterThan(100);
+      expect(i.itemURL).toMatch(/^[a-z0-9-]+-cold-emails$/);
+    }
+    const seo = list.body.data!.find((i) => i.itemDatabaseUrl === "seo-service")!;
+    const templates = await call<unknown[]>("GET", `/api/database/${seo._id}/templates`, member);
+    expect(templates.status).toBe(200);
+    expect(templates.body.data).toEqual(await loadTemplates("seo-service"));
   });
 });

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { PageContent } from "../../content/pages";
 import { subscriberSchema } from "../../../domain/public-forms";
-import { ActionForm, useActionForm } from "../ActionForm";
+import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
 import { Logo } from "../sections/FooterParts";
 import { RenderSection } from "../sections/RenderSections";
@@ -60,9 +60,22 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
 }
 
 function NewsletterForm() {
-  const form = useActionForm({ id: "newsletter", action: "/newsletter", schema: subscriberSchema });
+  const form = useActionForm({ id: "newsletter", action: "/newsletter", schema: subscriberSchema, confirm: true });
   const email = form.fields.subemail!;
   const error = email.errors?.[0];
+  if (form.confirmed) {
+    return (
+      <FormConfirmation
+        handle={form}
+        tone="dark"
+        title="You are subscribed"
+        againText="Subscribe another address"
+        className="mt-4"
+      >
+        Thank you for subscribing. Design notes and search tips come once a month to the address you gave.
+      </FormConfirmation>
+    );
+  }
   return (
     <ActionForm handle={form} className="relative mt-4">
       <Honeypot />

@@ -2,6 +2,7 @@ import { StrokeIcon } from "../StrokeIcon";
 import { useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { CloseButton, useModalDialog } from "../Modal";
+import { ContentImage } from "../media/ContentImage";
 
 export const NAV_LINKS = [
   { label: "Home", to: "/" },
@@ -54,7 +55,15 @@ export function Header({ logo, siteName, user }: HeaderProps) {
       <div className="container-page flex h-18 items-center justify-between gap-6 py-3">
         <Link to="/" className="flex shrink-0 items-center" aria-label={`${siteName}, home`}>
           {logo ? (
-            <img src={logo} alt={siteName} width={180} height={48} className="h-10 w-auto" />
+            <ContentImage
+              src={logo}
+              alt={siteName}
+              sizes="180px"
+              width={180}
+              height={48}
+              lazy={false}
+              className="h-10 w-auto"
+            />
           ) : (
             <span className="font-serif text-xl text-forest">{siteName}</span>
           )}

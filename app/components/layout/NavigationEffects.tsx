@@ -53,3 +53,28 @@ export function ScrollOnNavigate() {
   }, [pathname, hash]);
   return null;
 }
+
+/**
+ * While another page loads (the dashboard, a back-office screen): a spinner where the faded-out page was. It sits
+ * outside <main>, which is transparent meanwhile.
+ */
+export function PageSpinner() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  if (navigation.state !== "loading" || navigation.location.pathname === location.pathname) return null;
+  return (
+    <div
+      data-testid="page-spinner"
+      role="status"
+      className="pointer-events-none fixed inset-x-0 top-1/3 z-30 flex animate-spinner-in justify-center"
+    >
+      <span className="flex items-center gap-3 rounded-full bg-white px-5 py-3 text-sm font-medium text-ink shadow-lg ring-1 ring-linen">
+        <span
+          aria-hidden="true"
+          className="h-5 w-5 animate-spin rounded-full border-[3px] border-linen border-t-clay"
+        />
+        Loading…
+      </span>
+    </div>
+  );
+}

@@ -1,6 +1,7 @@
 import type { SectionProps } from "./props";
 import { ServiceAbout } from "./ServiceAbout";
 import { SmartLink } from "./SmartLink";
+import { ContentImage } from "../media/ContentImage";
 
 /** Alternating image and text blocks, every second one reversed; or the service page's first block with skill bars. */
 export function About({ records: items, layout = "alternating" }: SectionProps<"about">) {
@@ -17,12 +18,11 @@ export function About({ records: items, layout = "alternating" }: SectionProps<"
             className={`grid items-center gap-10 lg:gap-16 ${i % 2 === 1 ? "lg:grid-cols-[1fr_1.05fr]" : "lg:grid-cols-[1.05fr_1fr]"}`}
           >
             <div className={i % 2 === 1 ? "lg:order-2" : ""}>
-              <img
+              <ContentImage
                 src={about.aboutImg}
-                alt=""
+                sizes="(min-width: 1152px) 560px, (min-width: 1024px) 48vw, 92vw"
                 width={800}
                 height={600}
-                loading="lazy"
                 className="aspect-[4/3] w-full rounded-3xl object-cover shadow-lg"
               />
             </div>

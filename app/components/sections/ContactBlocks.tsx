@@ -1,4 +1,5 @@
 import type { SectionProps } from "./props";
+import { ContentImage } from "../media/ContentImage";
 
 export function ContactBlocks({ records: blocks }: SectionProps<"contactBlock">) {
   if (blocks.length === 0) return null;
@@ -7,7 +8,7 @@ export function ContactBlocks({ records: blocks }: SectionProps<"contactBlock">)
       <ul className="container-page grid gap-6 md:grid-cols-3">
         {blocks.map((b) => (
           <li key={b._id} className="flex gap-5 rounded-2xl border border-linen p-6">
-            <img src={b.contactImg} alt="" width={64} height={64} loading="lazy" className="h-12 w-12 shrink-0" />
+            <ContentImage src={b.contactImg} sizes="48px" width={64} height={64} className="h-12 w-12 shrink-0" />
             <div>
               <h2 className="font-serif text-lg text-forest">{b.contactTitle}</h2>
               <p className="mt-1 text-sm leading-relaxed whitespace-pre-line text-mist">{b.contactDetails}</p>

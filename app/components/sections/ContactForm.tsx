@@ -1,13 +1,15 @@
 import { messageSchema } from "../../../domain/public-forms";
-import { ActionForm, useActionForm } from "../ActionForm";
+import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot, TextAreaField, TextField } from "../forms";
 
 /**
  * 'Send Us Message': posts to the /contact action from every page that shows it and keeps the visitor here; what was
- * typed stays on an error. Without JavaScript the browser lands on /contact, which shows the answer in the form.
+ * typed stays on an error; once sent, a confirmation takes the form's place (beside the spec's toast). Without
+ * JavaScript the browser lands on /contact, which shows the answer in the form.
  */
 export function ContactForm() {
-  const form = useActionForm({ id: "contact", action: "/contact", schema: messageSchema });
+  const form = useActionForm({ id: "contact", action: "/contact", schema: messageSchema, confirm: true });
+  const card = "rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:p-10";
   return (
     <section id="contact-sec" className="bg-sand py-20 sm:py-24">
       <div className="container-page grid gap-12 lg:grid-cols-[0.9fr_1.1fr]">
@@ -19,23 +21,31 @@ export function ContactForm() {
             one working day.
           </p>
         </div>
-        <ActionForm
-          handle={form}
-          className="relative grid gap-5 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:grid-cols-2 sm:p-10"
-        >
-          <Honeypot />
-          <input type="hidden" name="messageStatus" value="UnRead" />
-          <TextField label="Full Name" name="name" autoComplete="name" required />
-          <TextField label="Phone Number" name="number" type="tel" autoComplete="tel" />
-          <TextField label="Email" name="email" type="email" autoComplete="email" required />
-          <TextField label="Subject" name="subject" required />
-          <TextAreaField label="Message" name="message" rows={5} required className="sm:col-span-2" />
-          <div className="sm:col-span-2">
-            <button type="submit" className="btn-primary w-full sm:w-auto" disabled={form.busy}>
-              {form.busy ? "Sending…" : "Send Message"}
-            </button>
-          </div>
-        </ActionForm>
+        {form.confirmed ? (
+          <FormConfirmation
+            handle={form}
+            title="Thank you, your message is on its way"
+            againText="Send another message"
+            className={`self-start ${card}`}
+          >
+            A designer or SEO lead reads every message and replies to the email address you gave within one working day.
+          </FormConfirmation>
+        ) : (
+          <ActionForm handle={form} className={`relative grid gap-5 sm:grid-cols-2 ${card}`}>
+            <Honeypot />
+            <input type="hidden" name="messageStatus" value="UnRead" />
+            <TextField label="Full Name" name="name" autoComplete="name" required />
+            <TextField label="Phone Number" name="number" type="tel" autoComplete="tel" />
+            <TextField label="Email" name="email" type="email" autoComplete="email" required />
+            <TextField label="Subject" name="subject" required />
+            <TextAreaField label="Message" name="message" rows={5} required className="sm:col-span-2" />
+            <div className="sm:col-span-2">
+              <button type="submit" className="btn-primary w-full sm:w-auto" disabled={form.busy}>
+                {form.busy ? "Sending…" : "Send Message"}
+              </button>
+            </div>
+          </ActionForm>
+        )}
       </div>
     </section>
   );

@@ -1,5 +1,6 @@
 import type { SectionProps } from "./props";
 import { Section } from "./Section";
+import { ContentImage } from "../media/ContentImage";
 
 export function Features({ heading, records: items }: SectionProps<"featureItem">) {
   if (items.length === 0) return null;
@@ -8,16 +9,15 @@ export function Features({ heading, records: items }: SectionProps<"featureItem"
       <ul className="grid gap-8 sm:grid-cols-2">
         {items.map((f) => (
           <li key={f._id} className="overflow-hidden rounded-3xl bg-white ring-1 ring-linen">
-            <img
+            <ContentImage
               src={f.FeaturesImg}
-              alt=""
+              sizes="(min-width: 1152px) 540px, (min-width: 640px) 45vw, 92vw"
               width={600}
               height={400}
-              loading="lazy"
               className="aspect-[3/2] w-full object-cover"
             />
             <div className="flex gap-4 p-7">
-              <img src={f.FeaturesIcon} alt="" width={64} height={64} loading="lazy" className="h-10 w-10 shrink-0" />
+              <ContentImage src={f.FeaturesIcon} sizes="40px" width={64} height={64} className="h-10 w-10 shrink-0" />
               <div>
                 <h3 className="text-xl text-forest">{f.FeaturesText}</h3>
                 <p className="mt-2 text-sm leading-relaxed text-mist">{f.FeaturesDesc}</p>

@@ -1,10 +1,11 @@
 import type { SectionProps } from "./props";
+import { ContentImage } from "../media/ContentImage";
 
 /** The logo, or the site's name when no logo is set (the footer's first column). */
 export function Logo({ record, siteName = "" }: SectionProps<"logo"> & { siteName?: string }) {
   return record ? (
     <span className="inline-block rounded-lg bg-white px-3 py-2">
-      <img src={record.logo} alt={siteName} width={180} height={48} className="h-9 w-auto" loading="lazy" />
+      <ContentImage src={record.logo} alt={siteName} sizes="180px" width={180} height={48} className="h-9 w-auto" />
     </span>
   ) : (
     <span className="font-serif text-2xl text-white">{siteName}</span>

@@ -1,6 +1,7 @@
 import type { SectionProps } from "./props";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { SmartLink } from "./SmartLink";
+import { ContentImage } from "../media/ContentImage";
 
 /** The hero banner: tagline, heading, details, one button; a video player when the image is a video link. */
 export function Hero({ record: banner }: SectionProps<"banner">) {
@@ -39,13 +40,13 @@ export function Hero({ record: banner }: SectionProps<"banner">) {
               />
             </div>
           ) : (
-            <img
+            <ContentImage
               src={banner.bannerImage}
-              alt=""
+              sizes="(min-width: 1152px) 560px, (min-width: 1024px) 48vw, 92vw"
               width={1200}
               height={800}
-              fetchPriority="high"
-              data-testid="hero-image"
+              priority
+              testId="hero-image"
               className="relative aspect-[3/2] w-full rounded-3xl object-cover shadow-xl"
             />
           )}

@@ -1,5 +1,6 @@
 import type { SectionProps } from "./props";
 import { Section } from "./Section";
+import { ContentImage } from "../media/ContentImage";
 
 /** The work section: steps 01 to 04, each with its icon. */
 export function WorkSteps({ records: steps }: SectionProps<"workStep">) {
@@ -10,12 +11,11 @@ export function WorkSteps({ records: steps }: SectionProps<"workStep">) {
         {steps.slice(0, 4).map((s) => (
           <li key={s._id} className="relative rounded-3xl bg-white p-7 ring-1 ring-linen">
             <span className="font-serif text-5xl text-brass-dark">{s.stepNumber}</span>
-            <img
+            <ContentImage
               src={s.stapIcon}
-              alt=""
+              sizes="40px"
               width={64}
               height={64}
-              loading="lazy"
               className="absolute top-7 right-7 h-10 w-10"
             />
             <h3 className="mt-4 text-xl text-forest">{s.stepTitle}</h3>

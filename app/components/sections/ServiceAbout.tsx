@@ -1,5 +1,6 @@
 import type { SectionRecord } from "../../../domain/registry";
 import { SkillBars } from "./SkillBars";
+import { ContentImage } from "../media/ContentImage";
 
 /** Skill bars of the service page's about block: fixed at 85, 65 and 79 percent (spec 1, section 9). */
 export const SERVICE_SKILLS = [85, 65, 79] as const;
@@ -10,12 +11,11 @@ export function ServiceAbout({ about }: { about?: SectionRecord<"about"> }) {
   return (
     <section className="bg-white py-20 sm:py-24">
       <div className="container-page grid items-center gap-12 lg:grid-cols-2 lg:gap-16">
-        <img
+        <ContentImage
           src={about.aboutImg}
-          alt=""
+          sizes="(min-width: 1152px) 540px, (min-width: 1024px) 46vw, 92vw"
           width={800}
           height={600}
-          loading="lazy"
           className="aspect-[4/3] w-full rounded-3xl object-cover shadow-lg"
         />
         <div>

@@ -1,5 +1,6 @@
 import type { SectionProps } from "./props";
 import { Section } from "./Section";
+import { ContentImage } from "../media/ContentImage";
 
 /**
  * Service heading and items. The landing page shows icon, title and details; the service page (`detailed`) also
@@ -17,18 +18,17 @@ export function Services({ heading, records: items, detailed = false }: SectionP
             className="group rounded-2xl border border-linen bg-white p-7 transition-shadow hover:shadow-lg hover:shadow-linen/60"
           >
             {detailed && item.serviceImg ? (
-              <img
+              <ContentImage
                 src={item.serviceImg}
-                alt=""
+                sizes="(min-width: 1152px) 360px, (min-width: 1024px) 30vw, (min-width: 640px) 45vw, 92vw"
                 width={640}
                 height={400}
                 className="-mx-7 -mt-7 mb-2 aspect-[16/10] w-[calc(100%+3.5rem)] max-w-none rounded-t-2xl object-cover"
-                loading="lazy"
-                data-testid="service-image"
+                testId="service-image"
               />
             ) : (
               <span className="inline-flex h-14 w-14 items-center justify-center rounded-xl bg-sand transition-colors group-hover:bg-linen">
-                <img src={item.serviceIcon} alt="" width={64} height={64} className="h-9 w-9" loading="lazy" />
+                <ContentImage src={item.serviceIcon} sizes="36px" width={64} height={64} className="h-9 w-9" />
               </span>
             )}
             {detailed && item.serviceName ? (

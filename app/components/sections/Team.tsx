@@ -2,6 +2,7 @@ import type { SectionProps } from "./props";
 import { useState } from "react";
 import { embedUrl, parseVideoId } from "../../lib/video";
 import { Section } from "./Section";
+import { ContentImage } from "../media/ContentImage";
 
 export function Team({ heading, records: members }: SectionProps<"teamMember">) {
   if (members.length === 0) return null;
@@ -10,12 +11,11 @@ export function Team({ heading, records: members }: SectionProps<"teamMember">) 
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {members.map((m) => (
           <li key={m._id} className="text-center">
-            <img
+            <ContentImage
               src={m.teamMemberImg}
-              alt=""
+              sizes="(min-width: 1152px) 260px, (min-width: 1024px) 22vw, (min-width: 640px) 45vw, 92vw"
               width={400}
               height={400}
-              loading="lazy"
               className="aspect-square w-full rounded-3xl object-cover"
             />
             <h3 className="mt-4 text-lg text-forest">{m.teamMemberName}</h3>
@@ -45,12 +45,11 @@ export function VideoSection({ heading: video, records: members }: SectionProps<
           {videoId ? (
             <VideoFacade id={videoId} title={video.videoSectionTitle} poster={video.imageLink} />
           ) : (
-            <img
+            <ContentImage
               src={video.imageLink}
-              alt=""
+              sizes="(min-width: 960px) 896px, 92vw"
               width={1200}
               height={675}
-              loading="lazy"
               className="aspect-video w-full object-cover"
             />
           )}
@@ -60,12 +59,11 @@ export function VideoSection({ heading: video, records: members }: SectionProps<
         <ul className="mx-auto mt-14 grid max-w-4xl gap-6 sm:grid-cols-3">
           {members.map((m) => (
             <li key={m._id} className="flex items-center gap-4 rounded-2xl border border-linen p-4">
-              <img
+              <ContentImage
                 src={m.memberImg}
-                alt=""
+                sizes="64px"
                 width={400}
                 height={400}
-                loading="lazy"
                 className="h-16 w-16 rounded-full object-cover"
               />
               <div>
@@ -113,7 +111,13 @@ function VideoFacade({ id, title, poster }: { id: string; title: string; poster:
           className="group absolute inset-0 h-full w-full"
           aria-label={`Play video: ${title}`}
         >
-          <img src={poster} alt="" width={1200} height={675} loading="lazy" className="h-full w-full object-cover" />
+          <ContentImage
+            src={poster}
+            sizes="(min-width: 960px) 896px, 92vw"
+            width={1200}
+            height={675}
+            className="h-full w-full object-cover"
+          />
           <span className="absolute inset-0 flex items-center justify-center bg-forest/20 transition-colors group-hover:bg-forest/35">
             <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-white/95 text-clay shadow-xl transition-transform group-hover:scale-105">
               <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">

@@ -1,5 +1,6 @@
 import type { SectionProps } from "./props";
 import { Section } from "./Section";
+import { ContentImage } from "../media/ContentImage";
 
 export function Testimonials({ heading, records: items }: SectionProps<"testimonial">) {
   if (items.length === 0) return null;
@@ -13,12 +14,11 @@ export function Testimonials({ heading, records: items }: SectionProps<"testimon
             </svg>
             <blockquote className="mt-5 flex-1 text-base leading-relaxed text-ink/85">{t.desc}</blockquote>
             <div className="mt-7 flex items-center gap-4">
-              <img
+              <ContentImage
                 src={t.image}
-                alt=""
+                sizes="56px"
                 width={160}
                 height={160}
-                loading="lazy"
                 className="h-14 w-14 rounded-full object-cover ring-2 ring-white"
               />
               <div>

@@ -12,7 +12,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const found = editFor(new URL(request.url).pathname);
   if (!found) throw data({ message: "Not found" }, { status: 404 });
   const record = await context.services.content.get(found.section.type, found.id);
-  return { type: found.section.type, record };
+  // The library images its fields show (previews).
+  return { type: found.section.type, record, media: await context.services.media.describe(record) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => contentAction(request, context);

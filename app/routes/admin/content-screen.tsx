@@ -16,13 +16,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const screen = screenFor(new URL(request.url).pathname);
   if (!screen) throw data({ message: "Not found" }, { status: 404 });
   const snapshot = await context.services.content.snapshot();
-  return {
-    path: screen.path,
-    sections: screen.sections.map((s) => ({
-      type: s.type,
-      records: snapshot[s.type as keyof typeof snapshot] as unknown as Rec[],
-    })),
-  };
+  const sections = screen.sections.map((s) => ({
+    type: s.type,
+    records: snapshot[s.type as keyof typeof snapshot] as unknown as Rec[],
+  }));
+  // The library images its fields show (previews).
+  return { path: screen.path, sections, media: await context.services.media.describe(sections) };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => contentAction(request, context);

@@ -179,7 +179,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </ActionForm>
         ) : null}
 
-        <ItemsGrid {...catalogue} />
+        <ItemsGrid {...catalogue} manage={viewer.isAdmin} />
 
         <div className="mt-10">
           <DataTable

@@ -3,6 +3,7 @@ import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../lib/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
+import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -61,13 +62,20 @@ export default function PayNow({ loaderData: { order, checkout, mode, autoActiva
                 </button>
               </form>
               <ul className="mt-8 space-y-2 text-xs text-mist">
-                <li>🔒 You pay on PayPal's own page: we never see your card or PayPal password.</li>
-                <li data-testid="what-happens-next">
-                  {autoActivate
-                    ? "✓ Your membership starts as soon as PayPal confirms the payment to us."
-                    : "✓ Once PayPal confirms the payment, the studio activates your membership; your dashboard shows where it stands until then."}
+                <li className="flex gap-2">
+                  <LockIcon size={16} className="shrink-0 text-forest" />
+                  You pay on PayPal's own page: we never see your card or PayPal password.
                 </li>
-                <li>↩ Changed your mind? Cancel on PayPal's page and nothing is charged.</li>
+                <li className="flex gap-2" data-testid="what-happens-next">
+                  <CheckIcon size={16} className="shrink-0 text-forest" />
+                  {autoActivate
+                    ? "Your membership starts as soon as PayPal confirms the payment to us."
+                    : "Once PayPal confirms the payment, the studio activates your membership; your dashboard shows where it stands until then."}
+                </li>
+                <li className="flex gap-2">
+                  <ReturnIcon size={16} className="shrink-0 text-forest" />
+                  Changed your mind? Cancel on PayPal's page and nothing is charged.
+                </li>
               </ul>
             </>
           ) : (

@@ -5,6 +5,7 @@ import { requireUser } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../lib/format";
 import { rowAction, WAITING_TEXTS } from "../../../domain/membership";
+import { CheckIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -52,10 +53,10 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
           {order.paymentStatus === "Paid" ? (
             <>
               <span
-                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-2xl text-white"
+                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-white"
                 aria-hidden="true"
               >
-                ✓
+                <CheckIcon size={30} />
               </span>
               {stage === "waiting" ? (
                 <>

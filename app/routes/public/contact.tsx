@@ -2,15 +2,15 @@ import type { Route } from "./+types/contact";
 import { ContactForm } from "../../components/sections/ContactForm";
 import { PageHeader } from "../../components/sections/PageHeader";
 import { RenderSections } from "../../components/sections/RenderSections";
-import { pickContent } from "../../content/pages";
 import { handlePublicForm } from "./forms.server";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
 
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { content: pickContent(await context.services.content.snapshot(), "contact") };
+  return publicPage(context, "contact");
 }
 
 /** The contact form posts here (from every page that shows it). */

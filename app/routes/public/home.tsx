@@ -1,15 +1,15 @@
 import type { Route } from "./+types/home";
 import { ContactForm } from "../../components/sections/ContactForm";
 import { RenderSections } from "../../components/sections/RenderSections";
-import { pickContent } from "../../content/pages";
 import { parseVideoId } from "../../lib/video";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
 
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { content: pickContent(await context.services.content.snapshot(), "home") };
+  return publicPage(context, "home");
 }
 
 export const meta: Route.MetaFunction = (args) => {

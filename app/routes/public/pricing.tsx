@@ -1,13 +1,13 @@
 import type { Route } from "./+types/pricing";
 import { RenderSections } from "../../components/sections/RenderSections";
-import { pickContent } from "../../content/pages";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
 
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { content: pickContent(await context.services.content.snapshot(), "pricing") };
+  return publicPage(context, "pricing");
 }
 
 export const meta: Route.MetaFunction = (args) =>

@@ -1,14 +1,14 @@
 import type { Route } from "./+types/service";
 import { PageHeader } from "../../components/sections/PageHeader";
 import { RenderSections } from "../../components/sections/RenderSections";
-import { pickContent } from "../../content/pages";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
 
 export const headers = anonymousPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { content: pickContent(await context.services.content.snapshot(), "service") };
+  return publicPage(context, "service");
 }
 
 export const meta: Route.MetaFunction = (args) =>

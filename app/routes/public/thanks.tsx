@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { CheckIcon } from "../../components/StrokeIcon";
 import type { Route } from "./+types/thanks";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
@@ -14,8 +15,11 @@ export default function Thanks() {
   return (
     <section className="bg-sand">
       <div className="container-page flex flex-col items-center py-28 text-center">
-        <span className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-2xl text-white" aria-hidden="true">
-          ✓
+        <span
+          className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-white"
+          aria-hidden="true"
+        >
+          <CheckIcon size={30} />
         </span>
         <h1 className="mt-6 text-4xl text-forest sm:text-5xl">Thank You !</h1>
         <p className="section-lead">We've send the link to your inbox</p>

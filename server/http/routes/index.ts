@@ -2,6 +2,7 @@ import type { Services } from "../../services";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { inboxRoutes } from "./inbox";
+import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
 import type { ApiRoute } from "./route";
@@ -18,5 +19,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...orderRoutes(services),
     ...paymentAccountRoutes(services),
     ...catalogueRoutes(services),
+    ...mediaRoutes(services),
   ];
 }

@@ -1,0 +1,81 @@
+import { createContext, useContext, type ReactNode } from "react";
+import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../../domain/media";
+
+/** The library images the current pages use, by key (each route's loader returns `media`; the root merges them). */
+const MediaContext = createContext<Record<string, MediaInfo>>({});
+
+export function MediaProvider({ media, children }: { media: Record<string, MediaInfo>; children: ReactNode }) {
+  return <MediaContext.Provider value={media}>{children}</MediaContext.Provider>;
+}
+
+/** What the library knows of an image field's value: nothing for a typed URL or a shipped file. */
+export function useMediaInfo(src: string | undefined): MediaInfo | undefined {
+  const media = useContext(MediaContext);
+  const parsed = parseMediaUrl(src);
+  return parsed ? media[parsed.key] : undefined;
+}
+
+/** The fallback `src` for browsers without srcset: the largest WebP no wider than 960 px. */
+const fallbackWidth = (info: MediaInfo) => [...info.widths].reverse().find((w) => w <= 960) ?? info.widths[0]!;
+
+/**
+ * An image field drawn on a public page. A library image comes with its srcset (WebP, and AVIF in a <picture> when
+ * written), `sizes`, its real width and height (no layout shift), its alt text and its colour while it loads. A typed
+ * URL is drawn as it was, in the box given. Below the fold it loads lazily; `priority` (the hero) loads first.
+ */
+export function ContentImage({
+  src,
+  sizes,
+  width,
+  height,
+  alt = "",
+  className,
+  priority = false,
+  lazy = !priority,
+  testId,
+}: {
+  src: string;
+  /** How wide the image is drawn, for the browser's choice of file (e.g. "(min-width: 1024px) 50vw, 100vw"). */
+  sizes: string;
+  /** The box of a typed URL (a library image brings its own). */
+  width: number;
+  height: number;
+  /** Used when the library has no alt text for the image (or for a typed URL). */
+  alt?: string;
+  className?: string;
+  priority?: boolean;
+  /** Above the fold but not the hero (the header's logo): false. */
+  lazy?: boolean;
+  testId?: string;
+}) {
+  const info = useMediaInfo(src);
+  const loading = lazy ? ("lazy" as const) : ("eager" as const);
+  const common = {
+    loading,
+    decoding: "async" as const,
+    fetchPriority: priority ? ("high" as const) : undefined,
+    className,
+    "data-testid": testId,
+  };
+  if (!info) return <img src={src} alt={alt} width={width} height={height} {...common} />;
+  const shared = { ...common, width: info.width, height: info.height };
+  const text = info.alt || alt;
+  if (info.svg) return <img src={src} alt={text} {...shared} />;
+  const img = (
+    <img
+      alt={text}
+      src={mediaUrl(info.key, fallbackWidth(info), "webp")}
+      srcSet={srcSet(info, "webp")}
+      sizes={sizes}
+      style={{ backgroundColor: info.color }}
+      {...shared}
+    />
+  );
+  if (!info.avif) return img;
+  return (
+    <picture className="contents">
+      <source type="image/avif" srcSet={srcSet(info, "avif")} sizes={sizes} />
+      {img}
+    </picture>
+  );
+}

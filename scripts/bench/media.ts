@@ -1,0 +1,290 @@
+/**
+ * `npm run bench:media`: the media library's figures, measured on this machine in one run (not part of `npm test`).
+ *
+ * Builds if needed, starts a scratch PostgreSQL and the built app on it (no demo content), then:
+ * - uploads 24-megapixel JPEG photos (6000 × 4000) and prints the processing time (the server's own split: decode,
+ *   WebP, AVIF) and the whole request, while a probe asks /healthz every 20 ms: its slowest answer shows how much the
+ *   processing held up other requests;
+ * - serves one cached variant (960 px WebP) with wrk and the very same bytes from nginx, and prints both.
+ * Figures on a shared machine are noisy: compare within one run. Settings: BENCH_SECONDS (default 8), BENCH_UPLOADS
+ * (default 3).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import sharp from "sharp";
+import { startEmbeddedPostgres } from "../../server/db/embedded";
+import { silentLogger } from "../../server/lib/logger";
+import { photo } from "../../tests/support/images";
+import { freePort, ROOT } from "../../tests/support/server";
+import { CookieJar } from "../../tests/support/session";
+import { buildIsCurrent } from "../build-state.mjs";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
+const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
+
+const scratch = mkdtempSync(path.join(tmpdir(), "atelier-bench-media-"));
+chmodSync(scratch, 0o755);
+const LUA = path.join(scratch, "report.lua");
+writeFileSync(
+  LUA,
+  `done = function(summary, latency, requests)
+  io.write(string.format("BENCH %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(97.5), summary.errors.status))
+end`,
+);
+
+function need(binary: string, debianPackage: string) {
+  if (spawnSync("sh", ["-c", `command -v ${binary}`]).status === 0) return;
+  console.log(`installing ${debianPackage} from Debian`);
+  const res = spawnSync(
+    "sh",
+    [
+      "-c",
+      `apt-get install -y -qq ${debianPackage} >/dev/null || (apt-get update -qq && apt-get install -y -qq ${debianPackage} >/dev/null)`,
+    ],
+    { stdio: "inherit" },
+  );
+  if (res.status !== 0) throw new Error(`${binary} is missing and ${debianPackage} could not be installed`);
+}
+
+interface Figure {
+  rps: number;
+  p50: number;
+  p975: number;
+  non2xx: number;
+}
+
+function wrk(name: string, url: string): Figure {
+  const res = spawnSync("wrk", ["-t1", "-c50", `-d${SECONDS}s`, "-s", LUA, url], { encoding: "utf8" });
+  const line = res.stdout.split("\n").find((l) => l.startsWith("BENCH "));
+  if (!line) throw new Error(`wrk failed for ${name}: ${res.stdout}${res.stderr}`);
+  const [requests, durationUs, p50, p975, non2xx] = line.split(" ").slice(1).map(Number) as number[];
+  const f = { rps: requests! / (durationUs! / 1e6), p50: p50! / 1000, p975: p975! / 1000, non2xx: non2xx! };
+  console.log(
+    `  ${name}: ${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p97.5 ${f.p975.toFixed(2)} ms${f.non2xx ? `, ${f.non2xx} non-2xx` : ""}`,
+  );
+  return f;
+}
+
+async function waitFor(url: string, what: string, seconds = 120) {
+  for (const deadline = Date.now() + seconds * 1000; ; await new Promise((r) => setTimeout(r, 200))) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`${what} did not start`);
+  }
+}
+
+async function startApp(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  await waitFor(`${url}/healthz`, "the app");
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** nginx serving `body` as a static file with the same content type. */
+async function nginxServing(body: Buffer, contentType: string) {
+  const root = path.join(scratch, "static");
+  mkdirSync(root, { recursive: true });
+  writeFileSync(path.join(root, "variant"), body);
+  const port = await freePort();
+  const conf = path.join(scratch, "nginx.conf");
+  writeFileSync(
+    conf,
+    `worker_processes 1; daemon off; pid ${scratch}/nginx.pid; error_log ${scratch}/nginx-error.log;
+events { worker_connections 1024; }
+http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location / { default_type ${contentType}; try_files /variant =404; } } }`,
+  );
+  const nginx = spawn("nginx", ["-c", conf, "-p", scratch], { stdio: "ignore" });
+  await waitFor(`http://127.0.0.1:${port}/`, "nginx", 10);
+  return { url: `http://127.0.0.1:${port}/`, stop: () => nginx.kill("SIGTERM") };
+}
+
+/**
+ * A 24-megapixel photo-like JPEG, different for each `seed`: shapes and gradients with texture at several scales
+ * (noise made small and enlarged, then fine grain), so that its smaller copies keep detail as a photo's do.
+ */
+async function photo24(seed: number): Promise<Buffer> {
+  const [width, height] = [6000, 4000];
+  const base = await (
+    await photo(width, height)
+  )
+    .modulate({ hue: seed * 40 })
+    .raw()
+    .toBuffer();
+  for (const scale of [64, 16, 4]) {
+    const noise = await sharp({
+      create: {
+        width: Math.round(width / scale),
+        height: Math.round(height / scale),
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 40 },
+      },
+    })
+      .resize(width, height, { kernel: "cubic" })
+      .raw()
+      .toBuffer();
+    for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + ((noise[i]! - 128) >> 2)));
+  }
+  return sharp(base, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** Asks `url` every 20 ms until stopped; the slowest answer is how long another request had to wait. */
+function probe(url: string) {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t = performance.now();
+      await fetch(url).then((r) => r.arrayBuffer());
+      times.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...times].sort((a, b) => a - b);
+      return { count: times.length, p50: sorted[Math.floor(sorted.length / 2)] ?? 0, max: sorted.at(-1) ?? 0 };
+    },
+  };
+}
+
+async function main() {
+  need("wrk", "wrk");
+  need("nginx", "nginx-light");
+  if (!buildIsCurrent()) {
+    console.log("building");
+    if (spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" }).status !== 0)
+      throw new Error("build failed");
+  }
+  const pgServer = await startEmbeddedPostgres(scratch, silentLogger);
+  const client = new pg.Client(pgServer.connection);
+  await client.connect();
+  await client.query("create database bench");
+  await client.end();
+  const { host, port, user, password } = pgServer.connection as {
+    host: string;
+    port: number;
+    user: string;
+    password: string;
+  };
+  const app = await startApp({
+    DATABASE_URL: `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@localhost:${port}/bench?host=${encodeURIComponent(host)}`,
+    DATA_DIR: path.join(scratch, "app"),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    SEED_DEMO_CONTENT: "false",
+  });
+  let nginx: Awaited<ReturnType<typeof nginxServing>> | undefined;
+  try {
+    const jar = new CookieJar();
+    jar.store(
+      await fetch(`${app.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: app.url },
+        body: JSON.stringify(ADMIN),
+      }),
+    );
+
+    const idle = probe(`${app.url}/healthz`);
+    await new Promise((r) => setTimeout(r, 3000));
+    const baseline = await idle.stop();
+    console.log(
+      `\n/healthz with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms`,
+    );
+    console.log(`\nuploads of 24-megapixel JPEGs (6000 × 4000), one at a time`);
+    let key = "";
+    const rows: string[] = [];
+    for (let i = 0; i < UPLOADS; i++) {
+      const bytes = await photo24(i);
+      const form = new FormData();
+      form.set("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), `photo-${i}.jpg`);
+      const health = probe(`${app.url}/healthz`);
+      const started = performance.now();
+      const res = await fetch(`${app.url}/api/media`, {
+        method: "POST",
+        body: form,
+        headers: { cookie: jar.header(), origin: app.url },
+      });
+      const wall = performance.now() - started;
+      const waited = await health.stop();
+      const body = (await res.json()) as {
+        item?: { key: string; widths: number[]; avif: boolean };
+        timings?: { decode: number; webp: number; avif: number; total: number };
+        error?: string;
+      };
+      if (res.status !== 201 || !body.item || !body.timings)
+        throw new Error(`upload failed: ${res.status} ${body.error}`);
+      key = body.item.key;
+      const t = body.timings;
+      rows.push(
+        `| ${(bytes.length / 1024 / 1024).toFixed(1)} MB | ${t.decode} | ${t.webp} | ${t.avif} | ${t.total} | ${wall.toFixed(0)} | ${body.item.widths.join(", ")}${body.item.avif ? " (+AVIF)" : ""} | ${waited.p50.toFixed(1)} / ${waited.max.toFixed(1)} (${waited.count}) |`,
+      );
+      console.log(
+        `  upload ${i + 1} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): processing ${t.total} ms, request ${wall.toFixed(0)} ms`,
+      );
+    }
+
+    const variantUrl = `${app.url}/media/${key}-960.webp`;
+    const variant = await fetch(variantUrl);
+    const variantBytes = Buffer.from(await variant.arrayBuffer());
+    nginx = await nginxServing(variantBytes, "image/webp");
+    console.log(`\nthe 960 px WebP variant (${(variantBytes.length / 1024).toFixed(1)} KB), 50 connections`);
+    const ours = wrk("app, cached variant", variantUrl);
+    const theirs = wrk("nginx, same bytes from a file", nginx.url);
+
+    console.log("\n## Upload processing (ms)\n");
+    console.log(
+      "| file | decode | WebP | AVIF | processing | request | widths | /healthz p50 / max ms during it (answers) |",
+    );
+    console.log("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+    for (const r of rows) console.log(r);
+    console.log(
+      `\n/healthz over 3 s with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms (${baseline.count} answers)`,
+    );
+    console.log("\n## Serving a cached variant\n");
+    console.log("| server | req/s | p50 ms | p97.5 ms |");
+    console.log("| --- | ---: | ---: | ---: |");
+    for (const [name, f] of [
+      ["app (in-memory cache)", ours],
+      ["nginx (static file)", theirs],
+    ] as const) {
+      console.log(`| ${name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p975.toFixed(2)} |`);
+    }
+    console.log(`\napp ÷ nginx: ${(ours.rps / theirs.rps).toFixed(2)}`);
+  } finally {
+    nginx?.stop();
+    await app.stop();
+    await pgServer.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

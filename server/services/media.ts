@@ -1,0 +1,434 @@
+import { createHash } from "node:crypto";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { editHref } from "../../app/content/admin-screens";
+import { recordTitle, sections } from "../../domain/registry";
+import { parseWith } from "../../domain/validation";
+import {
+  altSchema,
+  CONTENT_TYPES,
+  defaultUrl,
+  mediaUrl,
+  parseMediaUrl,
+  type MediaInfo,
+  type MediaItem,
+  type Usage,
+  type VariantFormat,
+} from "../../domain/media";
+import type { PageInfo } from "../../domain/pagination";
+import type { Db } from "../db/client";
+import { contentEntries, media, mediaVariants, simpleItems } from "../db/schema";
+import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import { pageOf } from "../lib/paging";
+import {
+  acceptedFormat,
+  createProcessingQueue,
+  processImage,
+  processTrustedSvg,
+  type ProcessedImage,
+} from "../media/process";
+import { audited, type Actor } from "./activity";
+
+export type { MediaItem, Usage };
+import type { ContentService } from "./content";
+import type { RateLimiter } from "./rate-limit";
+
+/** A served file, ready to send. */
+export interface ServedVariant {
+  data: Buffer;
+  contentType: string;
+  etag: string;
+}
+
+type Row = typeof media.$inferSelect;
+type VariantRef = { mediaId: string; format: VariantFormat; width: number };
+
+/** Uploads per administrator per ten minutes: far above a person's pace, far below a script's. */
+export const UPLOAD_LIMIT = { name: "media-upload", limit: 60, windowMs: 10 * 60_000 };
+/** Memory for served files (least recently used go first); one file larger than an eighth of it is never kept. */
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface MediaServiceOptions {
+  db: Db;
+  content: ContentService;
+  limiter: RateLimiter;
+  logger: Logger;
+  cacheBytes?: number;
+}
+
+/**
+ * The media library (issue 11, docs/decisions/017 and 018): uploads checked by their bytes and processed once, files
+ * stored in PostgreSQL (so every instance serves every image), served from a bounded in-memory cache, described to the
+ * public pages, and never deleted while a section uses them. Every change is in the activity log.
+ */
+export function createMediaService({
+  db,
+  content,
+  limiter,
+  logger,
+  cacheBytes = DEFAULT_CACHE_BYTES,
+}: MediaServiceOptions) {
+  const queue = createProcessingQueue();
+  const files = new ByteCache(cacheBytes);
+  // Descriptions for pages, dropped whenever content (or an alt text) changes on any instance.
+  let described = { generation: -1, byKey: new Map<string, MediaInfo | null>() };
+
+  async function variantsOf(ids: string[]): Promise<Map<string, VariantRef[]>> {
+    const out = new Map<string, VariantRef[]>();
+    if (!ids.length) return out;
+    const rows = await db
+      .select({ mediaId: mediaVariants.mediaId, format: mediaVariants.format, width: mediaVariants.width })
+      .from(mediaVariants)
+      .where(inArray(mediaVariants.mediaId, ids))
+      .orderBy(mediaVariants.width);
+    for (const r of rows) out.set(r.mediaId, [...(out.get(r.mediaId) ?? []), r]);
+    return out;
+  }
+
+  function info(row: Row, variants: VariantRef[]): MediaInfo {
+    const svg = variants.some((v) => v.format === "svg");
+    const widths = [...new Set(variants.filter((v) => v.format !== "avif").map((v) => v.width))];
+    return {
+      key: row.key,
+      width: row.width,
+      height: row.height,
+      alt: row.alt,
+      color: row.color,
+      widths,
+      avif: variants.some((v) => v.format === "avif"),
+      svg,
+    };
+  }
+
+  function item(row: Row, variants: VariantRef[]): MediaItem {
+    const i = info(row, variants);
+    return {
+      _id: row.id,
+      ...i,
+      fileName: row.fileName,
+      sourceFormat: row.sourceFormat,
+      sourceBytes: row.sourceBytes,
+      createdAt: row.createdAt.toISOString(),
+      createdBy: row.createdBy,
+      url: defaultUrl(i),
+      thumbnail: mediaUrl(i.key, i.widths[0]!, i.svg ? "svg" : "webp"),
+    };
+  }
+
+  async function byKey(key: string): Promise<MediaItem | null> {
+    const [row] = await db.select().from(media).where(eq(media.key, key));
+    return row ? item(row, (await variantsOf([row.id])).get(row.id) ?? []) : null;
+  }
+
+  async function one(id: string): Promise<MediaItem> {
+    if (!isId(id)) throw notFound("No such image.");
+    const [row] = await db.select().from(media).where(eq(media.id, id));
+    if (!row) throw notFound("No such image.");
+    return item(row, (await variantsOf([row.id])).get(row.id) ?? []);
+  }
+
+  /** Stores a processed image and its files in one transaction (all or nothing), logged as created by `actor`. */
+  async function store(
+    key: string,
+    processed: ProcessedImage,
+    meta: { fileName: string; alt: string; sourceBytes: number },
+    actor: Actor | undefined,
+  ): Promise<{ item: MediaItem; created: boolean }> {
+    try {
+      const id = await audited(db, actor, "media", async (tx, audit) => {
+        const [row] = await tx
+          .insert(media)
+          .values({
+            key,
+            fileName: meta.fileName,
+            sourceFormat: processed.sourceFormat,
+            sourceBytes: meta.sourceBytes,
+            width: processed.width,
+            height: processed.height,
+            color: processed.color,
+            alt: meta.alt,
+            createdBy: actor?.email ?? null,
+          })
+          .returning();
+        await tx.insert(mediaVariants).values(
+          processed.variants.map((v) => ({
+            mediaId: row!.id,
+            format: v.format,
+            width: v.width,
+            height: v.height,
+            size: v.data.length,
+            data: v.data,
+          })),
+        );
+        await audit.created(row!.id, {
+          fileName: meta.fileName,
+          alt: meta.alt,
+          width: processed.width,
+          height: processed.height,
+          files: processed.variants.map((v) => `${v.format} ${v.width}`).join(", "),
+        });
+        return row!.id;
+      });
+      return { item: await one(id), created: true };
+    } catch (error) {
+      // The same file uploaded twice at once: the first one stored it.
+      const existing = isUniqueViolation(error) ? await byKey(key) : null;
+      if (existing) return { item: existing, created: false };
+      throw error;
+    }
+  }
+
+  /** Where each of these images is used: the sections (and simple items) whose fields hold one of its addresses. */
+  async function usagesOf(tx: Pick<Db, "select">, keys: string[]): Promise<Map<string, Usage[]>> {
+    const out = new Map<string, Usage[]>(keys.map((k) => [k, []]));
+    if (!keys.length) return out;
+    const patterns = keys.map((k) => `%/media/${k}-%`);
+    const [entries, items] = await Promise.all([
+      tx
+        .select({ id: contentEntries.id, type: contentEntries.type, data: contentEntries.data })
+        .from(contentEntries)
+        .where(sql`${contentEntries.data}::text like any(${sql.param(patterns)}::text[])`),
+      tx
+        .select({ category: simpleItems.category, imageLink: simpleItems.imageLink })
+        .from(simpleItems)
+        .where(sql`${simpleItems.imageLink} like any(${sql.param(patterns)}::text[])`),
+    ]);
+    for (const e of entries) {
+      const section = sections.find((s) => s.type === e.type);
+      if (!section) continue;
+      for (const f of section.fields) {
+        const used = out.get(parseMediaUrl(e.data[f.name])?.key ?? "");
+        if (!used) continue;
+        const title = recordTitle(section, e.data);
+        used.push({
+          where: section.cardinality === "list" && title ? `${section.title} “${title}”` : section.title,
+          field: f.label,
+          edit: editHref(section, e.id),
+        });
+      }
+    }
+    for (const i of items) {
+      out
+        .get(parseMediaUrl(i.imageLink)?.key ?? "")
+        ?.push({ where: `Item “${i.category}”`, field: "Image Link", edit: null });
+    }
+    return out;
+  }
+
+  return {
+    /**
+     * An administrator's upload: the real type from the bytes (415), processed once in the queue (413 too many
+     * pixels, 400 damaged, 503 queue full), then stored whole. The same bytes uploaded again are the same image.
+     */
+    async upload(
+      input: { bytes: Buffer; fileName: string; alt?: string },
+      actor: Actor,
+    ): Promise<{ item: MediaItem; created: boolean; timings?: ProcessedImage["timings"] }> {
+      acceptedFormat(input.bytes);
+      const alt = parseWith(altSchema, { alt: input.alt ?? "" });
+      if (!alt.ok) throw badRequest(alt.errors);
+      const key = keyOf(input.bytes);
+      const existing = await byKey(key);
+      if (existing) return { item: existing, created: false };
+      const processed = await queue.run(() => processImage(input.bytes));
+      logger.info("image processed", {
+        width: processed.width,
+        height: processed.height,
+        files: processed.variants.length,
+        ms: processed.timings.total,
+      });
+      const stored = await store(
+        key,
+        processed,
+        { fileName: cleanFileName(input.fileName), alt: alt.data.alt, sourceBytes: input.bytes.length },
+        actor,
+      );
+      return { ...stored, timings: processed.timings };
+    },
+
+    /** Counts one upload of this administrator; false past the limit. */
+    async mayUpload(actor: Actor): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+      return limiter.hit(UPLOAD_LIMIT, actor.id);
+    },
+
+    /**
+     * One of our own shipped files (demo content): an SVG illustration stored as it is, or a raster processed like an
+     * upload but in WebP only (a first start stays quick). Never reached from a request.
+     */
+    async importTrusted(input: { bytes: Buffer; fileName: string; alt: string }): Promise<MediaItem> {
+      const key = keyOf(input.bytes);
+      const existing = await byKey(key);
+      if (existing) return existing;
+      const processed = input.fileName.toLowerCase().endsWith(".svg")
+        ? await processTrustedSvg(input.bytes)
+        : await queue.run(() => processImage(input.bytes, { avif: false }));
+      const meta = { fileName: input.fileName, alt: input.alt, sourceBytes: input.bytes.length };
+      return (await store(key, processed, meta, undefined)).item;
+    },
+
+    /** The library, newest first, one page counted and cut in SQL. */
+    async list(page: unknown, perPage: number): Promise<{ items: MediaItem[]; page: PageInfo }> {
+      const { rows, page: info } = await pageOf(db, media, {
+        orderBy: [desc(media.createdAt), desc(media.id)],
+        page,
+        perPage,
+      });
+      const variants = await variantsOf(rows.map((r) => r.id));
+      return { items: rows.map((r) => item(r, variants.get(r.id) ?? [])), page: info };
+    },
+
+    get: one,
+
+    /** Where an image is used (shown beside it in the library). */
+    async usages(id: string): Promise<Usage[]> {
+      const found = await one(id);
+      return (await usagesOf(db, [found.key])).get(found.key) ?? [];
+    },
+
+    /** Where each image of a page of the library is used, in one query. */
+    async usagesByKey(keys: string[]): Promise<Record<string, Usage[]>> {
+      return Object.fromEntries(await usagesOf(db, keys));
+    },
+
+    /** Changes an image's alt text; the public pages show it at once (every instance is told). */
+    async setAlt(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound("No such image.");
+      const parsed = parseWith(altSchema, input);
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const modified = await audited(db, actor, "media", async (tx, audit) => {
+        const [before] = await tx.select().from(media).where(eq(media.id, id)).for("update");
+        if (!before) throw notFound("No such image.");
+        if (before.alt === parsed.data.alt) return false;
+        await tx.update(media).set({ alt: parsed.data.alt }).where(eq(media.id, id));
+        await audit.updated(id, { alt: before.alt }, { alt: parsed.data.alt });
+        await content.changedIn(tx);
+        return true;
+      });
+      if (modified) content.invalidate();
+      return { modified };
+    },
+
+    /** Deletes an image nobody uses; one in use is refused (409) with the places that use it. */
+    async remove(id: string, actor: Actor): Promise<void> {
+      if (!isId(id)) throw notFound("No such image.");
+      const key = await audited(db, actor, "media", async (tx, audit) => {
+        // No section may start using the image between the check and the delete.
+        await tx.execute(sql`lock table content_entries, simple_items in share mode`);
+        const [row] = await tx.select().from(media).where(eq(media.id, id)).for("update");
+        if (!row) throw notFound("No such image.");
+        const usages = (await usagesOf(tx, [row.key])).get(row.key) ?? [];
+        if (usages.length) throw new AppError(409, inUseMessage(usages));
+        await tx.delete(media).where(eq(media.id, id));
+        await audit.deleted(id, { fileName: row.fileName, alt: row.alt, width: row.width, height: row.height });
+        return row.key;
+      });
+      files.dropKey(key);
+    },
+
+    /**
+     * What the public pages need to draw the library images that `value` (a page's content, any shape) points to:
+     * keyed by image key. Kept in memory until content changes, so a page costs no query for it after the first.
+     */
+    async describe(value: unknown): Promise<Record<string, MediaInfo>> {
+      const keys = new Set<string>();
+      collectKeys(value, keys);
+      const generation = content.generation();
+      if (described.generation !== generation) described = { generation, byKey: new Map() };
+      const cache = described.byKey;
+      const missing = [...keys].filter((k) => !cache.has(k));
+      if (missing.length) {
+        const rows = await db.select().from(media).where(inArray(media.key, missing));
+        const variants = await variantsOf(rows.map((r) => r.id));
+        for (const k of missing) cache.set(k, null);
+        for (const r of rows) cache.set(r.key, info(r, variants.get(r.id) ?? []));
+      }
+      const out: Record<string, MediaInfo> = {};
+      for (const k of keys) {
+        const found = cache.get(k);
+        if (found) out[k] = found;
+      }
+      return out;
+    },
+
+    /** One served file by its address's parts; from memory after the first time. */
+    async file(key: string, width: number, format: VariantFormat): Promise<ServedVariant | null> {
+      const id = `${key}-${width}.${format}`;
+      const hit = files.get(id);
+      if (hit) return hit;
+      const [row] = await db
+        .select({ data: mediaVariants.data })
+        .from(mediaVariants)
+        .innerJoin(media, eq(media.id, mediaVariants.mediaId))
+        .where(and(eq(media.key, key), eq(mediaVariants.format, format), eq(mediaVariants.width, width)));
+      if (!row) return null;
+      const served = { data: row.data, contentType: CONTENT_TYPES[format], etag: `"${id}"` };
+      files.set(id, served);
+      return served;
+    },
+
+    /** Bytes held by the file cache (tests and the benchmark). */
+    cachedBytes: () => files.bytes,
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;
+
+/** The first 24 hex digits of the SHA-256 of the uploaded bytes: the image's name in every address. */
+const keyOf = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex").slice(0, 24);
+
+/** A file name for people: no folders, no control characters, at most 200 characters. */
+function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f\uD800-\uDFFF]/g, "").trim();
+  return clean.slice(0, 200) || "image";
+}
+
+/** "This image is used by Banner (Banner Image or Video Link) and Team Member “Ada” (Member Image). …" */
+export function inUseMessage(usages: Usage[]): string {
+  const places = usages.map((u) => `${u.where} (${u.field})`);
+  const list = places.length < 2 ? places.join("") : `${places.slice(0, -1).join(", ")} and ${places.at(-1)}`;
+  return `This image is used by ${list}. Choose another image there first, then delete it.`;
+}
+
+function collectKeys(value: unknown, keys: Set<string>, depth = 0): void {
+  if (typeof value === "string") {
+    const parsed = parseMediaUrl(value);
+    if (parsed) keys.add(parsed.key);
+    return;
+  }
+  if (depth > 6 || value === null || typeof value !== "object") return;
+  for (const v of Object.values(value)) collectKeys(v, keys, depth + 1);
+}
+
+/** A least-recently-used cache bounded by the bytes it holds. */
+export class ByteCache {
+  private readonly entries = new Map<string, ServedVariant>();
+  bytes = 0;
+  constructor(private readonly max: number) {}
+  get(id: string): ServedVariant | undefined {
+    const hit = this.entries.get(id);
+    if (hit) {
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+    }
+    return hit;
+  }
+  set(id: string, value: ServedVariant): void {
+    if (value.data.length > this.max / 8 || this.entries.has(id)) return;
+    this.entries.set(id, value);
+    this.bytes += value.data.length;
+    for (const [k, v] of this.entries) {
+      if (this.bytes <= this.max) break;
+      this.entries.delete(k);
+      this.bytes -= v.data.length;
+    }
+  }
+  dropKey(key: string): void {
+    for (const [k, v] of this.entries) {
+      if (!k.startsWith(`${key}-`)) continue;
+      this.entries.delete(k);
+      this.bytes -= v.data.length;
+    }
+  }
+}
