@@ -152,7 +152,8 @@ export default function TotalOrders({
             header: "Action",
             pinned: true,
             cell: (o) => (
-              <span className="flex items-center gap-3">
+              // One above the other: the pinned column stays narrow and covers less of what scrolls beneath it.
+              <span className="flex flex-col items-start gap-1.5">
                 {o.badge === "Awaiting Activation" ? <DeliverButton id={o._id} name={o.customerName} /> : null}
                 <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
                   Update
