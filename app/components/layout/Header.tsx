@@ -30,11 +30,11 @@ export function Header({ logo, siteName, user }: HeaderProps) {
 
   const accountLinks = user ? (
     <>
-      <Link to="/dashboard" className="btn-dark px-5 py-2.5">
+      <Link to="/dashboard" className="btn-dark px-4 py-2.5 xl:px-5">
         Dashboard
       </Link>
       {user.isAdmin ? (
-        <Link to="/admin" className="btn-outline px-5 py-2.5">
+        <Link to="/admin" className="btn-outline px-4 py-2.5 xl:px-5">
           Admin
         </Link>
       ) : null}
@@ -52,7 +52,7 @@ export function Header({ logo, siteName, user }: HeaderProps) {
 
   return (
     <header className="sticky top-0 z-40 border-b border-linen/70 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
-      <div className="container-page flex h-18 items-center justify-between gap-6 py-3">
+      <div className="container-page flex h-18 items-center justify-between gap-4 py-3 xl:gap-6">
         <Link to="/" className="flex shrink-0 items-center" aria-label={`${siteName}, home`}>
           {logo ? (
             <ContentImage
@@ -68,19 +68,19 @@ export function Header({ logo, siteName, user }: HeaderProps) {
             <span className="font-serif text-xl text-forest">{siteName}</span>
           )}
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-7 lg:flex">
+        <nav aria-label="Main" className="hidden items-center gap-4 lg:flex xl:gap-7">
           {NAV_LINKS.map((l) => (
             <NavLink
               key={l.to}
               to={l.to}
               end
-              className="text-sm font-medium text-ink/80 transition-colors hover:text-clay"
+              className="text-sm font-medium whitespace-nowrap text-ink/80 transition-colors hover:text-clay"
             >
               {l.label}
             </NavLink>
           ))}
         </nav>
-        <div className="hidden items-center gap-3 lg:flex" data-testid="header-account">
+        <div className="hidden items-center gap-2 whitespace-nowrap lg:flex xl:gap-3" data-testid="header-account">
           {accountLinks}
         </div>
         <button
