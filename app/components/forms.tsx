@@ -66,17 +66,16 @@ function FieldShell({
   );
 }
 
-export function TextField({
-  label,
-  name,
-  error,
-  className,
-  hideLabel,
-  ...input
-}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
-  const { defaultValue, ...rest } = input;
+/** Splits a field's props into what FieldShell takes and what goes on the control. */
+function splitField<P extends FieldProps & { defaultValue?: unknown }>(props: P) {
+  const { label, name, error, className, hideLabel, defaultValue, ...rest } = props;
+  return { shell: { label, name, error, className, hideLabel, defaultValue }, rest };
+}
+
+export function TextField(props: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const { shell, rest } = splitField(props);
   return (
-    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+    <FieldShell {...shell}>
       {({ key, defaultValue: start, ...control }) => (
         <input
           key={key as string}
@@ -84,24 +83,17 @@ export function TextField({
           {...control}
           {...rest}
           // A controlled value (a read-only field) has no starting value.
-          defaultValue={"value" in input ? undefined : (start as string | undefined)}
+          defaultValue={"value" in props ? undefined : (start as string | undefined)}
         />
       )}
     </FieldShell>
   );
 }
 
-export function TextAreaField({
-  label,
-  name,
-  error,
-  className,
-  hideLabel,
-  ...input
-}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { defaultValue, ...rest } = input;
+export function TextAreaField(props: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { shell, rest } = splitField(props);
   return (
-    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+    <FieldShell {...shell}>
       {({ key, ...control }) => (
         <textarea key={key as string} rows={3} className="field-input" {...control} {...rest} />
       )}
@@ -111,22 +103,17 @@ export function TextAreaField({
 
 /** A select with an empty first option (`placeholder`), so that "nothing chosen" is a value the schema can refuse. */
 export function SelectField({
-  label,
-  name,
-  error,
-  className,
-  hideLabel,
   options,
   placeholder = "Select",
-  ...select
+  ...props
 }: FieldProps &
   SelectHTMLAttributes<HTMLSelectElement> & {
     options: readonly { value: string; label: string }[];
     placeholder?: string;
   }) {
-  const { defaultValue, ...rest } = select;
+  const { shell, rest } = splitField(props);
   return (
-    <FieldShell {...{ name, label, error, className, hideLabel }} defaultValue={defaultValue}>
+    <FieldShell {...shell}>
       {({ key, ...control }) => (
         <select
           key={key as string}

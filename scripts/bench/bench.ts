@@ -11,18 +11,13 @@
  *
  * Settings: BENCH_SECONDS (per measurement, default 8), BENCH_ORDERS, BENCH_CUSTOMERS.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, chmodSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { rmSync, existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { silentLogger } from "../../server/lib/logger";
-import { freePort, ROOT } from "../../tests/support/server";
-import { CookieJar } from "../../tests/support/session";
-import { buildIsCurrent } from "../build-state.mjs";
+import { freePort } from "../../tests/support/server";
+import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith, type Figure } from "./support";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
@@ -30,166 +25,34 @@ const CUSTOMER = { name: "Bench Customer", email: "bench-customer@example.com", 
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-interface Figure {
-  name: string;
-  rps: number;
-  p50: number;
-  p975: number;
-  non2xx: number;
-}
+const { dir: scratch, lua: LUA } = makeScratch("atelier-bench-");
 
-function need(binary: string, debianPackage: string) {
-  if (spawnSync("sh", ["-c", `command -v ${binary}`]).status === 0) return;
-  console.log(`installing ${debianPackage} from Debian`);
-  const res = spawnSync(
-    "sh",
-    [
-      "-c",
-      `apt-get install -y -qq ${debianPackage} >/dev/null || (apt-get update -qq && apt-get install -y -qq ${debianPackage} >/dev/null)`,
-    ],
-    {
-      stdio: "inherit",
-    },
-  );
-  if (res.status !== 0) throw new Error(`${binary} is missing and ${debianPackage} could not be installed`);
-}
-
-const scratch = mkdtempSync(path.join(tmpdir(), "atelier-bench-"));
-chmodSync(scratch, 0o755);
-const LUA = path.join(scratch, "report.lua");
-// wrk prints what the table needs: latency percentiles in microseconds, requests, and non-2xx/3xx answers.
-writeFileSync(
-  LUA,
-  `local headers = {}
-init = function(args) for i = 1, #args, 2 do headers[args[i]] = args[i + 1] end end
-request = function() return wrk.format("GET", nil, headers) end
-done = function(summary, latency, requests)
-  io.write(string.format("BENCH %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(97.5), summary.errors.status))
-end`,
-);
-
-function wrk(
-  name: string,
-  url: string,
-  options: { connections?: number; headers?: Record<string, string> } = {},
-): Figure {
-  const connections = options.connections ?? 50;
-  const headerArgs = Object.entries(options.headers ?? {}).flat();
-  const res = spawnSync("wrk", ["-t1", `-c${connections}`, `-d${SECONDS}s`, "-s", LUA, url, "--", ...headerArgs], {
-    encoding: "utf8",
-  });
-  const line = res.stdout.split("\n").find((l) => l.startsWith("BENCH "));
-  if (!line) throw new Error(`wrk failed for ${name}: ${res.stdout}${res.stderr}`);
-  const [requests, durationUs, p50, p975, non2xx] = line.split(" ").slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const figure = { name, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p975: p975 / 1000, non2xx };
-  console.log(
-    `  ${name}: ${figure.rps.toFixed(0)} req/s, p50 ${figure.p50.toFixed(1)} ms, p97.5 ${figure.p975.toFixed(1)} ms${non2xx ? `, ${non2xx} non-2xx` : ""}`,
-  );
-  return figure;
-}
-
-async function startApp(
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let out = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited:\n${out}`);
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the app did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    child,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-async function signIn(url: string, account: { email: string; password: string; name?: string }, signUp = false) {
-  const jar = new CookieJar();
-  const headers = { "content-type": "application/json", origin: url };
-  if (signUp) {
-    const res = await fetch(`${url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(account),
-    });
-    if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-  }
-  const res = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ email: account.email, password: account.password }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed for ${account.email}: ${res.status} ${await res.text()}`);
-  jar.store(res);
-  return jar.header();
-}
+const wrk = (name: string, url: string, options?: { connections?: number; headers?: Record<string, string> }) =>
+  measureWith(LUA, name, url, options);
 
 /** A static server of the same bytes: nginx (as the issue measured it), and a bare node:http server. */
 async function staticReferences(body: Buffer, contentType: string) {
-  const root = path.join(scratch, "static");
-  spawnSync("mkdir", ["-p", root]);
-  writeFileSync(path.join(root, "index.html"), body);
-  const nginxPort = await freePort();
-  const conf = path.join(scratch, "nginx.conf");
-  writeFileSync(
-    conf,
-    `worker_processes 1; daemon off; pid ${scratch}/nginx.pid; error_log ${scratch}/nginx-error.log;
-events { worker_connections 1024; }
-http { access_log off; server { listen 127.0.0.1:${nginxPort}; root ${root}; location / { default_type ${contentType.split(";")[0]}; charset utf-8; try_files /index.html =404; } } }`,
-  );
-  const nginx = spawn("nginx", ["-c", conf, "-p", scratch], { stdio: "ignore" });
+  const nginx = await nginxServing(scratch, body, {
+    file: "index.html",
+    contentType: contentType.split(";")[0]!,
+    charset: true,
+  });
   // In a child process: wrk runs synchronously here, so a server in this process could not answer.
   const nodePort = await freePort();
   const node = spawn(
     process.execPath,
     [
       "-e",
-      `const body = require("fs").readFileSync(${JSON.stringify(path.join(root, "index.html"))});
+      `const body = require("fs").readFileSync(${JSON.stringify(path.join(nginx.root, "index.html"))});
        require("http").createServer((req, res) => { res.writeHead(200, { "content-type": ${JSON.stringify(contentType)}, "content-length": body.length }); res.end(body); }).listen(${nodePort}, "127.0.0.1");`,
     ],
     { stdio: "ignore" },
   );
-  for (let i = 0; i < 50; i++) {
-    if (
-      await fetch(`http://127.0.0.1:${nginxPort}/`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
   return {
-    nginx: `http://127.0.0.1:${nginxPort}/`,
+    nginx: nginx.url,
     node: `http://127.0.0.1:${nodePort}/`,
     stop() {
-      nginx.kill("SIGTERM");
+      nginx.stop();
       node.kill("SIGTERM");
     },
   };
@@ -247,26 +110,7 @@ const verdict = (value: number, goal: number) =>
   `${value.toFixed(2)} (goal ≥ ${goal}: ${value >= goal ? "met" : "NOT met"})`;
 
 async function main() {
-  need("wrk", "wrk");
-  need("nginx", "nginx-light");
-  if (!buildIsCurrent()) {
-    console.log("building");
-    if (spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" }).status !== 0)
-      throw new Error("build failed");
-  }
-
-  const pgServer = await startEmbeddedPostgres(scratch, silentLogger);
-  const admin = new pg.Client(pgServer.connection);
-  await admin.connect();
-  await admin.query("create database bench");
-  await admin.end();
-  const { host, port, user, password } = pgServer.connection as {
-    host: string;
-    port: number;
-    user: string;
-    password: string;
-  };
-  const databaseUrl = `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@localhost:${port}/bench?host=${encodeURIComponent(host)}`;
+  const { pgServer, databaseUrl } = await prepare(scratch);
 
   const app = await startApp({
     DATABASE_URL: databaseUrl,

@@ -9,115 +9,18 @@
  * Figures on a shared machine are noisy: compare within one run. Settings: BENCH_SECONDS (default 8), BENCH_UPLOADS
  * (default 3).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import sharp from "sharp";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { silentLogger } from "../../server/lib/logger";
 import { photo } from "../../tests/support/images";
-import { freePort, ROOT } from "../../tests/support/server";
-import { CookieJar } from "../../tests/support/session";
-import { buildIsCurrent } from "../build-state.mjs";
+import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith } from "./support";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
 
-const scratch = mkdtempSync(path.join(tmpdir(), "atelier-bench-media-"));
-chmodSync(scratch, 0o755);
-const LUA = path.join(scratch, "report.lua");
-writeFileSync(
-  LUA,
-  `done = function(summary, latency, requests)
-  io.write(string.format("BENCH %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(97.5), summary.errors.status))
-end`,
-);
+const { dir: scratch, lua: LUA } = makeScratch("atelier-bench-media-");
 
-function need(binary: string, debianPackage: string) {
-  if (spawnSync("sh", ["-c", `command -v ${binary}`]).status === 0) return;
-  console.log(`installing ${debianPackage} from Debian`);
-  const res = spawnSync(
-    "sh",
-    [
-      "-c",
-      `apt-get install -y -qq ${debianPackage} >/dev/null || (apt-get update -qq && apt-get install -y -qq ${debianPackage} >/dev/null)`,
-    ],
-    { stdio: "inherit" },
-  );
-  if (res.status !== 0) throw new Error(`${binary} is missing and ${debianPackage} could not be installed`);
-}
-
-interface Figure {
-  rps: number;
-  p50: number;
-  p975: number;
-  non2xx: number;
-}
-
-function wrk(name: string, url: string): Figure {
-  const res = spawnSync("wrk", ["-t1", "-c50", `-d${SECONDS}s`, "-s", LUA, url], { encoding: "utf8" });
-  const line = res.stdout.split("\n").find((l) => l.startsWith("BENCH "));
-  if (!line) throw new Error(`wrk failed for ${name}: ${res.stdout}${res.stderr}`);
-  const [requests, durationUs, p50, p975, non2xx] = line.split(" ").slice(1).map(Number) as number[];
-  const f = { rps: requests! / (durationUs! / 1e6), p50: p50! / 1000, p975: p975! / 1000, non2xx: non2xx! };
-  console.log(
-    `  ${name}: ${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p97.5 ${f.p975.toFixed(2)} ms${f.non2xx ? `, ${f.non2xx} non-2xx` : ""}`,
-  );
-  return f;
-}
-
-async function waitFor(url: string, what: string, seconds = 120) {
-  for (const deadline = Date.now() + seconds * 1000; ; await new Promise((r) => setTimeout(r, 200))) {
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    if (Date.now() > deadline) throw new Error(`${what} did not start`);
-  }
-}
-
-async function startApp(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  await waitFor(`${url}/healthz`, "the app");
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-/** nginx serving `body` as a static file with the same content type. */
-async function nginxServing(body: Buffer, contentType: string) {
-  const root = path.join(scratch, "static");
-  mkdirSync(root, { recursive: true });
-  writeFileSync(path.join(root, "variant"), body);
-  const port = await freePort();
-  const conf = path.join(scratch, "nginx.conf");
-  writeFileSync(
-    conf,
-    `worker_processes 1; daemon off; pid ${scratch}/nginx.pid; error_log ${scratch}/nginx-error.log;
-events { worker_connections 1024; }
-http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location / { default_type ${contentType}; try_files /variant =404; } } }`,
-  );
-  const nginx = spawn("nginx", ["-c", conf, "-p", scratch], { stdio: "ignore" });
-  await waitFor(`http://127.0.0.1:${port}/`, "nginx", 10);
-  return { url: `http://127.0.0.1:${port}/`, stop: () => nginx.kill("SIGTERM") };
-}
+const wrk = (name: string, url: string) => measureWith(LUA, name, url, { digits: 2 });
 
 /**
  * A 24-megapixel photo-like JPEG, different for each `seed`: shapes and gradients with texture at several scales
@@ -174,41 +77,20 @@ function probe(url: string) {
 }
 
 async function main() {
-  need("wrk", "wrk");
-  need("nginx", "nginx-light");
-  if (!buildIsCurrent()) {
-    console.log("building");
-    if (spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" }).status !== 0)
-      throw new Error("build failed");
-  }
-  const pgServer = await startEmbeddedPostgres(scratch, silentLogger);
-  const client = new pg.Client(pgServer.connection);
-  await client.connect();
-  await client.query("create database bench");
-  await client.end();
-  const { host, port, user, password } = pgServer.connection as {
-    host: string;
-    port: number;
-    user: string;
-    password: string;
-  };
-  const app = await startApp({
-    DATABASE_URL: `postgresql://${encodeURIComponent(user)}:${encodeURIComponent(password)}@localhost:${port}/bench?host=${encodeURIComponent(host)}`,
-    DATA_DIR: path.join(scratch, "app"),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SEED_DEMO_CONTENT: "false",
-  });
+  const { pgServer, databaseUrl } = await prepare(scratch);
+  const app = await startApp(
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: path.join(scratch, "app"),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO_CONTENT: "false",
+    },
+    "inherit",
+  );
   let nginx: Awaited<ReturnType<typeof nginxServing>> | undefined;
   try {
-    const jar = new CookieJar();
-    jar.store(
-      await fetch(`${app.url}/api/auth/sign-in/email`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: app.url },
-        body: JSON.stringify(ADMIN),
-      }),
-    );
+    const cookie = await signIn(app.url, ADMIN);
 
     const idle = probe(`${app.url}/healthz`);
     await new Promise((r) => setTimeout(r, 3000));
@@ -228,7 +110,7 @@ async function main() {
       const res = await fetch(`${app.url}/api/media`, {
         method: "POST",
         body: form,
-        headers: { cookie: jar.header(), origin: app.url },
+        headers: { cookie, origin: app.url },
       });
       const wall = performance.now() - started;
       const waited = await health.stop();
@@ -252,7 +134,7 @@ async function main() {
     const variantUrl = `${app.url}/media/${key}-960.webp`;
     const variant = await fetch(variantUrl);
     const variantBytes = Buffer.from(await variant.arrayBuffer());
-    nginx = await nginxServing(variantBytes, "image/webp");
+    nginx = await nginxServing(scratch, variantBytes, { file: "variant", contentType: "image/webp" });
     console.log(`\nthe 960 px WebP variant (${(variantBytes.length / 1024).toFixed(1)} KB), 50 connections`);
     const ours = wrk("app, cached variant", variantUrl);
     const theirs = wrk("nginx, same bytes from a file", nginx.url);

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { editHref } from "../../app/content/admin-screens";
-import { recordTitle, sections } from "../../domain/registry";
+import { editHref, recordTitle, sections } from "../../domain/registry";
 import { parseWith } from "../../domain/validation";
 import {
   altSchema,
@@ -18,6 +17,7 @@ import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import { contentEntries, media, mediaVariants, simpleItems } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
+import { isDatabaseUnavailable } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
 import {
@@ -337,10 +337,15 @@ export function createMediaService({
       const cache = described.byKey;
       const missing = [...keys].filter((k) => !cache.has(k));
       if (missing.length) {
-        const rows = await db.select().from(media).where(inArray(media.key, missing));
-        const variants = await variantsOf(rows.map((r) => r.id));
-        for (const k of missing) cache.set(k, null);
-        for (const r of rows) cache.set(r.key, info(r, variants.get(r.id) ?? []));
+        try {
+          const rows = await db.select().from(media).where(inArray(media.key, missing));
+          const variants = await variantsOf(rows.map((r) => r.id));
+          for (const k of missing) cache.set(k, null);
+          for (const r of rows) cache.set(r.key, info(r, variants.get(r.id) ?? []));
+        } catch (error) {
+          // During a database outage a page still draws: those images go out as plain <img src>, asked again later.
+          if (!isDatabaseUnavailable(error)) throw error;
+        }
       }
       const out: Record<string, MediaInfo> = {};
       for (const k of keys) {

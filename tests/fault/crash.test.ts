@@ -159,6 +159,8 @@ describe("a postmaster that died but was not reaped (D12)", () => {
       const zombie = Number(
         await new Promise<string>((resolve) => holder.stdout!.once("data", (d) => resolve(String(d)))),
       );
+      // Only once the shell has become `sleep` (which never reaps): a shell still running would reap its child.
+      await expect.poll(() => readFileSync(`/proc/${holder.pid}/comm`, "utf8").trim()).toBe("sleep");
       process.kill(zombie, "SIGKILL");
       await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1]![0]).toBe("Z");
       // What a crash that killed the database leaves: postmaster.pid naming the dead, unreaped postmaster.

@@ -15,19 +15,17 @@ export function fillLine(template: string, record: Record<string, unknown>): str
   );
 }
 
+type RecordListProps = {
+  section: SectionDef;
+  records: ListedRecord[];
+  editForm: (record: ListedRecord, done: () => void) => ReactNode;
+};
+
 /**
  * A list section's records on its admin screen, in the look its registry entry names (links by default).
  * `editForm` draws the edit form for the dialog look (the form itself belongs to the screen).
  */
-export function RecordList({
-  section,
-  records,
-  editForm,
-}: {
-  section: SectionDef;
-  records: ListedRecord[];
-  editForm: (record: ListedRecord, done: () => void) => ReactNode;
-}) {
+export function RecordList({ section, records, editForm }: RecordListProps) {
   return (
     <Curation section={section} records={records}>
       {records.length === 0 ? (
@@ -39,15 +37,7 @@ export function RecordList({
   );
 }
 
-function Records({
-  section,
-  records,
-  editForm,
-}: {
-  section: SectionDef;
-  records: ListedRecord[];
-  editForm: (record: ListedRecord, done: () => void) => ReactNode;
-}) {
+function Records({ section, records, editForm }: RecordListProps) {
   const list: ListLook = section.admin.list ?? { look: "links" };
   const title = (r: ListedRecord) => recordTitle(section, r);
   const controls = (r: ListedRecord, i: number) => (

@@ -6,6 +6,21 @@ import { Modal } from "../Modal";
 
 const PER_PAGE = 12;
 
+/** A library image's thumbnail (lazy, its own size, its colour until it loads), as the picker and the library show it. */
+export function MediaThumbnail({ item, className }: { item: MediaItem; className: string }) {
+  return (
+    <img
+      src={item.thumbnail}
+      alt={item.alt || item.fileName}
+      width={item.width}
+      height={item.height}
+      loading="lazy"
+      className={className}
+      style={{ backgroundColor: item.color }}
+    />
+  );
+}
+
 /**
  * The library in a dialog, opened from an image field: upload in place (with its progress), or pick one of the
  * library's images (newest first, a page at a time). Either way the chosen image goes to `onPick`. Holds no <form>
@@ -65,15 +80,7 @@ export function MediaPicker({
                   className="group block w-full overflow-hidden rounded-xl ring-1 ring-linen hover:ring-2 hover:ring-clay focus-visible:ring-2 focus-visible:ring-clay"
                   title={item.fileName}
                 >
-                  <img
-                    src={item.thumbnail}
-                    alt={item.alt || item.fileName}
-                    width={item.width}
-                    height={item.height}
-                    loading="lazy"
-                    className="aspect-square w-full object-cover"
-                    style={{ backgroundColor: item.color }}
-                  />
+                  <MediaThumbnail item={item} className="aspect-square w-full object-cover" />
                   <span className="block truncate px-2 py-1 text-left text-[11px] text-mist">{item.fileName}</span>
                 </button>
               </li>

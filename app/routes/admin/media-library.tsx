@@ -4,7 +4,7 @@ import type { Route } from "./+types/media-library";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Pagination } from "../../components/DataTable";
 import { TextField } from "../../components/forms";
-import { UploadBox } from "../../components/media/MediaPicker";
+import { MediaThumbnail, UploadBox } from "../../components/media/MediaPicker";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
@@ -89,15 +89,7 @@ function MediaCard({ item, usages }: { item: MediaItem; usages: Usage[] }) {
   return (
     <li className="overflow-hidden rounded-2xl bg-white ring-1 ring-linen" data-testid="media-item">
       <a href={item.url} target="_blank" rel="noreferrer" className="block bg-sand">
-        <img
-          src={item.thumbnail}
-          alt={item.alt || item.fileName}
-          width={item.width}
-          height={item.height}
-          loading="lazy"
-          className="aspect-[3/2] w-full object-contain"
-          style={{ backgroundColor: item.color }}
-        />
+        <MediaThumbnail item={item} className="aspect-[3/2] w-full object-contain" />
       </a>
       <div className="space-y-3 p-4 text-sm">
         <div>

@@ -1,6 +1,6 @@
 import { sections } from "../../../domain/registry";
 import type { Services } from "../../services";
-import { added, id, updated, type ApiRoute } from "./route";
+import { id, recordRoutes, updated, type ApiRoute } from "./route";
 
 /**
  * Every editable section's calls, generated from the content registry: the spec's four (list, one, add, update, at
@@ -8,34 +8,17 @@ import { added, id, updated, type ApiRoute } from "./route";
  */
 export function contentRoutes({ content }: Services): ApiRoute[] {
   return sections.flatMap((s): ApiRoute[] => [
-    {
-      method: "get",
-      path: s.api.list,
-      access: "public",
-      what: `${s.title}: list`,
-      handler: () => content.list(s.type),
-    },
-    {
-      method: "get",
-      path: s.api.one,
-      access: "public",
-      what: `${s.title}: one`,
-      handler: (req) => content.get(s.type, id(req)),
-    },
-    {
-      method: "post",
-      path: s.api.add,
-      access: "admin",
-      what: `${s.title}: add`,
-      handler: async (req, res, viewer) => added(res, (await content.add(s.type, req.body, viewer)).id),
-    },
-    {
-      method: "put",
-      path: s.api.update,
-      access: "admin",
-      what: `${s.title}: update`,
-      handler: async (req, _res, viewer) => updated((await content.update(s.type, id(req), req.body, viewer)).modified),
-    },
+    ...recordRoutes({
+      paths: s.api,
+      what: { list: `${s.title}: list`, one: `${s.title}: one`, add: `${s.title}: add`, update: `${s.title}: update` },
+      read: "public",
+      store: {
+        list: () => content.list(s.type),
+        get: (recordId) => content.get(s.type, recordId),
+        add: async (body, viewer) => (await content.add(s.type, body, viewer)).id,
+        update: (recordId, body, viewer) => content.update(s.type, recordId, body, viewer),
+      },
+    }),
     {
       method: "delete",
       path: s.api.one,

@@ -64,3 +64,45 @@ export function paged<T>(res: Response, rows: T[], page: Pick<PageInfo, "total" 
   res.setHeader("X-Pages", String(page.pages));
   return rows;
 }
+
+type Quartet<T> = { list: T; one: T; add: T; update: T };
+
+/**
+ * The spec's four calls for one kind of record, at its paths: list and one (open to `read`), add (201 with the insert
+ * answer) and update (the update answer), for administrators.
+ */
+export function recordRoutes({
+  paths,
+  what,
+  read,
+  store,
+}: {
+  paths: Quartet<string>;
+  what: Quartet<string>;
+  read: Access;
+  store: {
+    list: () => Promise<unknown>;
+    get: (id: string) => Promise<unknown>;
+    add: (body: unknown, viewer: Viewer) => Promise<string | null>;
+    update: (id: string, body: unknown, viewer: Viewer) => Promise<{ modified: boolean }>;
+  };
+}): ApiRoute[] {
+  return [
+    { method: "get", path: paths.list, access: read, what: what.list, handler: () => store.list() },
+    { method: "get", path: paths.one, access: read, what: what.one, handler: (req: Request) => store.get(id(req)) },
+    {
+      method: "post",
+      path: paths.add,
+      access: "admin",
+      what: what.add,
+      handler: async (req, res, viewer) => added(res, await store.add(req.body, viewer)),
+    },
+    {
+      method: "put",
+      path: paths.update,
+      access: "admin",
+      what: what.update,
+      handler: async (req, _res, viewer) => updated((await store.update(id(req), req.body, viewer)).modified),
+    },
+  ];
+}

@@ -1,5 +1,5 @@
 import type { Services } from "../../services";
-import { added, id, updated, type ApiRoute } from "./route";
+import { recordRoutes, type ApiRoute } from "./route";
 
 /** Who is asking, and the admin list (spec 2: userEmail, userRole). */
 export function userRoutes({ adminUsers }: Services): ApiRoute[] {
@@ -16,27 +16,21 @@ export function userRoutes({ adminUsers }: Services): ApiRoute[] {
         emailVerified: viewer.emailVerified,
       }),
     },
-    { method: "get", path: "/users", access: "admin", what: "admin users", handler: () => adminUsers.list() },
-    {
-      method: "get",
-      path: "/users/:id",
-      access: "admin",
-      what: "one admin user",
-      handler: (req) => adminUsers.get(id(req)),
-    },
-    {
-      method: "post",
-      path: "/add-user",
-      access: "admin",
-      what: "add the admin user",
-      handler: async (req, res, viewer) => added(res, await adminUsers.create(req.body, viewer)),
-    },
-    {
-      method: "put",
-      path: "/upadete-users/:id",
-      access: "admin",
-      what: "update the admin user",
-      handler: async (req, _res, viewer) => updated((await adminUsers.update(id(req), req.body, viewer)).modified),
-    },
+    ...recordRoutes({
+      paths: { list: "/users", one: "/users/:id", add: "/add-user", update: "/upadete-users/:id" },
+      what: {
+        list: "admin users",
+        one: "one admin user",
+        add: "add the admin user",
+        update: "update the admin user",
+      },
+      read: "admin",
+      store: {
+        list: () => adminUsers.list(),
+        get: (userId) => adminUsers.get(userId),
+        add: (body, viewer) => adminUsers.create(body, viewer),
+        update: (userId, body, viewer) => adminUsers.update(userId, body, viewer),
+      },
+    }),
   ];
 }
