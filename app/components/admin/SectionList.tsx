@@ -212,6 +212,7 @@ export function Curation({
 function ConfirmDelete({ section, record, onDone }: { section: SectionDef; record: ListedRecord; onDone: () => void }) {
   const form = useActionForm({ id: deleteFormId(section.type), onSuccess: onDone });
   const { pathname } = useLocation();
+  const [searchParams] = useSearchParams();
   const title = recordTitle(section, record);
   return (
     <ActionForm handle={form} intent="delete" hidden={{ type: section.type, id: record._id }}>
@@ -226,7 +227,8 @@ function ConfirmDelete({ section, record, onDone }: { section: SectionDef; recor
           replace
           preventScrollReset
           onClick={(e) => {
-            e.preventDefault();
+            // Opened from its address (?delete=): leave that address too, so a reload does not open it again.
+            if (!searchParams.has("delete")) e.preventDefault();
             onDone();
           }}
           className="btn-outline px-5 py-2 text-sm"

@@ -131,7 +131,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 </div>
               </div>
             ) : membership.state === "waiting" ? (
-              <div className="flex flex-wrap items-center gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-emerald-200">
+              <div className="flex items-start gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-emerald-200 sm:items-center">
                 <span
                   className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-lg text-emerald-800"
                   aria-hidden="true"
