@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, logIn, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
 
 /**
@@ -10,11 +10,7 @@ import { CookieJar } from "../support/session";
  */
 let env: E2EEnv;
 let admin: Page;
-beforeAll(async () => {
-  env = await startE2E();
-  admin = await newPage(env.browser, env.server.url);
-  await logIn(admin, ADMIN.email, ADMIN.password);
-});
+beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
 const main = (page: Page) => page.getByRole("main");

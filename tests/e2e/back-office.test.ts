@@ -2,16 +2,12 @@ import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCREENS, routePath } from "../../app/content/admin-screens";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
 let admin: Page;
-beforeAll(async () => {
-  env = await startE2E();
-  admin = await newPage(env.browser, env.server.url);
-  await logIn(admin, ADMIN.email, ADMIN.password);
-});
+beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
 const main = (page: Page) => page.getByRole("main");

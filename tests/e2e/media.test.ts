@@ -1,17 +1,13 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHONE, newPage } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { imageOf } from "../support/images";
 
 /** Issue 11: an administrator puts a photo on the site from the banner's edit screen; phones download a small file. */
 let env: E2EEnv;
 let admin: Page;
-beforeAll(async () => {
-  env = await startE2E();
-  admin = await newPage(env.browser, env.server.url);
-  await logIn(admin, ADMIN.email, ADMIN.password);
-});
+beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
 const ALT = "A sunlit reading corner with an oak armchair";

@@ -4,15 +4,11 @@ import { blockType, pages, type PageKey } from "../../app/content/pages";
 import { getSection, recordTitle } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
 
 let env: E2EEnv;
 let admin: Page;
-beforeAll(async () => {
-  env = await startE2E();
-  admin = await newPage(env.browser, env.server.url);
-  await logIn(admin, ADMIN.email, ADMIN.password);
-});
+beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
 const main = (page: Page) => page.getByRole("main");

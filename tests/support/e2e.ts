@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import type { Browser } from "playwright-core";
 import { createTestDatabase } from "./db";
-import { launchBrowser } from "./browser";
+import { launchBrowser, newPage } from "./browser";
 import { databaseUrl, startBuiltServer, type RunningServer } from "./server";
 
 /** The first administrator every e2e server is started with. */
@@ -49,4 +49,12 @@ export async function logIn(page: import("playwright-core").Page, email: string,
   await page.getByRole("main").getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL((url) => url.pathname !== "/login");
+}
+
+/** A test file's server and browser, with a page where the first administrator is signed in. */
+export async function startAdminE2E(env: Record<string, string> = {}) {
+  const started = await startE2E(env);
+  const admin = await newPage(started.browser, started.server.url);
+  await logIn(admin, ADMIN.email, ADMIN.password);
+  return { env: started, admin };
 }
