@@ -193,3 +193,62 @@ describe("a crash between the change and the send", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe("a recurring task", { timeout: 60_000 }, () => {
+  it("is scheduled once and runs once, never twice at a time, however many instances run it", async () => {
+    // A throttle slot is a clock minute: start both instances well inside one.
+    const toNextMinute = 60_000 - (Date.now() % 60_000);
+    if (toNextMinute < 5_000) await new Promise((r) => setTimeout(r, toNextMinute + 100));
+    const runs: string[] = [];
+    let running = 0;
+    let overlapped = false;
+    const instances = ["a", "b"].map((label) => {
+      const services = createServices(
+        app.db,
+        { ...app.config, jobs: { ...app.config.jobs, recurring: true } },
+        silentLogger,
+      );
+      services.jobs.every(
+        "test-tick",
+        "0 3 1 1 *",
+        async () => {
+          running++;
+          if (running > 1) overlapped = true;
+          runs.push(label);
+          await new Promise((r) => setTimeout(r, 200));
+          running--;
+        },
+        { firstRunAfterSeconds: 0 },
+      );
+      return services;
+    });
+    try {
+      await Promise.all(instances.map((s) => s.start()));
+      await expect.poll(() => runs.length, { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(async () => (await instances[0]!.jobs.list()).pending.filter((j) => j.queue === "test-tick").length)
+        .toBe(0);
+      expect(runs).toHaveLength(1);
+      expect(overlapped).toBe(false);
+      const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'test-tick'");
+      expect(schedules.rows).toEqual([{ cron: "0 3 1 1 *" }]);
+    } finally {
+      for (const s of instances) await s.close();
+    }
+  });
+
+  it("the PayPal re-verification is one of them, every 5 minutes", async () => {
+    const services = createServices(
+      app.db,
+      { ...app.config, jobs: { ...app.config.jobs, recurring: true } },
+      silentLogger,
+    );
+    await services.start();
+    try {
+      const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'paypal-retry'");
+      expect(schedules.rows).toEqual([{ cron: "*/5 * * * *" }]);
+    } finally {
+      await services.close();
+    }
+  });
+});
