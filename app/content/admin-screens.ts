@@ -26,6 +26,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/add-user", label: "Admin user" },
   { to: "/add-paypal-Email", label: "Payment account" },
   { to: "/activity", label: "Activity log" },
+  { to: "/background-jobs", label: "Background jobs" },
 ];
 
 /**

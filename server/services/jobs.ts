@@ -46,6 +46,8 @@ export function jobKey(kind: string, ...parts: (string | number)[]): string {
   return key;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** pg-boss's queue names: letters, digits, `-`, `_`, `.` and `/`. */
 const NAME = /^[a-z][a-z0-9-]{0,49}$/;
 
@@ -206,6 +208,7 @@ export function createJobsService(deps: {
 
     /** Runs a failed job again (it gets one more attempt). */
     async retry(id: string): Promise<void> {
+      if (!UUID.test(id)) throw notFound("No failed job with this id.");
       const found = await db.execute<{ name: string }>(
         sql`select name from ${sql.identifier(JOBS_SCHEMA)}.job where id = ${id}::uuid and state = 'failed'`,
       );

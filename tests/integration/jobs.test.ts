@@ -6,13 +6,31 @@ import { silentLogger } from "../../server/lib/logger";
 import { createServices, type Services } from "../../server/services";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";
+import { CookieJar } from "../support/session";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+const admin = new CookieJar();
+const customer = new CookieJar();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startTestApp({ SMTP_URL: smtp.url });
+  app = await startTestApp({
+    SMTP_URL: smtp.url,
+    ADMIN_EMAIL: "jobs-admin@example.org",
+    ADMIN_PASSWORD: "jobs-pass-1",
+  });
+  await app.services.accounts.ensureFirstAdmin();
+  await app.request("/api/auth/sign-in/email", {
+    method: "POST",
+    json: { email: "jobs-admin@example.org", password: "jobs-pass-1" },
+    jar: admin,
+  });
+  await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email: "jobs-customer@example.org", password: "secret1", name: "" },
+    jar: customer,
+  });
   // A stand-in for the change that causes a mail (an order paid, a subscriber added): a row in its own table.
   await app.db.pool.query("create table test_changes (id text primary key)");
 });
@@ -129,12 +147,31 @@ describe("a failing SMTP server", { timeout: 60_000 }, () => {
     expect(job!.error).toMatch(/Mailbox temporarily unavailable/);
     expect(received("Test mail refused")).toHaveLength(0);
 
-    await app.services.jobs.retry(job!.id);
+    // The same list through GET /api/jobs, for the admin only; Retry through POST /api/jobs/{id}/retry.
+    const listed = await app.request("/api/jobs", { jar: admin });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { failed: { id: string; error: string }[] }).failed).toEqual([
+      expect.objectContaining({ id: job!.id, error: job!.error }),
+    ]);
+    for (const [jar, status] of [
+      [undefined, 401],
+      [customer, 403],
+    ] as const) {
+      expect((await app.request("/api/jobs", { jar })).status).toBe(status);
+      expect((await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar })).status).toBe(status);
+    }
+    expect(received("Test mail refused")).toHaveLength(0);
+    const retried = await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar: admin });
+    expect(retried.status).toBe(200);
     await expect.poll(() => received("Test mail refused").length).toBe(1);
     await settled();
     expect((await app.services.jobs.list()).failed).toHaveLength(0);
     expect(received("Test mail refused")).toHaveLength(1);
     await expect(app.services.jobs.retry(job!.id)).rejects.toMatchObject({ status: 404 });
+    expect((await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar: admin })).status).toBe(
+      404,
+    );
+    expect((await app.request("/api/jobs/not-a-job/retry", { method: "POST", json: {}, jar: admin })).status).toBe(404);
   });
 });
 
