@@ -100,12 +100,7 @@ export function createJobsService(deps: {
   let boss: PgBoss | undefined;
   let started: Promise<void> | undefined;
 
-  const retry = {
-    retryLimit: options.retryLimit,
-    retryDelay: options.retryDelaySeconds,
-    retryBackoff: true,
-    retryDelayMax: 3600,
-  };
+  const retry = mailRetry(options);
 
   function running(): PgBoss {
     if (!boss) throw new Error("The job queue is not started (services.start()).");
@@ -260,6 +255,31 @@ export function createJobsService(deps: {
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
+
+/**
+ * Installs (or migrates) the queue's schema and its mail queue, then lets go: what start() does first, for a database
+ * that is a template for others (the tests' clones start with it in place).
+ */
+export async function installJobQueue(pool: pg.Pool, options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) {
+  const boss = new PgBoss({
+    ...connectionOf(pool),
+    schema: JOBS_SCHEMA,
+    schedule: false,
+    supervise: false,
+    registerInstance: false,
+    max: 1,
+  });
+  await boss.start();
+  await boss.createQueue(MAIL_QUEUE, mailRetry(options));
+  await boss.stop({ graceful: false });
+}
+
+const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
+  retryLimit: options.retryLimit,
+  retryDelay: options.retryDelaySeconds,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 /** pg-boss opens its own small pool to the same database as the app's. */
 function connectionOf(pool: pg.Pool) {
