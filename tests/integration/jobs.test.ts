@@ -124,6 +124,7 @@ describe("a mail queued with its change", () => {
 
 describe("a failing SMTP server", { timeout: 60_000 }, () => {
   it("is retried with backoff, then the job shows as failed with its reason; Retry sends it once", async () => {
+    await settled(); // the customer's address confirmation, sent at the start
     smtp.setFailing(true);
     try {
       await app.services.jobs.queueMail(app.db.db, mail("refused"), "test-mail:refused");
@@ -146,6 +147,11 @@ describe("a failing SMTP server", { timeout: 60_000 }, () => {
     });
     expect(job!.error).toMatch(/Mailbox temporarily unavailable/);
     expect(received("Test mail refused")).toHaveLength(0);
+    // Exponential backoff: the first retry 1 to 2 s after the first attempt, the second 2 to 4 s after it (plus a poll).
+    const [first, second, third] = smtp.refusedAt;
+    expect(smtp.refusedAt).toHaveLength(3);
+    expect(second! - first!).toBeGreaterThanOrEqual(900);
+    expect(third! - second!).toBeGreaterThanOrEqual(1900);
 
     // The same list through GET /api/jobs, for the admin only; Retry through POST /api/jobs/{id}/retry.
     const listed = await app.request("/api/jobs", { jar: admin });
