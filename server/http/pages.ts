@@ -68,7 +68,11 @@ export function createPagesHandler(options: {
     }
   };
 
+  /** Renders under way, by cache key. */
+  const renders = new Map<string, Promise<void>>();
+
   const handler = (async (req, res, next) => {
+    let finish: (() => void) | undefined;
     try {
       const cacheable =
         cache !== undefined && (req.method === "GET" || req.method === "HEAD") && !req.headers.authorization;
@@ -81,6 +85,10 @@ export function createPagesHandler(options: {
         role = await roleFor(req);
         const key = role && cache.keyOf(url, role.role);
         if (key) {
+          // One render per entry at a time: requests that come meanwhile wait for it and take its copy (fifty
+          // visitors arriving at once after a content change cost one render, not fifty).
+          const rendering = renders.get(key);
+          if (rendering) await rendering;
           const hit = cache.fresh(key);
           if (hit) {
             writePage(req, res, hit, "HIT", role!.setCookie);
@@ -88,6 +96,14 @@ export function createPagesHandler(options: {
           }
           stale = cache.stale(key);
           url = cache.canonical(url)!; // rendered as the address without what the page does not read
+          if (!renders.has(key)) {
+            let done!: () => void;
+            renders.set(key, new Promise<void>((resolve) => (done = resolve)));
+            finish = () => {
+              renders.delete(key);
+              done();
+            };
+          }
         }
       }
       const generation = cache?.generation();
@@ -126,6 +142,8 @@ export function createPagesHandler(options: {
     } catch (error) {
       if (res.destroyed) return; // the visitor left while the page was rendering
       next(error);
+    } finally {
+      finish?.();
     }
   }) as RequestHandler & { cacheSize(): number };
   handler.cacheSize = () => cache?.size ?? 0;

@@ -113,6 +113,24 @@ describe("anonymous hits", () => {
   });
 });
 
+describe("a burst of views after a change", () => {
+  it("costs one render: the others wait for it and get its copy", async () => {
+    await get("/contact-us");
+    // The content is locked, so that the render waits for it while every view arrives.
+    const lock = await app.db.pool.connect();
+    await lock.query("begin; lock table content_entries in access exclusive mode");
+    await app.services.content.invalidate();
+    const views = Array.from({ length: 20 }, () => get("/contact-us"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await lock.query("commit");
+    lock.release();
+    const answers = await Promise.all(views);
+    const outcomes = answers.map((r) => r.headers.get("x-cache")).sort();
+    expect(outcomes).toEqual([...Array<string>(19).fill("HIT"), "MISS"]);
+    expect(new Set(answers.map((r) => r.headers.get("etag"))).size).toBe(1);
+  });
+});
+
 describe("query strings", () => {
   it("that a page does not read share its entry, and random ones neither bypass nor grow the cache", async () => {
     const plain = await get("/contact");
