@@ -12,7 +12,7 @@
  * Settings: BENCH_SECONDS (per measurement, default 8), BENCH_ORDERS, BENCH_CUSTOMERS.
  */
 import { spawn } from "node:child_process";
-import { rmSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../tests/support/server";
@@ -29,6 +29,34 @@ const { dir: scratch, lua: LUA } = makeScratch("atelier-bench-");
 
 const wrk = (name: string, url: string, options?: { connections?: number; headers?: Record<string, string> }) =>
   measureWith(LUA, name, url, options);
+
+/** The same report, each request with another random query string (utm_source and an unknown parameter). */
+const RANDOM_QUERY_LUA = path.join(scratch, "random-query.lua");
+const REPORT = readFileSync(LUA, "utf8");
+writeFileSync(
+  RANDOM_QUERY_LUA,
+  REPORT.replace(
+    'request = function() return wrk.format("GET", nil, headers) end',
+    'request = function() return wrk.format("GET", "/?utm_source=bench&fbclid=" .. math.random(1, 1e9) .. "&x" .. math.random(1, 1e9) .. "=1", headers) end',
+  ),
+);
+
+if (readFileSync(RANDOM_QUERY_LUA, "utf8") === REPORT) throw new Error("the random query script did not apply");
+
+/**
+ * A signed-in visitor's cookies as a browser holds them after its first page: the session, and the role cookie that
+ * proves the page variant without the database (decision 025; valid 5 minutes, so taken again before each phase).
+ */
+async function withRoleCookie(url: string, cookie: string) {
+  const res = await fetch(`${url}/`, { headers: { cookie } });
+  await res.arrayBuffer();
+  const role = res.headers
+    .getSetCookie()
+    .find((c) => c.includes("atelier.role="))
+    ?.split(";")[0];
+  if (!role) throw new Error("the first page view set no role cookie");
+  return `${cookie}; ${role}`;
+}
 
 /** A static server of the same bytes: nginx (as the issue measured it), and a bare node:http server. */
 async function staticReferences(body: Buffer, contentType: string) {
@@ -129,15 +157,27 @@ async function main() {
     references = await staticReferences(homeBytes, home.headers.get("content-type") ?? "text/html");
     console.log(`\nanonymous / is ${(homeBytes.length / 1024).toFixed(1)} KB`);
 
-    const measure = (phase: string) => {
+    const measure = async (phase: string) => {
       console.log(`\n${phase}`);
       const as = (cookie: string) => ({ headers: { cookie } });
       const admin10 = { connections: 10, headers: { cookie: adminCookie } };
       const f = (name: string, url: string, options?: Parameters<typeof wrk>[2]) =>
         (figures[`${phase}:${name}`] = wrk(name, url, options));
+      const customerPages = await withRoleCookie(app.url, customerCookie);
+      const adminPages = await withRoleCookie(app.url, adminCookie);
       f("anonymous /", `${app.url}/`);
-      f("signed-in /", `${app.url}/`, as(customerCookie));
-      f("signed-in /pricing", `${app.url}/pricing`, as(customerCookie));
+      f("signed-in /", `${app.url}/`, as(customerPages));
+      f("signed-in / (admin)", `${app.url}/`, as(adminPages));
+      f("anonymous /pricing", `${app.url}/pricing`);
+      f("signed-in /pricing", `${app.url}/pricing`, as(customerPages));
+      figures[`${phase}:anonymous /, random query strings`] = measureWith(
+        RANDOM_QUERY_LUA,
+        "anonymous /, random query strings",
+        `${app.url}/`,
+      );
+      // The other way (a): everyone gets the visitor's copy, and each view also asks who is signed in.
+      f("signed-in / without its role cookie (session looked up)", `${app.url}/`, as(customerCookie));
+      f("GET /api/me (customer)", `${app.url}/api/me`, as(customerCookie));
       f("/dashboard (customer, c10)", `${app.url}/dashboard`, { connections: 10, headers: { cookie: customerCookie } });
       f("/my-order (customer, c10)", `${app.url}/my-order`, { connections: 10, headers: { cookie: customerCookie } });
       f("/admin (c10)", `${app.url}/admin`, admin10);
@@ -150,9 +190,9 @@ async function main() {
     console.log("\nreferences (same bytes as anonymous /)");
     figures["nginx"] = wrk("nginx, static file", references.nginx);
     figures["node"] = wrk("bare node:http", references.node);
-    measure("empty");
+    await measure("empty");
     await insertOrders(pgServer.connection, "bench");
-    measure("1M");
+    await measure("1M");
 
     const g = (k: string) => figures[k];
     console.log("\n## Figures\n");
@@ -164,7 +204,12 @@ async function main() {
           [
             "anonymous /",
             "signed-in /",
+            "signed-in / (admin)",
+            "anonymous /pricing",
             "signed-in /pricing",
+            "anonymous /, random query strings",
+            "signed-in / without its role cookie (session looked up)",
+            "GET /api/me (customer)",
             "/dashboard (customer, c10)",
             "/my-order (customer, c10)",
             "/admin (c10)",
@@ -190,6 +235,25 @@ async function main() {
     console.log("\n## Ratios\n");
     console.log(`- anonymous / ÷ nginx: ${verdict(ratio(g("1M:anonymous /"), g("nginx")), 0.8)}`);
     console.log(`- signed-in / ÷ anonymous /: ${verdict(ratio(g("1M:signed-in /"), g("1M:anonymous /")), 0.8)}`);
+    console.log(
+      `- signed-in / (admin) ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / (admin)"), g("1M:anonymous /")), 0.8)}`,
+    );
+    console.log(
+      `- signed-in /pricing ÷ anonymous /pricing: ${verdict(ratio(g("1M:signed-in /pricing"), g("1M:anonymous /pricing")), 0.8)}`,
+    );
+    console.log(
+      `- anonymous / with random query strings ÷ without: ${verdict(ratio(g("1M:anonymous /, random query strings"), g("1M:anonymous /")), 0.8)}`,
+    );
+    // Way (a): one page view = the shared copy (as fast as anonymous) plus a per-person call (as costly as /api/me).
+    const anonymous = g("1M:anonymous /")?.rps ?? NaN;
+    const me = g("1M:GET /api/me (customer)")?.rps ?? NaN;
+    const perView = 1 / (1 / anonymous + 1 / me);
+    console.log(
+      `- way (a), shared copy + per-person call, views/s ÷ anonymous /: ${verdict(perView / anonymous, 0.8)} (${perView.toFixed(0)} views/s)`,
+    );
+    console.log(
+      `- way (b) without the role cookie ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")), 0.8)}`,
+    );
     for (const name of [
       "/admin (c10)",
       "/total-orders (c10)",

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
@@ -9,11 +10,12 @@ import type { Services } from "../services";
 import { fromNodeHeaders } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
 import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
-import { attachViewer, viewerOf } from "./guards";
+import { attachViewer, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
+import { PageCache } from "./page-cache";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
 
@@ -50,6 +52,22 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
   app.set("trust proxy", config.trustProxy);
+  // No page cache in development: edited components must show at once.
+  const pageCache =
+    options.build && config.env !== "development"
+      ? new PageCache({ generation: services.content.generation, ttlMs: config.contentCacheTtlMs }, (cookie) =>
+          services.accounts.pageRoles.roleOf(cookie),
+        )
+      : undefined;
+  if (pageCache) {
+    app.locals.pageCache = pageCache;
+    // Page cache hits are answered before Express and every middleware (decision 025): the entry carries every header
+    // they would have set.
+    const handle = (app as unknown as { handle: (req: unknown, res: unknown, next?: unknown) => void }).handle;
+    (app as unknown as { handle: typeof handle }).handle = function (req, res, next) {
+      if (!pageCache.serve(req as IncomingMessage, res as ServerResponse)) handle.call(this, req, res, next);
+    };
+  }
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
@@ -169,11 +187,8 @@ export function createApp(options: AppOptions): Express {
         }),
         databaseDown: async () => !(await databaseAnswers(1000)),
         retryAfterSeconds: RETRY_AFTER_SECONDS,
-        // No page cache in development: edited components must show at once.
-        cache:
-          config.env === "development"
-            ? undefined
-            : { generation: services.content.generation, ttlMs: config.contentCacheTtlMs },
+        cache: pageCache,
+        pageRole: (req) => requestPageRole(req, services.accounts.pageRoles),
       }),
     );
   }

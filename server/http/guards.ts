@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
+import { pageRoleOf, type PageRole, type PageRoleCookies } from "../services/page-role";
 
 declare module "express-serve-static-core" {
   interface Request {
@@ -21,6 +22,21 @@ export function attachViewer(services: Services): RequestHandler {
 
 export async function viewerOf(req: Request): Promise<Viewer | null> {
   return req.viewer ? req.viewer() : null;
+}
+
+/**
+ * The role a public page is rendered for: proved by the signed role cookie when it can be (no database), else from the
+ * session (one lookup, shared with `req.viewer()`), with the Set-Cookie that spares the next pages that lookup.
+ */
+export async function requestPageRole(
+  req: Request,
+  roles: PageRoleCookies,
+): Promise<{ role: PageRole; setCookie?: string }> {
+  const cookie = req.headers.cookie;
+  const proved = roles.roleOf(cookie);
+  if (proved) return { role: proved };
+  const role = pageRoleOf(await viewerOf(req));
+  return { role, setCookie: roles.setCookie(role, cookie) };
 }
 
 /** Why a REST call was refused: 401 signed out, 403 signed in without the right. */

@@ -2,146 +2,186 @@ import { gzipSync } from "node:zlib";
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type { PageRole } from "../services/page-role";
+import { headerList, writePage, type PageCache } from "./page-cache";
 import { contentSecurityPolicy, inlineScriptHashes } from "./security";
 import { withAppErrorsLazy } from "./page-errors";
 
-/** A route marks its response as the same for every anonymous visitor with this header (stripped before sending). */
+/**
+ * A route marks its response as the same for every visitor of a role (visitor, customer, admin) with this header
+ * (stripped before sending): `anonymous`, or `anonymous; reads=a,b` when the page reads query parameters a and b.
+ */
 export const PAGE_CACHE_HEADER = "x-page-cache";
 export const PAGE_CACHE_ANONYMOUS = "anonymous";
 
-interface Entry {
+/** The query parameters a marked response says its page reads; undefined when the response is not marked. */
+export function pageCacheReads(marker: string | null): string[] | undefined {
+  if (!marker) return undefined;
+  const [kind, ...params] = marker.split(";").map((p) => p.trim());
+  if (kind !== PAGE_CACHE_ANONYMOUS) return undefined;
+  const reads = params.find((p) => p.startsWith("reads="));
+  return reads
+    ? reads
+        .slice("reads=".length)
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean)
+    : [];
+}
+
+interface Rendered {
   status: number;
   headers: [string, string][];
   body: Buffer;
-  gzip: Buffer | undefined;
-  generation: number;
-  storedAt: number;
-}
-
-export interface PageCacheOptions {
-  /** Changes whenever content changes; entries of an older generation are never served. */
-  generation: () => number;
-  ttlMs: number;
-  maxEntries?: number;
-  now?: () => number;
 }
 
 /**
- * React Router behind Express, with a cache of whole responses for anonymous visitors: a public page is rendered once
- * per content change instead of once per view. Requests carrying any cookie (a session) are always rendered.
+ * React Router behind Express, with the page cache (page-cache.ts): a public page is rendered once per content
+ * change and role instead of once per view. Hits are normally answered before Express (`PageCache.serve`); this
+ * handler serves the rest: misses, variants whose role the cookies did not prove (looked up once, then proved by the
+ * role cookie it sets), and the stale copy while the database is away.
  */
 export function createPagesHandler(options: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "development" | "production";
   getLoadContext: (req: ExpressRequest) => AppLoadContext;
-  cache?: PageCacheOptions;
+  cache?: PageCache;
+  /** The role a request's page is rendered for (from the role cookie, else the session) and the cookie to set. */
+  pageRole?: (req: ExpressRequest) => Promise<{ role: PageRole; setCookie?: string }>;
   /**
    * Whether the database is down right now (asked only after a 5xx): then the answer is 503 with Retry-After, and
-   * an anonymous visitor gets the last cached copy of the page, however old, rather than an error.
+   * a visitor gets the last cached copy of the page, however old, rather than an error.
    */
   databaseDown?: () => Promise<boolean>;
   retryAfterSeconds?: number;
 }): RequestHandler & { cacheSize(): number } {
   const handle = createRequestHandler(withAppErrorsLazy(options.build), options.mode);
-  const cache = new Map<string, Entry>();
-  const max = options.cache?.maxEntries ?? 200;
-  const now = options.cache?.now ?? Date.now;
+  const { cache } = options;
+
+  /** The role for this request, or undefined when it cannot be known (then nothing is cached or served from cache). */
+  const roleFor = async (req: ExpressRequest) => {
+    if (!options.pageRole) return undefined;
+    try {
+      return await options.pageRole(req);
+    } catch {
+      return undefined; // the session could not be looked up (database away): render as before, uncached
+    }
+  };
+
+  /** Renders under way, by cache key. */
+  const renders = new Map<string, Promise<void>>();
 
   const handler = (async (req, res, next) => {
+    let finish: (() => void) | undefined;
     try {
       const cacheable =
-        Boolean(options.cache) && req.method === "GET" && !req.headers.cookie && !req.headers.authorization;
-      const key = req.originalUrl;
+        cache !== undefined && (req.method === "GET" || req.method === "HEAD") && !req.headers.authorization;
+      let role: Awaited<ReturnType<typeof roleFor>>;
       // An outdated entry stays until a new render replaces it: the copy served if that render fails for want of a
       // database.
-      let stale: Entry | undefined;
-      if (cacheable) {
-        const hit = cache.get(key);
-        if (hit && hit.generation === options.cache!.generation() && now() - hit.storedAt < options.cache!.ttlMs) {
-          cache.delete(key); // keep recently used entries at the end
-          cache.set(key, hit);
-          sendEntry(req, res, hit, "HIT");
-          return;
+      let stale: ReturnType<PageCache["stale"]>;
+      let url = req.originalUrl;
+      if (cacheable && cache.knows(url)) {
+        role = await roleFor(req);
+        const key = role && cache.keyOf(url, role.role);
+        if (key) {
+          // One render per entry at a time: requests that come meanwhile wait for it and take its copy (fifty
+          // visitors arriving at once after a content change cost one render, not fifty).
+          const rendering = renders.get(key);
+          if (rendering) await rendering;
+          const hit = cache.fresh(key);
+          if (hit) {
+            writePage(req, res, hit, "HIT", role!.setCookie);
+            return;
+          }
+          stale = cache.stale(key);
+          url = cache.canonical(url)!; // rendered as the address without what the page does not read
+          if (!renders.has(key)) {
+            let done!: () => void;
+            renders.set(key, new Promise<void>((resolve) => (done = resolve)));
+            finish = () => {
+              renders.delete(key);
+              done();
+            };
+          }
         }
-        stale = hit;
       }
-      const generation = options.cache?.generation();
-      const response = await handle(toWebRequest(req, res), options.getLoadContext(req));
-      const marked = response.headers.get(PAGE_CACHE_HEADER) === PAGE_CACHE_ANONYMOUS;
+      const generation = cache?.generation();
+      const request = toWebRequest(req, res, url, cacheable ? "GET" : req.method);
+      const response = await handle(request, options.getLoadContext(req));
+      const reads = pageCacheReads(response.headers.get(PAGE_CACHE_HEADER));
       response.headers.delete(PAGE_CACHE_HEADER);
       if (!isHtml(response)) {
-        if (marked) res.setHeader("X-Cache", "BYPASS");
+        if (reads) res.setHeader("X-Cache", "BYPASS");
         await sendResponse(res, response);
         return;
       }
       // A document is read whole: its inline scripts are hashed into its Content-Security-Policy, once per render.
-      const entry = await htmlEntry(response, generation ?? 0, now(), options.mode === "development");
-      if (entry.status >= 500 && (entry.status === 503 || (await options.databaseDown?.()))) {
+      const page = await renderedPage(response, options.mode === "development");
+      if (page.status >= 500 && (page.status === 503 || (await options.databaseDown?.()))) {
         if (stale) {
-          sendEntry(req, res, stale, "STALE");
+          writePage(req, res, stale, "STALE");
           return;
         }
-        entry.status = 503;
-        entry.headers.push(["retry-after", String(options.retryAfterSeconds ?? 10)]);
+        page.status = 503;
+        page.headers.push(["retry-after", String(options.retryAfterSeconds ?? 10)]);
       }
-      if (cacheable && marked && response.status === 200 && !response.headers.has("set-cookie")) {
-        entry.gzip = gzip(entry.body);
-        if (generation === options.cache!.generation()) {
-          cache.set(key, entry);
-          while (cache.size > max) cache.delete(cache.keys().next().value!);
+      if (cacheable && reads && page.status === 200 && !response.headers.has("set-cookie")) {
+        role ??= await roleFor(req);
+        if (role) {
+          // Every header this answer carries, the middleware's included (the page's own win): a hit sends these.
+          const own = new Set(page.headers.map(([k]) => k));
+          const base = [...headerList(Object.entries(res.getHeaders())).filter(([k]) => !own.has(k)), ...page.headers];
+          const entry = cache.store(role.role, url, reads, { base, body: page.body, generation: generation! });
+          writePage(req, res, entry, "MISS", role.setCookie);
+          return;
         }
-        sendEntry(req, res, entry, "MISS");
-        return;
       }
-      if (marked) res.setHeader("X-Cache", "BYPASS");
-      sendEntry(req, res, entry);
+      if (reads) res.setHeader("X-Cache", "BYPASS");
+      sendRendered(req, res, page);
     } catch (error) {
       if (res.destroyed) return; // the visitor left while the page was rendering
       next(error);
+    } finally {
+      finish?.();
     }
   }) as RequestHandler & { cacheSize(): number };
-  handler.cacheSize = () => cache.size;
+  handler.cacheSize = () => cache?.size ?? 0;
   return handler;
 }
 
 const isHtml = (response: Response) =>
   response.body !== null && (response.headers.get("content-type") ?? "").startsWith("text/html");
 
-async function htmlEntry(
-  response: Response,
-  generation: number,
-  storedAt: number,
-  development: boolean,
-): Promise<Entry> {
+async function renderedPage(response: Response, development: boolean): Promise<Rendered> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers.entries()].filter(([k]) => k !== "content-security-policy");
   headers.push(["content-security-policy", contentSecurityPolicy(inlineScriptHashes(body), development)]);
-  return { status: response.status, headers, body, gzip: undefined, generation, storedAt };
+  return { status: response.status, headers, body };
 }
 
-const gzip = (body: Buffer, level = 6) => (body.length > 1024 ? gzipSync(body, { level }) : undefined);
+const gzip = (body: Buffer) => (body.length > 1024 ? gzipSync(body, { level: 4 }) : undefined);
 
-function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, outcome?: "HIT" | "MISS" | "STALE") {
+/** An answer that is not cached: compressed here when accepted (about 0.4 ms for the landing page). */
+function sendRendered(req: ExpressRequest, res: ExpressResponse, page: Rendered) {
   if (res.destroyed || res.writableEnded) return;
-  res.status(entry.status);
-  if (outcome) res.setHeader("X-Cache", outcome);
-  for (const [k, v] of entry.headers) {
+  res.status(page.status);
+  for (const [k, v] of page.headers) {
     if (k === "content-security-policy") res.setHeader(k, v);
     else res.append(k, v);
   }
   res.setHeader("Vary", "Accept-Encoding, Cookie");
   const accepted = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
-  // Cached documents were compressed once; others are compressed here (about 0.4 ms for the landing page).
-  const compressed = accepted ? (entry.gzip ?? gzip(entry.body, 4)) : undefined;
+  const compressed = accepted ? gzip(page.body) : undefined;
   if (compressed) res.setHeader("Content-Encoding", "gzip");
-  const body = compressed ?? entry.body;
+  const body = compressed ?? page.body;
   res.setHeader("Content-Length", String(body.length));
   res.end(body);
 }
 
 /** The same conversion @react-router/express makes. */
-function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
-  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
+function toWebRequest(req: ExpressRequest, res: ExpressResponse, address: string, method: string): Request {
+  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${address}`);
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -152,10 +192,10 @@ function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
     if (Array.isArray(values)) for (const v of values) headers.append(key, v);
     else headers.set(key, values);
   }
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (req.formBody) {
     init.body = new Uint8Array(req.formBody); // read, bounded and checked by pageForm (body.ts)
-  } else if (req.method !== "GET" && req.method !== "HEAD") {
+  } else if (method !== "GET" && method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }

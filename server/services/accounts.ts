@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { isAPIError } from "better-auth/api";
+import { getCookies } from "better-auth/cookies";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
@@ -22,6 +23,7 @@ import type { AdminUsersService } from "./admin-users";
 import { createHash } from "node:crypto";
 import type { JobsService } from "./jobs";
 import { linkMail, type Mail } from "./mailer";
+import { createPageRoleCookies } from "./page-role";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -214,8 +216,16 @@ export function createAccountsService(deps: {
     return parsed.data;
   }
 
+  /** The role a public page is rendered for, proved by a signed cookie without the database (decision 025). */
+  const pageRoles = createPageRoleCookies({
+    secret: config.authSecret,
+    sessionCookie: getCookies(auth.options).sessionToken.name,
+    secure: config.publicUrl.startsWith("https://"),
+  });
+
   return {
     auth,
+    pageRoles,
 
     /** The signed-in person, or null. An admin is listed in admin_users and has a verified email. */
     async viewer(headers: Headers): Promise<Viewer | null> {

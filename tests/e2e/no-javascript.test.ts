@@ -429,11 +429,17 @@ const cases: Case[] = [
   [
     "Sign Out",
     async () => {
-      await open(customer, "/dashboard");
+      // A cached public page (the customer's copy) leads a signed-in visitor to the dashboard without a script.
+      await open(customer, "/pricing");
+      await open(customer, "/pricing");
+      await post(customer, customer.getByTestId("header-account").getByRole("link", { name: "Dashboard" }));
+      expect(new URL(customer.url()).pathname).toBe("/dashboard");
       await post(customer, main(customer).getByRole("button", { name: "Sign Out" }));
       expect(new URL(customer.url()).pathname).toBe("/");
       await customer.goto("/dashboard");
       expect(new URL(customer.url()).pathname).toBe("/login");
+      await open(customer, "/pricing");
+      expect(await customer.getByTestId("header-account").getByRole("link").allTextContents()).toEqual(["Login"]);
     },
   ],
 ];

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { Express } from "express";
 import { loadConfig, type Config } from "../../server/config";
-import { createApp } from "../../server/http/app";
+import { createApp, type AppOptions } from "../../server/http/app";
 import { silentLogger } from "../../server/lib/logger";
 import { createServices, type Services } from "../../server/services";
 import { createTestDatabase } from "./db";
@@ -12,6 +13,8 @@ import path from "node:path";
 
 export interface TestApp {
   url: string;
+  /** The Express app (its locals: the page cache). */
+  express: Express;
   services: Services;
   config: Config;
   db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -20,8 +23,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real Express app and services on a fresh database, listening on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real Express app and services on a fresh database, listening on a free loopback port; `pages` adds the pages
+ * (a React Router build, and middleware placed before them).
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  pages: Pick<AppOptions, "build" | "beforePages"> = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
@@ -31,7 +40,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const services = createServices(db, config, silentLogger);
   await services.start();
-  const app = createApp({ config, database: db, services, logger: silentLogger });
+  const app = createApp({ config, database: db, services, logger: silentLogger, ...pages });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -39,6 +48,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   services.paypal.bindSelf(url);
   return {
     url,
+    express: app,
     services,
     config,
     db,

@@ -1,0 +1,227 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { RequestHandler } from "express";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PageCache } from "../../server/http/page-cache";
+import { buildIsCurrent } from "../../scripts/build-state.mjs";
+import { startTestApp, type TestApp } from "../support/app";
+import { ROOT } from "../support/server";
+import { CookieJar } from "../support/session";
+
+/**
+ * The page cache's mechanisms (decisions 007 and 025), in process with the real build: hits answered before every
+ * middleware with the headers a miss sends, query strings that share an entry, 304 and HEAD, and signed-in visitors
+ * served their role's copy without a database round trip and without anyone else's data.
+ */
+let app: TestApp;
+/** Calls of a middleware placed right before the pages: every render passes it, no hit may. */
+let passed = 0;
+const spy: RequestHandler = (_req, _res, next) => {
+  passed++;
+  next();
+};
+
+beforeAll(async () => {
+  if (!buildIsCurrent() && spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
+    throw new Error("npm run build failed");
+  const build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+  app = await startTestApp(
+    { ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "owner-pass-1" },
+    {
+      build,
+      beforePages: spy,
+    },
+  );
+  await app.services.accounts.ensureFirstAdmin();
+}, 180_000);
+afterAll(() => app?.close());
+
+const get = (p: string, headers: Record<string, string> = {}, method = "GET") =>
+  fetch(app.url + p, { headers, method, redirect: "manual" });
+/** Headers as a plain object, without those that differ by nature between two answers. */
+const headersOf = (res: Response) => {
+  const out = Object.fromEntries(res.headers);
+  delete out["date"];
+  delete out["x-cache"];
+  return out;
+};
+/** The header's account links (Login; Dashboard; Dashboard and Admin). */
+const accountLinks = (html: string) =>
+  [...(/data-testid="header-account"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? "").matchAll(/href="([^"]+)"/g)]
+    .map((m) => m[1])
+    .join(" ");
+const cacheSize = () => (app.express.locals.pageCache as PageCache).size;
+
+async function signUp(email: string, name: string) {
+  const jar = new CookieJar();
+  const res = await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email, password: "secret-pass-1", name },
+    jar,
+  });
+  expect(res.status).toBe(200);
+  return jar;
+}
+
+describe("anonymous hits", () => {
+  it("are answered before any middleware, with the very headers and bytes of the miss", async () => {
+    for (const encoding of ["identity", "gzip", "gzip, deflate, br"]) {
+      await app.services.content.invalidate();
+      const before = passed;
+      const miss = await get("/pricing", { "accept-encoding": encoding });
+      expect(miss.headers.get("x-cache")).toBe("MISS");
+      expect(passed).toBe(before + 1);
+      const hit = await get("/pricing", { "accept-encoding": encoding });
+      expect(hit.headers.get("x-cache")).toBe("HIT");
+      expect(passed, "a hit passes no middleware").toBe(before + 1);
+      expect(headersOf(hit)).toEqual(headersOf(miss));
+      expect(await hit.text()).toBe(await miss.text());
+    }
+  });
+
+  it("carry the security headers, the page's CSP hashes, an ETag and the encoding variants' lengths", async () => {
+    await get("/");
+    const res = await get("/", { "accept-encoding": "br" });
+    expect(res.headers.get("x-cache")).toBe("HIT");
+    expect(res.headers.get("content-encoding")).toBe("br");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self' 'sha256-/);
+    expect(res.headers.get("vary")).toBe("Accept-Encoding, Cookie");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("etag")).toMatch(/^W\/"[\w-]+"$/);
+    expect(res.headers.get("x-page-cache")).toBeNull();
+  });
+
+  it("answer 304 to If-None-Match and HEAD with the headers only", async () => {
+    const page = await get("/service/");
+    const etag = page.headers.get("etag")!;
+    const before = passed;
+    const again = await get("/service/", { "if-none-match": `"other", ${etag}` });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe("");
+    expect((await get("/service/", { "if-none-match": '"other"' })).status).toBe(200);
+    const head = await get("/service/", {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-cache")).toBe("HIT");
+    expect(head.headers.get("content-length")).toBe(page.headers.get("content-length"));
+    expect(await head.text()).toBe("");
+    expect(passed).toBe(before);
+  });
+});
+
+describe("a burst of views after a change", () => {
+  it("costs one render: the others wait for it and get its copy", async () => {
+    await get("/contact-us");
+    // The content is locked, so that the render waits for it while every view arrives.
+    const lock = await app.db.pool.connect();
+    await lock.query("begin; lock table content_entries in access exclusive mode");
+    await app.services.content.invalidate();
+    const views = Array.from({ length: 20 }, () => get("/contact-us"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await lock.query("commit");
+    lock.release();
+    const answers = await Promise.all(views);
+    const outcomes = answers.map((r) => r.headers.get("x-cache")).sort();
+    expect(outcomes).toEqual([...Array<string>(19).fill("HIT"), "MISS"]);
+    expect(new Set(answers.map((r) => r.headers.get("etag"))).size).toBe(1);
+  });
+});
+
+describe("query strings", () => {
+  it("that a page does not read share its entry, and random ones neither bypass nor grow the cache", async () => {
+    const plain = await get("/contact");
+    await get("/contact");
+    const before = passed;
+    const size = cacheSize();
+    for (const q of ["utm_source=news&utm_medium=mail", "fbclid=abc", "gclid=1&x=2", "contact=1&contact=2"]) {
+      const res = await get(`/contact?${q}`);
+      expect(res.headers.get("x-cache")).toBe("HIT");
+      expect(res.headers.get("etag")).toBe(plain.headers.get("etag"));
+    }
+    for (let i = 0; i < 300; i++) {
+      const res = await get(`/contact?r${Math.random().toString(36).slice(2)}=${i}`);
+      expect(res.headers.get("x-cache")).toBe("HIT");
+    }
+    expect(passed, "no render for a query string").toBe(before);
+    expect(cacheSize()).toBe(size);
+  });
+
+  it("before a page said what it reads: rendered, not stored under the address with the query string", async () => {
+    await app.services.content.invalidate();
+    const first = await get("/thanks?utm_campaign=1");
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect((await get("/thanks?utm_campaign=1")).headers.get("x-cache")).toBe("MISS"); // rendered as /thanks, stored
+    expect((await get("/thanks")).headers.get("x-cache")).toBe("HIT");
+  });
+});
+
+describe("signed-in visitors on public pages", () => {
+  it("get their role's copy: the same HTML for every customer, with nobody's data in it", async () => {
+    const ana = await signUp("ana.page@example.org", "Ana Pagecache");
+    const ben = await signUp("ben.page@example.org", "Ben Pagecache");
+    await app.services.content.invalidate();
+    const first = await app.request("/", { jar: ana });
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(first.headers.getSetCookie().some((c) => c.startsWith("atelier.role=customer."))).toBe(true);
+    const anaHtml = await first.text();
+    expect(accountLinks(anaHtml)).toBe("/dashboard");
+
+    // Ben: the first time his role is looked up (and a role cookie set), then proved by it, before any middleware.
+    expect((await app.request("/", { jar: ben })).headers.get("x-cache")).toBe("HIT");
+    const before = passed;
+    const hit = await app.request("/", { jar: ben });
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(passed, "a signed-in hit passes no middleware").toBe(before);
+    const benHtml = await hit.text();
+    expect(benHtml).toBe(anaHtml);
+    for (const other of [
+      "ana.page@example.org",
+      "Ana Pagecache",
+      (await app.services.accounts.userByEmail("ana.page@example.org"))!.id,
+    ])
+      expect(benHtml).not.toContain(other);
+
+    // The cached copy is what a fresh render for Ben is (an Authorization header bypasses the cache).
+    const fresh = await app.request("/", { jar: ben, headers: { authorization: "none" } });
+    expect(fresh.headers.get("x-cache")).toBe("BYPASS");
+    expect(await fresh.text()).toBe(benHtml);
+
+    expect(accountLinks(await (await get("/")).text())).toBe("/login");
+  });
+
+  it("an administrator gets the admin copy; a role cookie never outlives its session cookie", async () => {
+    const owner = new CookieJar();
+    await app.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: "owner@example.org", password: "owner-pass-1" },
+      jar: owner,
+    });
+    const html = await (await app.request("/pricing", { jar: owner })).text();
+    expect(accountLinks(html)).toBe("/dashboard /admin");
+    const cookies = owner.header();
+    expect(cookies).toMatch(/atelier\.role=admin\./);
+
+    // Signed out (the session cookie gone), the role cookie left behind: the visitor's copy.
+    const roleOnly = cookies
+      .split("; ")
+      .filter((c) => c.startsWith("atelier.role="))
+      .join("; ");
+    const signedOut = await get("/pricing", { cookie: roleOnly });
+    expect(accountLinks(await signedOut.text())).toBe("/login");
+
+    // A role cookie moved to another session is not believed: that session's own role is looked up.
+    const customer = await signUp("carl.page@example.org", "Carl Pagecache");
+    const session = customer
+      .header()
+      .split("; ")
+      .find((c) => c.includes("session_token"))!;
+    const moved = await get("/pricing", { cookie: `${session}; ${roleOnly}` });
+    const movedHtml = await moved.text();
+    expect(accountLinks(movedHtml)).toBe("/dashboard");
+    expect(moved.headers.getSetCookie().some((c) => c.startsWith("atelier.role=customer."))).toBe(true);
+  });
+});
