@@ -1,4 +1,5 @@
 import path from "node:path";
+import compression from "compression";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import type { Config } from "../config";
@@ -51,6 +52,10 @@ export function createApp(options: AppOptions): Express {
   // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
   app.set("trust proxy", config.trustProxy);
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
+  // Every text answer compressed (gzip or brotli, as the browser accepts): /__manifest, JSON, robots.txt, the sitemap,
+  // SVG. Answers already compressed pass untouched: pages (compressed once with the page cache) and built assets
+  // (their .br and .gz files). Under 1 KB it is not worth it.
+  app.use(compression());
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
   app.use(boundedRequests);
