@@ -14,6 +14,7 @@ import { attachViewer, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
+import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { createPagesHandler } from "./pages";
 import { securityHeaders } from "./security";
@@ -149,6 +150,8 @@ export function createApp(options: AppOptions): Express {
     apiErrorHandler(logger),
   );
 
+  // The shipped images' hashed copies (scripts/hash-images.mjs): pages draw these; the old addresses still answer.
+  const staticImages = options.clientDir ? loadStaticImages(options.clientDir) : {};
   if (options.clientDir) {
     app.use(
       "/assets",
@@ -171,6 +174,7 @@ export function createApp(options: AppOptions): Express {
           config: publicConfig(config),
           clientIp: req.ip ?? "unknown",
           viewer: () => viewerOf(req),
+          staticImages,
         }),
         databaseDown: async () => !(await databaseAnswers(1000)),
         retryAfterSeconds: RETRY_AFTER_SECONDS,
