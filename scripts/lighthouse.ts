@@ -6,10 +6,11 @@
  * (simulated throttling: a slow 4G network and a 4x slower CPU) with Debian's Chromium, and prints the four category
  * scores, LCP, TBT and CLS of each page, and the landing page's JavaScript (gzip and brotli bytes of every script it
  * loads). Settings: CHROMIUM_PATH (default /usr/bin/chromium), LIGHTHOUSE_RUNS (default 1: runs per page, the median
- * performance run is kept), LIGHTHOUSE_PAGES (comma-separated paths).
+ * performance run is kept), LIGHTHOUSE_PAGES (comma-separated paths), LIGHTHOUSE_REPORTS (a folder to write each
+ * page's full Lighthouse report to, as JSON).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
@@ -33,6 +34,7 @@ interface Row {
   tbt: number;
   cls: number;
   failed: string[];
+  raw?: unknown;
 }
 
 /** The gzip (level 9, as built) and brotli bytes of every script a page names: its modules and its inline scripts. */
@@ -115,6 +117,12 @@ async function main() {
       runs.sort((a, b) => a.performance - b.performance);
       const row = runs[Math.floor(runs.length / 2)]!;
       rows.push(row);
+      const reports = process.env.LIGHTHOUSE_REPORTS;
+      if (reports) {
+        mkdirSync(reports, { recursive: true });
+        const name = page.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "home";
+        writeFileSync(path.join(reports, `${name}.json`), JSON.stringify(row.raw));
+      }
       console.log(`  ${page}: performance ${runs.map((r) => r.performance).join("/")}`);
     }
     const js = await pageScriptBytes(`${app.url}/`);
