@@ -97,10 +97,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
         <LoadingBar />
         <ScrollOnNavigate />
         <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
+        {/* A page reached in the browser fades in; the page the server sent does not (location "default"): held at
+            opacity 0 its content could not be the largest paint until the fade ended, 0.3 s after the first paint. */}
         <main
           id="main"
           key={location.pathname}
-          className={`flex-1 animate-page-in transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
+          className={`flex-1 ${location.key === "default" ? "" : "animate-page-in"} transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
         >
           <Outlet />
         </main>
