@@ -103,17 +103,19 @@ async function main() {
   const scratch = mkdtempSync(path.join(tmpdir(), "atelier-lighthouse-"));
   const app = await startApp({ DATA_DIR: path.join(scratch, "data") });
   mkdirSync(path.join(scratch, "chromium"));
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-    userDataDir: path.join(scratch, "chromium"),
-  });
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
   const rows: Row[] = [];
   try {
+    chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+      userDataDir: path.join(scratch, "chromium"),
+    });
+    const port = chrome.port;
     for (const page of PAGES) await fetch(app.url + page); // into the page cache
     for (const page of PAGES) {
       const runs: Row[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await audit(app.url + page, chrome.port));
+      for (let i = 0; i < RUNS; i++) runs.push(await audit(app.url + page, port));
       runs.sort((a, b) => a.performance - b.performance);
       const row = runs[Math.floor(runs.length / 2)]!;
       rows.push(row);
@@ -139,7 +141,7 @@ async function main() {
     );
     for (const r of rows) if (r.failed.length) console.log(`  ${r.page} lost points on: ${r.failed.join(", ")}`);
   } finally {
-    chrome.kill();
+    chrome?.kill();
     await app.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
