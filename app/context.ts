@@ -9,6 +9,8 @@ declare module "react-router" {
     clientIp: string;
     /** Who is asking (null when signed out), looked up at most once per request. */
     viewer: () => Promise<Viewer | null>;
+    /** Shipped images (`/images/x.svg`) to their hashed, year-cached copies (server/http/static-images.ts). */
+    staticImages: Readonly<Record<string, string>>;
   }
 }
 

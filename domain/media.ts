@@ -1,10 +1,9 @@
 /**
  * The media library's rules shared by the server and the browser (issue 11; docs/decisions/017 and 018): what may be
  * uploaded, which widths an image gets, how its files are addressed, and how a page asks for them.
- * No server-only imports here.
+ * No server-only imports here, and no zod: every public page draws images with it (the alt text's schema is in
+ * ./media-alt.ts).
  */
-import { z } from "zod";
-import { text } from "./fields";
 
 /** The largest upload accepted. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -12,9 +11,6 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_UPLOAD_PIXELS = 100_000_000;
 /** Alt text is a sentence, not an essay. */
 export const MAX_ALT_LENGTH = 300;
-
-/** An image's alt text (what a screen reader says; empty for a purely decorative image). */
-export const altSchema = z.object({ alt: text("Alt text", MAX_ALT_LENGTH) });
 
 /** What an upload may be, read from its bytes; `svg` only for the shipped illustrations (never uploaded). */
 export const sourceFormats = ["jpeg", "png", "webp", "avif", "svg"] as const;

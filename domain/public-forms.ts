@@ -19,5 +19,4 @@ export type MessageInput = z.infer<typeof messageSchema>;
 export const subscriberSchema = z.object({ subemail: email });
 export type SubscriberInput = z.infer<typeof subscriberSchema>;
 
-/** The name of the hidden field that only bots fill in. */
-export const HONEYPOT_FIELD = "website";
+export { HONEYPOT_FIELD } from "./honeypot";

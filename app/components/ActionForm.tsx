@@ -1,6 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { getFormProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
@@ -11,7 +10,11 @@ import { useToast } from "./toast";
 export interface ActionFormOptions {
   /** Unique on the page; the action's answer names it, so that several forms can share one action. */
   id: string;
-  /** The service's schema, checked in the browser first (the same messages); the server checks again. */
+  /**
+   * The service's schema, checked in the browser first (the same messages); the server checks again. The public
+   * forms (contact, newsletter) pass none: their pages load no schema code, and the server's answer shows the same
+   * messages at the fields.
+   */
   schema?: z.ZodType;
   /** Another route's action (the contact form on every page posts to /contact). */
   action?: string;
@@ -29,6 +32,17 @@ export interface ActionFormOptions {
 }
 
 export type ActionFormHandle = ReturnType<typeof useActionForm>;
+
+type ParseWithZod = (typeof import("@conform-to/zod/v4"))["parseWithZod"];
+let parseWithZod: ParseWithZod | undefined;
+/**
+ * Conform's zod adapter, loaded by the first form that has a schema: a static import would put zod in the chunk of
+ * every page with a form, the public pages included (zod also trips their Content-Security-Policy: it probes `eval`).
+ */
+const loadParser = () =>
+  import("@conform-to/zod/v4").then((m) => {
+    parseWithZod = m.parseWithZod;
+  });
 
 /**
  * The browser half of the one form pattern (the server half is app/lib/form.server.ts): Conform's form state for a
@@ -51,14 +65,20 @@ export function useActionForm({
   const pageAnswer = isAnswer(routeAnswer) && routeAnswer.form === id ? routeAnswer : undefined;
   const answer = fetcher.data ?? pageAnswer;
   const domId = `form-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+  // Until the adapter has come (a few milliseconds after hydration), a submission is checked by the server alone.
+  const [parser, setParser] = useState(() => parseWithZod);
+  useEffect(() => {
+    if (schema && !parser) void loadParser().then(() => setParser(() => parseWithZod));
+  }, [schema, parser]);
   const [form, fields] = useForm<Record<string, unknown>>({
     id: domId,
     lastResult: answer?.result,
     defaultValue: defaultValue ? stringValues(defaultValue) : undefined,
-    onValidate: schema
-      ? ({ formData }) =>
-          parseWithZod(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>
-      : undefined,
+    onValidate:
+      schema && parser
+        ? ({ formData }) =>
+            parser(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>
+        : undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

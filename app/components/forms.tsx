@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
-import { HONEYPOT_FIELD } from "../../domain/public-forms";
+import { HONEYPOT_FIELD } from "../../domain/honeypot";
 import { useFieldState } from "./ActionForm";
 
 /** A field hidden from people; bots that fill it in are answered with success and ignored. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import compression from "compression";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import type { Config } from "../config";
@@ -14,6 +15,7 @@ import { attachViewer, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
+import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { PageCache } from "./page-cache";
 import { createPagesHandler } from "./pages";
@@ -69,6 +71,10 @@ export function createApp(options: AppOptions): Express {
     };
   }
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
+  // Every text answer compressed (gzip or brotli, as the browser accepts): /__manifest, JSON, robots.txt, the sitemap,
+  // SVG. Answers already compressed pass untouched: pages (compressed once with the page cache) and built assets
+  // (their .br and .gz files). Under 1 KB it is not worth it.
+  app.use(compression());
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
   app.use(boundedRequests);
@@ -162,6 +168,8 @@ export function createApp(options: AppOptions): Express {
     apiErrorHandler(logger),
   );
 
+  // The shipped images' hashed copies (scripts/hash-images.mjs): pages draw these; the old addresses still answer.
+  const staticImages = options.clientDir ? loadStaticImages(options.clientDir) : {};
   if (options.clientDir) {
     app.use(
       "/assets",
@@ -184,6 +192,7 @@ export function createApp(options: AppOptions): Express {
           config: publicConfig(config),
           clientIp: req.ip ?? "unknown",
           viewer: () => viewerOf(req),
+          staticImages,
         }),
         databaseDown: async () => !(await databaseAnswers(1000)),
         retryAfterSeconds: RETRY_AFTER_SECONDS,

@@ -29,6 +29,18 @@ describe("inlineScriptHashes", () => {
     expect(hashes).toContain("sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=");
   });
 
+  it("leaves out JSON data blocks (structured data), which never run, and still hashes every other type", () => {
+    const html = [
+      '<script type="application/ld+json">{"@type":"FAQPage"}</script>',
+      "<script type='application/json'>{}</script>",
+      '<script type="importmap">{"imports":{}}</script>',
+      '<script type="text/javascript">alert(1)</script>',
+    ].join("\n");
+    const hashes = inlineScriptHashes(html);
+    expect(hashes).toHaveLength(2);
+    expect(hashes).toContain("sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=");
+  });
+
   it("hashes UTF-8 text, as the browser does", () => {
     const [a] = inlineScriptHashes("<script>window.x = 'café';</script>");
     const [b] = inlineScriptHashes("<script>window.x = 'cafe';</script>");

@@ -25,12 +25,21 @@ export function contentSecurityPolicy(scriptHashes: readonly string[] = [], deve
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
-/** sha256 sources of every inline script of an HTML document (scripts with a src are covered by 'self'). */
+/**
+ * A JSON data block (`application/ld+json`, `application/json`): the browser never runs it, and script-src does not
+ * apply to it. Any other type (none, JavaScript, module, importmap, speculationrules) is hashed.
+ */
+const DATA_BLOCK = /\btype\s*=\s*["']?application\/(?:ld\+)?json["'\s>]/i;
+
+/**
+ * sha256 sources of every inline script of an HTML document (scripts with a src are covered by 'self'; JSON data
+ * blocks such as the structured data run nowhere and need none).
+ */
 export function inlineScriptHashes(html: Buffer | string): string[] {
   const text = typeof html === "string" ? html : html.toString("utf8");
   const hashes = new Set<string>();
   for (const [, attributes, body] of text.matchAll(INLINE_SCRIPT)) {
-    if (/\bsrc\s*=/i.test(attributes!) || body === "") continue;
+    if (/\bsrc\s*=/i.test(attributes!) || body === "" || DATA_BLOCK.test(`${attributes!}>`)) continue;
     hashes.add(`sha256-${createHash("sha256").update(body!, "utf8").digest("base64")}`);
   }
   return [...hashes];

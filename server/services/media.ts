@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { editHref, recordTitle, sections } from "../../domain/registry";
 import { parseWith } from "../../domain/validation";
+import { altSchema } from "../../domain/media-alt";
 import {
-  altSchema,
   CONTENT_TYPES,
   defaultUrl,
   mediaUrl,

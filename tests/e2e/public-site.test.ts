@@ -1,8 +1,11 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SectionRecord, SectionType } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { ROOT } from "../support/server";
 
 let env: E2EEnv;
 beforeAll(async () => {
@@ -232,7 +235,12 @@ describe("the other public pages", () => {
         await page.goto("/service/");
         return page.getByTestId("service-image").getAttribute("src");
       })
-      .toBe("/images/about-living.svg");
+      // A shipped image is drawn from its hashed, year-cached copy (scripts/hash-images.mjs).
+      .toBe(
+        JSON.parse(readFileSync(path.join(ROOT, "build/client/static-images.json"), "utf8"))[
+          "/images/about-living.svg"
+        ],
+      );
     await page.goto("/");
     expect(await page.getByTestId("service-name").count()).toBe(0);
 

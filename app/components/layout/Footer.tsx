@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import type { PageContent } from "../../content/pages";
-import { subscriberSchema } from "../../../domain/public-forms";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
 import { Logo } from "../sections/FooterParts";
@@ -60,7 +59,7 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
 }
 
 function NewsletterForm() {
-  const form = useActionForm({ id: "newsletter", action: "/newsletter", schema: subscriberSchema, confirm: true });
+  const form = useActionForm({ id: "newsletter", action: "/newsletter", confirm: true }); // checked by the server;
   const email = form.fields.subemail!;
   const error = email.errors?.[0];
   if (form.confirmed) {

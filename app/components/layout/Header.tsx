@@ -61,7 +61,7 @@ export function Header({ logo, siteName, user }: HeaderProps) {
               sizes="180px"
               width={180}
               height={48}
-              lazy={false}
+              priority
               className="h-10 w-auto"
             />
           ) : (

@@ -1,18 +1,38 @@
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../../domain/media";
 
-/** The library images the current pages use, by key (each route's loader returns `media`; the root merges them). */
-const MediaContext = createContext<Record<string, MediaInfo>>({});
+/**
+ * The library images the current pages use, by key (each route's loader returns `media`; the root merges them), and
+ * the shipped images they name (`/images/x.svg`) with their hashed, year-cached addresses (the root's loader).
+ */
+const MediaContext = createContext<{ media: Record<string, MediaInfo>; images: Record<string, string> }>({
+  media: {},
+  images: {},
+});
 
-export function MediaProvider({ media, children }: { media: Record<string, MediaInfo>; children: ReactNode }) {
-  return <MediaContext.Provider value={media}>{children}</MediaContext.Provider>;
+export function MediaProvider({
+  media,
+  images = {},
+  children,
+}: {
+  media: Record<string, MediaInfo>;
+  images?: Record<string, string>;
+  children: ReactNode;
+}) {
+  const value = useMemo(() => ({ media, images }), [media, images]);
+  return <MediaContext.Provider value={value}>{children}</MediaContext.Provider>;
 }
 
 /** What the library knows of an image field's value: nothing for a typed URL or a shipped file. */
 export function useMediaInfo(src: string | undefined): MediaInfo | undefined {
-  const media = useContext(MediaContext);
+  const { media } = useContext(MediaContext);
   const parsed = parseMediaUrl(src);
   return parsed ? media[parsed.key] : undefined;
+}
+
+/** Where a shipped image is served for a year (its hashed copy); any other address as it is. */
+function useServedUrl(src: string): string {
+  return useContext(MediaContext).images[src] ?? src;
 }
 
 /** The fallback `src` for browsers without srcset: the largest WebP no wider than 960 px. */
@@ -49,6 +69,7 @@ export function ContentImage({
   testId?: string;
 }) {
   const info = useMediaInfo(src);
+  const served = useServedUrl(src);
   const loading = lazy ? ("lazy" as const) : ("eager" as const);
   const common = {
     loading,
@@ -57,7 +78,7 @@ export function ContentImage({
     className,
     "data-testid": testId,
   };
-  if (!info) return <img src={src} alt={alt} width={width} height={height} {...common} />;
+  if (!info) return <img src={served} alt={alt} width={width} height={height} {...common} />;
   const shared = { ...common, width: info.width, height: info.height };
   const text = info.alt || alt;
   if (info.svg) return <img src={src} alt={text} {...shared} />;

@@ -1,14 +1,14 @@
-import { messageSchema } from "../../../domain/public-forms";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot, TextAreaField, TextField } from "../forms";
 
 /**
  * 'Send Us Message': posts to the /contact action from every page that shows it and keeps the visitor here; what was
  * typed stays on an error; once sent, a confirmation takes the form's place (beside the spec's toast). Without
- * JavaScript the browser lands on /contact, which shows the answer in the form.
+ * JavaScript the browser lands on /contact, which shows the answer in the form. The rules (domain/public-forms.ts) are
+ * checked by the server only, so that no page of the public site loads schema code.
  */
 export function ContactForm() {
-  const form = useActionForm({ id: "contact", action: "/contact", schema: messageSchema, confirm: true });
+  const form = useActionForm({ id: "contact", action: "/contact", confirm: true });
   const card = "rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:p-10";
   return (
     <section id="contact-sec" className="bg-sand py-20 sm:py-24">

@@ -1,5 +1,6 @@
 import { blockType, pages, type Block, type PageContent, type PageKey } from "../../content/pages";
 import { getSection, type SectionType } from "../../../domain/registry";
+import { PageStructuredData } from "../StructuredData";
 import { sectionComponents } from "./index";
 
 type AnyContent = Partial<Record<SectionType, unknown[]>>;
@@ -20,9 +21,14 @@ export function RenderSection({ block, content }: { block: Block; content: AnyCo
   return <Component {...props} />;
 }
 
-/** A page's sections, in the order app/content/pages.ts declares them. */
+/** A page's sections, in the order app/content/pages.ts declares them, and their structured data for search engines. */
 export function RenderSections<P extends PageKey>({ page, content }: { page: P; content: PageContent<P> }) {
-  return pages[page].blocks.map((block: Block, i) => (
-    <RenderSection key={`${blockType(block)}-${i}`} block={block} content={content as AnyContent} />
-  ));
+  return (
+    <>
+      {pages[page].blocks.map((block: Block, i) => (
+        <RenderSection key={`${blockType(block)}-${i}`} block={block} content={content as AnyContent} />
+      ))}
+      <PageStructuredData page={page} content={content} />
+    </>
+  );
 }

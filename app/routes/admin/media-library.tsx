@@ -8,7 +8,8 @@ import { MediaThumbnail, UploadBox } from "../../components/media/MediaPicker";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
-import { altSchema, formatBytes, type MediaItem, type Usage } from "../../../domain/media";
+import { formatBytes, type MediaItem, type Usage } from "../../../domain/media";
+import { altSchema } from "../../../domain/media-alt";
 import { AdminHeader } from "./layout";
 
 const PER_PAGE = 24;

@@ -1,0 +1,41 @@
+import { useRouteLoaderData } from "react-router";
+import { pages, pageTypes, type PageContent, type PageKey } from "../content/pages";
+import type { RootData } from "../root";
+import type { ContentSnapshot } from "../../domain/registry";
+import { faqPage, jsonLdText, localBusiness, planOffers, type StructuredData } from "../../domain/structured-data";
+
+/**
+ * The schema.org data of a public page, from what it shows: the agency on the home page, an Offer per plan wherever
+ * the pricing section is, an FAQPage wherever the FAQ is. One `application/ld+json` script (not run by browsers, so
+ * the Content-Security-Policy needs no hash for it), its text escaped by jsonLdText.
+ */
+export function PageStructuredData<P extends PageKey>({ page, content }: { page: P; content: PageContent<P> }) {
+  const root = useRouteLoaderData<RootData>("root");
+  if (!root) return null;
+  const shown = content as Partial<ContentSnapshot>;
+  const types = pageTypes(page);
+  const data: StructuredData[] = [];
+  if (pages[page].path === "/" && page !== "chrome") {
+    data.push(
+      localBusiness({
+        siteName: root.siteName,
+        publicUrl: root.publicUrl,
+        logo: root.chrome.logo[0],
+        address: root.chrome.footerAddress[0],
+        social: root.chrome.footerSocial[0],
+      }),
+    );
+  }
+  if (types.includes("pricing") && shown.pricing?.length)
+    data.push(planOffers({ plans: shown.pricing, publicUrl: root.publicUrl }));
+  const faq = types.includes("faqItem") ? faqPage(shown.faqItem ?? []) : undefined;
+  if (faq) data.push(faq);
+  if (!data.length) return null;
+  return (
+    <script
+      type="application/ld+json"
+      data-testid="structured-data"
+      dangerouslySetInnerHTML={{ __html: jsonLdText(data.length === 1 ? data[0]! : data) }}
+    />
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * Structured data for search engines (schema.org in JSON-LD), built from the site's content: the agency as a
+ * LocalBusiness (the footer's address, phone and email, the logo, the social links), its membership plans as Offers,
+ * and the FAQ as an FAQPage. Pure functions of the content records; shared by server and browser, so no zod and no
+ * server-only imports here. docs/decisions/027-lighthouse-and-search.md tells why each shape was chosen.
+ */
+import type { SectionRecord } from "./registry";
+
+/** The currency every price of the site is in (PayPal is asked for USD, app/lib/format.ts prints it). */
+export const PRICE_CURRENCY = "USD";
+
+const CONTEXT = "https://schema.org";
+
+export interface PostalAddress {
+  "@type": "PostalAddress";
+  /** The footer's address is one free text (street, town, postcode, country as the studio writes it). */
+  streetAddress: string;
+}
+
+export interface LocalBusiness {
+  "@context": typeof CONTEXT;
+  "@type": "LocalBusiness";
+  "@id": string;
+  name: string;
+  url: string;
+  logo?: string;
+  image?: string;
+  address?: PostalAddress;
+  telephone?: string;
+  email?: string;
+  sameAs?: string[];
+}
+
+export interface QuantitativeValue {
+  "@type": "QuantitativeValue";
+  value: number;
+  /** UN/CEFACT common code: DAY. */
+  unitCode: "DAY";
+}
+
+export interface Offer {
+  "@type": "Offer";
+  name: string;
+  /** Decimal with a dot and two places ("49.00"), as schema.org asks. */
+  price: string;
+  priceCurrency: string;
+  /** How long the membership bought lasts (the plan's validity in days). */
+  eligibleDuration: QuantitativeValue;
+  description?: string;
+  url: string;
+  availability: "https://schema.org/InStock";
+  seller: { "@id": string };
+}
+
+export interface OfferCatalog {
+  "@context": typeof CONTEXT;
+  "@type": "OfferCatalog";
+  name: string;
+  url: string;
+  itemListElement: Offer[];
+}
+
+export interface FaqPage {
+  "@context": typeof CONTEXT;
+  "@type": "FAQPage";
+  mainEntity: {
+    "@type": "Question";
+    name: string;
+    acceptedAnswer: { "@type": "Answer"; text: string };
+  }[];
+}
+
+export type StructuredData = LocalBusiness | OfferCatalog | FaqPage;
+
+/** An absolute http(s) address: site-relative paths are joined to the public URL; anything else is left out. */
+export function absoluteUrl(href: string | undefined, publicUrl: string): string | undefined {
+  const value = href?.trim();
+  if (!value) return undefined;
+  try {
+    const url = new URL(value, publicUrl.endsWith("/") ? publicUrl : `${publicUrl}/`);
+    if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+    // A bare in-page anchor ("#") names no other page.
+    if (value.startsWith("#")) return undefined;
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id every other item refers to the agency by: its home page with a fragment. */
+export const businessId = (publicUrl: string) => `${absoluteUrl("/", publicUrl)}#business`;
+
+/** The agency: a LocalBusiness named as the site, with what the footer and header show. */
+export function localBusiness({
+  siteName,
+  publicUrl,
+  logo,
+  address,
+  social,
+}: {
+  siteName: string;
+  publicUrl: string;
+  logo?: SectionRecord<"logo">;
+  address?: SectionRecord<"footerAddress">;
+  social?: SectionRecord<"footerSocial">;
+}): LocalBusiness {
+  const logoUrl = absoluteUrl(logo?.logo, publicUrl);
+  const sameAs = [social?.fblink, social?.inslink]
+    .map((link) => absoluteUrl(link, publicUrl))
+    .filter((link): link is string => link !== undefined && !link.startsWith(absoluteUrl("/", publicUrl)!));
+  const location = address?.Location.trim();
+  const phone = address?.Phone.trim();
+  const email = address?.footerEmail.trim();
+  return {
+    "@context": CONTEXT,
+    "@type": "LocalBusiness",
+    "@id": businessId(publicUrl),
+    name: siteName,
+    url: absoluteUrl("/", publicUrl)!,
+    ...(logoUrl ? { logo: logoUrl, image: logoUrl } : {}),
+    ...(location ? { address: { "@type": "PostalAddress", streetAddress: location } } : {}),
+    ...(phone ? { telephone: phone } : {}),
+    ...(email ? { email } : {}),
+    ...(sameAs.length ? { sameAs } : {}),
+  };
+}
+
+const POINT_FIELDS = [
+  "packagePointOne",
+  "packagePointTwo",
+  "packagePointThree",
+  "packagePointFour",
+  "packagePointFive",
+  "packagePointSix",
+  "packagePointSeven",
+  "packagePointEight",
+  "packagePointNine",
+  "packagePointTen",
+] as const;
+
+/** The membership plans: one Offer each (price, currency, validity in days), sold by the agency. */
+export function planOffers({
+  plans,
+  publicUrl,
+  currency = PRICE_CURRENCY,
+}: {
+  plans: readonly SectionRecord<"pricing">[];
+  publicUrl: string;
+  currency?: string;
+}): OfferCatalog {
+  const url = absoluteUrl("/pricing", publicUrl)!;
+  return {
+    "@context": CONTEXT,
+    "@type": "OfferCatalog",
+    name: "Membership plans",
+    url,
+    itemListElement: plans.map((plan) => {
+      const points = POINT_FIELDS.map((f) => plan[f]?.trim()).filter((p): p is string => Boolean(p));
+      return {
+        "@type": "Offer",
+        name: plan.packageName,
+        price: Number(plan.packagePrice).toFixed(2),
+        priceCurrency: currency,
+        eligibleDuration: { "@type": "QuantitativeValue", value: plan.packageValidity, unitCode: "DAY" },
+        ...(points.length ? { description: points.join(". ") } : {}),
+        url,
+        availability: "https://schema.org/InStock",
+        seller: { "@id": businessId(publicUrl) },
+      };
+    }),
+  };
+}
+
+/** The FAQ: each item a Question with its accepted Answer; nothing when there is no item (an empty FAQPage is invalid). */
+export function faqPage(items: readonly SectionRecord<"faqItem">[]): FaqPage | undefined {
+  const questions = items.filter((i) => i.accodingTitle.trim() && i.accodingText.trim());
+  if (!questions.length) return undefined;
+  return {
+    "@context": CONTEXT,
+    "@type": "FAQPage",
+    mainEntity: questions.map((i) => ({
+      "@type": "Question",
+      name: i.accodingTitle.trim(),
+      acceptedAnswer: { "@type": "Answer", text: i.accodingText.trim() },
+    })),
+  };
+}
+
+const UNSAFE = /[<>&\u2028\u2029]/g;
+const ESCAPES: Record<string, string> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/**
+ * The text of a `<script type="application/ld+json">`: JSON with `<`, `>` and `&` written as \u escapes, so that no
+ * content (a "</script>" in an FAQ answer) can close the element or open another; the JSON means the same.
+ */
+export function jsonLdText(data: StructuredData | readonly StructuredData[]): string {
+  return JSON.stringify(data).replace(UNSAFE, (c) => ESCAPES[c]!);
+}
