@@ -7,6 +7,7 @@ import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
+import { createMailsService } from "../mail/compose";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
@@ -25,6 +26,12 @@ export function createServices(database: Database, config: Config, logger: Logge
     ttlMs: config.contentCacheTtlMs,
   });
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
+  const mails = createMailsService({
+    db: database.db,
+    content,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+  });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, mailer, logger);
@@ -49,6 +56,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     inbox,
     rateLimiter,
     mailer,
+    mails,
     adminUsers,
     accounts,
     async start() {
