@@ -19,7 +19,8 @@ import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
-import { linkMail, type Mailer } from "./mailer";
+import type { MailsService } from "../mail/compose";
+import type { Mailer } from "./mailer";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -76,7 +77,7 @@ export interface AttemptContext {
   headers: Headers;
 }
 
-export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logger) {
+export function createAuth(db: Db, config: Config, mailer: Mailer, mails: MailsService, logger: Logger) {
   const https = config.publicUrl.startsWith("https://");
   return betterAuth({
     appName: "Atelier North",
@@ -103,15 +104,8 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logge
       resetPasswordTokenExpiresIn: 60 * 60,
       // Not awaited: the answer must not reveal, by its timing, whether the address has an account.
       sendResetPassword: async ({ user, url }) => {
-        void mailer.send(
-          linkMail({
-            to: user.email,
-            subject: "Reset your password",
-            intro: "Someone (we hope you) asked to reset the password of your account.",
-            action: "Choose a new password",
-            link: url,
-            outro: "The link works once, for one hour. If you did not ask for it, ignore this email: nothing changes.",
-          }),
+        void mails.render("passwordReset", { url }, user.email).then(mailer.send, (error: unknown) =>
+          logger.error("the password reset mail could not be composed", { error }),
         );
       },
     },
@@ -120,15 +114,8 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logge
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
-        void mailer.send(
-          linkMail({
-            to: user.email,
-            subject: "Confirm your email address",
-            intro: "Welcome! Please confirm that this address is yours.",
-            action: "Confirm my email",
-            link: url,
-            outro: "The link works for 24 hours. If you did not create an account, ignore this email.",
-          }),
+        void mails.render("verifyEmail", { url }, user.email).then(mailer.send, (error: unknown) =>
+          logger.error("the address confirmation mail could not be composed", { error }),
         );
       },
     },

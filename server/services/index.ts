@@ -34,7 +34,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const adminUsers = createAdminUsersService(database.db);
-  const auth = createAuth(database.db, config, mailer, logger);
+  const auth = createAuth(database.db, config, mailer, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });

@@ -1,7 +1,6 @@
 import {
   Body,
   Button,
-  Column,
   Container,
   Head,
   Heading,
@@ -10,7 +9,6 @@ import {
   Img,
   Link,
   Preview,
-  Row,
   Section,
   Text,
 } from "@react-email/components";
@@ -62,14 +60,13 @@ export function Layout({
               padding: "20px 32px",
             }}
           >
+            {/* Not a link: the plain text would start with the site's address. */}
             {brand.logoUrl ? (
-              <Link href={brand.siteUrl}>
-                <Img src={brand.logoUrl} alt={brand.name} height="36" style={{ height: "36px", width: "auto" }} />
-              </Link>
+              <Img src={brand.logoUrl} alt={brand.name} height="36" style={{ height: "36px", width: "auto" }} />
             ) : (
-              <Link href={brand.siteUrl} style={{ color: LOOK.forest, fontFamily: LOOK.serif, fontSize: "22px" }}>
+              <Text style={{ color: LOOK.forest, fontFamily: LOOK.serif, fontSize: "22px", margin: 0 }}>
                 {brand.name}
-              </Link>
+              </Text>
             )}
           </Section>
           <Section style={{ backgroundColor: "#ffffff", borderRadius: "0 0 16px 16px", padding: "8px 32px 28px" }}>
@@ -130,17 +127,14 @@ export function Cta({ href, children }: { href: string; children: string }) {
   );
 }
 
-/** A receipt-like list of label and value. */
+/** A receipt-like list of label and value ("Amount: $49.00 USD" in the plain text too). */
 export function Facts({ rows }: { rows: [label: string, value: ReactNode][] }) {
   return (
-    <Section style={{ backgroundColor: LOOK.sand, borderRadius: "12px", margin: "8px 0 20px", padding: "8px 20px" }}>
+    <Section style={{ backgroundColor: LOOK.sand, borderRadius: "12px", margin: "8px 0 20px", padding: "12px 20px" }}>
       {rows.map(([label, value]) => (
-        <Row key={label}>
-          <Column style={{ color: LOOK.mist, fontSize: "14px", padding: "6px 12px 6px 0", width: "40%" }}>
-            {label}:
-          </Column>
-          <Column style={{ fontSize: "14px", fontWeight: 600, padding: "6px 0" }}>{value}</Column>
-        </Row>
+        <Text key={label} style={{ fontSize: "14px", lineHeight: "1.5", margin: "4px 0" }}>
+          <span style={{ color: LOOK.mist }}>{label}:</span> <strong>{value}</strong>
+        </Text>
       ))}
     </Section>
   );
