@@ -19,8 +19,10 @@ import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
+import { createHash } from "node:crypto";
 import type { MailsService } from "../mail/compose";
-import type { Mailer } from "./mailer";
+import type { JobsService } from "./jobs";
+import type { Mail } from "./mailer";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -77,8 +79,21 @@ export interface AttemptContext {
   headers: Headers;
 }
 
-export function createAuth(db: Db, config: Config, mailer: Mailer, mails: MailsService, logger: Logger) {
+export function createAuth(
+  db: Db,
+  config: Config,
+  jobs: Pick<JobsService, "queueMail">,
+  mails: Pick<MailsService, "render">,
+  logger: Logger,
+) {
   const https = config.publicUrl.startsWith("https://");
+  // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
+  const queueLinkMail = (kind: string, url: string, mail: Promise<Mail>) => {
+    const key = `${kind}:${createHash("sha256").update(url).digest("hex").slice(0, 32)}`;
+    mail
+      .then((m) => jobs.queueMail(db, m, key))
+      .catch((error: unknown) => logger.error("mail could not be queued", { kind, error }));
+  };
   return betterAuth({
     appName: "Atelier North",
     baseURL: config.publicUrl,
@@ -102,11 +117,10 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, mails: MailsS
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      // Not awaited: the answer must not reveal, by its timing, whether the address has an account.
+      // Queued (sent by the job queue), and not awaited: the answer must not reveal, by its timing, whether the address
+      // has an account.
       sendResetPassword: async ({ user, url }) => {
-        void mails.render("passwordReset", { url }, user.email).then(mailer.send, (error: unknown) =>
-          logger.error("the password reset mail could not be composed", { error }),
-        );
+        queueLinkMail("password-reset", url, mails.render("passwordReset", { url }, user.email));
       },
     },
     emailVerification: {
@@ -114,9 +128,7 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, mails: MailsS
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
-        void mails.render("verifyEmail", { url }, user.email).then(mailer.send, (error: unknown) =>
-          logger.error("the address confirmation mail could not be composed", { error }),
-        );
+        queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },

@@ -13,6 +13,7 @@ import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
+import { createJobsService } from "./jobs";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
 
@@ -33,8 +34,17 @@ export function createServices(database: Database, config: Config, logger: Logge
     timeZone: config.timeZone,
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const jobs = createJobsService({
+    db: database.db,
+    pool: database.pool,
+    mailer,
+    logger,
+    now,
+    options: config.jobs,
+  });
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, mailer, mails, logger);
+  const auth = createAuth(database.db, config, jobs, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
@@ -57,12 +67,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     rateLimiter,
     mailer,
     mails,
+    jobs,
     adminUsers,
     accounts,
     async start() {
       await content.start();
+      await jobs.start();
     },
     async close() {
+      await jobs.close();
       await content.close();
     },
   };
