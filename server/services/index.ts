@@ -27,12 +27,6 @@ export function createServices(database: Database, config: Config, logger: Logge
     ttlMs: config.contentCacheTtlMs,
   });
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
-  const mails = createMailsService({
-    db: database.db,
-    content,
-    publicUrl: config.publicUrl,
-    timeZone: config.timeZone,
-  });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const jobs = createJobsService({
     db: database.db,
@@ -42,9 +36,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     options: config.jobs,
   });
+  const mails = createMailsService({
+    db: database.db,
+    content,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+    now,
+    jobs,
+  });
   const adminUsers = createAdminUsersService(database.db);
-  const auth = createAuth(database.db, config, mailer, mails, logger);
-  const auth = createAuth(database.db, config, jobs, logger);
+  const auth = createAuth(database.db, config, jobs, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
