@@ -5,7 +5,7 @@ import { categories } from "./vocabulary";
 import { day } from "./order-filters";
 import { editHref, getSection, recordTitle, sections } from "./registry";
 import { SETTINGS, type SettingKey } from "./settings";
-import { isMailKind, MAIL_KINDS } from "../server/mail/kinds";
+import { isMailKind, MAIL_KINDS } from "./mail-kinds";
 
 /**
  * What the activity log says about each kind of record: its name, its fields' labels, what a record is called and

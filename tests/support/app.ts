@@ -9,6 +9,10 @@ import type { CookieJar } from "./session";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ServerBuild } from "react-router";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface TestApp {
   url: string;
@@ -21,7 +25,15 @@ export interface TestApp {
 }
 
 /** The real Express app and services on a fresh database, listening on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  /** `now`: the services' clock (the injectable one), for tests that move time. */
+  options: {
+    now?: () => Date;
+    /** Serve the pages too (React Router's build through Vite, as `npm run dev` does), for tests that open them. */
+    pages?: boolean;
+  } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
@@ -29,9 +41,29 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     AUTH_SECRET: "x".repeat(40),
     ...env,
   });
-  const services = createServices(db, config, silentLogger);
+  const services = createServices(db, config, silentLogger, options.now);
   await services.start();
-  const app = createApp({ config, database: db, services, logger: silentLogger });
+  const vite = options.pages
+    ? await (
+        await import("vite")
+      ).createServer({
+        root: ROOT,
+        server: { middlewareMode: true, hmr: false },
+        logLevel: "error",
+      })
+    : undefined;
+  const app = createApp({
+    config,
+    database: db,
+    services,
+    logger: silentLogger,
+    ...(vite
+      ? {
+          beforePages: vite.middlewares,
+          build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+        }
+      : {}),
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -58,6 +90,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
     async close() {
       await new Promise((r) => server.close(r));
+      await vite?.close();
       await services.close();
       await db.drop();
     },
