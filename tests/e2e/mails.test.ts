@@ -1,0 +1,80 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outbox } from "../support/mail";
+import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { CookieJar } from "../support/session";
+
+let env: E2EEnv;
+let admin: Page;
+beforeAll(async () => ({ env, admin } = await startAdminE2E()));
+afterAll(() => env?.close());
+
+const main = (page: Page) => page.getByRole("main");
+const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+
+describe("the Mails screen", () => {
+  it("is the admin's only: a visitor goes to /login, a customer is refused (page and form)", async () => {
+    const visitor = await fetch(env.server.url + "/mail-settings", { redirect: "manual" });
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/mail-settings")}`);
+    const customer = new CookieJar();
+    customer.store(
+      await fetch(env.server.url + "/api/auth/sign-up/email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "nosy-mails@example.org", password: "secret-pass", name: "" }),
+      }),
+    );
+    const page = await fetch(env.server.url + "/mail-settings", {
+      headers: { cookie: customer.header() },
+      redirect: "manual",
+    });
+    expect(page.status).toBe(403);
+    const post = await fetch(env.server.url + "/mail-settings", {
+      method: "POST",
+      headers: { cookie: customer.header(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "test", kind: "orderPlaced" }).toString(),
+      redirect: "manual",
+    });
+    expect(post.status).toBe(403);
+  });
+
+  it("the admin previews a mail in a sandboxed frame, turns one off, and sends a test that arrives", async () => {
+    await admin.goto("/admin");
+    await admin.getByRole("navigation").getByRole("link", { name: "Mails" }).click();
+    await admin.waitForURL("**/mail-settings");
+    await main(admin).getByRole("link", { name: "Payment received" }).click();
+    await admin.waitForURL("**/mail-settings?kind=paymentReceived");
+    await expect.poll(() => main(admin).getByTestId("preview-subject").textContent()).toMatch(/^Payment received/);
+    const frame = main(admin).getByTestId("preview-frame");
+    expect(await frame.getAttribute("sandbox")).toBe("");
+    // The mail as a mail client shows it: the receipt's sample transaction id, the agency's address from the content.
+    await expect
+      .poll(() => admin.frameLocator('[data-testid="preview-frame"]').getByText("8MC585209K746392H").count())
+      .toBe(1);
+
+    const sw = main(admin).getByRole("switch", { name: "Send the Order cancelled mail" });
+    expect(await sw.getAttribute("aria-checked")).toBe("true");
+    await sw.click();
+    await expect.poll(() => toast(admin, "Mail setting is Updated").count()).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        main(admin).getByRole("switch", { name: "Send the Order cancelled mail" }).getAttribute("aria-checked"),
+      )
+      .toBe("false");
+    const stored = await env.db.pool.query("select enabled from mail_settings where kind = 'orderCancelled'");
+    expect(stored.rows).toEqual([{ enabled: false }]);
+
+    const before = outbox(env.server.dataDir).length;
+    await main(admin).getByRole("button", { name: "Send a test to me" }).click();
+    await expect.poll(() => toast(admin, `A test mail is on its way to ${ADMIN.email}.`).count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => outbox(env.server.dataDir).filter((m) => m.subject.startsWith("[Test] Payment received")).length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const [mail] = outbox(env.server.dataDir).filter((m) => m.subject.startsWith("[Test] Payment received"));
+    expect(mail!.to[0]).toContain(ADMIN.email);
+    expect(outbox(env.server.dataDir).length).toBe(before + 1);
+  });
+});
