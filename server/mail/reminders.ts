@@ -15,7 +15,7 @@ export const ENDED_LOOKBACK_DAYS = 7;
 /** Candidates per query; the scan repeats until none is left. */
 const BATCH = 200;
 
-type Reminder = "membershipEndingSoon" | "membershipEnded";
+export type Reminder = "membershipEndingSoon" | "membershipEnded";
 
 type Candidate = {
   user_id: string;
@@ -24,6 +24,28 @@ type Candidate = {
   package_name: string;
   membership_valid: Date;
 };
+
+/**
+ * Customers whose membership ends in (from, to] at the end of a delivered paid order, with no later paid order (a
+ * renewal) and no reminder of this kind for that end yet; one row per customer, at most BATCH.
+ */
+export function candidatesSql(kind: Reminder, from: Date, to: Date) {
+  return sql`
+  select distinct on (o.user_id) o.user_id, o.customer_email, o.customer_name, o.package_name, o.membership_valid
+  from orders o
+  where o.payment_status = 'Paid' and o.order_status = 'Delivered'
+    and o.membership_valid > ${from.toISOString()}::timestamptz
+    and o.membership_valid <= ${to.toISOString()}::timestamptz
+    and not exists (
+      select 1 from orders later
+      where later.user_id = o.user_id and later.payment_status = 'Paid'
+        and later.membership_valid > o.membership_valid)
+    and not exists (
+      select 1 from membership_reminders r
+      where r.user_id = o.user_id and r.kind = ${kind} and r.ends_at = o.membership_valid)
+  order by o.user_id, o.membership_valid desc
+  limit ${BATCH}`;
+}
 
 /**
  * The membership reminders (docs/decisions/023): a customer's membership ends at the latest end of their paid and
@@ -36,21 +58,7 @@ export function createMembershipReminders(deps: { db: Db; mails: Pick<MailsServi
   const { db, mails, now } = deps;
 
   async function candidates(kind: Reminder, from: Date, to: Date): Promise<Candidate[]> {
-    const result = await db.execute<Candidate>(sql`
-      select distinct on (o.user_id) o.user_id, o.customer_email, o.customer_name, o.package_name, o.membership_valid
-      from orders o
-      where o.payment_status = 'Paid' and o.order_status = 'Delivered'
-        and o.membership_valid > ${from.toISOString()}::timestamptz
-        and o.membership_valid <= ${to.toISOString()}::timestamptz
-        and not exists (
-          select 1 from orders later
-          where later.user_id = o.user_id and later.payment_status = 'Paid'
-            and later.membership_valid > o.membership_valid)
-        and not exists (
-          select 1 from membership_reminders r
-          where r.user_id = o.user_id and r.kind = ${kind} and r.ends_at = o.membership_valid)
-      order by o.user_id, o.membership_valid desc
-      limit ${BATCH}`);
+    const result = await db.execute<Candidate>(candidatesSql(kind, from, to));
     return result.rows.map((r) => ({ ...r, membership_valid: new Date(r.membership_valid) }));
   }
 
