@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outbox } from "../support/mail";
@@ -11,6 +13,7 @@ afterAll(() => env?.close());
 
 const main = (page: Page) => page.getByRole("main");
 const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 describe("the Mails screen", () => {
   it("is the admin's only: a visitor goes to /login, a customer is refused (page and form)", async () => {
@@ -76,5 +79,17 @@ describe("the Mails screen", () => {
     const [mail] = outbox(env.server.dataDir).filter((m) => m.subject.startsWith("[Test] Payment received"));
     expect(mail!.to[0]).toContain(ADMIN.email);
     expect(outbox(env.server.dataDir).length).toBe(before + 1);
+  });
+
+  it("passes axe-core (WCAG 2.1 AA and best practices)", async () => {
+    await admin.goto("/mail-settings?kind=adminContactMessage");
+    await admin.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+    await admin.evaluate(AXE);
+    const result = (await admin.evaluate(() =>
+      (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, {
+        runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+      }),
+    )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 });

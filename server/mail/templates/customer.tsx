@@ -6,7 +6,8 @@ import type { Template } from "./types";
 
 const usd = (amount: number) => `$${money(amount)} USD`;
 const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
-const orderNumber = (id: string) => id.slice(0, 8).toUpperCase();
+// As the dashboard's "Order #" column shows it.
+const orderNumber = (id: string) => id.slice(0, 8);
 const why = "You receive this email because you have an account on our site.";
 
 export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
