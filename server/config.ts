@@ -112,9 +112,10 @@ export interface Config {
   generationDelayMs: number;
   /**
    * The background job queue (services/jobs.ts): retries, first retry delay (doubling), how often workers look, and
-   * whether this instance runs jobs at all (JOB_WORKERS=false: it only queues them).
+   * whether this instance runs jobs at all (JOB_WORKERS=false: it only queues them) and recurring tasks (not in tests,
+   * which call them directly).
    */
-  jobs: { retryLimit: number; retryDelaySeconds: number; pollSeconds: number; work: boolean };
+  jobs: { retryLimit: number; retryDelaySeconds: number; pollSeconds: number; work: boolean; recurring: boolean };
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
   allowedOrigins: string[];
 }
@@ -166,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaySeconds: e.JOB_RETRY_DELAY_SECONDS ?? (e.NODE_ENV === "test" ? 1 : 30),
       pollSeconds: e.JOB_POLL_SECONDS ?? (e.NODE_ENV === "test" ? 0.5 : 2),
       work: e.JOB_WORKERS === "true",
+      recurring: e.NODE_ENV !== "test",
     },
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]

@@ -85,16 +85,6 @@ async function main() {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
 
-  // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
-  // unreachable) are processed again: now, then every 5 minutes.
-  const retryPayPal = () =>
-    services.paypal
-      .retryUnverified()
-      .catch((error: unknown) => logger.error("retrying PayPal notifications failed", { error }));
-  void retryPayPal();
-  const retry = setInterval(retryPayPal, 5 * 60_000);
-  retry.unref();
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -105,7 +95,6 @@ async function main() {
       process.exit(1);
     }, 20_000);
     force.unref();
-    clearInterval(retry);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

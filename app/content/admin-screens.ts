@@ -27,6 +27,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/add-paypal-Email", label: "Payment account" },
   { to: "/mail-settings", label: "Mails" },
   { to: "/activity", label: "Activity log" },
+  { to: "/background-jobs", label: "Background jobs" },
 ];
 
 /**

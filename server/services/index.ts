@@ -68,6 +68,18 @@ export function createServices(database: Database, config: Config, logger: Logge
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
+  // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
+  // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to
+  // the app itself), then every 5 minutes.
+  jobs.every(
+    "paypal-retry",
+    "*/5 * * * *",
+    async () => {
+      const { retried } = await paypal.retryUnverified();
+      if (retried) logger.info("PayPal notifications processed again", { retried });
+    },
+    { firstRunAfterSeconds: 10 },
+  );
   return {
     now,
     activity,

@@ -25,6 +25,8 @@ export interface JobsOptions {
   pollSeconds: number;
   /** false: this instance only queues jobs; others run them (and the recurring tasks). */
   work: boolean;
+  /** false: recurring tasks (every()) are not scheduled by this instance (tests call them directly). */
+  recurring: boolean;
 }
 
 /**
@@ -44,12 +46,21 @@ export function jobKey(kind: string, ...parts: (string | number)[]): string {
   return key;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** pg-boss's queue names: letters, digits, `-`, `_`, `.` and `/`. */
 const NAME = /^[a-z][a-z0-9-]{0,49}$/;
 
 interface MailJob {
   key: string;
   mail: Mail;
+}
+
+interface Recurring {
+  cron: string;
+  handler: () => Promise<void>;
+  /** Also run once this long after the app starts (one run, however many instances start). */
+  firstRunAfterSeconds: number | undefined;
 }
 
 /** One row of the admin's jobs screen. */
@@ -85,26 +96,26 @@ export function createJobsService(deps: {
   options: JobsOptions;
 }) {
   const { db, mailer, logger, now, options } = deps;
-  const recurring = new Map<string, { cron: string; handler: () => Promise<void> }>();
+  const recurring = new Map<string, Recurring>();
   let boss: PgBoss | undefined;
   let started: Promise<void> | undefined;
 
-  const retry = {
-    retryLimit: options.retryLimit,
-    retryDelay: options.retryDelaySeconds,
-    retryBackoff: true,
-    retryDelayMax: 3600,
-  };
+  const retry = mailRetry(options);
 
   function running(): PgBoss {
     if (!boss) throw new Error("The job queue is not started (services.start()).");
     return boss;
   }
 
-  async function startRecurring(b: PgBoss, name: string, cron: string, handler: () => Promise<void>) {
-    // A missed tick is not worth a retry: the next one comes. A failure stays visible as failed.
-    await b.createQueue(name, { retryLimit: 0, expireInSeconds: 15 * 60 });
+  async function startRecurring(b: PgBoss, name: string, { cron, handler, firstRunAfterSeconds }: Recurring) {
+    // "stately": at most one run waiting and one running, so runs never overlap or pile up, whatever the number of
+    // instances. A missed tick is not worth a retry (the next one comes); a failure stays visible as failed.
+    await b.createQueue(name, { policy: "stately", retryLimit: 0, expireInSeconds: 15 * 60 });
     await b.schedule(name, cron, null, { tz: "UTC" });
+    // One run per minute at most however many instances start (pg-boss's throttle key), after the given delay.
+    if (firstRunAfterSeconds !== undefined) {
+      await b.send(name, null, { singletonKey: "start", singletonSeconds: 60, startAfter: firstRunAfterSeconds });
+    }
     await b.work(name, { pollingIntervalSeconds: options.pollSeconds }, async () => {
       await handler();
     });
@@ -135,16 +146,25 @@ export function createJobsService(deps: {
     },
 
     /**
-     * A recurring task: `handler` runs once per `cron` tick (UTC, five fields) across all instances. Call before
-     * start(); a later call starts it at once.
+     * A recurring task: `handler` runs once per `cron` tick (UTC, five fields) across all instances, never two runs at
+     * once. Call before start(); a later call starts it at once. `firstRunAfterSeconds`: also run it once that long
+     * after the start.
      */
-    every(name: string, cron: string, handler: () => Promise<void>): void {
+    every(
+      name: string,
+      cron: string,
+      handler: () => Promise<void>,
+      extra: { firstRunAfterSeconds?: number } = {},
+    ): void {
       if (!NAME.test(name) || name === MAIL_QUEUE) throw new Error(`Not a valid recurring job name: ${name}`);
       if (recurring.has(name)) throw new Error(`Recurring job ${name} is already registered`);
-      recurring.set(name, { cron, handler });
-      if (boss && options.work) {
+      const task = { cron, handler, firstRunAfterSeconds: extra.firstRunAfterSeconds };
+      recurring.set(name, task);
+      if (boss && options.work && options.recurring) {
         const b = boss;
-        void started?.then(() => startRecurring(b, name, cron, handler));
+        void started
+          ?.then(() => startRecurring(b, name, task))
+          .catch((error: unknown) => logger.error("recurring job could not start", { name, error }));
       }
     },
 
@@ -183,6 +203,7 @@ export function createJobsService(deps: {
 
     /** Runs a failed job again (it gets one more attempt). */
     async retry(id: string): Promise<void> {
+      if (!UUID.test(id)) throw notFound("No failed job with this id.");
       const found = await db.execute<{ name: string }>(
         sql`select name from ${sql.identifier(JOBS_SCHEMA)}.job where id = ${id}::uuid and state = 'failed'`,
       );
@@ -216,7 +237,7 @@ export function createJobsService(deps: {
             await mailer.deliver(job!.data.mail);
           },
         );
-        for (const [name, { cron, handler }] of recurring) await startRecurring(b, name, cron, handler);
+        if (options.recurring) for (const [name, task] of recurring) await startRecurring(b, name, task);
       })();
       return started;
     },
@@ -234,6 +255,31 @@ export function createJobsService(deps: {
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
+
+/**
+ * Installs (or migrates) the queue's schema and its mail queue, then lets go: what start() does first, for a database
+ * that is a template for others (the tests' clones start with it in place).
+ */
+export async function installJobQueue(pool: pg.Pool, options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) {
+  const boss = new PgBoss({
+    ...connectionOf(pool),
+    schema: JOBS_SCHEMA,
+    schedule: false,
+    supervise: false,
+    registerInstance: false,
+    max: 1,
+  });
+  await boss.start();
+  await boss.createQueue(MAIL_QUEUE, mailRetry(options));
+  await boss.stop({ graceful: false });
+}
+
+const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
+  retryLimit: options.retryLimit,
+  retryDelay: options.retryDelaySeconds,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 /** pg-boss opens its own small pool to the same database as the app's. */
 function connectionOf(pool: pg.Pool) {

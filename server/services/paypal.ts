@@ -310,30 +310,23 @@ export function createPayPalService(deps: {
      * Processes again what is stored but unfinished: notifications stored when the app stopped before processing them
      * (older than a minute, so that one being processed right now is left alone), and those of the last three days that
      * could not be verified when they arrived (PayPal unreachable; it does not resend a message we answered 200).
-     * Runs at start and every 5 minutes, one instance at a time.
+     * A recurring job (services/index.ts): at start and every 5 minutes, one run at a time across all instances.
      */
     async retryUnverified(): Promise<{ retried: number }> {
-      const lock = 7_417_002;
-      const { rows } = await db.execute<{ locked: boolean }>(sql`select pg_try_advisory_lock(${lock}) as locked`);
-      if (!rows[0]?.locked) return { retried: 0 };
-      try {
-        const pending = await db
-          .select({ id: paymentEvents.id, raw: paymentEvents.raw })
-          .from(paymentEvents)
-          .where(
-            and(
-              inArray(paymentEvents.outcome, TO_PROCESS),
-              sql`${paymentEvents.receivedAt} > now() - interval '3 days'`,
-              sql`(${paymentEvents.outcome} <> ${IPN_RECEIVED} or ${paymentEvents.receivedAt} < now() - interval '1 minute')`,
-            ),
-          )
-          .orderBy(paymentEvents.receivedAt)
-          .limit(50);
-        for (const { id, raw } of pending) await this.process(id, raw);
-        return { retried: pending.length };
-      } finally {
-        await db.execute(sql`select pg_advisory_unlock(${lock})`);
-      }
+      const pending = await db
+        .select({ id: paymentEvents.id, raw: paymentEvents.raw })
+        .from(paymentEvents)
+        .where(
+          and(
+            inArray(paymentEvents.outcome, TO_PROCESS),
+            sql`${paymentEvents.receivedAt} > now() - interval '3 days'`,
+            sql`(${paymentEvents.outcome} <> ${IPN_RECEIVED} or ${paymentEvents.receivedAt} < now() - interval '1 minute')`,
+          ),
+        )
+        .orderBy(paymentEvents.receivedAt)
+        .limit(50);
+      for (const { id, raw } of pending) await this.process(id, raw);
+      return { retried: pending.length };
     },
 
     /** Last notifications about an order, newest first (the return page and the admin). */

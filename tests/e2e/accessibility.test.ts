@@ -27,6 +27,7 @@ const SIGNED_IN = [
   "/add-user",
   "/add-paypal-Email",
   "/activity",
+  "/background-jobs",
 ];
 
 let env: E2EEnv;

@@ -39,6 +39,7 @@ describe("who may open the back office", () => {
       "/add-user",
       "/add-paypal-Email",
       "/activity",
+      "/background-jobs",
       "/admin/export/orders.csv",
       ...ADMIN_SCREENS.map((s) => `/${routePath(s.path)}`),
     ];

@@ -6,13 +6,31 @@ import { silentLogger } from "../../server/lib/logger";
 import { createServices, type Services } from "../../server/services";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";
+import { CookieJar } from "../support/session";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+const admin = new CookieJar();
+const customer = new CookieJar();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  app = await startTestApp({ SMTP_URL: smtp.url });
+  app = await startTestApp({
+    SMTP_URL: smtp.url,
+    ADMIN_EMAIL: "jobs-admin@example.org",
+    ADMIN_PASSWORD: "jobs-pass-1",
+  });
+  await app.services.accounts.ensureFirstAdmin();
+  await app.request("/api/auth/sign-in/email", {
+    method: "POST",
+    json: { email: "jobs-admin@example.org", password: "jobs-pass-1" },
+    jar: admin,
+  });
+  await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email: "jobs-customer@example.org", password: "secret1", name: "" },
+    jar: customer,
+  });
   // A stand-in for the change that causes a mail (an order paid, a subscriber added): a row in its own table.
   await app.db.pool.query("create table test_changes (id text primary key)");
 });
@@ -106,6 +124,7 @@ describe("a mail queued with its change", () => {
 
 describe("a failing SMTP server", { timeout: 60_000 }, () => {
   it("is retried with backoff, then the job shows as failed with its reason; Retry sends it once", async () => {
+    await settled(); // the customer's address confirmation, sent at the start
     smtp.setFailing(true);
     try {
       await app.services.jobs.queueMail(app.db.db, mail("refused"), "test-mail:refused");
@@ -128,13 +147,37 @@ describe("a failing SMTP server", { timeout: 60_000 }, () => {
     });
     expect(job!.error).toMatch(/Mailbox temporarily unavailable/);
     expect(received("Test mail refused")).toHaveLength(0);
+    // Exponential backoff: the first retry 1 to 2 s after the first attempt, the second 2 to 4 s after it (plus a poll).
+    const [first, second, third] = smtp.refusedAt;
+    expect(smtp.refusedAt).toHaveLength(3);
+    expect(second! - first!).toBeGreaterThanOrEqual(900);
+    expect(third! - second!).toBeGreaterThanOrEqual(1900);
 
-    await app.services.jobs.retry(job!.id);
+    // The same list through GET /api/jobs, for the admin only; Retry through POST /api/jobs/{id}/retry.
+    const listed = await app.request("/api/jobs", { jar: admin });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { failed: { id: string; error: string }[] }).failed).toEqual([
+      expect.objectContaining({ id: job!.id, error: job!.error }),
+    ]);
+    for (const [jar, status] of [
+      [undefined, 401],
+      [customer, 403],
+    ] as const) {
+      expect((await app.request("/api/jobs", { jar })).status).toBe(status);
+      expect((await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar })).status).toBe(status);
+    }
+    expect(received("Test mail refused")).toHaveLength(0);
+    const retried = await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar: admin });
+    expect(retried.status).toBe(200);
     await expect.poll(() => received("Test mail refused").length).toBe(1);
     await settled();
     expect((await app.services.jobs.list()).failed).toHaveLength(0);
     expect(received("Test mail refused")).toHaveLength(1);
     await expect(app.services.jobs.retry(job!.id)).rejects.toMatchObject({ status: 404 });
+    expect((await app.request(`/api/jobs/${job!.id}/retry`, { method: "POST", json: {}, jar: admin })).status).toBe(
+      404,
+    );
+    expect((await app.request("/api/jobs/not-a-job/retry", { method: "POST", json: {}, jar: admin })).status).toBe(404);
   });
 });
 
@@ -190,6 +233,65 @@ describe("a crash between the change and the send", { timeout: 60_000 }, () => {
     } finally {
       await fresh.close();
       await app.services.jobs.start();
+    }
+  });
+});
+
+describe("a recurring task", { timeout: 60_000 }, () => {
+  it("is scheduled once and runs once, never twice at a time, however many instances run it", async () => {
+    // A throttle slot is a clock minute: start both instances well inside one.
+    const toNextMinute = 60_000 - (Date.now() % 60_000);
+    if (toNextMinute < 5_000) await new Promise((r) => setTimeout(r, toNextMinute + 100));
+    const runs: string[] = [];
+    let running = 0;
+    let overlapped = false;
+    const instances = ["a", "b"].map((label) => {
+      const services = createServices(
+        app.db,
+        { ...app.config, jobs: { ...app.config.jobs, recurring: true } },
+        silentLogger,
+      );
+      services.jobs.every(
+        "test-tick",
+        "0 3 1 1 *",
+        async () => {
+          running++;
+          if (running > 1) overlapped = true;
+          runs.push(label);
+          await new Promise((r) => setTimeout(r, 200));
+          running--;
+        },
+        { firstRunAfterSeconds: 0 },
+      );
+      return services;
+    });
+    try {
+      await Promise.all(instances.map((s) => s.start()));
+      await expect.poll(() => runs.length, { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(async () => (await instances[0]!.jobs.list()).pending.filter((j) => j.queue === "test-tick").length)
+        .toBe(0);
+      expect(runs).toHaveLength(1);
+      expect(overlapped).toBe(false);
+      const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'test-tick'");
+      expect(schedules.rows).toEqual([{ cron: "0 3 1 1 *" }]);
+    } finally {
+      for (const s of instances) await s.close();
+    }
+  });
+
+  it("the PayPal re-verification is one of them, every 5 minutes", async () => {
+    const services = createServices(
+      app.db,
+      { ...app.config, jobs: { ...app.config.jobs, recurring: true } },
+      silentLogger,
+    );
+    await services.start();
+    try {
+      const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'paypal-retry'");
+      expect(schedules.rows).toEqual([{ cron: "*/5 * * * *" }]);
+    } finally {
+      await services.close();
     }
   });
 });

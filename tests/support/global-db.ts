@@ -7,6 +7,8 @@ import { connect } from "../../server/db/client";
 import { startEmbeddedPostgres } from "../../server/db/embedded";
 import { runMigrations } from "../../server/db/migrate";
 import { silentLogger } from "../../server/lib/logger";
+import { loadConfig } from "../../server/config";
+import { installJobQueue } from "../../server/services/jobs";
 
 /**
  * One PostgreSQL server per test run: the embedded one (default) or TEST_DATABASE_URL when TEST_DB=external.
@@ -41,6 +43,11 @@ export default async function setup(project: TestProject) {
   });
   const database = connect(withDatabase(admin, template), { max: 2 });
   await runMigrations(database);
+  // The job queue's schema too: each clone then starts its queue without installing it.
+  await installJobQueue(
+    database.pool,
+    loadConfig({ NODE_ENV: "test", DATA_DIR: dir ?? tmpdir(), AUTH_SECRET: "x".repeat(40) }).jobs,
+  );
   await database.close();
   project.provide("testDb", { admin, template, label: external ? "external PostgreSQL" : "embedded PostgreSQL" });
 

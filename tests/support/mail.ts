@@ -12,12 +12,15 @@ export interface ReceivedMail {
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
   const state = { failing: false };
+  /** When each refused recipient was refused (ms since the epoch). */
+  const refusedAt: number[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(address, session, callback) {
       if (!state.failing) return callback();
+      refusedAt.push(Date.now());
       const error = Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 });
       callback(error);
     },
@@ -36,6 +39,7 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    refusedAt,
     /** Refuse (451) or accept recipients from now on. */
     setFailing(failing: boolean) {
       state.failing = failing;

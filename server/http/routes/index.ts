@@ -2,6 +2,7 @@ import type { Services } from "../../services";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { inboxRoutes } from "./inbox";
+import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
@@ -20,5 +21,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...paymentAccountRoutes(services),
     ...catalogueRoutes(services),
     ...mediaRoutes(services),
+    ...jobRoutes(services),
   ];
 }

@@ -1,0 +1,25 @@
+import type { Services } from "../../services";
+import { id, type ApiRoute } from "./route";
+
+/** The background job queue, for the administrator: what is pending or failed, and running a failed job again. */
+export function jobRoutes({ jobs }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/jobs",
+      access: "admin",
+      what: "pending and failed background jobs",
+      handler: () => jobs.list(),
+    },
+    {
+      method: "post",
+      path: "/jobs/:id/retry",
+      access: "admin",
+      what: "run a failed background job again",
+      handler: async (req) => {
+        await jobs.retry(id(req));
+        return { acknowledged: true };
+      },
+    },
+  ];
+}
