@@ -217,9 +217,10 @@ export function createJobsService(deps: {
       const b = new PgBoss({
         ...connectionOf(deps.pool),
         schema: JOBS_SCHEMA,
-        // Only working instances send the cron ticks' jobs and run maintenance.
+        // Only working instances send the cron ticks' jobs, run maintenance and listen for new jobs.
         schedule: options.work,
         supervise: options.work,
+        useListenNotify: options.work,
         application_name: "atelier-jobs",
         max: 4,
       });
@@ -227,11 +228,16 @@ export function createJobsService(deps: {
       boss = b;
       started = (async () => {
         await b.start();
-        await b.createQueue(MAIL_QUEUE, retry);
+        await b.createQueue(MAIL_QUEUE, mailQueue(options));
         if (!options.work) return;
         await b.work<MailJob>(
           MAIL_QUEUE,
-          { pollingIntervalSeconds: options.pollSeconds, localConcurrency: 2 },
+          {
+            pollingIntervalSeconds: options.pollSeconds,
+            // Retries come due without a notification: keep looking as often as without LISTEN/NOTIFY.
+            notifyPollingIntervalSeconds: options.pollSeconds,
+            localConcurrency: 2,
+          },
           async ([job]: Job<MailJob>[]) => {
             // A failure is thrown: pg-boss retries it with backoff, then keeps it as failed with the reason.
             await mailer.deliver(job!.data.mail);
@@ -270,7 +276,7 @@ export async function installJobQueue(pool: pg.Pool, options: Pick<JobsOptions, 
     max: 1,
   });
   await boss.start();
-  await boss.createQueue(MAIL_QUEUE, mailRetry(options));
+  await boss.createQueue(MAIL_QUEUE, mailQueue(options));
   await boss.stop({ graceful: false });
 }
 
@@ -279,6 +285,12 @@ const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds"
   retryDelay: options.retryDelaySeconds,
   retryBackoff: true,
   retryDelayMax: 3600,
+});
+
+// A queued mail wakes the workers at once (LISTEN/NOTIFY, on commit); polling stays as the fallback.
+const mailQueue = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
+  ...mailRetry(options),
+  notify: true,
 });
 
 /** pg-boss opens its own small pool to the same database as the app's. */

@@ -210,6 +210,8 @@ describe("several instances on one database", { timeout: 60_000 }, () => {
 
 describe("a crash between the change and the send", { timeout: 60_000 }, () => {
   it("loses no mail: the next instance sends it", async () => {
+    // The instance running jobs in this file is away: only the fresh one below may send.
+    await app.services.jobs.close();
     // An instance that commits the change and its mail, then stops before any worker sent it.
     const first = createServices(app.db, { ...app.config, jobs: { ...app.config.jobs, work: false } }, silentLogger);
     await first.start();
@@ -218,8 +220,6 @@ describe("a crash between the change and the send", { timeout: 60_000 }, () => {
       await first.jobs.queueMail(tx, mail("crash"), "test-mail:crash");
     });
     await first.close();
-    // The instance running jobs in this file is away too: stop it, so only the fresh one can send.
-    await app.services.jobs.close();
     expect(received("Test mail crash")).toHaveLength(0);
     const waiting = await app.db.pool.query("select state from pgboss.job where data->>'key' = 'test-mail:crash'");
     expect(waiting.rows).toEqual([{ state: "created" }]);
