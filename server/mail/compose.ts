@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { render } from "@react-email/render";
+import { render, toPlainText } from "@react-email/render";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { parseWith } from "../../domain/validation";
@@ -32,7 +32,7 @@ export const mailSwitchSchema = z.object({
     .transform((v) => v === true || v === "true"),
 });
 
-/** One template rendered twice: HTML for mail clients, plain text (from the same tree) for the others. */
+/** One template: HTML for mail clients, and the plain text of that same HTML for the others. */
 export async function renderMail<K extends MailKind>(
   kind: K,
   data: MailData[K],
@@ -45,7 +45,9 @@ export async function renderMail<K extends MailKind>(
     url: (path) => absoluteUrl(options.publicUrl, path),
   };
   const draft = TEMPLATES[kind](data, ctx);
-  const [html, text] = await Promise.all([render(draft.body), render(draft.body, { plainText: true })]);
+  const html = await render(draft.body);
+  // What render(…, { plainText: true }) does, without rendering the tree a second time.
+  const text = toPlainText(html);
   return {
     to,
     subject: draft.subject,
