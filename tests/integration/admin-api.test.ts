@@ -4,6 +4,8 @@ import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 /**
  * The permission matrix, generated from the route table (server/http/routes/): every admin call answers 401 to a
@@ -15,7 +17,8 @@ const admin = new CookieJar();
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1" });
+  // No mail retries: a mail that cannot be written fails at once (the Retry call needs a failed job).
+  app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1", JOB_RETRY_LIMIT: "0" });
   await app.services.accounts.ensureFirstAdmin();
   await app.request("/api/auth/sign-up/email", {
     method: "POST",
@@ -38,6 +41,23 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const routes = () => apiRoutes(app.services);
+
+/** A mail job that really failed: a file stands where the outbox folder goes, so writing the mail throws. */
+async function failedJob(): Promise<string> {
+  const outboxDir = path.join(app.config.dataDir, "outbox");
+  rmSync(outboxDir, { recursive: true, force: true });
+  writeFileSync(outboxDir, "");
+  try {
+    const mail = { to: "nobody@example.org", subject: "Undeliverable", text: "t", html: "<p>h</p>" };
+    await app.services.jobs.queueMail(app.db.db, mail, "admin-api:undeliverable");
+    const failed = async () =>
+      (await app.services.jobs.list()).failed.find((j) => j.summary.startsWith("Undeliverable"))?.id;
+    await expect.poll(failed, { timeout: 10_000 }).toBeTruthy();
+    return (await failed())!;
+  } finally {
+    rmSync(outboxDir, { force: true });
+  }
+}
 const sample = (type: string) => demoContent.find((r) => r.type === type)!.data;
 
 /** A real request for a route: path with an id that exists, and a valid body. */
@@ -103,6 +123,8 @@ async function requestFor(
       return { path: `/message/${ids.message}`, body: route.method === "put" ? { messageStatus: "Read" } : undefined };
     case "/users/:id":
       return { path: `/users/${ids.user}` };
+    case "/jobs/:id/retry":
+      return { path: `/jobs/${await failedJob()}/retry` };
     case "/upadete-users/:id":
       return { path: `/upadete-users/${ids.user}`, body: { userEmail: "chief@example.org", userRole: "Admin" } };
     case "/add-database":
