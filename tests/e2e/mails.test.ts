@@ -92,4 +92,27 @@ describe("the Mails screen", () => {
     )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
+
+  it("works without JavaScript: the switch and the test send are plain HTML posts", async () => {
+    const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    await context.addCookies(await admin.context().cookies());
+    const page = await context.newPage();
+    await page.goto("/mail-settings?kind=membershipEnded");
+    const sw = () => main(page).getByRole("switch", { name: "Send the Membership ended mail" });
+    expect(await sw().getAttribute("aria-checked")).toBe("true");
+    await sw().click();
+    await page.waitForLoadState();
+    await expect.poll(() => main(page).getByText("Mail setting is Updated").count()).toBeGreaterThan(0);
+    expect(await sw().getAttribute("aria-checked")).toBe("false");
+    const sent = () =>
+      outbox(env.server.dataDir).filter((m) => m.subject.startsWith("[Test] Your membership has ended")).length;
+    const before = sent();
+    await main(page).getByRole("button", { name: "Send a test to me" }).click();
+    await page.waitForLoadState();
+    await expect
+      .poll(() => main(page).getByText(`A test mail is on its way to ${ADMIN.email}.`).count())
+      .toBeGreaterThan(0);
+    await expect.poll(sent, { timeout: 20_000 }).toBe(before + 1);
+    await context.close();
+  });
 });
