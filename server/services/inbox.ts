@@ -42,6 +42,8 @@ const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => (
 });
 const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
 import type { RateLimiter } from "./rate-limit";
+import type { MailsService } from "../mail/compose";
+import { jobKey } from "./jobs";
 import type { MessageStatus } from "../../domain/vocabulary";
 
 export interface Visitor {
@@ -56,7 +58,12 @@ const TEN_MINUTES = 10 * 60_000;
  * What visitors send from the public site: contact messages and newsletter signups.
  * Validated here, limited per IP, honeypot-filtered; the pages and the REST API both call these.
  */
-export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: number) {
+export function createInboxService(
+  db: Db,
+  limiter: RateLimiter,
+  perIpLimit: number,
+  mails: Pick<MailsService, "queueToAdmins">,
+) {
   async function limit(name: string, visitor: Visitor) {
     const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
     if (!allowed) throw tooMany("You have sent this form too many times. Please wait a few minutes and try again.");
@@ -68,11 +75,20 @@ export function createInboxService(db: Db, limiter: RateLimiter, perIpLimit: num
       if (!parsed.ok) throw badRequest(parsed.errors);
       await limit("contact", visitor);
       if (visitor.isBot) return { id: null };
-      const [row] = await db
-        .insert(messages)
-        .values({ ...parsed.data, messageStatus: "UnRead" })
-        .returning({ id: messages.id });
-      return { id: row!.id };
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(messages)
+          .values({ ...parsed.data, messageStatus: "UnRead" })
+          .returning({ id: messages.id });
+        // Every admin hears of it (Reply-To: the visitor), in the same transaction as the message.
+        await mails.queueToAdmins(
+          tx,
+          "adminContactMessage",
+          { messageId: row!.id, ...parsed.data },
+          jobKey("message", row!.id, "received"),
+        );
+        return { id: row!.id };
+      });
     },
 
     /** Subscribes an address once; a repeat signup answers the same success with the existing record. */

@@ -7,6 +7,8 @@ import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
+import { createMailsService } from "../mail/compose";
+import { createMembershipReminders } from "../mail/reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
@@ -25,7 +27,6 @@ export function createServices(database: Database, config: Config, logger: Logge
     logger,
     ttlMs: config.contentCacheTtlMs,
   });
-  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const jobs = createJobsService({
     db: database.db,
@@ -35,13 +36,35 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     options: config.jobs,
   });
+  const mails = createMailsService({
+    db: database.db,
+    content,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+    now,
+    jobs,
+  });
+  const reminders = createMembershipReminders({ db: database.db, mails, now });
+  // Every 10 minutes, once across the instances: a reminder is at most that late.
+  jobs.every("membership-reminders", "*/10 * * * *", async () => {
+    await reminders.scan();
+  });
+  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails);
   const adminUsers = createAdminUsersService(database.db);
-  const auth = createAuth(database.db, config, jobs, logger);
+  const auth = createAuth(database.db, config, jobs, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
-  const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
+  const orders = createOrdersService({
+    db: database.db,
+    content,
+    logger,
+    now,
+    timeZone: config.timeZone,
+    settings,
+    mails,
+  });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
-  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
+  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger, mails });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
@@ -70,6 +93,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     inbox,
     rateLimiter,
     mailer,
+    mails,
+    reminders,
     jobs,
     adminUsers,
     accounts,

@@ -14,6 +14,8 @@ import { boundedCount, pageOf } from "../lib/paging";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
+import { jobKey } from "./jobs";
+import type { MailsService } from "../mail/compose";
 import type { SettingsService } from "./settings";
 
 type Row = typeof orders.$inferSelect;
@@ -63,6 +65,8 @@ export interface OrdersServiceDeps {
   timeZone: string;
   /** For the automatic activation of a verified payment (an admin setting). */
   settings?: Pick<SettingsService, "readTx">;
+  /** The customer's mails, queued in the transaction of the change that causes each (one per order and event). */
+  mails: Pick<MailsService, "queue">;
 }
 
 /** The most orders an admin list counts (a bounded count: the desk never counts a million rows per request). */
@@ -97,7 +101,7 @@ function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
  * Orders and the membership they give. Prices and validity come from the package record, never from the browser;
  * a customer only ever sees their own orders (an order of someone else is "not found").
  */
-export function createOrdersService({ db, content, logger, now, timeZone, settings }: OrdersServiceDeps) {
+export function createOrdersService({ db, content, logger, now, timeZone, settings, mails }: OrdersServiceDeps) {
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
     if (!isId(id)) throw notFound("Order not found");
@@ -110,6 +114,22 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
   }
 
   type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+  /** "Membership active" for a delivered paid order, once per order. */
+  function queueActive(tx: Tx, order: Row, membershipValid: Date) {
+    return mails.queue(
+      tx,
+      "membershipActive",
+      {
+        orderId: order.id,
+        customerName: order.customerName,
+        packageName: order.packageName,
+        expiresAt: membershipValid,
+      },
+      order.customerEmail,
+      jobKey("order", order.id, "active"),
+    );
+  }
 
   /**
    * Paid, with the membership it gives: valid from the later of now and the customer's latest unexpired membership,
@@ -152,12 +172,30 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       })
       .where(eq(orders.id, id));
     // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
-    if (extra.txnId && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate"))) {
+    const activate =
+      extra.txnId !== undefined && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate"));
+    if (activate) {
       await tx.update(orders).set({ orderStatus: "Delivered" }).where(eq(orders.id, id));
       logger.info("verified payment: membership activated automatically", { orderId: id });
-      return { changed: true, membershipValid, delivered: true };
     }
-    return { changed: true, membershipValid };
+    const delivered = activate || order.orderStatus === "Delivered";
+    await mails.queue(
+      tx,
+      "paymentReceived",
+      {
+        orderId: id,
+        customerName: order.customerName,
+        packageName: order.packageName,
+        amount: order.packagePrice,
+        paidAt: t,
+        txnId: extra.txnId ?? null,
+        activated: delivered,
+      },
+      order.customerEmail,
+      jobKey("order", id, "paid"),
+    );
+    if (delivered) await queueActive(tx, order, membershipValid);
+    return activate ? { changed: true, membershipValid, delivered: true } : { changed: true, membershipValid };
   }
 
   /**
@@ -192,24 +230,38 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       if (!parsed.ok) throw badRequest(parsed.errors);
       const pkg = await orderedPackage(packageId, (input as { packageName?: unknown } | null)?.packageName);
       const t = now();
-      const [row] = await db
-        .insert(orders)
-        .values({
-          userId: viewer.id,
-          packageId: pkg._id,
-          packageName: String(pkg.packageName),
-          packagePrice: Number(pkg.packagePrice),
-          packageValidity: Number(pkg.packageValidity),
-          customerEmail: viewer.email,
-          ...parsed.data,
-          paymentStatus: "UnPaid",
-          orderStatus: "Pending",
-          orderDate: usDate(t, timeZone),
-          createdAt: t,
-          updatedAt: t,
-        })
-        .returning();
-      return toOrderRecord(row!);
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            userId: viewer.id,
+            packageId: pkg._id,
+            packageName: String(pkg.packageName),
+            packagePrice: Number(pkg.packagePrice),
+            packageValidity: Number(pkg.packageValidity),
+            customerEmail: viewer.email,
+            ...parsed.data,
+            paymentStatus: "UnPaid",
+            orderStatus: "Pending",
+            orderDate: usDate(t, timeZone),
+            createdAt: t,
+            updatedAt: t,
+          })
+          .returning();
+        await mails.queue(
+          tx,
+          "orderPlaced",
+          {
+            orderId: row!.id,
+            customerName: row!.customerName,
+            packageName: row!.packageName,
+            amount: row!.packagePrice,
+          },
+          row!.customerEmail,
+          jobKey("order", row!.id, "placed"),
+        );
+        return toOrderRecord(row!);
+      });
     },
 
     async get(viewer: Viewer, id: string): Promise<OrderRecord> {
@@ -287,12 +339,22 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       if (row.paymentStatus === "Cancelled") return { modified: false };
       if (row.paymentStatus !== "UnPaid")
         throw new AppError(409, `This order is ${row.paymentStatus} and can no longer be cancelled.`);
-      const updated = await db
-        .update(orders)
-        .set({ paymentStatus: "Cancelled", updatedAt: now() })
-        .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")))
-        .returning({ id: orders.id });
-      return { modified: updated.length > 0 };
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(orders)
+          .set({ paymentStatus: "Cancelled", updatedAt: now() })
+          .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")))
+          .returning({ id: orders.id });
+        if (updated.length === 0) return { modified: false };
+        await mails.queue(
+          tx,
+          "orderCancelled",
+          { orderId: row.id, customerName: row.customerName, packageName: row.packageName, amount: row.packagePrice },
+          row.customerEmail,
+          jobKey("order", row.id, "cancelled"),
+        );
+        return { modified: true };
+      });
     },
 
     /** An admin sets the payment status; Paid computes the membership, Refunded ends it. */
@@ -344,18 +406,23 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Order not found");
       return audited(db, actor, "order", async (tx, audit) => {
-        const [existing] = await tx
-          .select({ s: orders.orderStatus })
-          .from(orders)
-          .where(eq(orders.id, id))
-          .for("update");
+        const [existing] = await tx.select().from(orders).where(eq(orders.id, id)).for("update");
         if (!existing) throw notFound("Order not found");
-        if (existing.s === parsed.data.orderStatus) return { modified: false };
+        if (existing.orderStatus === parsed.data.orderStatus) return { modified: false };
         await tx
           .update(orders)
           .set({ orderStatus: parsed.data.orderStatus, updatedAt: now() })
           .where(eq(orders.id, id));
-        await audit.updated(id, { orderStatus: existing.s }, { orderStatus: parsed.data.orderStatus });
+        await audit.updated(id, { orderStatus: existing.orderStatus }, { orderStatus: parsed.data.orderStatus });
+        // Delivering a paid order starts its membership: the customer hears it (once per order).
+        const valid = existing.membershipValid;
+        if (
+          parsed.data.orderStatus === "Delivered" &&
+          existing.paymentStatus === "Paid" &&
+          valid &&
+          valid.getTime() > now().getTime()
+        )
+          await queueActive(tx, existing, valid);
         return { modified: true };
       });
     },

@@ -4,6 +4,8 @@ import type { Db } from "../db/client";
 import { orders, paymentEvents } from "../db/schema";
 import { isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { MailsService } from "../mail/compose";
+import { jobKey } from "./jobs";
 import type { OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
 import { createPayPalSimulator, SIMULATOR_PATH, SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
@@ -52,8 +54,9 @@ export function createPayPalService(deps: {
   orders: OrdersService;
   accounts: PaymentAccountsService;
   logger: Logger;
+  mails: Pick<MailsService, "queueToAdmins">;
 }) {
-  const { db, config, orders: ordersService, accounts, logger } = deps;
+  const { db, config, orders: ordersService, accounts, logger, mails } = deps;
   const mode = config.paypalMode;
   /** How this server reaches itself (set once it listens): the simulator's postback and notifications go here. */
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -237,7 +240,25 @@ export function createPayPalService(deps: {
           return "duplicate";
         }
         try {
-          const result = await db.transaction((tx) => ordersService.markPaidTx(tx, order.id, { txnId }));
+          const result = await db.transaction(async (tx) => {
+            const r = await ordersService.markPaidTx(tx, order.id, { txnId });
+            // A verified payment that waits for delivery: every admin hears it, once per order.
+            if (r.changed && !r.delivered && order.orderStatus === "Pending")
+              await mails.queueToAdmins(
+                tx,
+                "adminPaymentWaiting",
+                {
+                  orderId: order.id,
+                  customerName: order.customerName,
+                  customerEmail: order.customerEmail,
+                  packageName: order.packageName,
+                  amount: order.packagePrice,
+                  txnId,
+                },
+                jobKey("order", order.id, "waiting"),
+              );
+            return r;
+          });
           await record(
             eventId,
             params,

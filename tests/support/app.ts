@@ -10,6 +10,10 @@ import type { CookieJar } from "./session";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ServerBuild } from "react-router";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface TestApp {
   url: string;
@@ -24,12 +28,16 @@ export interface TestApp {
 }
 
 /**
- * The real Express app and services on a fresh database, listening on a free loopback port; `pages` adds the pages
- * (a React Router build, and middleware placed before them).
+ * The real Express app and services on a fresh database, listening on a free loopback port. Options: `now`, the
+ * services' clock (the injectable one), for tests that move time; `pages: true` serves the pages through Vite (as
+ * `npm run dev` does), for tests that open them; or `build`/`beforePages` give a React Router build directly.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  pages: Pick<AppOptions, "build" | "beforePages"> = {},
+  options: {
+    now?: () => Date;
+    pages?: boolean;
+  } & Pick<AppOptions, "build" | "beforePages"> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
@@ -38,9 +46,29 @@ export async function startTestApp(
     AUTH_SECRET: "x".repeat(40),
     ...env,
   });
-  const services = createServices(db, config, silentLogger);
+  const services = createServices(db, config, silentLogger, options.now);
   await services.start();
-  const app = createApp({ config, database: db, services, logger: silentLogger, ...pages });
+  const vite = options.pages
+    ? await (
+        await import("vite")
+      ).createServer({
+        root: ROOT,
+        server: { middlewareMode: true, hmr: false },
+        logLevel: "error",
+      })
+    : undefined;
+  const app = createApp({
+    config,
+    database: db,
+    services,
+    logger: silentLogger,
+    ...(vite
+      ? {
+          beforePages: vite.middlewares,
+          build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+        }
+      : { build: options.build, beforePages: options.beforePages }),
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -68,6 +96,7 @@ export async function startTestApp(
     },
     async close() {
       await new Promise((r) => server.close(r));
+      await vite?.close();
       await services.close();
       await db.drop();
     },

@@ -1,0 +1,284 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DAY_MS } from "../../domain/membership";
+import { demoContent } from "../../server/seed/demo-content";
+import { startTestApp, type TestApp } from "../support/app";
+import { startSmtpServer, type ReceivedMail } from "../support/mail";
+import { CookieJar } from "../support/session";
+
+/**
+ * Each transactional mail against a real SMTP listener: sent exactly once for its event, to the right person, with
+ * both parts and links that open. The services' clock is ours (`clock`), so the reminders are driven by moving it.
+ */
+let app: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let clock = Date.now();
+const admin = new CookieJar();
+let basic: { _id: string; packagePrice: number; packageValidity: number; packageName: string };
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  app = await startTestApp(
+    {
+      SMTP_URL: smtp.url,
+      ADMIN_EMAIL: "boss@example.org",
+      ADMIN_PASSWORD: "boss-pass-1",
+      PAYPAL_RECEIVER_EMAIL: "shop@example.org",
+    },
+    { now: () => new Date(clock), pages: true },
+  );
+  await app.services.content.insertMany(demoContent);
+  await app.services.accounts.ensureFirstAdmin();
+  const pricing = (await (await app.request("/api/pricings")).json()) as (typeof basic)[];
+  basic = pricing.find((p) => p.packageName === "Basic")!;
+  await app.request("/api/auth/sign-in/email", {
+    method: "POST",
+    json: { email: "boss@example.org", password: "boss-pass-1" },
+    jar: admin,
+  });
+});
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
+
+async function customer(email: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const res = await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email, password: "secret1", name: "" },
+    jar,
+  });
+  expect(res.status).toBe(200);
+  return jar;
+}
+const form = { customerName: "Brett <b>Buyer</b>", customerAddress: "1 Mill Lane", customerCountry: "United Kingdom" };
+async function placeOrder(jar: CookieJar) {
+  const res = await app.request("/api/new-order", { method: "POST", json: { packageId: basic._id, ...form }, jar });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { insertedId: string }).insertedId;
+}
+async function adminPut(path: string, json: unknown) {
+  const res = await app.request(path, { method: "PUT", json, jar: admin });
+  expect(res.status).toBe(200);
+}
+/** A verified PayPal payment of the order (the simulator's record makes the postback answer VERIFIED). */
+async function pay(orderId: string, txnId: string) {
+  const body = new URLSearchParams({
+    payment_status: "Completed",
+    receiver_email: "shop@example.org",
+    business: "shop@example.org",
+    mc_gross: basic.packagePrice.toFixed(2),
+    mc_currency: "USD",
+    txn_id: txnId,
+    custom: orderId,
+    txn_type: "web_accept",
+  }).toString();
+  await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
+    createHash("sha256").update(body).digest("hex"),
+  ]);
+  const res = await app.request("/api/paypal/ipn", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  expect(res.status).toBe(200);
+  await expect
+    .poll(async () => (await app.db.pool.query("select payment_status from orders where id = $1", [orderId])).rows[0])
+    .toEqual({ payment_status: "Paid" });
+}
+/** A paid and delivered membership for a new customer, ending `days` from the clock. */
+async function member(email: string, days: number) {
+  const jar = await customer(email);
+  const id = await placeOrder(jar);
+  await adminPut(`/api/order/${id}`, { paymentStatus: "Paid" });
+  await adminPut(`/api/order-status/${id}`, { orderStatus: "Delivered" });
+  await app.db.pool.query("update orders set membership_valid = $2 where id = $1", [
+    id,
+    new Date(clock + days * DAY_MS),
+  ]);
+  return { jar, id };
+}
+
+/** Quoted-printable undone, so that text and links read as written. */
+const decoded = (raw: string) =>
+  raw.replace(/=\r?\n/g, "").replace(/((?:=[0-9A-F]{2})+)/g, (run: string) =>
+    Buffer.from(
+      run
+        .split("=")
+        .filter(Boolean)
+        .map((h) => parseInt(h, 16)),
+    ).toString("utf8"),
+  );
+const mailsTo = (to: string, subject: RegExp) =>
+  smtp.received.filter((m) => m.to.includes(to) && subject.test(decoded(m.subject)));
+/** Waits until the queue is idle, then the one mail to `to` whose subject matches (and never a second). */
+async function theMail(to: string, subject: RegExp): Promise<ReceivedMail & { body: string }> {
+  await expect.poll(() => mailsTo(to, subject).length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await app.services.jobs.list()).pending.length, { timeout: 15_000 }).toBe(0);
+  const found = mailsTo(to, subject);
+  expect(found).toHaveLength(1);
+  const body = decoded(found[0]!.raw);
+  // Both parts, from the one template.
+  expect(body).toMatch(/Content-Type: text\/plain/);
+  expect(body).toMatch(/Content-Type: text\/html/);
+  return { ...found[0]!, body };
+}
+/** The site's links in a mail (not the logo), each opened as `jar` would: it answers 200. */
+async function linksOpen(body: string, jar: CookieJar | undefined, expected: string) {
+  const links = [...new Set(body.match(/https?:\/\/[^\s"<>)]+/g) ?? [])].filter(
+    (l) => l.startsWith(app.config.publicUrl) && !/\.(svg|png|jpe?g|webp)$/.test(l) && new URL(l).pathname !== "/",
+  );
+  expect(links.map((l) => new URL(l).pathname)).toContain(expected);
+  for (const link of links) {
+    const res = await app.request(new URL(link).pathname, { jar });
+    expect(res.status, link).toBe(200);
+  }
+}
+const noMoreMail = async (count: number) => {
+  await new Promise((r) => setTimeout(r, 1500));
+  await expect.poll(async () => (await app.services.jobs.list()).pending.length, { timeout: 15_000 }).toBe(0);
+  expect(smtp.received).toHaveLength(count);
+};
+
+describe("an order's mails", () => {
+  let jar: CookieJar;
+  let orderId: string;
+
+  it("order placed: to the customer, with the package, the amount and a Pay Now link", async () => {
+    jar = await customer("ana@example.org");
+    orderId = await placeOrder(jar);
+    const mail = await theMail("ana@example.org", /^Your order for Basic/);
+    expect(mail.body).toContain(`$${basic.packagePrice.toFixed(2)} USD`);
+    // What the customer typed is escaped in the HTML, kept as typed in the text.
+    expect(mail.body).toContain("Hello Brett &lt;b&gt;Buyer&lt;/b&gt;,");
+    expect(mail.body).toContain("Hello Brett <b>Buyer</b>,");
+    await linksOpen(mail.body, jar, `/pay-now/${orderId}`);
+  });
+
+  it("payment received: a receipt to the customer, and to every admin the order waiting for delivery", async () => {
+    await pay(orderId, "TXNMAILS0001");
+    const receipt = await theMail("ana@example.org", /^Payment received/);
+    expect(receipt.body).toContain("TXNMAILS0001");
+    expect(receipt.body).toContain(`$${basic.packagePrice.toFixed(2)} USD`);
+    expect(receipt.body).toContain("What happens next: The studio activates your membership shortly");
+    await linksOpen(receipt.body, jar, "/dashboard");
+    const waiting = await theMail("boss@example.org", /^Payment verified, waiting for delivery/);
+    expect(waiting.body).toContain("ana@example.org");
+    await linksOpen(waiting.body, admin, `/admin/payment-status/${orderId}`);
+    // PayPal repeats its notification: nothing more is sent.
+    const before = smtp.received.length;
+    await app.request("/api/paypal/ipn", {
+      method: "POST",
+      body: new URLSearchParams({ payment_status: "Completed", txn_id: "TXNMAILS0001", custom: orderId }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    await noMoreMail(before);
+  });
+
+  it("membership active: once, when the order is delivered (not again after Pending and Delivered)", async () => {
+    await adminPut(`/api/order-status/${orderId}`, { orderStatus: "Delivered" });
+    const active = await theMail("ana@example.org", /membership is active$/);
+    const valid = (await app.db.pool.query("select membership_valid from orders where id = $1", [orderId])).rows[0]
+      .membership_valid as Date;
+    expect(valid.getTime()).toBeGreaterThan(clock);
+    expect(active.body).toMatch(/Valid until:.*\d{4}/);
+    await linksOpen(active.body, jar, "/dashboard");
+    const before = smtp.received.length;
+    await adminPut(`/api/order-status/${orderId}`, { orderStatus: "Pending" });
+    await adminPut(`/api/order-status/${orderId}`, { orderStatus: "Delivered" });
+    await noMoreMail(before);
+  });
+
+  it("order cancelled: to the customer, with a link to the packages", async () => {
+    const cleo = await customer("cleo@example.org");
+    const id = await placeOrder(cleo);
+    await theMail("cleo@example.org", /^Your order for Basic/);
+    const res = await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar: cleo });
+    expect(res.status).toBe(200);
+    const cancelled = await theMail("cleo@example.org", /is cancelled$/);
+    await linksOpen(cancelled.body, cleo, "/pricing");
+    // Cancelling again changes nothing and sends nothing.
+    const before = smtp.received.length;
+    await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar: cleo });
+    await noMoreMail(before);
+  });
+});
+
+describe("a contact message", () => {
+  it("goes to every admin with a link to it, Reply-To the visitor", async () => {
+    const res = await app.request("/api/add-message", {
+      method: "POST",
+      json: {
+        name: "Vera Visitor",
+        email: "vera@example.net",
+        subject: "Kitchen <redesign>",
+        message: "Hello,\nCan you help?",
+      },
+    });
+    expect(res.status).toBe(201);
+    const { insertedId } = (await res.json()) as { insertedId: string };
+    const mail = await theMail("boss@example.org", /^New message from Vera Visitor/);
+    expect(mail.raw).toMatch(/^Reply-To: vera@example.net$/m);
+    expect(mail.body).toContain("Kitchen &lt;redesign&gt;");
+    await linksOpen(mail.body, admin, `/view/${insertedId}`);
+  });
+});
+
+describe("membership reminders, on the injectable clock", () => {
+  const scan = () => app.services.reminders.scan();
+
+  it("ends in 7 days: once, then ended: once, each with a renew link to the pricing page", async () => {
+    await member("rita@example.org", 10);
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 0 });
+    clock += 4 * DAY_MS; // 6 days left
+    expect(await scan()).toMatchObject({ endingSoon: 1 });
+    const soon = await theMail("rita@example.org", /^Your membership ends on/);
+    await linksOpen(soon.body, undefined, "/pricing");
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 0 });
+    clock += 6 * DAY_MS + 60_000; // just past the end
+    expect(await scan()).toMatchObject({ ended: 1 });
+    const ended = await theMail("rita@example.org", /^Your membership has ended$/);
+    await linksOpen(ended.body, undefined, "/pricing");
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 0 });
+    expect(mailsTo("rita@example.org", /membership (ends|has ended)/)).toHaveLength(2);
+  });
+
+  it("a membership renewed before its reminder gets no reminder for the old end", async () => {
+    const { jar } = await member("remy@example.org", 10);
+    // Renewed early: the new order's validity follows the old end.
+    const renewal = await placeOrder(jar);
+    await pay(renewal, "TXNRENEW0001");
+    await adminPut(`/api/order-status/${renewal}`, { orderStatus: "Delivered" });
+    clock += 4 * DAY_MS; // 6 days before the old end
+    await scan();
+    clock += 6 * DAY_MS + 60_000; // past the old end
+    await scan();
+    await expect.poll(async () => (await app.services.jobs.list()).pending.length, { timeout: 15_000 }).toBe(0);
+    expect(mailsTo("remy@example.org", /membership (ends|has ended)/)).toHaveLength(0);
+  });
+
+  it("a kind the admin turned off is not sent", async () => {
+    await app.services.mails.setEnabled({ kind: "membershipEndingSoon", enabled: false }, {
+      id: "admin",
+      email: "boss@example.org",
+    } as never);
+    await member("olga@example.org", 3);
+    expect(await scan()).toMatchObject({ endingSoon: 0 });
+    await expect.poll(async () => (await app.services.jobs.list()).pending.length, { timeout: 15_000 }).toBe(0);
+    expect(mailsTo("olga@example.org", /membership ends/)).toHaveLength(0);
+    await app.services.mails.setEnabled({ kind: "membershipEndingSoon", enabled: true }, {
+      id: "admin",
+      email: "boss@example.org",
+    } as never);
+  });
+});
+
+describe("the admin's test send", () => {
+  it("queues the kind with sample data to the admin, marked as a test", async () => {
+    const viewer = { id: "x", email: "boss@example.org", isAdmin: true } as never;
+    expect(await app.services.mails.sendTest("orderPlaced", viewer)).toEqual({ queued: true });
+    const mail = await theMail("boss@example.org", /^\[Test\] Your order for Standard/);
+    expect(mail.body).toContain("Pay Now");
+  });
+});
