@@ -248,14 +248,25 @@ export function createJobsService(deps: {
       return started;
     },
 
-    /** Stops the workers, letting a running job finish (up to 10 s), and closes the queue's connections. */
+    /**
+     * Stops the workers, letting a running job finish (up to 5 s), and closes the queue's connections. Bounded: with
+     * the database gone, pg-boss's stop may never settle, and the app's stop must not wait on it (an unfinished job
+     * stays in the queue and runs again).
+     */
     async close(): Promise<void> {
       const b = boss;
       if (!b) return;
       boss = undefined;
       await started?.catch(() => {});
       started = undefined;
-      await b.stop({ graceful: true, timeout: 10_000 });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        b.stop({ graceful: true, timeout: 5_000 }).catch(() => {}),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 6_000);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
