@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -225,6 +226,40 @@ export const orders = pgTable(
       sql`(lower(${t.customerName} || ' ' || ${t.customerEmail})) gin_trgm_ops`,
     ),
   ],
+);
+
+/**
+ * Maintained tallies of the orders (migration 0010; docs/decisions/026): kept right by the statement-level triggers
+ * on orders, in the same transaction as every change, whoever writes (services, the payment listener, raw SQL).
+ * How many orders were created each UTC day in each pair of statuses: the exact count of a list filtered by status,
+ * and the day a deep page starts in (so a page number costs at most one day of rows, however deep).
+ */
+export const orderDayCounts = pgTable(
+  "order_day_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    paymentStatus: text("payment_status").notNull(),
+    orderStatus: text("order_status").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.paymentStatus, t.orderStatus] })],
+);
+
+/** Paid sales per calendar month of payment (coalesce(paid_at, created_at)) in the site's time zone. */
+export const orderSalesMonths = pgTable("order_sales_months", {
+  month: date("month", { mode: "string" }).primaryKey(),
+  amount: numeric("amount", { precision: 14, scale: 2, mode: "number" }).notNull(),
+  orders: integer("orders").notNull(),
+});
+
+/** The time zone order_sales_months was tallied in (one row); the app re-tallies when its own differs. */
+export const orderTallyZone = pgTable(
+  "order_tally_zone",
+  {
+    one: boolean("one").primaryKey().default(true),
+    timeZone: text("time_zone").notNull(),
+  },
+  (t) => [check("order_tally_zone_one", sql`${t.one}`)],
 );
 
 /** The PayPal account that receives payments (spec: paypalEmail); the first record is used. */

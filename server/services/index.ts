@@ -53,6 +53,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     accounts,
     async start() {
       await content.start();
+      await orders.start();
     },
     async close() {
       await content.close();

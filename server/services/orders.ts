@@ -10,7 +10,8 @@ import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { boundedCount, pageOf } from "../lib/paging";
+import { boundedCount, pageOf, paginate } from "../lib/paging";
+import { createOrderTallies, DIRECT_OFFSET, tallied } from "./order-tallies";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
@@ -93,11 +94,30 @@ function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
   return where;
 }
 
+/** The conditions and order of a list: a customer's own orders, or (an admin's) all, with the desk's filters. */
+function listQueryIn(timeZone: string) {
+  return (viewer: Viewer, all: boolean, filters: OrderFilters) => {
+    const oldestFirst = filters.view === "to-deliver";
+    return {
+      where: [...(all ? [] : [eq(orders.userId, viewer.id)]), ...filterWhere(filters, timeZone)],
+      orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
+      oldestFirst,
+    };
+  };
+}
+
+/** The cursor of the page after this one: its last order, unless this is the last page. */
+const nextCursor = (rows: Row[], page: PageInfo) =>
+  page.page < page.pages && rows.length === page.perPage ? rows.at(-1)!.id : null;
+
 /**
  * Orders and the membership they give. Prices and validity come from the package record, never from the browser;
  * a customer only ever sees their own orders (an order of someone else is "not found").
  */
 export function createOrdersService({ db, content, logger, now, timeZone, settings }: OrdersServiceDeps) {
+  const tallies = createOrderTallies(db, timeZone);
+  const listQuery = listQueryIn(timeZone);
+
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
     if (!isId(id)) throw notFound("Order not found");
@@ -218,26 +238,86 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
 
     /**
      * A customer's own orders (an admin: everyone's, with the desk's filters), newest first (the to-deliver view:
-     * oldest first, a queue), one page of them. An admin's list counts at most ORDERS_COUNT_LIMIT rows.
+     * oldest first, a queue), one page of them by number. An admin's list is counted from the maintained tallies and
+     * a deep page starts from its day (order-tallies.ts), so no page costs more than a day of rows; a search or date
+     * filter counts at most ORDERS_COUNT_LIMIT rows. `next` is the cursor of the page after this one (listAfter).
      */
     async list(
       viewer: Viewer,
       options: { page?: unknown; perPage: number; mine?: boolean; filters?: OrderFilters },
-    ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
+    ): Promise<{ orders: OrderRecord[]; page: PageInfo; next: string | null }> {
       const all = viewer.isAdmin && !options.mine;
-      const conditions = [
-        ...(all ? [] : [eq(orders.userId, viewer.id)]),
-        ...filterWhere(options.filters ?? {}, timeZone),
-      ];
-      const oldestFirst = options.filters?.view === "to-deliver";
-      const { rows, page } = await pageOf(db, orders, {
-        where: conditions.length ? and(...conditions) : undefined,
-        orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
-        page: options.page,
-        perPage: options.perPage,
-        countLimit: all ? ORDERS_COUNT_LIMIT : undefined,
-      });
-      return { orders: rows.map(toOrderRecord), page };
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      if (!all || !tallied(filters)) {
+        const { rows, page } = await pageOf(db, orders, {
+          where: where.length ? and(...where) : undefined,
+          orderBy,
+          page: options.page,
+          perPage: options.perPage,
+          countLimit: all ? ORDERS_COUNT_LIMIT : undefined,
+        });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      const page = paginate(await tallies.count(filters), options.page, options.perPage);
+      let skip = page.offset;
+      if (skip > DIRECT_OFFSET) {
+        const start = await tallies.pageStart(filters, skip, oldestFirst);
+        if (start) {
+          where.push(start.from);
+          skip = start.skip;
+        }
+      }
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(where.length ? and(...where) : undefined)
+        .orderBy(...orderBy)
+        .limit(page.perPage)
+        .offset(skip);
+      return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+    },
+
+    /**
+     * The page after the order `after` (a cursor from `next`), in the same list's order: a keyset read from that
+     * order's (created_at, id), constant time at any depth. Walking the cursors returns every order that existed
+     * when the walk began exactly once, even while orders are placed meanwhile (new ones sort before the cursor, or
+     * after it in the oldest-first view, where the walk reaches them too). An unknown cursor is a 400.
+     */
+    async listAfter(
+      viewer: Viewer,
+      options: { after: string; perPage: number; mine?: boolean; filters?: OrderFilters },
+    ): Promise<{ orders: OrderRecord[]; total: number; capped: boolean; next: string | null }> {
+      const all = viewer.isAdmin && !options.mine;
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      const badCursor = badRequest([{ field: "after", message: "Unknown cursor: use the X-Next-Cursor of a page" }]);
+      if (!isId(options.after)) throw badCursor;
+      const [at] = await db
+        .select({ createdAt: sql<string>`${orders.createdAt}::text` })
+        .from(orders)
+        .where(and(eq(orders.id, options.after), ...(all ? [] : [eq(orders.userId, viewer.id)])));
+      if (!at) throw badCursor;
+      const key = sql`(${at.createdAt}::timestamptz, ${options.after}::uuid)`;
+      where.push(
+        oldestFirst
+          ? sql`${orders.createdAt} >= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) > ${key}`
+          : sql`${orders.createdAt} <= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) < ${key}`,
+      );
+      const [rows, count] = await Promise.all([
+        db
+          .select()
+          .from(orders)
+          .where(and(...where))
+          .orderBy(...orderBy)
+          .limit(options.perPage + 1),
+        all && tallied(filters)
+          ? tallies.count(filters).then((total) => ({ total, capped: false }))
+          : boundedCount(db, orders, and(...listQuery(viewer, all, filters).where), ORDERS_COUNT_LIMIT),
+      ]);
+      const more = rows.length > options.perPage;
+      const shown = rows.slice(0, options.perPage);
+      return { orders: shown.map(toOrderRecord), ...count, next: more ? shown.at(-1)!.id : null };
     },
 
     /** How many paid orders wait for delivery (the back office's badge), counted up to TO_DELIVER_COUNT_LIMIT. */
@@ -360,29 +440,14 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       });
     },
 
-    /** Paid orders' total, in SQL, two decimals (admin dashboard 'Total Sales'). */
-    async totalSales(): Promise<number> {
-      const [row] = await db
-        .select({ total: sql<string>`coalesce(sum(${orders.packagePrice}), 0)::numeric(14,2)` })
-        .from(orders)
-        .where(eq(orders.paymentStatus, "Paid"));
-      return Number(row?.total ?? 0);
-    },
+    /** Paid orders' total, two decimals (admin dashboard 'Total Sales'), from the maintained tallies. */
+    totalSales: () => tallies.totalSales(),
 
-    /** Paid sales per calendar month over the last 12 months, oldest first, months without sales included. */
-    async salesByMonth(): Promise<{ month: string; total: number }[]> {
-      const t = now();
-      const result = await db.execute<{ month: string; total: string }>(sql`
-        with months as (
-          select generate_series(date_trunc('month', ${t.toISOString()}::timestamptz) - interval '11 months',
-                                 date_trunc('month', ${t.toISOString()}::timestamptz), interval '1 month') as month
-        )
-        select to_char(m.month, 'YYYY-MM') as month, coalesce(sum(o.package_price), 0)::numeric(14,2) as total
-        from months m
-        left join orders o on o.payment_status = 'Paid' and date_trunc('month', coalesce(o.paid_at, o.created_at)) = m.month
-        group by m.month order by m.month`);
-      return result.rows.map((r) => ({ month: r.month, total: Number(r.total) }));
-    },
+    /** Paid sales per calendar month of the site's time zone over the last 12 months, oldest first, empty ones too. */
+    salesByMonth: () => tallies.salesByMonth(now()),
+
+    /** Tallies the months in the site's time zone if they were tallied in another (at start). */
+    start: () => tallies.ensureZone(),
 
     /** Every order for the CSV export, newest first. */
     async all(): Promise<OrderRecord[]> {
