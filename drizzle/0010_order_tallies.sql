@@ -22,7 +22,7 @@ CREATE TABLE "order_tally_zone" (
 -- one statement-level trigger per event reads the statement's transition tables, so a bulk insert of a million rows
 -- costs one aggregate, not a million row triggers. The upserts add deltas (no read-modify-write: two transactions
 -- never lose an update; the second waits for the first's row lock, then adds to the committed value) in key order
--- (two statements never deadlock on each other's rows). Rows per day and per month: concurrent writers touch the
+-- (two statements never deadlock on each other's rows). Days and months are the site's (order_tally_zone). Rows per day and per month: concurrent writers touch the
 -- same row only for orders of the same day and statuses.
 CREATE FUNCTION "order_tallies_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -31,7 +31,7 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     WITH changes AS (SELECT 1 AS sign, payment_status, order_status, package_price, paid_at, created_at FROM new_rows)
     INSERT INTO "order_day_counts" ("day", "payment_status", "order_status", "n")
-      SELECT (created_at AT TIME ZONE 'UTC')::date, payment_status, order_status, sum(sign)
+      SELECT (created_at AT TIME ZONE zone)::date, payment_status, order_status, sum(sign)
       FROM changes GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ("day", "payment_status", "order_status")
       DO UPDATE SET "n" = "order_day_counts"."n" + excluded."n";
@@ -47,7 +47,7 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     WITH changes AS (SELECT -1 AS sign, payment_status, order_status, package_price, paid_at, created_at FROM old_rows)
     INSERT INTO "order_day_counts" ("day", "payment_status", "order_status", "n")
-      SELECT (created_at AT TIME ZONE 'UTC')::date, payment_status, order_status, sum(sign)
+      SELECT (created_at AT TIME ZONE zone)::date, payment_status, order_status, sum(sign)
       FROM changes GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ("day", "payment_status", "order_status")
       DO UPDATE SET "n" = "order_day_counts"."n" + excluded."n";
@@ -63,7 +63,7 @@ BEGIN
   ELSE
     WITH changes AS (SELECT 1 AS sign, payment_status, order_status, package_price, paid_at, created_at FROM new_rows UNION ALL SELECT -1, payment_status, order_status, package_price, paid_at, created_at FROM old_rows)
     INSERT INTO "order_day_counts" ("day", "payment_status", "order_status", "n")
-      SELECT (created_at AT TIME ZONE 'UTC')::date, payment_status, order_status, sum(sign)
+      SELECT (created_at AT TIME ZONE zone)::date, payment_status, order_status, sum(sign)
       FROM changes GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
       ON CONFLICT ("day", "payment_status", "order_status")
       DO UPDATE SET "n" = "order_day_counts"."n" + excluded."n";
@@ -95,7 +95,7 @@ CREATE TRIGGER "orders_tally_delete" AFTER DELETE ON "orders" REFERENCING OLD TA
   FOR EACH STATEMENT EXECUTE FUNCTION "order_tallies_apply"();--> statement-breakpoint
 CREATE TRIGGER "orders_tally_truncate" AFTER TRUNCATE ON "orders"
   FOR EACH STATEMENT EXECUTE FUNCTION "order_tallies_truncate"();--> statement-breakpoint
--- Backfill: the orders already there, tallied in UTC (the app re-tallies the months in its time zone at start).
+-- Backfill: the orders already there, tallied in UTC (the app tallies again in its own time zone at start).
 INSERT INTO "order_tally_zone" ("one", "time_zone") VALUES (true, 'UTC');--> statement-breakpoint
 INSERT INTO "order_day_counts" ("day", "payment_status", "order_status", "n")
   SELECT (created_at AT TIME ZONE 'UTC')::date, payment_status, order_status, count(*)

@@ -231,8 +231,8 @@ export const orders = pgTable(
 /**
  * Maintained tallies of the orders (migration 0010; docs/decisions/026): kept right by the statement-level triggers
  * on orders, in the same transaction as every change, whoever writes (services, the payment listener, raw SQL).
- * How many orders were created each UTC day in each pair of statuses: the exact count of a list filtered by status,
- * and the day a deep page starts in (so a page number costs at most one day of rows, however deep).
+ * How many orders were created each day (the site's time zone) in each pair of statuses: the exact count of a list
+ * filtered by status and dates, and the day a deep page starts in (a page number costs at most a day of rows).
  */
 export const orderDayCounts = pgTable(
   "order_day_counts",
@@ -252,7 +252,7 @@ export const orderSalesMonths = pgTable("order_sales_months", {
   orders: integer("orders").notNull(),
 });
 
-/** The time zone order_sales_months was tallied in (one row); the app re-tallies when its own differs. */
+/** The time zone the days and months were tallied in (one row); the app tallies again when its own differs. */
 export const orderTallyZone = pgTable(
   "order_tally_zone",
   {

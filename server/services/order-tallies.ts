@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../domain/order-filters";
 import type { Db } from "../db/client";
 import { orderDayCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
@@ -12,21 +12,24 @@ import { orderDayCounts, orderSalesMonths, orderTallyZone, orders } from "../db/
 /** A page deeper than this many rows starts from its day's bucket instead of skipping every row before it. */
 export const DIRECT_OFFSET = 1_000;
 
-/** Whether the tallies can count this list: only the status filters are tallied (search and dates are not). */
-export const tallied = (filters: OrderFilters) => !filters.q && !filters.from && !filters.to;
+/** Whether the tallies can count this list: statuses and days are tallied, a text search is not. */
+export const tallied = (filters: OrderFilters) => !filters.q;
 
-const statusWhere = (filters: OrderFilters): SQL | undefined =>
+/** The day rows of a list's filters (days are the site's, as the desk's from/to). */
+const dayWhere = (filters: OrderFilters): SQL | undefined =>
   and(
     filters.payment ? eq(orderDayCounts.paymentStatus, filters.payment) : undefined,
     filters.status ? eq(orderDayCounts.orderStatus, filters.status) : undefined,
+    filters.from ? gte(orderDayCounts.day, filters.from) : undefined,
+    filters.to ? lte(orderDayCounts.day, filters.to) : undefined,
   );
 
 export function createOrderTallies(db: Db, timeZone: string) {
   let zoneChecked: Promise<void> | undefined;
 
   /**
-   * The months are tallied in the site's time zone: if the stored one differs (first start after the migration, or
-   * the site moved), they are tallied again once, with orders locked against writes meanwhile.
+   * Days and months are tallied in the site's time zone: if the stored one differs (first start after the migration,
+   * or the site moved), they are tallied again once, with orders locked against writes meanwhile.
    */
   function ensureZone(): Promise<void> {
     zoneChecked ??= (async () => {
@@ -38,6 +41,11 @@ export function createOrderTallies(db: Db, timeZone: string) {
           .insert(orderTallyZone)
           .values({ one: true, timeZone })
           .onConflictDoUpdate({ target: orderTallyZone.one, set: { timeZone } });
+        await tx.delete(orderDayCounts);
+        await tx.execute(sql`
+          insert into ${orderDayCounts} (day, payment_status, order_status, n)
+          select (created_at at time zone ${timeZone})::date, payment_status, order_status, count(*)
+          from ${orders} group by 1, 2, 3`);
         await tx.delete(orderSalesMonths);
         await tx.execute(sql`
           insert into ${orderSalesMonths} (month, amount, orders)
@@ -79,18 +87,19 @@ export function createOrderTallies(db: Db, timeZone: string) {
       return result.rows.map((r) => ({ month: r.month, total: Number(r.total) }));
     },
 
-    /** How many orders a status-filtered list holds (exact; `tallied(filters)` must hold). */
+    /** How many orders a list filtered by statuses and days holds (exact; `tallied(filters)` must hold). */
     async count(filters: OrderFilters): Promise<number> {
+      await ensureZone();
       const [row] = await db
         .select({ n: sql<string>`coalesce(sum(${orderDayCounts.n}), 0)` })
         .from(orderDayCounts)
-        .where(statusWhere(filters));
+        .where(dayWhere(filters));
       return Number(row?.n ?? 0);
     },
 
     /**
-     * Where row number `offset` (0-based) of a status-filtered list sorted by creation lies: the condition that
-     * starts the list at the beginning of its UTC day, and how many rows of that day come before it. The list then
+     * Where row number `offset` (0-based) of a list (tallied filters) sorted by creation lies: the condition that
+     * starts the list at the beginning of its day, and how many rows of that day come before it. The list then
      * skips at most one day of rows, however deep the page. Null when the list is shorter.
      */
     async pageStart(
@@ -98,6 +107,7 @@ export function createOrderTallies(db: Db, timeZone: string) {
       offset: number,
       oldestFirst: boolean,
     ): Promise<{ from: SQL; skip: number } | null> {
+      await ensureZone();
       const byDay = db
         .select({
           day: orderDayCounts.day,
@@ -107,7 +117,7 @@ export function createOrderTallies(db: Db, timeZone: string) {
           ),
         })
         .from(orderDayCounts)
-        .where(statusWhere(filters))
+        .where(dayWhere(filters))
         .groupBy(orderDayCounts.day)
         .as("by_day");
       const [row] = await db
@@ -119,8 +129,8 @@ export function createOrderTallies(db: Db, timeZone: string) {
       if (!row) return null;
       const before = Number(row.upTo) - Number(row.n);
       const from = oldestFirst
-        ? sql`${orders.createdAt} >= (${row.day}::date)::timestamp at time zone 'UTC'`
-        : lt(orders.createdAt, sql`(${row.day}::date + 1)::timestamp at time zone 'UTC'`);
+        ? sql`${orders.createdAt} >= (${row.day}::date)::timestamp at time zone ${timeZone}`
+        : lt(orders.createdAt, sql`(${row.day}::date + 1)::timestamp at time zone ${timeZone}`);
       return { from, skip: offset - before };
     },
   };

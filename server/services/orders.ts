@@ -160,6 +160,11 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       t,
       order.packageValidity,
     );
+    // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
+    // One UPDATE for both (the tallies' trigger then locks its rows once, in key order: no deadlock between payers).
+    const deliver = Boolean(
+      extra.txnId && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate")),
+    );
     await tx
       .update(orders)
       .set({
@@ -169,11 +174,10 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         updatedAt: t,
         providerStatus: null,
         ...(extra.txnId ? { txnId: extra.txnId } : {}),
+        ...(deliver ? { orderStatus: "Delivered" as const } : {}),
       })
       .where(eq(orders.id, id));
-    // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
-    if (extra.txnId && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate"))) {
-      await tx.update(orders).set({ orderStatus: "Delivered" }).where(eq(orders.id, id));
+    if (deliver) {
       logger.info("verified payment: membership activated automatically", { orderId: id });
       return { changed: true, membershipValid, delivered: true };
     }
