@@ -135,7 +135,16 @@ export async function startApp(
   let out = "";
   const child = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    // NODE_ENV as `npm start` sets it: unset, React renders with its development build.
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: url,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => (out += d));
