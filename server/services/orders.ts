@@ -10,7 +10,7 @@ import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { boundedCount, pageOf, paginate } from "../lib/paging";
+import { boundedCount, pageOf, paginate, smallPageOf } from "../lib/paging";
 import { createOrderTallies, DIRECT_OFFSET, tallied } from "./order-tallies";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
@@ -253,13 +253,23 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       const all = viewer.isAdmin && !options.mine;
       const filters = options.filters ?? {};
       const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
-      if (!all || !tallied(filters)) {
+      if (!all) {
+        // A customer's own orders are few: rows and count in one query.
+        const { rows, page } = await smallPageOf(db, orders, {
+          where: and(...where),
+          orderBy,
+          page: options.page,
+          perPage: options.perPage,
+        });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      if (!tallied(filters)) {
         const { rows, page } = await pageOf(db, orders, {
           where: where.length ? and(...where) : undefined,
           orderBy,
           page: options.page,
           perPage: options.perPage,
-          countLimit: all ? ORDERS_COUNT_LIMIT : undefined,
+          countLimit: ORDERS_COUNT_LIMIT,
         });
         return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
       }
@@ -347,6 +357,27 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         .from(orders)
         .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid")));
       return Number(row?.total ?? 0);
+    },
+
+    /**
+     * The customer's membership and total spent together (the dashboard shows both): one read of their Paid orders
+     * (membership, totalSpent).
+     */
+    async summary(viewer: Viewer): Promise<{ membership: Membership; totalSpent: number }> {
+      const rows = await db
+        .select({
+          packageName: orders.packageName,
+          paymentStatus: orders.paymentStatus,
+          orderStatus: orders.orderStatus,
+          membershipValid: orders.membershipValid,
+          total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
+        })
+        .from(orders)
+        .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid")));
+      return {
+        membership: viewer.isAdmin ? membershipOf([], now(), true) : membershipOf(rows as never, now()),
+        totalSpent: Number(rows[0]?.total ?? 0),
+      };
     },
 
     /** The viewer's membership, from their Paid orders (Delivered ones count; Pending ones wait for activation). */
