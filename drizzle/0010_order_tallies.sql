@@ -18,6 +18,8 @@ CREATE TABLE "order_tally_zone" (
 	CONSTRAINT "order_tally_zone_one" CHECK ("order_tally_zone"."one")
 );
 --> statement-breakpoint
+-- The orders desk filtered by both statuses: any pair, even one no order has, is one range in the list's order.
+CREATE INDEX "orders_statuses_idx" ON "orders" USING btree ("payment_status","order_status","created_at");--> statement-breakpoint
 -- The tallies follow every change of orders in the same transaction (docs/decisions/026-maintained-order-tallies.md):
 -- one statement-level trigger per event reads the statement's transition tables, so a bulk insert of a million rows
 -- costs one aggregate, not a million row triggers. The upserts add deltas (no read-modify-write: two transactions

@@ -38,6 +38,11 @@ const WORK = [
   ["/total-orders payment Paid (c10)", "/total-orders?payment=Paid", "admin"],
   ["/total-orders status Delivered, page 20,000 (c10)", "/total-orders?status=Delivered&page=20000", "admin"],
   ["/total-orders to deliver (c10)", "/total-orders?view=to-deliver", "admin"],
+  [
+    "/total-orders Cancelled and Pending, page 5,000 (c10)",
+    "/total-orders?payment=Cancelled&status=Pending&page=5000",
+    "admin",
+  ],
   ["/total-orders one month (c10)", "/total-orders?from=2026-01-01&to=2026-01-31&page=300", "admin"],
   ["/total-orders search (c10)", "/total-orders?q=1234%40", "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],

@@ -216,6 +216,8 @@ export const orders = pgTable(
     index("orders_payment_status_idx").on(t.paymentStatus, t.createdAt),
     // The orders desk's filters (domain/order-filters.ts): each has an index its plan uses.
     index("orders_order_status_idx").on(t.orderStatus, t.createdAt),
+    // Both statuses at once: any pair, even one no order has, is one range of this index in the list's order.
+    index("orders_statuses_idx").on(t.paymentStatus, t.orderStatus, t.createdAt),
     // "To deliver": Paid orders still Pending, a short work queue counted on every back-office page.
     index("orders_to_deliver_idx")
       .on(t.createdAt)

@@ -316,6 +316,7 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
       }
       const page = paginate(await tallies.count(filters), options.page, options.perPage);
+      if (page.total === 0) return { orders: [], page, next: null };
       let skip = page.offset;
       if (skip > DIRECT_OFFSET) {
         const start = await tallies.pageStart(filters, skip, oldestFirst);

@@ -143,6 +143,8 @@ describe("with a few thousand orders", () => {
       [{}, ""],
       [{ payment: "Paid" }, "payment_status = 'Paid'"],
       [{ status: "Delivered" }, "order_status = 'Delivered'"],
+      [{ payment: "Cancelled", status: "Pending" }, "payment_status = 'Cancelled' and order_status = 'Pending'"],
+      [{ payment: "Refunded", status: "Delivered" }, "payment_status = 'Refunded' and order_status = 'Delivered'"],
       [
         { view: "to-deliver", payment: "Paid", status: "Pending" },
         "payment_status = 'Paid' and order_status = 'Pending'",
@@ -191,6 +193,7 @@ describe("with a few thousand orders", () => {
       [{}, 300],
       [{ payment: "Paid" }, 1],
       [{ payment: "Refunded" }, 1],
+      [{ payment: "Cancelled", status: "Pending" }, 30],
       [{ status: "Delivered" }, 150],
       [{ view: "to-deliver", payment: "Paid", status: "Pending" }, 1],
       [{ from: "2026-01-01", to: "2026-12-31" }, 1],
@@ -200,9 +203,11 @@ describe("with a few thousand orders", () => {
     try {
       for (const [filters, page] of views) {
         seen.length = 0;
-        await app.services.orders.list(admin, { page, perPage: 10, filters });
+        const listed = await app.services.orders.list(admin, { page, perPage: 10, filters });
         const onOrders = seen.filter((s) => /from "orders"/.test(s.text));
-        expect(onOrders.length, JSON.stringify(filters)).toBeGreaterThan(0);
+        // A list the tallies count as empty reads no order at all.
+        if (listed.page.total === 0) expect(onOrders, JSON.stringify(filters)).toEqual([]);
+        else expect(onOrders.length, JSON.stringify(filters)).toBeGreaterThan(0);
         for (const query of onOrders) {
           // On a few thousand rows a sequential scan is the cheaper plan: forbid it to see which index serves the
           // query (no index would leave the scan in; on a million rows the planner picks these by itself).
