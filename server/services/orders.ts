@@ -276,8 +276,8 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
     /**
      * A customer's own orders (an admin: everyone's, with the desk's filters), newest first (the to-deliver view:
      * oldest first, a queue), one page of them by number. An admin's list is counted from the maintained tallies and
-     * a deep page starts from its day (order-tallies.ts), so no page costs more than a day of rows; a search or date
-     * filter counts at most ORDERS_COUNT_LIMIT rows. `next` is the cursor of the page after this one (listAfter).
+     * a deep page starts from its day (order-tallies.ts), so no page costs more than a day of rows; a text search
+     * counts at most ORDERS_COUNT_LIMIT rows. `next` is the cursor of the page after this one (listAfter).
      */
     async list(
       viewer: Viewer,
