@@ -201,11 +201,15 @@ async function main() {
     const work = () => {
       console.log(`\nsigned-in pages, ${thousands(FEW_ORDERS)} and ${thousands(ORDERS)} orders, alternately`);
       for (const [name, path, who] of WORK) {
-        const on = (phase: "empty" | "1M") =>
+        const on = (phase: "empty" | "1M", warmUp?: { seconds: number; quiet: boolean }) =>
           wrk(`${name}, ${phase}`, `${phase === "empty" ? emptyApp.url : app.url}${path}`, {
+            ...warmUp,
             connections: 10,
             headers: { cookie: phase === "empty" ? emptyCookies[who] : who === "admin" ? adminCookie : customerCookie },
           });
+        // Warm up both first (the first requests of a page compile code and fill caches).
+        on("empty", { seconds: 2, quiet: true });
+        on("1M", { seconds: 2, quiet: true });
         const [a, b, c, d] = [on("empty"), on("1M"), on("1M"), on("empty")];
         figures[`empty:${name}`] = mean(a, d);
         figures[`1M:${name}`] = mean(b, c);

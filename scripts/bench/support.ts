@@ -57,14 +57,24 @@ export function wrk(
   lua: string,
   name: string,
   url: string,
-  options: { connections?: number; headers?: Record<string, string>; digits?: number } = {},
+  options: {
+    connections?: number;
+    headers?: Record<string, string>;
+    digits?: number;
+    seconds?: number;
+    quiet?: boolean;
+  } = {},
 ): Figure {
   const connections = options.connections ?? 50;
   const digits = options.digits ?? 1;
   const headerArgs = Object.entries(options.headers ?? {}).flat();
-  const res = spawnSync("wrk", ["-t1", `-c${connections}`, `-d${SECONDS}s`, "-s", lua, url, "--", ...headerArgs], {
-    encoding: "utf8",
-  });
+  const res = spawnSync(
+    "wrk",
+    ["-t1", `-c${connections}`, `-d${options.seconds ?? SECONDS}s`, "-s", lua, url, "--", ...headerArgs],
+    {
+      encoding: "utf8",
+    },
+  );
   const line = res.stdout.split("\n").find((l) => l.startsWith("BENCH "));
   if (!line) throw new Error(`wrk failed for ${name}: ${res.stdout}${res.stderr}`);
   const [requests, durationUs, p50, p975, non2xx] = line.split(" ").slice(1).map(Number) as [
@@ -75,9 +85,10 @@ export function wrk(
     number,
   ];
   const figure = { name, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p975: p975 / 1000, non2xx };
-  console.log(
-    `  ${name}: ${figure.rps.toFixed(0)} req/s, p50 ${figure.p50.toFixed(digits)} ms, p97.5 ${figure.p975.toFixed(digits)} ms${non2xx ? `, ${non2xx} non-2xx` : ""}`,
-  );
+  if (!options.quiet)
+    console.log(
+      `  ${name}: ${figure.rps.toFixed(0)} req/s, p50 ${figure.p50.toFixed(digits)} ms, p97.5 ${figure.p975.toFixed(digits)} ms${non2xx ? `, ${non2xx} non-2xx` : ""}`,
+    );
   return figure;
 }
 
