@@ -19,6 +19,8 @@ async function main() {
   const startedAt = Date.now();
   const config = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
   const logger = createLogger(config.logLevel);
+  if (!dev && process.env.NODE_ENV !== "production" && config.env === "production")
+    logger.warn("NODE_ENV is not production: React renders with its development build; start with npm start");
   const opened = await openDatabase(config, logger);
   const services = createServices(opened.database, config, logger);
   await services.start();

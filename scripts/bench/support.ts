@@ -57,14 +57,24 @@ export function wrk(
   lua: string,
   name: string,
   url: string,
-  options: { connections?: number; headers?: Record<string, string>; digits?: number } = {},
+  options: {
+    connections?: number;
+    headers?: Record<string, string>;
+    digits?: number;
+    seconds?: number;
+    quiet?: boolean;
+  } = {},
 ): Figure {
   const connections = options.connections ?? 50;
   const digits = options.digits ?? 1;
   const headerArgs = Object.entries(options.headers ?? {}).flat();
-  const res = spawnSync("wrk", ["-t1", `-c${connections}`, `-d${SECONDS}s`, "-s", lua, url, "--", ...headerArgs], {
-    encoding: "utf8",
-  });
+  const res = spawnSync(
+    "wrk",
+    ["-t1", `-c${connections}`, `-d${options.seconds ?? SECONDS}s`, "-s", lua, url, "--", ...headerArgs],
+    {
+      encoding: "utf8",
+    },
+  );
   const line = res.stdout.split("\n").find((l) => l.startsWith("BENCH "));
   if (!line) throw new Error(`wrk failed for ${name}: ${res.stdout}${res.stderr}`);
   const [requests, durationUs, p50, p975, non2xx] = line.split(" ").slice(1).map(Number) as [
@@ -75,9 +85,10 @@ export function wrk(
     number,
   ];
   const figure = { name, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p975: p975 / 1000, non2xx };
-  console.log(
-    `  ${name}: ${figure.rps.toFixed(0)} req/s, p50 ${figure.p50.toFixed(digits)} ms, p97.5 ${figure.p975.toFixed(digits)} ms${non2xx ? `, ${non2xx} non-2xx` : ""}`,
-  );
+  if (!options.quiet)
+    console.log(
+      `  ${name}: ${figure.rps.toFixed(0)} req/s, p50 ${figure.p50.toFixed(digits)} ms, p97.5 ${figure.p975.toFixed(digits)} ms${non2xx ? `, ${non2xx} non-2xx` : ""}`,
+    );
   return figure;
 }
 
@@ -135,7 +146,16 @@ export async function startApp(
   let out = "";
   const child = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, LOG_LEVEL: "warn", ...env },
+    // NODE_ENV as `npm start` sets it: unset, React renders with its development build.
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: url,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: output === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => (out += d));

@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -215,6 +216,8 @@ export const orders = pgTable(
     index("orders_payment_status_idx").on(t.paymentStatus, t.createdAt),
     // The orders desk's filters (domain/order-filters.ts): each has an index its plan uses.
     index("orders_order_status_idx").on(t.orderStatus, t.createdAt),
+    // Both statuses at once: any pair, even one no order has, is one range of this index in the list's order.
+    index("orders_statuses_idx").on(t.paymentStatus, t.orderStatus, t.createdAt),
     // "To deliver": Paid orders still Pending, a short work queue counted on every back-office page.
     index("orders_to_deliver_idx")
       .on(t.createdAt)
@@ -229,6 +232,40 @@ export const orders = pgTable(
       sql`(lower(${t.customerName} || ' ' || ${t.customerEmail})) gin_trgm_ops`,
     ),
   ],
+);
+
+/**
+ * Maintained tallies of the orders (migration 0010; docs/decisions/026): kept right by the statement-level triggers
+ * on orders, in the same transaction as every change, whoever writes (services, the payment listener, raw SQL).
+ * How many orders were created each day (the site's time zone) in each pair of statuses: the exact count of a list
+ * filtered by status and dates, and the day a deep page starts in (a page number costs at most a day of rows).
+ */
+export const orderDayCounts = pgTable(
+  "order_day_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    paymentStatus: text("payment_status").notNull(),
+    orderStatus: text("order_status").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.paymentStatus, t.orderStatus] })],
+);
+
+/** Paid sales per calendar month of payment (coalesce(paid_at, created_at)) in the site's time zone. */
+export const orderSalesMonths = pgTable("order_sales_months", {
+  month: date("month", { mode: "string" }).primaryKey(),
+  amount: numeric("amount", { precision: 14, scale: 2, mode: "number" }).notNull(),
+  orders: integer("orders").notNull(),
+});
+
+/** The time zone the days and months were tallied in (one row); the app tallies again when its own differs. */
+export const orderTallyZone = pgTable(
+  "order_tally_zone",
+  {
+    one: boolean("one").primaryKey().default(true),
+    timeZone: text("time_zone").notNull(),
+  },
+  (t) => [check("order_tally_zone_one", sql`${t.one}`)],
 );
 
 /** The PayPal account that receives payments (spec: paypalEmail); the first record is used. */

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
@@ -64,4 +64,34 @@ export async function pageOf<T extends PgTable>(
     .limit(page.perPage)
     .offset(page.offset);
   return { rows: rows as T["$inferSelect"][], page };
+}
+
+/**
+ * One page of a short list (a customer's own orders): the rows and their count in one query (`count(*) over ()`),
+ * which costs the matching rows once, so only for lists known to stay small. A page beyond the end is the last.
+ */
+export async function smallPageOf<T extends PgTable>(
+  db: Db,
+  table: T,
+  query: { where?: SQL; orderBy: (PgColumn | SQL)[]; page: unknown; perPage: number },
+): Promise<{ rows: T["$inferSelect"][]; page: PageInfo }> {
+  const read = async (offset: number) => {
+    const found = await db
+      .select({ ...getTableColumns(table), __total: sql<string>`count(*) over ()` })
+      .from(table as PgTable)
+      .where(query.where)
+      .orderBy(...query.orderBy)
+      .limit(query.perPage)
+      .offset(offset);
+    const total = found.length ? Number(found[0]!.__total) : null;
+    const rows = found.map(({ __total: _, ...row }) => row) as T["$inferSelect"][];
+    return { rows, total };
+  };
+  const wanted = paginate(Number.MAX_SAFE_INTEGER, query.page, query.perPage);
+  const first = await read(wanted.offset);
+  if (first.total !== null) return { rows: first.rows, page: paginate(first.total, query.page, query.perPage) };
+  // Nothing at that offset: the list is empty, or the page lies beyond its end (then the last page is shown).
+  const total = await db.$count(table, query.where);
+  const page = paginate(total, query.page, query.perPage);
+  return { rows: total === 0 ? [] : (await read(page.offset)).rows, page };
 }

@@ -100,6 +100,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     accounts,
     async start() {
       await content.start();
+      await orders.start();
       await jobs.start();
     },
     async close() {

@@ -10,7 +10,8 @@ import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { boundedCount, pageOf } from "../lib/paging";
+import { boundedCount, pageOf, paginate, smallPageOf } from "../lib/paging";
+import { createOrderTallies, DIRECT_OFFSET, tallied } from "./order-tallies";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
@@ -97,11 +98,30 @@ function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
   return where;
 }
 
+/** The conditions and order of a list: a customer's own orders, or (an admin's) all, with the desk's filters. */
+function listQueryIn(timeZone: string) {
+  return (viewer: Viewer, all: boolean, filters: OrderFilters) => {
+    const oldestFirst = filters.view === "to-deliver";
+    return {
+      where: [...(all ? [] : [eq(orders.userId, viewer.id)]), ...filterWhere(filters, timeZone)],
+      orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
+      oldestFirst,
+    };
+  };
+}
+
+/** The cursor of the page after this one: its last order, unless this is the last page. */
+const nextCursor = (rows: Row[], page: PageInfo) =>
+  page.page < page.pages && rows.length === page.perPage ? rows.at(-1)!.id : null;
+
 /**
  * Orders and the membership they give. Prices and validity come from the package record, never from the browser;
  * a customer only ever sees their own orders (an order of someone else is "not found").
  */
 export function createOrdersService({ db, content, logger, now, timeZone, settings, mails }: OrdersServiceDeps) {
+  const tallies = createOrderTallies(db, timeZone);
+  const listQuery = listQueryIn(timeZone);
+
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
     if (!isId(id)) throw notFound("Order not found");
@@ -160,6 +180,11 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       t,
       order.packageValidity,
     );
+    // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
+    // One UPDATE for both (the tallies' trigger then locks its rows once, in key order: no deadlock between payers).
+    const deliver = Boolean(
+      extra.txnId && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate")),
+    );
     await tx
       .update(orders)
       .set({
@@ -169,16 +194,13 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         updatedAt: t,
         providerStatus: null,
         ...(extra.txnId ? { txnId: extra.txnId } : {}),
+        ...(deliver ? { orderStatus: "Delivered" as const } : {}),
       })
       .where(eq(orders.id, id));
-    // A payment PayPal verified (it has a transaction id) also activates the membership when the admin chose so.
-    const activate =
-      extra.txnId !== undefined && order.orderStatus === "Pending" && (await settings?.readTx(tx, "autoActivate"));
-    if (activate) {
-      await tx.update(orders).set({ orderStatus: "Delivered" }).where(eq(orders.id, id));
+    if (deliver) {
       logger.info("verified payment: membership activated automatically", { orderId: id });
     }
-    const delivered = activate || order.orderStatus === "Delivered";
+    const delivered = deliver || order.orderStatus === "Delivered";
     await mails.queue(
       tx,
       "paymentReceived",
@@ -195,7 +217,7 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       jobKey("order", id, "paid"),
     );
     if (delivered) await queueActive(tx, order, membershipValid);
-    return activate ? { changed: true, membershipValid, delivered: true } : { changed: true, membershipValid };
+    return deliver ? { changed: true, membershipValid, delivered: true } : { changed: true, membershipValid };
   }
 
   /**
@@ -221,6 +243,39 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         { field: "packageId", message: `Several packages are called ${packageName.trim()}: send packageId` },
       ]);
     return named[0]!;
+  }
+
+  /**
+   * One page of a text search and its count from a single scan of the trigram index (a search matches few orders,
+   * and each scan of a busy trigram costs): the matching ids, at most ORDERS_COUNT_LIMIT + 1, counted and cut in
+   * SQL, then their rows. Null when more match than that (the caller pages by the sort's index instead).
+   */
+  async function searchPage(where: SQL, requested: unknown, perPage: number, oldestFirst: boolean) {
+    const dir = oldestFirst ? sql`asc` : sql`desc`;
+    const cut = async (offset: number) => {
+      const result = await db.execute<{ total: number; ids: string[] }>(sql`
+        with matched as materialized (
+          select ${orders.id} as id, ${orders.createdAt} as created_at from ${orders} where ${where}
+          limit ${ORDERS_COUNT_LIMIT + 1})
+        select (select count(*) from matched)::int as total,
+               array(select id from matched order by created_at ${dir}, id ${dir} limit ${perPage} offset ${offset})::text[] as ids`);
+      return result.rows[0]!;
+    };
+    const wanted = paginate(Number.MAX_SAFE_INTEGER, requested, perPage);
+    let { total, ids } = await cut(wanted.offset);
+    if (total > ORDERS_COUNT_LIMIT) return null;
+    const page = paginate(total, requested, perPage);
+    if (page.offset !== wanted.offset) ({ ids } = await cut(page.offset));
+    const rows = ids.length
+      ? await db
+          .select()
+          .from(orders)
+          .where(inArray(orders.id, ids))
+          .orderBy(
+            ...(oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)]),
+          )
+      : [];
+    return { rows, page };
   }
 
   return {
@@ -270,26 +325,106 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
 
     /**
      * A customer's own orders (an admin: everyone's, with the desk's filters), newest first (the to-deliver view:
-     * oldest first, a queue), one page of them. An admin's list counts at most ORDERS_COUNT_LIMIT rows.
+     * oldest first, a queue), one page of them by number. An admin's list is counted from the maintained tallies and
+     * a deep page starts from its day (order-tallies.ts), so no page costs more than a day of rows; a text search
+     * counts at most ORDERS_COUNT_LIMIT rows. `next` is the cursor of the page after this one (listAfter).
      */
     async list(
       viewer: Viewer,
       options: { page?: unknown; perPage: number; mine?: boolean; filters?: OrderFilters },
-    ): Promise<{ orders: OrderRecord[]; page: PageInfo }> {
+    ): Promise<{ orders: OrderRecord[]; page: PageInfo; next: string | null }> {
       const all = viewer.isAdmin && !options.mine;
-      const conditions = [
-        ...(all ? [] : [eq(orders.userId, viewer.id)]),
-        ...filterWhere(options.filters ?? {}, timeZone),
-      ];
-      const oldestFirst = options.filters?.view === "to-deliver";
-      const { rows, page } = await pageOf(db, orders, {
-        where: conditions.length ? and(...conditions) : undefined,
-        orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
-        page: options.page,
-        perPage: options.perPage,
-        countLimit: all ? ORDERS_COUNT_LIMIT : undefined,
-      });
-      return { orders: rows.map(toOrderRecord), page };
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      if (!all) {
+        // A customer's own orders are few: rows and count in one query.
+        const { rows, page } = await smallPageOf(db, orders, {
+          where: and(...where),
+          orderBy,
+          page: options.page,
+          perPage: options.perPage,
+        });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      if (!tallied(filters)) {
+        // A text search: one scan of the trigram index gives the count and the page (a few matches, usually).
+        const searched = await searchPage(and(...where)!, options.page, options.perPage, oldestFirst);
+        if (searched)
+          return {
+            orders: searched.rows.map(toOrderRecord),
+            page: searched.page,
+            next: nextCursor(searched.rows, searched.page),
+          };
+        // More matches than ORDERS_COUNT_LIMIT: the page by the sort's index, the count bounded.
+        const { rows, page } = await pageOf(db, orders, {
+          where: where.length ? and(...where) : undefined,
+          orderBy,
+          page: options.page,
+          perPage: options.perPage,
+          countLimit: ORDERS_COUNT_LIMIT,
+        });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      const page = paginate(await tallies.count(filters), options.page, options.perPage);
+      if (page.total === 0) return { orders: [], page, next: null };
+      let skip = page.offset;
+      if (skip > DIRECT_OFFSET) {
+        const start = await tallies.pageStart(filters, skip, oldestFirst);
+        if (start) {
+          where.push(start.from);
+          skip = start.skip;
+        }
+      }
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(where.length ? and(...where) : undefined)
+        .orderBy(...orderBy)
+        .limit(page.perPage)
+        .offset(skip);
+      return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+    },
+
+    /**
+     * The page after the order `after` (a cursor from `next`), in the same list's order: a keyset read from that
+     * order's (created_at, id), constant time at any depth. Walking the cursors returns every order that existed
+     * when the walk began exactly once, even while orders are placed meanwhile (new ones sort before the cursor, or
+     * after it in the oldest-first view, where the walk reaches them too). An unknown cursor is a 400.
+     */
+    async listAfter(
+      viewer: Viewer,
+      options: { after: string; perPage: number; mine?: boolean; filters?: OrderFilters },
+    ): Promise<{ orders: OrderRecord[]; total: number; capped: boolean; next: string | null }> {
+      const all = viewer.isAdmin && !options.mine;
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      const badCursor = badRequest([{ field: "after", message: "Unknown cursor: use the X-Next-Cursor of a page" }]);
+      if (!isId(options.after)) throw badCursor;
+      const [at] = await db
+        .select({ createdAt: sql<string>`${orders.createdAt}::text` })
+        .from(orders)
+        .where(and(eq(orders.id, options.after), ...(all ? [] : [eq(orders.userId, viewer.id)])));
+      if (!at) throw badCursor;
+      const key = sql`(${at.createdAt}::timestamptz, ${options.after}::uuid)`;
+      where.push(
+        oldestFirst
+          ? sql`${orders.createdAt} >= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) > ${key}`
+          : sql`${orders.createdAt} <= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) < ${key}`,
+      );
+      const [rows, count] = await Promise.all([
+        db
+          .select()
+          .from(orders)
+          .where(and(...where))
+          .orderBy(...orderBy)
+          .limit(options.perPage + 1),
+        all && tallied(filters)
+          ? tallies.count(filters).then((total) => ({ total, capped: false }))
+          : boundedCount(db, orders, and(...listQuery(viewer, all, filters).where), ORDERS_COUNT_LIMIT),
+      ]);
+      const more = rows.length > options.perPage;
+      const shown = rows.slice(0, options.perPage);
+      return { orders: shown.map(toOrderRecord), ...count, next: more ? shown.at(-1)!.id : null };
     },
 
     /** How many paid orders wait for delivery (the back office's badge), counted up to TO_DELIVER_COUNT_LIMIT. */
@@ -315,6 +450,27 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         .from(orders)
         .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid")));
       return Number(row?.total ?? 0);
+    },
+
+    /**
+     * The customer's membership and total spent together (the dashboard shows both): one read of their Paid orders
+     * (membership, totalSpent).
+     */
+    async summary(viewer: Viewer): Promise<{ membership: Membership; totalSpent: number }> {
+      const rows = await db
+        .select({
+          packageName: orders.packageName,
+          paymentStatus: orders.paymentStatus,
+          orderStatus: orders.orderStatus,
+          membershipValid: orders.membershipValid,
+          total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
+        })
+        .from(orders)
+        .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid")));
+      return {
+        membership: viewer.isAdmin ? membershipOf([], now(), true) : membershipOf(rows as never, now()),
+        totalSpent: Number(rows[0]?.total ?? 0),
+      };
     },
 
     /** The viewer's membership, from their Paid orders (Delivered ones count; Pending ones wait for activation). */
@@ -427,29 +583,14 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       });
     },
 
-    /** Paid orders' total, in SQL, two decimals (admin dashboard 'Total Sales'). */
-    async totalSales(): Promise<number> {
-      const [row] = await db
-        .select({ total: sql<string>`coalesce(sum(${orders.packagePrice}), 0)::numeric(14,2)` })
-        .from(orders)
-        .where(eq(orders.paymentStatus, "Paid"));
-      return Number(row?.total ?? 0);
-    },
+    /** Paid orders' total, two decimals (admin dashboard 'Total Sales'), from the maintained tallies. */
+    totalSales: () => tallies.totalSales(),
 
-    /** Paid sales per calendar month over the last 12 months, oldest first, months without sales included. */
-    async salesByMonth(): Promise<{ month: string; total: number }[]> {
-      const t = now();
-      const result = await db.execute<{ month: string; total: string }>(sql`
-        with months as (
-          select generate_series(date_trunc('month', ${t.toISOString()}::timestamptz) - interval '11 months',
-                                 date_trunc('month', ${t.toISOString()}::timestamptz), interval '1 month') as month
-        )
-        select to_char(m.month, 'YYYY-MM') as month, coalesce(sum(o.package_price), 0)::numeric(14,2) as total
-        from months m
-        left join orders o on o.payment_status = 'Paid' and date_trunc('month', coalesce(o.paid_at, o.created_at)) = m.month
-        group by m.month order by m.month`);
-      return result.rows.map((r) => ({ month: r.month, total: Number(r.total) }));
-    },
+    /** Paid sales per calendar month of the site's time zone over the last 12 months, oldest first, empty ones too. */
+    salesByMonth: () => tallies.salesByMonth(now()),
+
+    /** Tallies the months in the site's time zone if they were tallied in another (at start). */
+    start: () => tallies.ensureZone(),
 
     /** Every order for the CSV export, newest first. */
     async all(): Promise<OrderRecord[]> {

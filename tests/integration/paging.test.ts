@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { desc, eq } from "drizzle-orm";
 import { messages } from "../../server/db/schema";
-import { pageOf } from "../../server/lib/paging";
+import { pageOf, smallPageOf } from "../../server/lib/paging";
 import { createTestDatabase } from "../support/db";
 
 /** The one SQL paging helper (server/lib/paging.ts) behind every paginated list, on a real PostgreSQL. */
@@ -52,5 +52,28 @@ describe("pageOf", () => {
     const all = await pageOf(database.db, messages, { orderBy: [desc(messages.createdAt)], page: 1, perPage: 10 });
     expect(all.page.total).toBe(6);
     expect(all.rows).toHaveLength(6);
+  });
+});
+
+describe("smallPageOf (rows and count in one query)", () => {
+  const small = (page: unknown, where = eq(messages.messageStatus, "UnRead")) =>
+    smallPageOf(database.db, messages, {
+      where,
+      orderBy: [desc(messages.createdAt), desc(messages.id)],
+      page,
+      perPage: 2,
+    });
+
+  it("gives what pageOf gives: the page, its rows, the count", async () => {
+    for (const page of [undefined, "2", "3", "9", "x", 0]) {
+      const [a, b] = [await small(page), await unread(page)];
+      expect(a.page, String(page)).toEqual(b.page);
+      expect(a.rows.map((r) => r.name)).toEqual(b.rows.map((r) => r.name));
+    }
+  });
+
+  it("an empty list: no rows, one page", async () => {
+    const none = await small("3", eq(messages.name, "nobody"));
+    expect(none).toEqual({ rows: [], page: { page: 1, pages: 1, perPage: 2, total: 0, offset: 0 } });
   });
 });

@@ -15,11 +15,10 @@ export const DASHBOARD_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
-  const pendingMembership = context.services.orders.membership(viewer);
-  const [membership, catalogue, totalSpent, orders] = await Promise.all([
-    pendingMembership,
-    pendingMembership.then((m) => context.services.catalogue.list(viewer, m)),
-    context.services.orders.totalSpent(viewer.id),
+  const summary = context.services.orders.summary(viewer);
+  const [{ membership, totalSpent }, catalogue, orders] = await Promise.all([
+    summary,
+    summary.then((s) => context.services.catalogue.list(viewer, s.membership)),
     customerOrders(context, viewer, request, DASHBOARD_PAGE_SIZE),
   ]);
   return {

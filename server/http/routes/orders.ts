@@ -18,15 +18,25 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/orders",
       access: "user",
-      what: "orders (own; admin: all), filtered by ?q= ?payment= ?status= ?from= ?to= ?view=to-deliver",
+      what: "orders (own; admin: all), filtered by ?q= ?payment= ?status= ?from= ?to= ?view=to-deliver, by ?page= or ?after=",
       handler: async (req, res, viewer) => {
         const filters = parseWith(orderFiltersSchema, req.query);
         if (!filters.ok) throw badRequest(filters.errors);
-        const { orders: rows, page } = await orders.list(viewer, {
+        // ?after=<X-Next-Cursor>: the next page by keyset (constant time at any depth, no order twice); else ?page=.
+        const after = req.query.after;
+        if (after !== undefined) {
+          const r = await orders.listAfter(viewer, { after: String(after), perPage: perPage(req), filters: filters.data });
+          res.setHeader("X-Total-Count", String(r.total));
+          if (r.capped) res.setHeader("X-Total-Capped", "true");
+          if (r.next) res.setHeader("X-Next-Cursor", r.next);
+          return r.orders;
+        }
+        const { orders: rows, page, next } = await orders.list(viewer, {
           page: req.query.page,
           perPage: perPage(req),
           filters: filters.data,
         });
+        if (next) res.setHeader("X-Next-Cursor", next);
         return paged(res, rows, page);
       },
     },
