@@ -10,6 +10,10 @@ export interface Mail {
   html: string;
   /** The one link the message is about (logged with the outbox, so a machine without mail works end to end). */
   link?: string;
+  /** Reply-To (a contact message's visitor). */
+  replyTo?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -39,6 +43,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          replyTo: mail.replyTo,
+          headers: mail.headers,
         });
         if (outboxDir) {
           mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
