@@ -17,6 +17,9 @@ export const messageSchema = z.object({
 export type MessageInput = z.infer<typeof messageSchema>;
 
 export const subscriberSchema = z.object({ subemail: email });
+/** What a newsletter signup is told after the spec's success text: the same whatever the address's state. */
+export const SIGNUP_NEXT_STEP =
+  "To finish, open the link we emailed to the address you gave (it works for 7 days). Already subscribed? Then nothing changes.";
 export type SubscriberInput = z.infer<typeof subscriberSchema>;
 
 /** The name of the hidden field that only bots fill in. */

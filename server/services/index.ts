@@ -12,6 +12,7 @@ import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
+import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
 
@@ -26,6 +27,16 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const newsletter = createNewsletterService({
+    db: database.db,
+    limiter: rateLimiter,
+    perIpLimit: config.publicFormLimit,
+    mailer,
+    secret: config.authSecret,
+    publicUrl: config.publicUrl,
+    logger,
+    now,
+  });
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, mailer, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
@@ -47,6 +58,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     content,
     media,
     inbox,
+    newsletter,
     rateLimiter,
     mailer,
     adminUsers,
