@@ -4,6 +4,8 @@ import {
   categories,
   categoryLabel,
   itemFormats,
+  jobStatuses,
+  jobStatusOf,
   orderStatuses,
   paymentStatuses,
   sentence,
@@ -49,5 +51,17 @@ describe("vocabularies", () => {
     expect(categoryLabel("web-design")).toBe("WEB DESIGN");
     expect(categoryLabel("facebook-marketing.json")).toBe("FACEBOOK MARKETING");
     expect(categoryLabel("https://files.example/data/seo-service.json")).toBe("SEO SERVICE");
+  });
+});
+
+describe("job statuses", () => {
+  it("name each waiting, retrying, running or failed pg-boss state", () => {
+    expect(["created", "retry", "active", "failed"].map(jobStatusOf)).toEqual([
+      "Waiting",
+      "Retrying",
+      "Running",
+      "Failed",
+    ]);
+    expect(jobStatuses.values.map(jobStatuses.tone)).toEqual(["blue", "amber", "green", "red"]);
   });
 });

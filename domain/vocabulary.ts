@@ -75,6 +75,23 @@ export const subscriberStates = vocabulary(["confirmed", "pending", "unsubscribe
 });
 export type SubscriberState = (typeof subscriberStates.values)[number];
 
+/** A background job (server/services/jobs.ts): waiting, waiting to be retried, running, or failed for good. */
+export const jobStatuses = vocabulary(["Waiting", "Retrying", "Running", "Failed"], {
+  Waiting: { tone: "blue" },
+  Retrying: { tone: "amber" },
+  Running: { tone: "green" },
+  Failed: { tone: "red" },
+});
+export type JobStatus = (typeof jobStatuses.values)[number];
+
+/** A pg-boss job state as the admin reads it (its finished states are not listed). */
+export function jobStatusOf(state: string): JobStatus {
+  if (state === "retry") return "Retrying";
+  if (state === "active") return "Running";
+  if (state === "failed") return "Failed";
+  return "Waiting";
+}
+
 /** The role of an entry in the admin list (spec 2: userRole, default and only value 'Admin'). */
 export const adminRoles = vocabulary(["Admin"], { Admin: { tone: "green" } });
 export type AdminRole = (typeof adminRoles.values)[number];

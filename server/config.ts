@@ -74,6 +74,10 @@ const envSchema = z.object({
   ),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   GENERATION_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(9000)),
+  JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(50).optional()),
+  JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).optional()),
+  JOB_POLL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).optional()),
+  JOB_WORKERS: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")),
 });
 
 export interface Config {
@@ -106,6 +110,11 @@ export interface Config {
   timeZone: string;
   /** The generator's fixed wait before it shows a template (spec 1, section 9: 9000 ms; tests use 0). */
   generationDelayMs: number;
+  /**
+   * The background job queue (services/jobs.ts): retries, first retry delay (doubling), how often workers look, and
+   * whether this instance runs jobs at all (JOB_WORKERS=false: it only queues them).
+   */
+  jobs: { retryLimit: number; retryDelaySeconds: number; pollSeconds: number; work: boolean };
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
   allowedOrigins: string[];
 }
@@ -151,6 +160,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
     timeZone: e.TZ ?? systemTimeZone(),
     generationDelayMs: e.GENERATION_DELAY_MS,
+    // Tests: a short backoff and quick polling (few retries, one second apart, doubling).
+    jobs: {
+      retryLimit: e.JOB_RETRY_LIMIT ?? (e.NODE_ENV === "test" ? 2 : 8),
+      retryDelaySeconds: e.JOB_RETRY_DELAY_SECONDS ?? (e.NODE_ENV === "test" ? 1 : 30),
+      pollSeconds: e.JOB_POLL_SECONDS ?? (e.NODE_ENV === "test" ? 0.5 : 2),
+      work: e.JOB_WORKERS === "true",
+    },
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],

@@ -414,3 +414,13 @@ export const mediaVariants = pgTable(
     check("media_variants_format_check", oneOf(t.format, variantFormats)),
   ],
 );
+
+/**
+ * Every job key ever queued (services/jobs.ts): written in the caller's transaction with the job itself, so a key
+ * is sent at most once, ever (pg-boss's own keys only dedupe while a job is waiting).
+ */
+export const jobKeys = pgTable("job_keys", {
+  key: text("key").primaryKey(),
+  queue: text("queue").notNull(),
+  queuedAt: timestamp("queued_at", { withTimezone: true }).notNull(),
+});

@@ -19,7 +19,9 @@ import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
-import { linkMail, type Mailer } from "./mailer";
+import { createHash } from "node:crypto";
+import type { JobsService } from "./jobs";
+import { linkMail, type Mail } from "./mailer";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -76,8 +78,13 @@ export interface AttemptContext {
   headers: Headers;
 }
 
-export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logger) {
+export function createAuth(db: Db, config: Config, jobs: Pick<JobsService, "queueMail">, logger: Logger) {
   const https = config.publicUrl.startsWith("https://");
+  // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
+  const queueLinkMail = (kind: string, url: string, mail: Mail) => {
+    const key = `${kind}:${createHash("sha256").update(url).digest("hex").slice(0, 32)}`;
+    jobs.queueMail(db, mail, key).catch((error: unknown) => logger.error("mail could not be queued", { kind, error }));
+  };
   return betterAuth({
     appName: "Atelier North",
     baseURL: config.publicUrl,
@@ -101,9 +108,12 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logge
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      // Not awaited: the answer must not reveal, by its timing, whether the address has an account.
+      // Queued (sent by the job queue), and not awaited: the answer must not reveal, by its timing, whether the address
+      // has an account.
       sendResetPassword: async ({ user, url }) => {
-        void mailer.send(
+        queueLinkMail(
+          "password-reset",
+          url,
           linkMail({
             to: user.email,
             subject: "Reset your password",
@@ -120,7 +130,9 @@ export function createAuth(db: Db, config: Config, mailer: Mailer, logger: Logge
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
-        void mailer.send(
+        queueLinkMail(
+          "verify-email",
+          url,
           linkMail({
             to: user.email,
             subject: "Confirm your email address",

@@ -12,6 +12,7 @@ import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
+import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
@@ -27,18 +28,25 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const jobs = createJobsService({
+    db: database.db,
+    pool: database.pool,
+    mailer,
+    logger,
+    now,
+    options: config.jobs,
+  });
   const newsletter = createNewsletterService({
     db: database.db,
     limiter: rateLimiter,
     perIpLimit: config.publicFormLimit,
-    mailer,
+    jobs,
     secret: config.authSecret,
     publicUrl: config.publicUrl,
-    logger,
     now,
   });
   const adminUsers = createAdminUsersService(database.db);
-  const auth = createAuth(database.db, config, mailer, logger);
+  const auth = createAuth(database.db, config, jobs, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
@@ -61,12 +69,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     newsletter,
     rateLimiter,
     mailer,
+    jobs,
     adminUsers,
     accounts,
     async start() {
       await content.start();
+      await jobs.start();
     },
     async close() {
+      await jobs.close();
       await content.close();
     },
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -19,6 +20,8 @@ export interface Mail {
 export interface Mailer {
   /** Sends a message; a failure is logged and reported as false, never thrown at the caller. */
   send(mail: Mail): Promise<boolean>;
+  /** Sends a message; a failure is thrown (the job queue retries it, see services/jobs.ts). */
+  deliver(mail: Mail): Promise<void>;
   readonly outboxDir: string | undefined;
 }
 
@@ -33,35 +36,40 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
+  async function deliver(mail: Mail): Promise<void> {
+    const info = await transport.sendMail({
+      from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      replyTo: mail.replyTo,
+      headers: mail.headers,
+    });
+    if (outboxDir) {
+      mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
+      const file = path.join(
+        outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, "-")}-${slug(mail.subject)}-${randomBytes(3).toString("hex")}.eml`,
+      );
+      writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+      logger.info("mail written to the outbox (no SMTP_URL)", {
+        to: mail.to,
+        subject: mail.subject,
+        link: mail.link,
+        file,
+      });
+    } else {
+      logger.info("mail sent", { to: mail.to, subject: mail.subject });
+    }
+  }
+
   return {
     outboxDir,
+    deliver,
     async send(mail) {
       try {
-        const info = await transport.sendMail({
-          from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          replyTo: mail.replyTo,
-          headers: mail.headers,
-        });
-        if (outboxDir) {
-          mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
-          const file = path.join(
-            outboxDir,
-            `${new Date().toISOString().replace(/[:.]/g, "-")}-${slug(mail.subject)}.eml`,
-          );
-          writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-          logger.info("mail written to the outbox (no SMTP_URL)", {
-            to: mail.to,
-            subject: mail.subject,
-            link: mail.link,
-            file,
-          });
-        } else {
-          logger.info("mail sent", { to: mail.to, subject: mail.subject });
-        }
+        await deliver(mail);
         return true;
       } catch (error) {
         logger.error("mail could not be sent", { to: mail.to, subject: mail.subject, error });

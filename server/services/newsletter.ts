@@ -6,9 +6,10 @@ import { subscriberStates, type SubscriberState } from "../../domain/vocabulary"
 import type { Db } from "../db/client";
 import { subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
-import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
-import { linkMail, type Mail, type Mailer } from "./mailer";
+import type { JobsService } from "./jobs";
+import { jobKey } from "./jobs";
+import { linkMail, type Mail } from "./mailer";
 import {
   confirmLinkState,
   hashToken,
@@ -89,20 +90,14 @@ export function createNewsletterService(options: {
   db: Db;
   limiter: RateLimiter;
   perIpLimit: number;
-  mailer: Mailer;
+  jobs: Pick<JobsService, "queueMail">;
   secret: string;
   publicUrl: string;
-  logger: Logger;
   now: () => Date;
 }) {
-  const { db, limiter, perIpLimit, mailer, secret, publicUrl, logger, now } = options;
+  const { db, limiter, perIpLimit, jobs, secret, publicUrl, now } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
   const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
-
-  /** Sends after the change is stored and without holding up the answer (so its timing tells nothing). */
-  function sendLater(mail: Mail) {
-    void mailer.send(mail).catch((error: unknown) => logger.error("newsletter mail failed", { error }));
-  }
 
   async function byConfirmToken(token: string) {
     if (token.length > 200) return undefined;
@@ -126,8 +121,8 @@ export function createNewsletterService(options: {
 
     /**
      * A footer signup. A new, pending (last mail over 10 minutes ago) or unsubscribed address becomes pending with a
-     * fresh 7-day link, mailed; a confirmed address is left alone and gets no mail. One statement either way, the
-     * same answer either way.
+     * fresh 7-day link, and its mail is queued in the same transaction; a confirmed address is left alone and gets no
+     * mail. One statement either way (the queued mail is one insert more), the same answer either way.
      */
     async subscribe(input: unknown, visitor: Visitor): Promise<void> {
       const parsed = parseWith(subscriberSchema, input ?? {});
@@ -141,7 +136,8 @@ export function createNewsletterService(options: {
       const at = now();
       const { token, hash, expiresAt } = newConfirmToken(at);
       const resendBefore = new Date(at.getTime() - RESEND_AFTER_MS);
-      const result = await db.execute<{ id: string; subemail: string }>(sql`
+      await db.transaction(async (tx) => {
+        const result = await tx.execute<{ id: string; subemail: string }>(sql`
         insert into subscribers
           (subemail, state, subscribed_at, confirm_token_hash, confirm_expires_at, confirm_sent_at, created_at)
         values (${parsed.data.subemail}, 'pending', ${at}, ${hash}, ${expiresAt}, ${at}, ${at})
@@ -158,9 +154,11 @@ export function createNewsletterService(options: {
            or (subscribers.state = 'pending'
                and (subscribers.confirm_sent_at is null or subscribers.confirm_sent_at <= ${resendBefore}))
         returning id, subemail`);
-      const row = result.rows[0];
-      if (!row) return;
-      sendLater(confirmationMail(row.subemail, url(confirmPath(token)), unsubscribeUrl(row.id)));
+        const row = result.rows[0];
+        if (!row) return;
+        const mail = confirmationMail(row.subemail, url(confirmPath(token)), unsubscribeUrl(row.id));
+        await jobs.queueMail(tx, mail, jobKey("newsletter-confirm", row.id, at.getTime()));
+      });
     },
 
     /** Uses a confirmation link: the address counts as a subscriber from now on. */

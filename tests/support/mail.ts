@@ -8,13 +8,19 @@ export interface ReceivedMail {
   subject: string;
 }
 
-/** A real SMTP listener on loopback that keeps what it receives. */
+/** A real SMTP listener on loopback that keeps what it receives; while `failing`, it refuses every recipient. */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
+  const state = { failing: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, session, callback) {
+      if (!state.failing) return callback();
+      const error = Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 });
+      callback(error);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
@@ -30,6 +36,10 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** Refuse (451) or accept recipients from now on. */
+    setFailing(failing: boolean) {
+      state.failing = failing;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
