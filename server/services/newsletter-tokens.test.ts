@@ -36,9 +36,10 @@ describe("confirmation tokens", () => {
     expect(confirmLinkState({ state: "pending", confirmExpiresAt: null }, now)).toBe("expired");
   });
 
-  it("a link of a confirmed or unsubscribed address was used; no row is an unknown link", () => {
+  it("a link of a confirmed address stays confirmed, of an unsubscribed one was used; no row is unknown", () => {
     const later = new Date(now.getTime() + DAY);
-    expect(confirmLinkState({ state: "confirmed", confirmExpiresAt: later }, now)).toBe("used");
+    expect(confirmLinkState({ state: "confirmed", confirmExpiresAt: later }, now)).toBe("confirmed");
+    expect(confirmLinkState({ state: "confirmed", confirmExpiresAt: null }, now)).toBe("confirmed");
     expect(confirmLinkState({ state: "unsubscribed", confirmExpiresAt: later }, now)).toBe("used");
     expect(confirmLinkState(undefined, now)).toBe("invalid");
   });

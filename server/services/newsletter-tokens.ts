@@ -19,20 +19,21 @@ export function newConfirmToken(now: Date): { token: string; hash: string; expir
 export const mayResend = (lastSentAt: Date | null, now: Date) =>
   lastSentAt === null || now.getTime() - lastSentAt.getTime() >= RESEND_AFTER_MS;
 
-/** What a confirmation link found, before anything changes. */
-export type ConfirmLinkState = "ready" | "expired" | "used" | "invalid";
+/** What a confirmation link found: usable, its address already confirmed, expired, used (then left), unknown. */
+export type ConfirmLinkState = "ready" | "confirmed" | "expired" | "used" | "invalid";
 
 /**
  * The rule of a confirmation link: it works while its address is pending and before its expiry (the expiry instant
- * itself is too late); a link whose address is already confirmed or unsubscribed was used; no row is an unknown link
- * (never issued, or replaced by a newer one).
+ * itself is too late); using it again changes nothing (confirmed); the link of an address that has since unsubscribed
+ * was used; no row is an unknown link (never issued, or replaced by a newer one).
  */
 export function confirmLinkState(
   row: { state: "confirmed" | "pending" | "unsubscribed"; confirmExpiresAt: Date | null } | undefined,
   now: Date,
 ): ConfirmLinkState {
   if (!row) return "invalid";
-  if (row.state !== "pending") return "used";
+  if (row.state === "confirmed") return "confirmed";
+  if (row.state === "unsubscribed") return "used";
   if (!row.confirmExpiresAt || now.getTime() >= row.confirmExpiresAt.getTime()) return "expired";
   return "ready";
 }

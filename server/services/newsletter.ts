@@ -78,8 +78,8 @@ export function confirmationMail(to: string, confirmUrl: string, unsubscribeUrl:
 
 const TEN_MINUTES = 10 * 60_000;
 
-/** What a confirmation link page shows ("confirmed": just now); `email` only for a link that names its address. */
-export type ConfirmLink = { state: ConfirmLinkState | "confirmed"; email?: string };
+/** What a confirmation link page shows; `email` only for a link that names its address. */
+export type ConfirmLink = { state: ConfirmLinkState; email?: string };
 
 /**
  * The newsletter, double opt-in: a footer signup is pending until its emailed link is used (7 days); only confirmed

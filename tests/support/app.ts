@@ -20,8 +20,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real Express app and services on a fresh database, listening on a free loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** The real Express app and services on a fresh database, listening on a free loopback port (`now`: the clock). */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { now?: () => Date } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
@@ -29,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     AUTH_SECRET: "x".repeat(40),
     ...env,
   });
-  const services = createServices(db, config, silentLogger);
+  const services = createServices(db, config, silentLogger, options.now);
   await services.start();
   const app = createApp({ config, database: db, services, logger: silentLogger });
   const server: Server = await new Promise((resolve) => {
