@@ -45,6 +45,7 @@ export default [
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
     route("activity", "routes/admin/activity.tsx"),
+    route("mail-settings", "routes/admin/mail-settings.tsx"),
     route("media-library", "routes/admin/media-library.tsx"),
     route("items-management", "routes/admin/items-management.tsx"),
     route("add-item", "routes/admin/add-item.tsx"),

@@ -5,6 +5,7 @@ import { categories } from "./vocabulary";
 import { day } from "./order-filters";
 import { editHref, getSection, recordTitle, sections } from "./registry";
 import { SETTINGS, type SettingKey } from "./settings";
+import { isMailKind, MAIL_KINDS } from "../server/mail/kinds";
 
 /**
  * What the activity log says about each kind of record: its name, its fields' labels, what a record is called and
@@ -108,6 +109,13 @@ const OTHER_KINDS: ActivityKind[] = [
     label: (field) => SETTINGS[field as SettingKey]?.label ?? field,
     recordTitle: (_f, key) => SETTINGS[key as SettingKey]?.label ?? key,
     href: () => "/total-orders",
+  },
+  {
+    entity: "mail",
+    title: "Mail",
+    label: labels({ enabled: "Sent" }),
+    recordTitle: (_f, kind) => (isMailKind(kind) ? MAIL_KINDS[kind].label : kind),
+    href: () => "/mail-settings",
   },
 ];
 

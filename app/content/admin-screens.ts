@@ -25,6 +25,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/add-item", label: "Add item" },
   { to: "/add-user", label: "Admin user" },
   { to: "/add-paypal-Email", label: "Payment account" },
+  { to: "/mail-settings", label: "Mails" },
   { to: "/activity", label: "Activity log" },
 ];
 

@@ -239,6 +239,10 @@ export const orders = pgTable(
     index("orders_to_deliver_idx")
       .on(t.createdAt)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
+    // The membership reminders' scan (server/mail/reminders.ts): delivered paid memberships by their end.
+    index("orders_membership_end_idx")
+      .on(t.membershipValid)
+      .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Delivered'`),
     // Search by customer name or email anywhere in the text (trigrams; the extension is created by the migration).
     index("orders_customer_search_idx").using(
       "gin",
@@ -413,6 +417,32 @@ export const mediaVariants = pgTable(
     primaryKey({ columns: [t.mediaId, t.format, t.width] }),
     check("media_variants_format_check", oneOf(t.format, variantFormats)),
   ],
+);
+
+// ── Mail ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The admin's switch per mail kind (server/mail/kinds.ts); a kind without a row is on. */
+export const mailSettings = pgTable("mail_settings", {
+  kind: text("kind").primaryKey(),
+  enabled: boolean("enabled").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The membership reminders already queued: one row per customer, kind and membership end, so that a reminder is
+ * queued once per end, and a renewal (a later end) is a new end.
+ */
+export const membershipReminders = pgTable(
+  "membership_reminders",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.endsAt] })],
 );
 
 /**

@@ -20,8 +20,9 @@ import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
 import { createHash } from "node:crypto";
+import type { MailsService } from "../mail/compose";
 import type { JobsService } from "./jobs";
-import { linkMail, type Mail } from "./mailer";
+import type { Mail } from "./mailer";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -78,12 +79,20 @@ export interface AttemptContext {
   headers: Headers;
 }
 
-export function createAuth(db: Db, config: Config, jobs: Pick<JobsService, "queueMail">, logger: Logger) {
+export function createAuth(
+  db: Db,
+  config: Config,
+  jobs: Pick<JobsService, "queueMail">,
+  mails: Pick<MailsService, "render">,
+  logger: Logger,
+) {
   const https = config.publicUrl.startsWith("https://");
   // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
-  const queueLinkMail = (kind: string, url: string, mail: Mail) => {
+  const queueLinkMail = (kind: string, url: string, mail: Promise<Mail>) => {
     const key = `${kind}:${createHash("sha256").update(url).digest("hex").slice(0, 32)}`;
-    jobs.queueMail(db, mail, key).catch((error: unknown) => logger.error("mail could not be queued", { kind, error }));
+    mail
+      .then((m) => jobs.queueMail(db, m, key))
+      .catch((error: unknown) => logger.error("mail could not be queued", { kind, error }));
   };
   return betterAuth({
     appName: "Atelier North",
@@ -111,18 +120,7 @@ export function createAuth(db: Db, config: Config, jobs: Pick<JobsService, "queu
       // Queued (sent by the job queue), and not awaited: the answer must not reveal, by its timing, whether the address
       // has an account.
       sendResetPassword: async ({ user, url }) => {
-        queueLinkMail(
-          "password-reset",
-          url,
-          linkMail({
-            to: user.email,
-            subject: "Reset your password",
-            intro: "Someone (we hope you) asked to reset the password of your account.",
-            action: "Choose a new password",
-            link: url,
-            outro: "The link works once, for one hour. If you did not ask for it, ignore this email: nothing changes.",
-          }),
-        );
+        queueLinkMail("password-reset", url, mails.render("passwordReset", { url }, user.email));
       },
     },
     emailVerification: {
@@ -130,18 +128,7 @@ export function createAuth(db: Db, config: Config, jobs: Pick<JobsService, "queu
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       sendVerificationEmail: async ({ user, url }) => {
-        queueLinkMail(
-          "verify-email",
-          url,
-          linkMail({
-            to: user.email,
-            subject: "Confirm your email address",
-            intro: "Welcome! Please confirm that this address is yours.",
-            action: "Confirm my email",
-            link: url,
-            outro: "The link works for 24 hours. If you did not create an account, ignore this email.",
-          }),
-        );
+        queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },

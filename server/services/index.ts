@@ -7,6 +7,7 @@ import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
+import { createMailsService } from "../mail/compose";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
@@ -36,17 +37,26 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     options: config.jobs,
   });
+  const mails = createMailsService({
+    db: database.db,
+    content,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+    now,
+    jobs,
+  });
   const newsletter = createNewsletterService({
     db: database.db,
     limiter: rateLimiter,
     perIpLimit: config.publicFormLimit,
     jobs,
+    mails,
     secret: config.authSecret,
     publicUrl: config.publicUrl,
     now,
   });
   const adminUsers = createAdminUsersService(database.db);
-  const auth = createAuth(database.db, config, jobs, logger);
+  const auth = createAuth(database.db, config, jobs, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({ db: database.db, content, logger, now, timeZone: config.timeZone, settings });
@@ -69,6 +79,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     newsletter,
     rateLimiter,
     mailer,
+    mails,
     jobs,
     adminUsers,
     accounts,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { subscriberSchema } from "../../domain/public-forms";
 import type { PageInfo } from "../../domain/pagination";
@@ -9,7 +10,7 @@ import { badRequest, tooMany } from "../lib/errors";
 import { pageOf } from "../lib/paging";
 import type { JobsService } from "./jobs";
 import { jobKey } from "./jobs";
-import { linkMail, type Mail } from "./mailer";
+import type { MailsService } from "../mail/compose";
 import {
   confirmLinkState,
   hashToken,
@@ -52,30 +53,6 @@ export const unsubscribeHeaders = (unsubscribeUrl: string): Record<string, strin
   "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 });
 
-/** The confirmation mail until the mail templates take it over: one button, and a visible unsubscribe link. */
-export function confirmationMail(to: string, confirmUrl: string, unsubscribeUrl: string): Mail {
-  const base = linkMail({
-    to,
-    subject: "Confirm your subscription",
-    intro:
-      "Someone (we hope you) asked for our newsletter at this address: design notes and search tips, once a month. " +
-      "Nothing is sent until you confirm.",
-    action: "Confirm my subscription",
-    link: confirmUrl,
-    outro: "The link works for 7 days. If you did not ask for this, ignore this email and you will hear nothing more.",
-  });
-  const escaped = unsubscribeUrl.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
-  return {
-    ...base,
-    text: `${base.text}\nUnsubscribe: ${unsubscribeUrl}\n`,
-    html: base.html.replace(
-      "</div></body>",
-      `<p style="font-size:12px;color:#6b7079;margin-top:24px"><a href="${escaped}" style="color:#6b7079">Unsubscribe</a></p></div></body>`,
-    ),
-    headers: unsubscribeHeaders(unsubscribeUrl),
-  };
-}
-
 const TEN_MINUTES = 10 * 60_000;
 
 /** What a confirmation link page shows; `email` only for a link that names its address. */
@@ -91,11 +68,12 @@ export function createNewsletterService(options: {
   limiter: RateLimiter;
   perIpLimit: number;
   jobs: Pick<JobsService, "queueMail">;
+  mails: Pick<MailsService, "compose">;
   secret: string;
   publicUrl: string;
   now: () => Date;
 }) {
-  const { db, limiter, perIpLimit, jobs, secret, publicUrl, now } = options;
+  const { db, limiter, perIpLimit, jobs, mails, secret, publicUrl, now } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
   const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
 
@@ -155,9 +133,18 @@ export function createNewsletterService(options: {
                and (subscribers.confirm_sent_at is null or subscribers.confirm_sent_at <= ${resendBefore}))
         returning id, subemail`);
         const row = result.rows[0];
-        if (!row) return;
-        const mail = confirmationMail(row.subemail, url(confirmPath(token)), unsubscribeUrl(row.id));
-        await jobs.queueMail(tx, mail, jobKey("newsletter-confirm", row.id, at.getTime()));
+        // A confirmed address gets no mail, but its answer costs the same: the mail is composed and dropped.
+        const to = row?.subemail ?? parsed.data.subemail;
+        const unsubscribe = unsubscribeUrl(row?.id ?? randomUUID());
+        const mail = await mails.compose(
+          "newsletterConfirm",
+          { confirmUrl: url(confirmPath(token)), unsubscribeUrl: unsubscribe },
+          to,
+          tx,
+        );
+        if (!row || !mail) return;
+        const headers = { ...mail.headers, ...unsubscribeHeaders(unsubscribe) };
+        await jobs.queueMail(tx, { ...mail, headers }, jobKey("newsletter-confirm", row.id, at.getTime()));
       });
     },
 

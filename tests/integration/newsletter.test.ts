@@ -133,9 +133,12 @@ describe("signing up in the footer", () => {
     expect(headerOf(mail!.raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     const url = listUnsubscribe.slice(1, -1);
     const body = decoded(mail!.raw);
-    expect(body).toContain(`Unsubscribe: ${url}`); // the plain text part
-    expect(body).toContain(`href="${url}"`); // the HTML part
-    expect(body).toMatch(/Confirm my subscription: https:\/\/studio\.example\/newsletter\/confirm\/[\w-]{43}/);
+    const text = /Content-Type: text\/plain[^]*?\r?\n\r?\n([^]*?)\r?\n--/.exec(body)![1]!;
+    const html = /Content-Type: text\/html[^]*?\r?\n\r?\n([^]*?)\r?\n--/.exec(body)![1]!;
+    expect(text).toContain(url); // visible in the plain text part
+    expect(html).toContain(`href="${url}"`); // and a link in the HTML part
+    expect(text).toMatch(/https:\/\/studio\.example\/newsletter\/confirm\/[\w-]{43}/);
+    expect(html).toMatch(/href="https:\/\/studio\.example\/newsletter\/confirm\/[\w-]{43}"/);
     expect(body).toContain("7 days");
     // The token itself is not stored, only its hash.
     expect((await row("headers@example.org"))!.confirm_token_hash).not.toContain(confirmTokenOf(mail!));

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { brandOf } from "./brand";
+import { renderMail } from "./compose";
+import { MAIL_KIND_NAMES, type MailKind } from "./kinds";
+import { sampleData } from "./samples";
+
+const PUBLIC_URL = "https://studio.example";
+const NOW = new Date("2026-03-10T12:00:00Z");
+const content = {
+  copyright: [{ _id: "c", copyrightText: "© 2026 Atelier North Studio. All rights reserved." }],
+  logo: [{ _id: "l", logo: "/images/logo.svg" }],
+  footerAddress: [
+    { _id: "a", Location: "12 Quay Street, Bristol", Phone: "+44 117 000 0000", footerEmail: "hello@atelier.example" },
+  ],
+} as never;
+const brand = brandOf(content, PUBLIC_URL);
+const options = { brand, publicUrl: PUBLIC_URL, timeZone: "Europe/London" };
+const samples = sampleData(NOW, PUBLIC_URL);
+const render = <K extends MailKind>(kind: K, data = samples[kind]) => renderMail(kind, data, "to@example.com", options);
+
+/** The link each kind is about. */
+const LINKS: Record<MailKind, string> = {
+  orderPlaced: `${PUBLIC_URL}/pay-now/${samples.orderPlaced.orderId}`,
+  paymentReceived: `${PUBLIC_URL}/dashboard`,
+  membershipActive: `${PUBLIC_URL}/dashboard`,
+  membershipEndingSoon: `${PUBLIC_URL}/pricing`,
+  membershipEnded: `${PUBLIC_URL}/pricing`,
+  orderCancelled: `${PUBLIC_URL}/pricing`,
+  adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
+  adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
+  newsletterConfirm: samples.newsletterConfirm.confirmUrl,
+  passwordReset: samples.passwordReset.url,
+  verifyEmail: samples.verifyEmail.url,
+};
+
+describe("renderMail", () => {
+  it.each(MAIL_KIND_NAMES)("%s: HTML and plain text from one template, with its link and the agency", async (kind) => {
+    const mail = await render(kind);
+    expect(mail.to).toBe("to@example.com");
+    expect(mail.subject.length).toBeGreaterThan(5);
+    expect(mail.link).toBe(LINKS[kind]);
+    expect(mail.html).toContain(`href="${LINKS[kind]}"`);
+    expect(mail.text).toContain(LINKS[kind]);
+    // The agency's name and address from the content, the logo by its absolute address.
+    for (const part of [mail.html, mail.text]) {
+      expect(part).toContain("Atelier North Studio");
+      expect(part).toContain("12 Quay Street, Bristol");
+    }
+    expect(mail.html).toContain('src="https://studio.example/images/logo.svg"');
+    // The plain text is text: no markup, no styles.
+    expect(mail.text).not.toMatch(/<\/?[a-z][^>]*>|style=|&[a-z]+;/i);
+  });
+
+  it("writes amounts, dates and the PayPal transaction id of a receipt", async () => {
+    const mail = await render("paymentReceived");
+    for (const part of [mail.html, mail.text]) {
+      expect(part).toContain("$49.00 USD");
+      expect(part).toContain("Mar 10, 2026");
+      expect(part).toContain("8MC585209K746392H");
+    }
+    expect(mail.text).toContain("The studio activates your membership shortly");
+  });
+
+  it("escapes what people typed in the HTML, keeps it as typed in the text, and sets Reply-To to the visitor", async () => {
+    const typed = `<script>alert("x")</script> & <img src=x onerror=alert(1)>`;
+    const mail = await render("adminContactMessage", {
+      ...samples.adminContactMessage,
+      name: typed,
+      subject: typed,
+      message: `${typed}\nsecond line`,
+      email: "visitor@example.com",
+    });
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).not.toContain("<img src=x");
+    expect(mail.html).toContain("&lt;script&gt;");
+    expect(mail.text).toContain(`${typed}\nsecond line`);
+    expect(mail.replyTo).toBe("visitor@example.com");
+  });
+
+  it("shows the agency's name when no logo is set", async () => {
+    const noLogo = brandOf({ ...(content as object), logo: [] } as never, PUBLIC_URL);
+    const mail = await renderMail("orderPlaced", samples.orderPlaced, "to@example.com", { ...options, brand: noLogo });
+    expect(mail.html).not.toContain("<img");
+    expect(mail.html).toContain("Atelier North Studio");
+  });
+});

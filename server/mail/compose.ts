@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { render } from "@react-email/render";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { parseWith } from "../../domain/validation";
+import type { Db } from "../db/client";
+import { adminUsers, mailSettings } from "../db/schema";
+import { AppError, badRequest } from "../lib/errors";
+import { audited, type Actor } from "../services/activity";
+import type { Viewer } from "../services/accounts";
+import type { ContentService } from "../services/content";
+import { jobKey, type JobsService, type Tx } from "../services/jobs";
+import type { Mail } from "../services/mailer";
+import { absoluteUrl, brandOf, type Brand } from "./brand";
+import { MAIL_KINDS, MAIL_KIND_NAMES, type MailData, type MailKind } from "./kinds";
+import { sampleData } from "./samples";
+import { TEMPLATES, type MailContext } from "./templates";
+
+type Reader = Pick<Db, "select">;
+
+/** A kind of mail, by its name (a form's hidden field or a JSON body). */
+export const mailKindSchema = z.enum(MAIL_KIND_NAMES as [MailKind, ...MailKind[]], { error: "Unknown mail" });
+
+/** "Send a test to me": which kind. */
+export const mailTestSchema = z.object({ kind: mailKindSchema });
+
+/** The admin's switch of one kind: on or off (JSON true/false, or a form's "true"/"false"). */
+export const mailSwitchSchema = z.object({
+  kind: mailKindSchema,
+  enabled: z
+    .union([z.boolean(), z.literal("true"), z.literal("false")], { error: "Must be true or false" })
+    .transform((v) => v === true || v === "true"),
+});
+
+/** One template rendered twice: HTML for mail clients, plain text (from the same tree) for the others. */
+export async function renderMail<K extends MailKind>(
+  kind: K,
+  data: MailData[K],
+  to: string,
+  options: { brand: Brand; publicUrl: string; timeZone: string },
+): Promise<Mail> {
+  const ctx: MailContext = {
+    brand: options.brand,
+    timeZone: options.timeZone,
+    url: (path) => absoluteUrl(options.publicUrl, path),
+  };
+  const draft = TEMPLATES[kind](data, ctx);
+  const [html, text] = await Promise.all([render(draft.body), render(draft.body, { plainText: true })]);
+  return {
+    to,
+    subject: draft.subject,
+    html,
+    text,
+    ...(draft.link ? { link: draft.link } : {}),
+    ...(draft.replyTo ? { replyTo: draft.replyTo } : {}),
+  };
+}
+
+export interface MailsServiceDeps {
+  db: Db;
+  content: Pick<ContentService, "snapshot">;
+  publicUrl: string;
+  timeZone: string;
+  now: () => Date;
+  jobs: Pick<JobsService, "queueMail">;
+}
+
+/**
+ * The site's mails: composed from the templates in the site's look, with the agency's name, logo and address from the
+ * content, unless the admin turned the kind off.
+ */
+export function createMailsService({ db, content, publicUrl, timeZone, now, jobs }: MailsServiceDeps) {
+  async function brand(): Promise<Brand> {
+    return brandOf(await content.snapshot(), publicUrl);
+  }
+
+  /** Whether the admin left this kind on (a kind that cannot be turned off always is). */
+  async function isOn(kind: MailKind, reader: Reader = db): Promise<boolean> {
+    if (!MAIL_KINDS[kind].canTurnOff) return true;
+    const [row] = await reader
+      .select({ enabled: mailSettings.enabled })
+      .from(mailSettings)
+      .where(eq(mailSettings.kind, kind));
+    return row?.enabled ?? true;
+  }
+
+  /** The mail, ready to queue, whatever the switch says (previews and test sends). */
+  async function render<K extends MailKind>(kind: K, data: MailData[K], to: string): Promise<Mail> {
+    return renderMail(kind, data, to, { brand: await brand(), publicUrl, timeZone });
+  }
+
+  /** The mail of this kind to this address, or null when the admin turned the kind off. */
+  async function compose<K extends MailKind>(
+    kind: K,
+    data: MailData[K],
+    to: string,
+    reader: Reader = db,
+  ): Promise<Mail | null> {
+    if (!(await isOn(kind, reader))) return null;
+    return render(kind, data, to);
+  }
+
+  /**
+   * Composes the mail and queues it in the caller's transaction (sent only if it commits), once per key ever.
+   * false when the kind is off or the key was used before.
+   */
+  async function queue<K extends MailKind>(
+    tx: Tx,
+    kind: K,
+    data: MailData[K],
+    to: string,
+    key: string,
+  ): Promise<boolean> {
+    const mail = await compose(kind, data, to, tx);
+    return mail ? jobs.queueMail(tx, mail, key) : false;
+  }
+
+  return {
+    isOn,
+    render,
+    compose,
+    queue,
+
+    /** The same mail to every admin (one job each, keyed `key:<admin id>`), in the caller's transaction. */
+    async queueToAdmins<K extends MailKind>(tx: Tx, kind: K, data: MailData[K], key: string): Promise<number> {
+      if (!(await isOn(kind, tx))) return 0;
+      const admins = await tx
+        .select({ id: adminUsers.id, email: adminUsers.userEmail })
+        .from(adminUsers)
+        .where(eq(adminUsers.userRole, "Admin"));
+      let queued = 0;
+      for (const admin of admins) if (await queue(tx, kind, data, admin.email, `${key}:${admin.id}`)) queued++;
+      return queued;
+    },
+
+    /** A kind rendered with sample data, as the back office previews it. */
+    preview<K extends MailKind>(kind: K, to: string): Promise<Mail> {
+      return render(kind, sampleData(now(), publicUrl)[kind], to);
+    },
+
+    /** "Send a test to me": the kind with sample data to the signed-in admin, queued like every mail (on or off). */
+    async sendTest(kind: MailKind, viewer: Viewer): Promise<{ queued: boolean }> {
+      const mail = await render(kind, sampleData(now(), publicUrl)[kind], viewer.email);
+      const test = { ...mail, subject: `[Test] ${mail.subject}` };
+      const queued = await db.transaction((tx) => jobs.queueMail(tx, test, jobKey("mail-test", kind, randomUUID())));
+      return { queued };
+    },
+
+    /** The admin turns a kind on or off (audited); the mails that must go out cannot be turned off (409). */
+    async setEnabled(input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(mailSwitchSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const { kind, enabled } = parsed.data;
+      if (!MAIL_KINDS[kind].canTurnOff && !enabled)
+        throw new AppError(409, `The ${MAIL_KINDS[kind].label.toLowerCase()} mail is always sent.`);
+      return audited(db, actor, "mail", async (tx, audit) => {
+        const before = await isOn(kind, tx);
+        if (before === enabled) return { modified: false };
+        await tx
+          .insert(mailSettings)
+          .values({ kind, enabled, updatedAt: new Date() })
+          .onConflictDoUpdate({ target: mailSettings.kind, set: { enabled, updatedAt: new Date() } });
+        await audit.updated(kind, { enabled: before }, { enabled });
+        return { modified: true };
+      });
+    },
+
+    /** Every kind's switch, for the settings screen. */
+    async switches(): Promise<Record<MailKind, boolean>> {
+      const rows = await db.select().from(mailSettings);
+      const off = new Set(rows.filter((r) => !r.enabled).map((r) => r.kind));
+      return Object.fromEntries(MAIL_KIND_NAMES.map((k) => [k, !MAIL_KINDS[k].canTurnOff || !off.has(k)])) as Record<
+        MailKind,
+        boolean
+      >;
+    },
+  };
+}
+
+export type MailsService = ReturnType<typeof createMailsService>;

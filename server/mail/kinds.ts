@@ -1,0 +1,135 @@
+/**
+ * Every mail the site sends: its kind, who receives it, whether the admin may turn it off, and the data its template
+ * needs. Links are built from ids by compose (server/mail/compose.ts), never passed in, so a template cannot point
+ * anywhere else than the site.
+ */
+
+/** A date as the services have it: a Date, or an ISO string as records carry them. */
+export type MailDate = Date | string;
+
+export interface MailData {
+  orderPlaced: { orderId: string; customerName: string; packageName: string; amount: number };
+  paymentReceived: {
+    orderId: string;
+    customerName: string;
+    packageName: string;
+    amount: number;
+    paidAt: MailDate;
+    /** PayPal's transaction id; null for a payment the studio marked Paid by hand. */
+    txnId: string | null;
+    /** True when the membership started with the payment (automatic activation). */
+    activated: boolean;
+  };
+  membershipActive: { orderId: string; customerName: string; packageName: string; expiresAt: MailDate };
+  membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };
+  membershipEnded: { customerName: string; packageName: string; endedAt: MailDate };
+  orderCancelled: { orderId: string; customerName: string; packageName: string; amount: number };
+  adminPaymentWaiting: {
+    orderId: string;
+    customerName: string;
+    customerEmail: string;
+    packageName: string;
+    amount: number;
+    txnId: string | null;
+  };
+  adminContactMessage: {
+    messageId: string;
+    name: string;
+    email: string;
+    number: string;
+    subject: string;
+    message: string;
+  };
+  newsletterConfirm: { confirmUrl: string; unsubscribeUrl?: string };
+  passwordReset: { url: string };
+  verifyEmail: { url: string };
+}
+
+export type MailKind = keyof MailData;
+
+export interface MailKindInfo {
+  /** The name in the back office's mail settings. */
+  label: string;
+  audience: "customer" | "admins" | "visitor";
+  /** When it is sent, in one sentence. */
+  when: string;
+  /**
+   * False for the mails an account or a signup cannot do without (a password reset, an address confirmation): they
+   * are always sent, and the settings screen shows them without a switch.
+   */
+  canTurnOff: boolean;
+}
+
+export const MAIL_KINDS = {
+  orderPlaced: {
+    label: "Order placed",
+    audience: "customer",
+    when: "A customer places an order (with a Pay Now link).",
+    canTurnOff: true,
+  },
+  paymentReceived: {
+    label: "Payment received",
+    audience: "customer",
+    when: "A payment is received: a receipt with the amount, date and PayPal transaction id.",
+    canTurnOff: true,
+  },
+  membershipActive: {
+    label: "Membership active",
+    audience: "customer",
+    when: "An order's membership starts (the order is set Delivered).",
+    canTurnOff: true,
+  },
+  membershipEndingSoon: {
+    label: "Membership ends in 7 days",
+    audience: "customer",
+    when: "A member's membership ends within 7 days and no later membership follows it.",
+    canTurnOff: true,
+  },
+  membershipEnded: {
+    label: "Membership ended",
+    audience: "customer",
+    when: "A member's membership has ended and no later membership follows it.",
+    canTurnOff: true,
+  },
+  orderCancelled: {
+    label: "Order cancelled",
+    audience: "customer",
+    when: "An unpaid order is cancelled.",
+    canTurnOff: true,
+  },
+  adminPaymentWaiting: {
+    label: "Payment waiting for delivery",
+    audience: "admins",
+    when: "PayPal verifies a payment and its order waits for delivery (to every admin).",
+    canTurnOff: true,
+  },
+  adminContactMessage: {
+    label: "New contact message",
+    audience: "admins",
+    when: "A visitor sends the contact form (to every admin; Reply-To is the visitor).",
+    canTurnOff: true,
+  },
+  newsletterConfirm: {
+    label: "Newsletter confirmation",
+    audience: "visitor",
+    when: "Someone signs up for the newsletter (double opt-in).",
+    canTurnOff: false,
+  },
+  passwordReset: {
+    label: "Password reset",
+    audience: "customer",
+    when: "Someone asks to reset the password of an account.",
+    canTurnOff: false,
+  },
+  verifyEmail: {
+    label: "Email confirmation",
+    audience: "customer",
+    when: "Someone creates an account.",
+    canTurnOff: false,
+  },
+} as const satisfies Record<MailKind, MailKindInfo>;
+
+export const MAIL_KIND_NAMES = Object.keys(MAIL_KINDS) as MailKind[];
+
+export const isMailKind = (value: unknown): value is MailKind =>
+  typeof value === "string" && Object.hasOwn(MAIL_KINDS, value);

@@ -1,0 +1,56 @@
+import { money } from "../../../app/lib/format";
+import { Cta, Facts, Layout, P, Quote } from "./Layout";
+import type { Template } from "./types";
+
+const usd = (amount: number) => `$${money(amount)} USD`;
+const why = "You receive this email because you are an administrator of the site.";
+
+export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand, url }) => {
+  const link = url(`/admin/payment-status/${d.orderId}`);
+  return {
+    subject: `Payment verified, waiting for delivery: ${d.packageName} for ${d.customerName || d.customerEmail}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="A customer has paid and waits for their membership."
+        heading="A paid order waits for delivery"
+        footnote={why}
+      >
+        <P>PayPal verified a payment. The customer waits until you set the order Delivered.</P>
+        <Facts
+          rows={[
+            ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+            ["PayPal transaction", d.txnId ?? "None"],
+          ]}
+        />
+        <Cta href={link}>Open the order</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const adminContactMessage: Template<"adminContactMessage"> = (d, { brand, url }) => {
+  const link = url(`/view/${d.messageId}`);
+  return {
+    subject: `New message from ${d.name}: ${d.subject}`,
+    link,
+    replyTo: d.email,
+    body: (
+      <Layout brand={brand} preview={d.subject} heading="A new contact message" footnote={why}>
+        <P>Reply to this email to answer {d.name} directly.</P>
+        <Facts
+          rows={[
+            ["From", `${d.name} (${d.email})`],
+            ["Phone", d.number || "None"],
+            ["Subject", d.subject],
+          ]}
+        />
+        <Quote>{d.message}</Quote>
+        <Cta href={link}>Open the message</Cta>
+      </Layout>
+    ),
+  };
+};

@@ -1,0 +1,164 @@
+import { longDate } from "../../../domain/dates";
+import { WAITING_TEXTS } from "../../../domain/membership";
+import { money } from "../../../app/lib/format";
+import { Cta, Facts, Layout, P, Small } from "./Layout";
+import type { Template } from "./types";
+
+const usd = (amount: number) => `$${money(amount)} USD`;
+const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
+const orderNumber = (id: string) => id.slice(0, 8).toUpperCase();
+const why = "You receive this email because you have an account on our site.";
+
+export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
+  const link = url(`/pay-now/${d.orderId}`);
+  return {
+    subject: `Your order for ${d.packageName}: ${usd(d.amount)}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview={`Pay ${usd(d.amount)} to start your ${d.packageName} membership.`}
+        heading="Thank you for your order"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>We have your order. Your membership starts once it is paid.</P>
+        <Facts
+          rows={[
+            ["Order", orderNumber(d.orderId)],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+          ]}
+        />
+        <Cta href={link}>Pay Now</Cta>
+        <Small>Changed your mind? Leave it unpaid, or cancel it on PayPal's page.</Small>
+      </Layout>
+    ),
+  };
+};
+
+export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, timeZone }) => {
+  const link = url("/dashboard");
+  return {
+    subject: `Payment received: ${usd(d.amount)} for ${d.packageName}`,
+    link,
+    body: (
+      <Layout brand={brand} preview={`Your receipt for ${d.packageName}.`} heading="Payment received" footnote={why}>
+        <P>{hello(d.customerName)}</P>
+        <P>Thank you: we received your payment. This is your receipt.</P>
+        <Facts
+          rows={[
+            ["Order", orderNumber(d.orderId)],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+            ["Date", longDate(d.paidAt, timeZone)],
+            ["PayPal transaction", d.txnId ?? "Recorded by the studio"],
+          ]}
+        />
+        <P>
+          {d.activated
+            ? "What happens next: your membership is active now, and your items are open on your dashboard."
+            : `What happens next: ${WAITING_TEXTS.next}`}
+        </P>
+        <Cta href={link}>Go to my dashboard</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const membershipActive: Template<"membershipActive"> = (d, { brand, url, timeZone }) => {
+  const link = url("/dashboard");
+  const until = longDate(d.expiresAt, timeZone);
+  return {
+    subject: `Your ${d.packageName} membership is active`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview={`Your items are open until ${until}.`}
+        heading="Your membership is active"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>Your membership is active: every item is open to you on your dashboard.</P>
+        <Facts
+          rows={[
+            ["Package", d.packageName],
+            ["Valid until", until],
+          ]}
+        />
+        <Cta href={link}>Open my items</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const membershipEndingSoon: Template<"membershipEndingSoon"> = (d, { brand, url, timeZone }) => {
+  const link = url("/pricing");
+  const until = longDate(d.expiresAt, timeZone);
+  return {
+    subject: `Your membership ends on ${until}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="Renew now to keep your items open."
+        heading="Your membership ends soon"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          Your {d.packageName} membership ends on {until}. Renew it before then and the new time is added to the time
+          you have left, so your items stay open without a break.
+        </P>
+        <Cta href={link}>Renew my membership</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const membershipEnded: Template<"membershipEnded"> = (d, { brand, url, timeZone }) => {
+  const link = url("/pricing");
+  return {
+    subject: "Your membership has ended",
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="Renew your membership to open your items again."
+        heading="Your membership has ended"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          Your {d.packageName} membership ended on {longDate(d.endedAt, timeZone)}. Renew your membership to access
+          Items again.
+        </P>
+        <Cta href={link}>Renew my membership</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const orderCancelled: Template<"orderCancelled"> = (d, { brand, url }) => {
+  const link = url("/pricing");
+  return {
+    subject: `Your order for ${d.packageName} is cancelled`,
+    link,
+    body: (
+      <Layout brand={brand} preview="Nothing was charged." heading="Your order is cancelled" footnote={why}>
+        <P>{hello(d.customerName)}</P>
+        <P>Your order was cancelled before it was paid, so nothing was charged.</P>
+        <Facts
+          rows={[
+            ["Order", orderNumber(d.orderId)],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+          ]}
+        />
+        <P>Whenever you are ready, you can choose a package again.</P>
+        <Cta href={link}>See the packages</Cta>
+      </Layout>
+    ),
+  };
+};

@@ -1,0 +1,29 @@
+import type { MailKind } from "../kinds";
+import { adminContactMessage, adminPaymentWaiting } from "./admins";
+import {
+  membershipActive,
+  membershipEnded,
+  membershipEndingSoon,
+  orderCancelled,
+  orderPlaced,
+  paymentReceived,
+} from "./customer";
+import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
+import type { Template } from "./types";
+
+/** One template per kind: the compiler refuses a kind without one. */
+export const TEMPLATES: { [K in MailKind]: Template<K> } = {
+  orderPlaced,
+  paymentReceived,
+  membershipActive,
+  membershipEndingSoon,
+  membershipEnded,
+  orderCancelled,
+  adminPaymentWaiting,
+  adminContactMessage,
+  newsletterConfirm,
+  passwordReset,
+  verifyEmail,
+};
+
+export type { MailContext, Template } from "./types";
