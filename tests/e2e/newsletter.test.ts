@@ -175,6 +175,31 @@ describe("the newsletter, double opt-in", () => {
     expect(forged.status).toBe(404);
   });
 
+  it("without JavaScript: the footer form, the confirm button and the unsubscribe button work as plain posts", async () => {
+    const email = "plain@example.org";
+    const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    const page = await context.newPage();
+    const press = async (name: string) => {
+      await page.getByRole("button", { name }).click();
+      await page.waitForLoadState();
+    };
+    await page.goto("/");
+    await page.locator("footer").getByLabel("Email address").fill(email);
+    await press("Subscribe");
+    expect(await page.locator("h1").textContent()).toBe("Subscribers is Updated");
+    expect(await page.getByRole("main").textContent()).toContain("open the link we emailed");
+    const mail = await confirmationFor(email);
+    await page.goto(confirmPathOf(mail));
+    await press("Confirm my subscription");
+    expect(await page.locator("h1").textContent()).toBe("You are subscribed");
+    expect(await stateOf(email)).toBe("confirmed");
+    await page.goto(new URL(unsubscribeUrlOf(mail)).pathname);
+    await press("Unsubscribe");
+    expect(await page.locator("h1").textContent()).toBe("You are unsubscribed");
+    expect(await stateOf(email)).toBe("unsubscribed");
+    await context.close();
+  });
+
   it("the admin's CSV export holds every address with its state and dates", async () => {
     const res = await admin.request.get("/admin/export/subscribers.csv");
     expect(res.status()).toBe(200);
