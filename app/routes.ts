@@ -11,6 +11,8 @@ export default [
   route("contact-us", "routes/public/contact.tsx", { id: "contact-us" }),
   route("thanks", "routes/public/thanks.tsx"),
   route("newsletter", "routes/public/newsletter.tsx"),
+  route("newsletter/confirm/:token", "routes/public/newsletter-confirm.tsx"),
+  route("newsletter/unsubscribe/:token", "routes/public/newsletter-unsubscribe.tsx"),
 
   // Accounts (spec 1, sections 2 and 5)
   route("login", "routes/account/login.tsx"),

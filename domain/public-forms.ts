@@ -20,3 +20,4 @@ export const subscriberSchema = z.object({ subemail: email });
 export type SubscriberInput = z.infer<typeof subscriberSchema>;
 
 export { HONEYPOT_FIELD } from "./honeypot";
+export { SIGNUP_NEXT_STEP } from "./public-texts";

@@ -64,6 +64,17 @@ export const messageStatuses = vocabulary(["UnRead", "Read"], {
 });
 export type MessageStatus = (typeof messageStatuses.values)[number];
 
+/**
+ * A newsletter address (double opt-in): a footer signup is pending until its confirmation link is used; only confirmed
+ * addresses are subscribers; unsubscribed ones are kept (with their dates) so the admin sees who left and when.
+ */
+export const subscriberStates = vocabulary(["confirmed", "pending", "unsubscribed"], {
+  confirmed: { tone: "green", label: "Confirmed" },
+  pending: { tone: "amber", label: "Pending" },
+  unsubscribed: { tone: "grey", label: "Unsubscribed" },
+});
+export type SubscriberState = (typeof subscriberStates.values)[number];
+
 /** A background job (server/services/jobs.ts): waiting, waiting to be retried, running, or failed for good. */
 export const jobStatuses = vocabulary(["Waiting", "Retrying", "Running", "Failed"], {
   Waiting: { tone: "blue" },

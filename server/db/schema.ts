@@ -28,6 +28,7 @@ import {
   messageStatuses,
   orderStatuses,
   paymentStatuses,
+  subscriberStates,
 } from "../../domain/vocabulary";
 import { sourceFormats, variantFormats } from "../../domain/media";
 
@@ -68,17 +69,36 @@ export const messages = pgTable(
   ],
 );
 
-/** Newsletter subscribers; an address is stored once (case-insensitively). */
+/**
+ * Newsletter addresses; an address is stored once (case-insensitively). A signup is pending until confirmed (double
+ * opt-in): the confirmation link's token is stored only as its SHA-256 hash, with its expiry.
+ */
 export const subscribers = pgTable(
   "subscribers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     subemail: text("subemail").notNull(),
+    state: text("state", { enum: subscriberStates.values }).notNull().default("pending"),
+    /** When the address was (last) signed up in the footer. */
+    subscribedAt: timestamp("subscribed_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    /** SHA-256 (hex) of the pending confirmation link's token; null once used or when there is none. */
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true }),
+    /** When the last confirmation mail went out (a repeat signup within minutes sends no second one). */
+    confirmSentAt: timestamp("confirm_sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check("subscribers_state_check", oneOf(t.state, subscriberStates.values)),
     uniqueIndex("subscribers_subemail_lower_idx").on(sql`lower(${t.subemail})`),
     index("subscribers_created_idx").on(t.createdAt),
+    // The admin's tabs: one state, newest first (read backwards), paged and counted per state.
+    index("subscribers_state_subscribed_idx").on(t.state, t.subscribedAt, t.id),
+    uniqueIndex("subscribers_confirm_token_idx")
+      .on(t.confirmTokenHash)
+      .where(sql`${t.confirmTokenHash} is not null`),
   ],
 );
 

@@ -1,13 +1,13 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { PageInfo } from "../../domain/pagination";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
 import { isId, notFound } from "../lib/errors";
-import { messageSchema, subscriberSchema } from "../../domain/public-forms";
+import { messageSchema } from "../../domain/public-forms";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { pageOf } from "../lib/paging";
-import { messages, subscribers } from "../db/schema";
+import { messages } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
 
 export interface MessageRecord {
@@ -20,11 +20,6 @@ export interface MessageRecord {
   messageStatus: MessageStatus;
   createdAt: string;
 }
-export interface SubscriberRecord {
-  _id: string;
-  subemail: string;
-  createdAt: string;
-}
 const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
   _id: r.id,
   name: r.name,
@@ -33,11 +28,6 @@ const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
   subject: r.subject,
   message: r.message,
   messageStatus: r.messageStatus,
-  createdAt: r.createdAt.toISOString(),
-});
-const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => ({
-  _id: r.id,
-  subemail: r.subemail,
   createdAt: r.createdAt.toISOString(),
 });
 const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
@@ -55,7 +45,7 @@ export interface Visitor {
 const TEN_MINUTES = 10 * 60_000;
 
 /**
- * What visitors send from the public site: contact messages and newsletter signups.
+ * What visitors send from the public site: contact messages (newsletter signups: services/newsletter.ts).
  * Validated here, limited per IP, honeypot-filtered; the pages and the REST API both call these.
  */
 export function createInboxService(
@@ -89,24 +79,6 @@ export function createInboxService(
         );
         return { id: row!.id };
       });
-    },
-
-    /** Subscribes an address once; a repeat signup answers the same success with the existing record. */
-    async subscribe(input: unknown, visitor: Visitor): Promise<{ id: string | null; created: boolean }> {
-      const parsed = parseWith(subscriberSchema, input ?? {});
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      await limit("subscribe", visitor);
-      if (visitor.isBot) return { id: null, created: false };
-      const subemail = parsed.data.subemail;
-      const inserted = await db.execute<{ id: string }>(sql`
-        insert into subscribers (subemail) values (${subemail})
-        on conflict ((lower(subemail))) do nothing
-        returning id`);
-      if (inserted.rows[0]) return { id: inserted.rows[0].id, created: true };
-      const existing = await db.execute<{ id: string }>(
-        sql`select id from ${subscribers} where lower(subemail) = lower(${subemail})`,
-      );
-      return { id: existing.rows[0]?.id ?? null, created: false };
     },
 
     /** Messages of one status, newest first, one page (the admin's Unread and Read tables page separately). */
@@ -154,20 +126,6 @@ export function createInboxService(
         await audit.updated(id, { messageStatus: "UnRead" }, { messageStatus: "Read" });
         return { modified: true };
       });
-    },
-
-    /** Subscribers newest first, one page. */
-    async subscribers(page: unknown, perPage: number): Promise<{ subscribers: SubscriberRecord[]; page: PageInfo }> {
-      const { rows, page: info } = await pageOf(db, subscribers, {
-        orderBy: [desc(subscribers.createdAt), desc(subscribers.id)],
-        page,
-        perPage,
-      });
-      return { subscribers: rows.map(toSubscriber), page: info };
-    },
-
-    async allSubscribers(): Promise<SubscriberRecord[]> {
-      return (await db.select().from(subscribers).orderBy(desc(subscribers.createdAt))).map(toSubscriber);
     },
   };
 }

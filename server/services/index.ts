@@ -15,6 +15,7 @@ import { createPaymentAccountsService } from "./payment-accounts";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
 import { createJobsService } from "./jobs";
+import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
 
@@ -43,6 +44,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     timeZone: config.timeZone,
     now,
     jobs,
+  });
+  const newsletter = createNewsletterService({
+    db: database.db,
+    limiter: rateLimiter,
+    perIpLimit: config.publicFormLimit,
+    jobs,
+    mails,
+    secret: config.authSecret,
+    publicUrl: config.publicUrl,
+    now,
   });
   const reminders = createMembershipReminders({ db: database.db, mails, now });
   // Every 10 minutes, once across the instances: a reminder is at most that late.
@@ -91,6 +102,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     content,
     media,
     inbox,
+    newsletter,
     rateLimiter,
     mailer,
     mails,

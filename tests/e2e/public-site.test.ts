@@ -195,7 +195,7 @@ describe("visitor forms", () => {
         .poll(() => page.getByRole("status").filter({ hasText: "Subscribers is Updated" }).count())
         .toBeGreaterThan(0);
       // A confirmation in the form's place; the empty form comes back on request.
-      expect(await confirmation.textContent()).toContain("You are subscribed");
+      expect(await confirmation.textContent()).toContain("Check your inbox");
       expect(await input.count()).toBe(0);
       await confirmation.getByRole("button", { name: "Subscribe another address" }).click();
       await expect.poll(() => input.inputValue()).toBe("");

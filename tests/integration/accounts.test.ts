@@ -270,7 +270,7 @@ describe("cross-site requests", () => {
       json: { subemail: "z@example.org" },
       headers: { origin: "http://localhost:3000" },
     });
-    expect(own.status).toBe(201);
+    expect(own.status).toBe(202);
   });
 
   it("the auth calls accept only JSON bodies", async () => {

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { PageContent } from "../../content/pages";
+import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
 import { Logo } from "../sections/FooterParts";
@@ -67,11 +68,11 @@ function NewsletterForm() {
       <FormConfirmation
         handle={form}
         tone="dark"
-        title="You are subscribed"
+        title="Check your inbox"
         againText="Subscribe another address"
         className="mt-4"
       >
-        Thank you for subscribing. Design notes and search tips come once a month to the address you gave.
+        {SIGNUP_NEXT_STEP}
       </FormConfirmation>
     );
   }

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/export";
 import { toCsv } from "../../lib/csv.server";
 import { requireAdmin } from "../../lib/guards.server";
+import { subscriberStates } from "../../../domain/vocabulary";
 
 /** CSV downloads of orders, subscribers and messages (admin only). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -26,9 +27,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       ]);
       break;
     case "subscribers.csv":
-      csv = toCsv(await s.inbox.allSubscribers(), [
+      csv = toCsv(await s.newsletter.all(), [
         { header: "Email", value: (r) => r.subemail },
-        { header: "Subscribed At", value: (r) => r.createdAt },
+        { header: "State", value: (r) => subscriberStates.label(r.state) },
+        { header: "Subscribed At", value: (r) => r.subscribedAt },
+        { header: "Confirmed At", value: (r) => r.confirmedAt ?? "" },
+        { header: "Unsubscribed At", value: (r) => r.unsubscribedAt ?? "" },
       ]);
       break;
     case "messages.csv":

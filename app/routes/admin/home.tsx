@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [totalSales, orders, subscribers, sales] = await Promise.all([
     context.services.orders.totalSales(),
     context.services.orders.list(viewer, { page: q.get("page"), perPage: ADMIN_ORDERS_PAGE_SIZE }),
-    context.services.inbox.subscribers(q.get("subscribers"), DASHBOARD_SUBSCRIBERS_PAGE_SIZE),
+    context.services.newsletter.list("confirmed", q.get("subscribers"), DASHBOARD_SUBSCRIBERS_PAGE_SIZE),
     context.services.orders.salesByMonth(),
   ]);
   return { totalSales, orders, subscribers, sales };

@@ -22,7 +22,7 @@ export async function handlePublicForm(kind: keyof typeof SUCCESS, request: Requ
       })
     : formAction(form, {
         schema: subscriberSchema,
-        run: (value) => context.services.inbox.subscribe(value, visitor),
+        run: (value) => context.services.newsletter.subscribe(value, visitor),
         success: SUCCESS.subscriber,
         reset: true,
       });

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { handlePublicForm } from "./forms.server";
+import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
 
 /** The footer's newsletter form posts here. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -19,7 +20,7 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
           {actionData && !actionData.ok
             ? actionData.messages[0]
             : actionData?.ok
-              ? "Thank you for subscribing."
+              ? SIGNUP_NEXT_STEP
               : "Use the form in the footer to subscribe."}
         </p>
         <Link to="/" className="btn-primary mt-8">

@@ -2,6 +2,8 @@ import type { Request } from "express";
 import { HONEYPOT_FIELD } from "../../../domain/public-forms";
 import type { Services } from "../../services";
 import type { Visitor } from "../../services/inbox";
+import { subscriberStates } from "../../../domain/vocabulary";
+import { badRequest } from "../../lib/errors";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Who sent a public form: their address (rate limits) and whether the honeypot was filled in. */
@@ -11,7 +13,7 @@ const visitor = (req: Request): Visitor => ({
 });
 
 /** What visitors send (contact messages, newsletter signups) and the admin's reading of it. */
-export function inboxRoutes({ inbox }: Services): ApiRoute[] {
+export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
   return [
     {
       method: "post",
@@ -25,10 +27,11 @@ export function inboxRoutes({ inbox }: Services): ApiRoute[] {
       path: "/add-subscriber",
       access: "public",
       what: "newsletter signup",
+      // 202 and no id, whatever the address's state: the answer never tells whether it was already subscribed.
       handler: async (req, res) => {
-        const { id: insertedId, created } = await inbox.subscribe(req.body, visitor(req));
-        res.status(created ? 201 : 200);
-        return { acknowledged: true, insertedId };
+        await newsletter.subscribe(req.body, visitor(req));
+        res.status(202);
+        return { acknowledged: true, insertedId: null };
       },
     },
     {
@@ -62,8 +65,13 @@ export function inboxRoutes({ inbox }: Services): ApiRoute[] {
       path: "/subscribers",
       access: "admin",
       what: "newsletter subscribers",
+      // Confirmed addresses (the subscribers) unless ?state= asks for pending or unsubscribed ones.
       handler: async (req, res) => {
-        const { subscribers, page } = await inbox.subscribers(req.query.page, perPage(req, 100));
+        const state = req.query.state ?? "confirmed";
+        if (!subscriberStates.includes(state)) {
+          throw badRequest([{ field: "state", message: `state must be ${subscriberStates.sentence()}` }]);
+        }
+        const { subscribers, page } = await newsletter.list(state, req.query.page, perPage(req, 100));
         return paged(res, subscribers, page);
       },
     },

@@ -1,0 +1,229 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { subscriberSchema } from "../../domain/public-forms";
+import type { PageInfo } from "../../domain/pagination";
+import { parseWith } from "../../domain/validation";
+import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
+import type { Db } from "../db/client";
+import { subscribers } from "../db/schema";
+import { badRequest, tooMany } from "../lib/errors";
+import { pageOf } from "../lib/paging";
+import type { JobsService } from "./jobs";
+import { jobKey } from "./jobs";
+import type { MailsService } from "../mail/compose";
+import {
+  confirmLinkState,
+  hashToken,
+  newConfirmToken,
+  readUnsubscribeToken,
+  RESEND_AFTER_MS,
+  unsubscribeToken,
+  type ConfirmLinkState,
+} from "./newsletter-tokens";
+import type { Visitor } from "./inbox";
+import type { RateLimiter } from "./rate-limit";
+
+export interface SubscriberRecord {
+  _id: string;
+  subemail: string;
+  state: SubscriberState;
+  subscribedAt: string;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+  createdAt: string;
+}
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const toSubscriber = (r: typeof subscribers.$inferSelect): SubscriberRecord => ({
+  _id: r.id,
+  subemail: r.subemail,
+  state: r.state,
+  subscribedAt: r.subscribedAt.toISOString(),
+  confirmedAt: iso(r.confirmedAt),
+  unsubscribedAt: iso(r.unsubscribedAt),
+  createdAt: r.createdAt.toISOString(),
+});
+
+/** Where the newsletter's links lead (app/routes.ts). */
+export const confirmPath = (token: string) => `/newsletter/confirm/${token}`;
+export const unsubscribePath = (token: string) => `/newsletter/unsubscribe/${token}`;
+
+/** RFC 8058: the headers that let a mail provider offer "Unsubscribe" and unsubscribe with one POST. */
+export const unsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
+  "List-Unsubscribe": `<${unsubscribeUrl}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});
+
+const TEN_MINUTES = 10 * 60_000;
+
+/** What a confirmation link page shows; `email` only for a link that names its address. */
+export type ConfirmLink = { state: ConfirmLinkState; email?: string };
+
+/**
+ * The newsletter, double opt-in: a footer signup is pending until its emailed link is used (7 days); only confirmed
+ * addresses are subscribers; every newsletter mail carries a stable one-click unsubscribe link (RFC 8058).
+ * The answer to a signup never says whether the address was known.
+ */
+export function createNewsletterService(options: {
+  db: Db;
+  limiter: RateLimiter;
+  perIpLimit: number;
+  jobs: Pick<JobsService, "queueMail">;
+  mails: Pick<MailsService, "compose">;
+  secret: string;
+  publicUrl: string;
+  now: () => Date;
+}) {
+  const { db, limiter, perIpLimit, jobs, mails, secret, publicUrl, now } = options;
+  const url = (path: string) => new URL(path, publicUrl).toString();
+  const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
+
+  async function byConfirmToken(token: string) {
+    if (token.length > 200) return undefined;
+    const [row] = await db
+      .select()
+      .from(subscribers)
+      .where(eq(subscribers.confirmTokenHash, hashToken(token)));
+    return row;
+  }
+
+  /** What a confirmation link is, without using it (the page shows a button; a GET changes nothing). */
+  async function confirmLink(token: string): Promise<ConfirmLink> {
+    const row = await byConfirmToken(token);
+    const state = confirmLinkState(row, now());
+    return state === "invalid" ? { state } : { state, email: row!.subemail };
+  }
+
+  return {
+    unsubscribeUrl,
+    confirmLink,
+
+    /**
+     * A footer signup. A new, pending (last mail over 10 minutes ago) or unsubscribed address becomes pending with a
+     * fresh 7-day link, and its mail is queued in the same transaction; a confirmed address is left alone and gets no
+     * mail. One statement either way (the queued mail is one insert more), the same answer either way.
+     */
+    async subscribe(input: unknown, visitor: Visitor): Promise<void> {
+      const parsed = parseWith(subscriberSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const { allowed } = await limiter.hit(
+        { name: "subscribe", limit: perIpLimit, windowMs: TEN_MINUTES },
+        visitor.ip,
+      );
+      if (!allowed) throw tooMany("You have sent this form too many times. Please wait a few minutes and try again.");
+      if (visitor.isBot) return;
+      const at = now();
+      const { token, hash, expiresAt } = newConfirmToken(at);
+      const resendBefore = new Date(at.getTime() - RESEND_AFTER_MS);
+      await db.transaction(async (tx) => {
+        const result = await tx.execute<{ id: string; subemail: string }>(sql`
+        insert into subscribers
+          (subemail, state, subscribed_at, confirm_token_hash, confirm_expires_at, confirm_sent_at, created_at)
+        values (${parsed.data.subemail}, 'pending', ${at}, ${hash}, ${expiresAt}, ${at}, ${at})
+        on conflict ((lower(subemail))) do update set
+          state = 'pending',
+          subscribed_at = case when subscribers.state = 'unsubscribed' then excluded.subscribed_at
+                               else subscribers.subscribed_at end,
+          confirmed_at = null,
+          unsubscribed_at = null,
+          confirm_token_hash = excluded.confirm_token_hash,
+          confirm_expires_at = excluded.confirm_expires_at,
+          confirm_sent_at = excluded.confirm_sent_at
+        where subscribers.state = 'unsubscribed'
+           or (subscribers.state = 'pending'
+               and (subscribers.confirm_sent_at is null or subscribers.confirm_sent_at <= ${resendBefore}))
+        returning id, subemail`);
+        const row = result.rows[0];
+        // A confirmed address gets no mail, but its answer costs the same: the mail is composed and dropped.
+        const to = row?.subemail ?? parsed.data.subemail;
+        const unsubscribe = unsubscribeUrl(row?.id ?? randomUUID());
+        const mail = await mails.compose(
+          "newsletterConfirm",
+          { confirmUrl: url(confirmPath(token)), unsubscribeUrl: unsubscribe },
+          to,
+          tx,
+        );
+        if (!row || !mail) return;
+        const headers = { ...mail.headers, ...unsubscribeHeaders(unsubscribe) };
+        await jobs.queueMail(tx, { ...mail, headers }, jobKey("newsletter-confirm", row.id, at.getTime()));
+      });
+    },
+
+    /** Uses a confirmation link: the address counts as a subscriber from now on. */
+    async confirm(token: string): Promise<ConfirmLink> {
+      const at = now();
+      if (token.length <= 200) {
+        const [done] = await db
+          .update(subscribers)
+          .set({ state: "confirmed", confirmedAt: at, confirmExpiresAt: null })
+          .where(
+            and(
+              eq(subscribers.confirmTokenHash, hashToken(token)),
+              eq(subscribers.state, "pending"),
+              sql`${subscribers.confirmExpiresAt} > ${at}`,
+            ),
+          )
+          .returning({ subemail: subscribers.subemail });
+        if (done) return { state: "confirmed", email: done.subemail };
+      }
+      return confirmLink(token);
+    },
+
+    /** Whom an unsubscribe link names and whether they are still on the list; null for a link that is not ours. */
+    async unsubscribeLink(token: string): Promise<{ email: string; state: SubscriberState } | null> {
+      const id = readUnsubscribeToken(secret, token);
+      if (!id) return null;
+      const [row] = await db
+        .select({ email: subscribers.subemail, state: subscribers.state })
+        .from(subscribers)
+        .where(eq(subscribers.id, id));
+      return row ?? null;
+    },
+
+    /** Takes the address off the list (pending or confirmed); doing it again changes nothing. */
+    async unsubscribe(token: string): Promise<{ email: string } | null> {
+      const id = readUnsubscribeToken(secret, token);
+      if (!id) return null;
+      await db
+        .update(subscribers)
+        .set({ state: "unsubscribed", unsubscribedAt: now() })
+        .where(and(eq(subscribers.id, id), sql`${subscribers.state} <> 'unsubscribed'`));
+      const [row] = await db.select({ email: subscribers.subemail }).from(subscribers).where(eq(subscribers.id, id));
+      return row ?? null;
+    },
+
+    /** One state's addresses, newest signup first, one page (paged in SQL on subscribers_state_subscribed_idx). */
+    async list(
+      state: SubscriberState,
+      page: unknown,
+      perPage: number,
+    ): Promise<{ subscribers: SubscriberRecord[]; page: PageInfo }> {
+      const { rows, page: info } = await pageOf(db, subscribers, {
+        where: eq(subscribers.state, state),
+        orderBy: [desc(subscribers.subscribedAt), desc(subscribers.id)],
+        page,
+        perPage,
+      });
+      return { subscribers: rows.map(toSubscriber), page: info };
+    },
+
+    /** How many addresses are in each state. */
+    async counts(): Promise<Record<SubscriberState, number>> {
+      const rows = await db
+        .select({ state: subscribers.state, n: sql<number>`count(*)::int` })
+        .from(subscribers)
+        .groupBy(subscribers.state);
+      const counts = Object.fromEntries(subscriberStates.values.map((s) => [s, 0])) as Record<SubscriberState, number>;
+      for (const r of rows) counts[r.state] = r.n;
+      return counts;
+    },
+
+    /** Every address with its state and dates (the CSV export), newest signup first. */
+    async all(): Promise<SubscriberRecord[]> {
+      return (
+        await db.select().from(subscribers).orderBy(desc(subscribers.subscribedAt), asc(subscribers.subemail))
+      ).map(toSubscriber);
+    },
+  };
+}
+
+export type NewsletterService = ReturnType<typeof createNewsletterService>;
