@@ -283,24 +283,22 @@ async function main() {
             "GET /api/me (customer)",
             ...WORK.map(([name]) => name),
           ] as const
-        ).flatMap(
-          (name): Array<[string, Figure | undefined, string]> => [
-            [
-              `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders` : "empty database"}`,
-              g(`empty:${name}`),
-              "",
-            ],
-            [
-              `${name}, ${thousands(ORDERS)} orders`,
-              g(`1M:${name}`),
-              WORK.find(([n]) => n === name)?.[2] === "admin"
-                ? "p97.5 ≤ 50 ms"
-                : name.startsWith("/dashboard")
-                  ? "≥ 400 req/s"
-                  : "",
-            ],
+        ).flatMap((name): Array<[string, Figure | undefined, string]> => [
+          [
+            `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders` : "empty database"}`,
+            g(`empty:${name}`),
+            "",
           ],
-        ),
+          [
+            `${name}, ${thousands(ORDERS)} orders`,
+            g(`1M:${name}`),
+            WORK.find(([n]) => n === name)?.[2] === "admin"
+              ? "p97.5 ≤ 50 ms"
+              : name.startsWith("/dashboard")
+                ? "≥ 400 req/s"
+                : "",
+          ],
+        ]),
       ]),
     );
     console.log("\n## Ratios\n");

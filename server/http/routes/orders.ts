@@ -25,13 +25,21 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
         // ?after=<X-Next-Cursor>: the next page by keyset (constant time at any depth, no order twice); else ?page=.
         const after = req.query.after;
         if (after !== undefined) {
-          const r = await orders.listAfter(viewer, { after: String(after), perPage: perPage(req), filters: filters.data });
+          const r = await orders.listAfter(viewer, {
+            after: String(after),
+            perPage: perPage(req),
+            filters: filters.data,
+          });
           res.setHeader("X-Total-Count", String(r.total));
           if (r.capped) res.setHeader("X-Total-Capped", "true");
           if (r.next) res.setHeader("X-Next-Cursor", r.next);
           return r.orders;
         }
-        const { orders: rows, page, next } = await orders.list(viewer, {
+        const {
+          orders: rows,
+          page,
+          next,
+        } = await orders.list(viewer, {
           page: req.query.page,
           perPage: perPage(req),
           filters: filters.data,
