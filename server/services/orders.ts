@@ -262,10 +262,11 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       return result.rows[0]!;
     };
     const wanted = paginate(Number.MAX_SAFE_INTEGER, requested, perPage);
-    let { total, ids } = await cut(wanted.offset);
+    const first = await cut(wanted.offset);
+    const total = first.total;
     if (total > ORDERS_COUNT_LIMIT) return null;
     const page = paginate(total, requested, perPage);
-    if (page.offset !== wanted.offset) ({ ids } = await cut(page.offset));
+    const ids = page.offset === wanted.offset ? first.ids : (await cut(page.offset)).ids;
     const rows = ids.length
       ? await db
           .select()
