@@ -10,7 +10,19 @@ import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
  * WCAG 2.1 A and AA, plus axe's best practices. Any violation fails, with what and where.
  */
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const PUBLIC = ["/", "/service/", "/pricing", "/contact", "/thanks", "/login", "/register", "/reset", "/not-a-page"];
+const PUBLIC = [
+  "/",
+  "/service/",
+  "/pricing",
+  "/contact",
+  "/thanks",
+  "/login",
+  "/register",
+  "/reset",
+  "/not-a-page",
+  "/newsletter/confirm/not-a-token",
+  "/newsletter/unsubscribe/not-a-token",
+];
 const SIGNED_IN = [
   "/dashboard",
   "/my-order",

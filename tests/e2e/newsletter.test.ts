@@ -142,7 +142,10 @@ describe("the newsletter, double opt-in", () => {
       redirect: "manual",
     });
     expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.text()).toContain("You are unsubscribed");
+    const page = await fetch(urlencoded);
+    expect(page.headers.get("cache-control")).toBe("no-store"); // a page per link: never kept by a cache
     expect(await stateOf("one-click@example.org")).toBe("unsubscribed");
 
     const form = new FormData();

@@ -4,6 +4,9 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Notice } from "../../components/layout/Notice";
 import { formAction } from "../../lib/form.server";
 
+/** Per link and changing with it: never kept by the page cache, a proxy or the browser. */
+export const headers = () => ({ "Cache-Control": "no-store" });
+
 /** What the link is. A GET changes nothing (mail scanners open links): the visitor confirms with the button. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const link = await context.services.newsletter.confirmLink(params.token);

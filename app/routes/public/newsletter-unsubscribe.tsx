@@ -5,6 +5,9 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Notice } from "../../components/layout/Notice";
 import { formAction } from "../../lib/form.server";
 
+/** Per link and changing with it: never kept by the page cache, a proxy or the browser. */
+export const headers = () => ({ "Cache-Control": "no-store" });
+
 /**
  * A subscriber's stable unsubscribe address, in every newsletter mail. GET shows one button (a mail scanner opening
  * the link unsubscribes nobody); POST unsubscribes: the button, or a mail provider's RFC 8058 one-click POST
