@@ -24,6 +24,7 @@ import { MediaProvider } from "./components/media/ContentImage";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import type { MediaInfo } from "../domain/media";
+import { hydrates } from "./lib/hydration";
 import { siteName } from "./lib/site";
 import { staticImagesUsed } from "./lib/static-images.server";
 
@@ -53,6 +54,9 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export function Layout({ children }: { children: React.ReactNode }) {
   // Marks the document once React has taken it over: end-to-end tests wait for it before they click.
   useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
+  // A public page that opted out (app/lib/hydration.ts) is sent without <Scripts>: no module scripts, no module
+  // preloads (React Router writes both there, and its streamed-data scripts only after it), nothing to hydrate.
+  const scripts = hydrates(useMatches());
   return (
     <html lang="en">
       <head>
@@ -65,7 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-dvh flex-col">
         {children}
-        <Scripts />
+        {scripts ? <Scripts /> : null}
       </body>
     </html>
   );

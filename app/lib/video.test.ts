@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { embedUrl, parseVideoId } from "./video";
+import { embedUrl, parseVideoId, watchUrl } from "./video";
 
 describe("parseVideoId", () => {
   it.each([
@@ -41,5 +41,6 @@ describe("parseVideoId", () => {
 
   it("builds the no-cookie embed address", () => {
     expect(embedUrl("dQw4w9WgXcQ")).toBe("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
+    expect(watchUrl("dQw4w9WgXcQ")).toBe("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
   });
 });

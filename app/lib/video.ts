@@ -36,3 +36,8 @@ export function parseVideoId(value: string | null | undefined): string | null {
 export function embedUrl(id: string): string {
   return `https://www.youtube-nocookie.com/embed/${id}?rel=0`;
 }
+
+/** The video's own page on YouTube (where the team video's poster leads: it plays there, no script of ours needed). */
+export function watchUrl(id: string): string {
+  return `https://www.youtube.com/watch?v=${id}`;
+}

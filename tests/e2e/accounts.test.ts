@@ -150,7 +150,7 @@ describe("accounts in the browser", () => {
     const page = await newPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
     await page.goto("/");
     await page.getByRole("button", { name: "Open menu" }).click();
-    expect(await page.locator("dialog#mobile-menu").getByRole("link", { name: "Login" }).count()).toBe(1);
+    expect(await page.locator("#mobile-menu").getByRole("link", { name: "Login" }).count()).toBe(1);
     await page.context().close();
   });
 });

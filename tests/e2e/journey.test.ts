@@ -47,7 +47,8 @@ describe("visitor to member", () => {
 
     await premium.getByRole("link").click();
     await customer.waitForURL((u) => u.pathname.startsWith("/order-now/"));
-    expect(await customer.locator("h1").textContent()).toBe("Get started with our Premium Plan today.");
+    // The address changes before React has drawn the new page (the navigation renders in a transition).
+    await expect.poll(() => customer.locator("h1").textContent()).toBe("Get started with our Premium Plan today.");
     await main(customer).getByLabel("Full Name").fill("Jo Journey");
     await main(customer).getByLabel("Address").fill("3 Wharf Street, Leeds");
     await main(customer).getByLabel("Country").fill("United Kingdom");
@@ -89,7 +90,7 @@ describe("visitor to member", () => {
     const card = customer.getByTestId("item-card").filter({ hasText: "SEO Service Cold Emails" });
     await card.getByRole("link", { name: "Access" }).click();
     await customer.waitForURL((u) => u.pathname.startsWith("/item/"));
-    expect(await customer.locator("h1").textContent()).toBe("Generate SEO Service Cold Emails");
+    await expect.poll(() => customer.locator("h1").textContent()).toBe("Generate SEO Service Cold Emails");
     await main(customer).getByRole("button", { name: "Generate" }).click();
     const results = customer.getByTestId("generated");
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);

@@ -27,7 +27,8 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   const context = await browser.newContext({ baseURL, viewport: DESKTOP, ...options });
   const page = await context.newPage();
   // A click before React has hydrated the page would be a plain HTML submit, not what a person using the site gets.
-  // Every full page load in the tests therefore waits for the marker the root layout sets once it is hydrated.
+  // Every full page load in the tests therefore waits for the marker the root layout sets once it is hydrated (or,
+  // on a page sent without scripts, for its load).
   // Every page load also proves the page runs cleanly: a Content-Security-Policy violation, an uncaught exception or
   // a React error (a hydration mismatch among them) fails the test.
   const violations: string[] = [];
@@ -39,7 +40,14 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   const hydrated = async () => {
     for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 25))) {
       if (violations.length) throw new Error(`The page did not run cleanly:\n${violations.join("\n")}`);
-      const done = await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated")).catch(() => false); // the document is being replaced: look again
+      // A public page is sent without scripts (app/lib/hydration.ts): it is ready once it has loaded.
+      const done = await page
+        .evaluate(
+          () =>
+            document.documentElement.hasAttribute("data-hydrated") ||
+            (document.readyState === "complete" && !document.querySelector('script[type="module"]')),
+        )
+        .catch(() => false); // the document is being replaced: look again
       if (done) return;
       if (Date.now() > deadline) throw new Error(`${page.url()} was not hydrated within 15 s`);
     }

@@ -1,7 +1,6 @@
 import { StrokeIcon } from "../StrokeIcon";
-import { useState } from "react";
+import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { CloseButton, useModalDialog } from "../Modal";
 import { ContentImage } from "../media/ContentImage";
 
 export const NAV_LINKS = [
@@ -23,11 +22,6 @@ interface HeaderProps {
 }
 
 export function Header({ logo, siteName, user }: HeaderProps) {
-  const location = useLocation();
-  // The menu is open at one location: any navigation (a link in it, the sign-out form) closes it.
-  const [openAt, setOpenAt] = useState<string | null>(null);
-  const open = openAt === location.key;
-
   const accountLinks = user ? (
     <>
       <Link to="/dashboard" className="btn-dark px-4 py-2.5 xl:px-5">
@@ -83,61 +77,64 @@ export function Header({ logo, siteName, user }: HeaderProps) {
         <div className="hidden items-center gap-2 whitespace-nowrap lg:flex xl:gap-3" data-testid="header-account">
           {accountLinks}
         </div>
+        {/* A native popover: opens, closes (Escape, a tap outside, the close button) and announces its state without
+            any script, so it works on the public pages, which are sent without JavaScript. */}
         <button
           type="button"
           className="inline-flex h-11 w-11 items-center justify-center rounded-full text-forest ring-1 ring-linen lg:hidden"
           aria-label="Open menu"
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          onClick={() => setOpenAt(location.key)}
+          popoverTarget="mobile-menu"
         >
           <StrokeIcon>
             <path d="M4 7h16M4 12h16M4 17h16" />
           </StrokeIcon>
         </button>
       </div>
-      <MobileMenu open={open} onClose={() => setOpenAt(null)} siteName={siteName}>
-        {accountLinks}
-      </MobileMenu>
+      <MobileMenu siteName={siteName}>{accountLinks}</MobileMenu>
     </header>
   );
 }
 
 /**
- * The overlay menu on small screens (max 400 px, 90% wide): a native modal dialog that closes on a link click,
- * the close button, a click on the backdrop, or Escape.
+ * The overlay menu on small screens (max 400 px, 90% wide): a native popover that closes on Escape, a tap outside it,
+ * the close button, and any navigation. A link to another page loads that page; where React runs (customer area,
+ * back office), it closes when the browser's navigation lands.
  */
-function MobileMenu({
-  open,
-  onClose,
-  siteName,
-  children,
-}: {
-  open: boolean;
-  onClose: () => void;
-  siteName: string;
-  children: React.ReactNode;
-}) {
-  const ref = useModalDialog(open);
+function MobileMenu({ siteName, children }: { siteName: string; children: React.ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  useEffect(() => {
+    if (ref.current?.matches(":popover-open")) ref.current.hidePopover();
+  }, [location.key]);
   return (
-    <dialog
+    <div
       ref={ref}
       id="mobile-menu"
+      popover="auto"
+      role="dialog"
       aria-label="Menu"
-      onClose={onClose}
-      className="m-0 ml-auto h-dvh max-h-dvh w-[90%] max-w-[400px] bg-transparent p-0 backdrop:backdrop-blur-sm open:animate-page-in"
+      className="fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-dvh w-[90%] max-w-[400px] border-0 bg-transparent p-0 backdrop:bg-ink/10 backdrop:backdrop-blur-sm open:animate-page-in"
     >
       <div className="flex h-full flex-col bg-white px-6 py-5 shadow-2xl">
         <div className="flex items-center justify-between">
           <span className="font-serif text-lg text-forest">{siteName}</span>
-          <CloseButton onClick={onClose} label="Close menu" />
+          <button
+            type="button"
+            popoverTarget="mobile-menu"
+            popoverTargetAction="hide"
+            aria-label="Close menu"
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
+          >
+            <StrokeIcon size={18}>
+              <path d="M6 6l12 12M18 6L6 18" />
+            </StrokeIcon>
+          </button>
         </div>
         <nav aria-label="Mobile" className="mt-8 flex flex-col">
           {NAV_LINKS.map((l) => (
             <Link
               key={l.to}
               to={l.to}
-              onClick={onClose}
               className="border-b border-linen/70 py-4 font-serif text-xl text-forest hover:text-clay"
             >
               {l.label}
@@ -146,6 +143,6 @@ function MobileMenu({
         </nav>
         <div className="mt-8 flex flex-wrap gap-3">{children}</div>
       </div>
-    </dialog>
+    </div>
   );
 }

@@ -4,7 +4,8 @@ import { Honeypot, TextAreaField, TextField } from "../forms";
 /**
  * 'Send Us Message': posts to the /contact action from every page that shows it and keeps the visitor here; what was
  * typed stays on an error; once sent, a confirmation takes the form's place (beside the spec's toast). Without
- * JavaScript the browser lands on /contact, which shows the answer in the form. The rules (domain/public-forms.ts) are
+ * JavaScript the browser lands on /contact, which shows the answer in the form: what every visitor gets while the
+ * public pages are sent without scripts (app/lib/hydration.ts). The rules (domain/public-forms.ts) are
  * checked by the server only, so that no page of the public site loads schema code.
  */
 export function ContactForm() {

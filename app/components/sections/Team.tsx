@@ -1,6 +1,5 @@
 import type { SectionProps } from "./props";
-import { useState } from "react";
-import { embedUrl, parseVideoId } from "../../lib/video";
+import { parseVideoId, watchUrl } from "../../lib/video";
 import { Section } from "./Section";
 import { ContentImage } from "../media/ContentImage";
 
@@ -91,42 +90,33 @@ export function VideoSection({ heading: video, records: members }: SectionProps<
   );
 }
 
-/** The poster with a play button; the third-party player loads only when the visitor asks for it. */
+/**
+ * The poster with a play button, a link to the video on YouTube (in a new tab): it works without JavaScript (the public
+ * pages have none) and no third-party player loads until the visitor asks for the video.
+ */
 function VideoFacade({ id, title, poster }: { id: string; title: string; poster: string }) {
-  const [playing, setPlaying] = useState(false);
   return (
-    <div className="relative aspect-video">
-      {playing ? (
-        <iframe
-          src={`${embedUrl(id)}&autoplay=1`}
-          title={title}
-          className="absolute inset-0 h-full w-full"
-          allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-          referrerPolicy="strict-origin-when-cross-origin"
-        />
-      ) : (
-        <button
-          type="button"
-          onClick={() => setPlaying(true)}
-          className="group absolute inset-0 h-full w-full"
-          aria-label={`Play video: ${title}`}
-        >
-          <ContentImage
-            src={poster}
-            sizes="(min-width: 960px) 896px, 92vw"
-            width={1200}
-            height={675}
-            className="h-full w-full object-cover"
-          />
-          <span className="absolute inset-0 flex items-center justify-center bg-forest/20 transition-colors group-hover:bg-forest/35">
-            <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-white/95 text-clay shadow-xl transition-transform group-hover:scale-105">
-              <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
-                <path d="M8 5v14l11-7z" />
-              </svg>
-            </span>
-          </span>
-        </button>
-      )}
-    </div>
+    <a
+      href={watchUrl(id)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="group relative block aspect-video"
+      aria-label={`Play video: ${title} (opens YouTube in a new tab)`}
+    >
+      <ContentImage
+        src={poster}
+        sizes="(min-width: 960px) 896px, 92vw"
+        width={1200}
+        height={675}
+        className="h-full w-full object-cover"
+      />
+      <span className="absolute inset-0 flex items-center justify-center bg-forest/20 transition-colors group-hover:bg-forest/35">
+        <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-white/95 text-clay shadow-xl transition-transform group-hover:scale-105">
+          <svg width="28" height="28" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
+            <path d="M8 5v14l11-7z" />
+          </svg>
+        </span>
+      </span>
+    </a>
   );
 }

@@ -2,6 +2,10 @@ import { Link } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { handlePublicForm } from "./forms.server";
 import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
 
 /** The footer's newsletter form posts here. */
 export async function action({ request, context }: Route.ActionArgs) {

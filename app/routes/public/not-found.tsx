@@ -1,4 +1,8 @@
 import { data } from "react-router";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
 
 export function loader() {
   throw data(null, { status: 404 });

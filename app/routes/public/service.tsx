@@ -4,6 +4,10 @@ import { RenderSections } from "../../components/sections/RenderSections";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
 
 export const headers = anonymousPageHeaders;
 

@@ -3,6 +3,10 @@ import { CheckIcon } from "../../components/StrokeIcon";
 import type { Route } from "./+types/thanks";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
 
 export const headers = anonymousPageHeaders;
 
