@@ -4,7 +4,7 @@
  * and the FAQ as an FAQPage. Pure functions of the content records; shared by server and browser, so no zod and no
  * server-only imports here. docs/decisions/027-lighthouse-and-search.md tells why each shape was chosen.
  */
-import type { SectionRecord } from "./registry";
+import { PACKAGE_POINTS, type SectionRecord } from "./registry";
 
 /** The currency every price of the site is in (PayPal is asked for USD, app/lib/format.ts prints it). */
 export const PRICE_CURRENCY = "USD";
@@ -125,19 +125,6 @@ export function localBusiness({
   };
 }
 
-const POINT_FIELDS = [
-  "packagePointOne",
-  "packagePointTwo",
-  "packagePointThree",
-  "packagePointFour",
-  "packagePointFive",
-  "packagePointSix",
-  "packagePointSeven",
-  "packagePointEight",
-  "packagePointNine",
-  "packagePointTen",
-] as const;
-
 /** The membership plans: one Offer each (price, currency, validity in days), sold by the agency. */
 export function planOffers({
   plans,
@@ -155,7 +142,7 @@ export function planOffers({
     name: "Membership plans",
     url,
     itemListElement: plans.map((plan) => {
-      const points = POINT_FIELDS.map((f) => plan[f]?.trim()).filter((p): p is string => Boolean(p));
+      const points = PACKAGE_POINTS.map((f) => plan[f]?.trim()).filter((p): p is string => Boolean(p));
       return {
         "@type": "Offer",
         name: plan.packageName,

@@ -171,19 +171,7 @@ export function createJobsService(deps: {
     /** Pending jobs (waiting, waiting to retry, or running), oldest first, then failed ones, newest first. */
     async list(): Promise<{ pending: JobRow[]; failed: JobRow[] }> {
       const rows = async (states: string[], order: "asc" | "desc") => {
-        const result = await db.execute<{
-          id: string;
-          name: string;
-          state: string;
-          retry_count: number;
-          retry_limit: number;
-          data: unknown;
-          output: unknown;
-          created_on: Date;
-          start_after: Date;
-          started_on: Date | null;
-          completed_on: Date | null;
-        }>(sql`
+        const result = await db.execute<JobTableRow>(sql`
           select id, name, state, retry_count, retry_limit, data, output, created_on, start_after, started_on,
             completed_on
           from ${sql.identifier(JOBS_SCHEMA)}.job
@@ -318,7 +306,8 @@ function connectionOf(pool: pg.Pool) {
   };
 }
 
-function toRow(r: {
+/** A row of pg-boss's job table, as the jobs list reads it. */
+type JobTableRow = {
   id: string;
   name: string;
   state: string;
@@ -330,7 +319,9 @@ function toRow(r: {
   start_after: Date;
   started_on: Date | null;
   completed_on: Date | null;
-}): JobRow {
+};
+
+function toRow(r: JobTableRow): JobRow {
   const mail = r.name === MAIL_QUEUE ? (r.data as Partial<MailJob> | null)?.mail : undefined;
   const failed = r.state === "failed";
   return {
