@@ -232,7 +232,8 @@ describe("the catalogue in the browser", () => {
     await card.getByRole("link", { name: "Access" }).click();
     await page.waitForURL((u) => u.pathname.startsWith("/item/"));
     expect(new URL(page.url()).pathname).toBe(`/item/${await itemId("Web Design Leads")}`);
-    expect(await page.locator("h1").textContent()).toBe("Generate Web Design Leads");
+    // The address changes before the new page is drawn (a navigation in the browser renders in a transition).
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Generate Web Design Leads");
     expect(await main(page).textContent()).toContain(
       "Create compelling, personalized cold emails in seconds with our AI-powered engine",
     );

@@ -7,6 +7,9 @@ import { newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
 
+/** A poll that loads a page each time: one load alone may take longer than the default second on a busy machine. */
+const POLL_PAGES = { timeout: 15_000, interval: 200 };
+
 let env: E2EEnv;
 beforeAll(async () => {
   env = await startE2E();
@@ -111,7 +114,7 @@ describe("the landing page", () => {
       .poll(async () => {
         await page.goto("/");
         return page.locator("[data-testid=hero-video]").getAttribute("src");
-      })
+      }, POLL_PAGES)
       .toBe("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
     expect(await page.locator("[data-testid=hero-image]").count()).toBe(0);
     await page.context().close();
@@ -247,7 +250,7 @@ describe("the other public pages", () => {
       .poll(async () => {
         await page.goto("/service/");
         return page.getByTestId("service-image").getAttribute("src");
-      })
+      }, POLL_PAGES)
       // A shipped image is drawn from its hashed, year-cached copy (scripts/hash-images.mjs).
       .toBe(
         JSON.parse(readFileSync(path.join(ROOT, "build/client/static-images.json"), "utf8"))[
