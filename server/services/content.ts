@@ -36,7 +36,8 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
   /** The last snapshot read, served while the database cannot be reached (a stale page beats an error page). */
   let lastGood: ContentSnapshot | undefined;
   let failedAt = 0;
-  let loading: Promise<ContentSnapshot> | undefined;
+  /** The snapshot being read, and the generation it was started in. */
+  let loading: { generation: number; promise: Promise<ContentSnapshot> } | undefined;
   let generation = 0;
   let listener: pg.PoolClient | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
@@ -154,9 +155,18 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       if (snapshot && now() - snapshot.loadedAt < ttlMs) return snapshot.value;
       // The database failed a moment ago: the last snapshot read, rather than another wait for it.
       if (lastGood && now() - failedAt < 2000) return lastGood;
-      loading ??= load().finally(() => (loading = undefined));
+      // A load started before the latest change would hand its readers the content as it was: such a load is not
+      // shared, and a new one starts (a page rendered for this generation must show this generation's content).
+      if (!loading || loading.generation !== generation) {
+        const started = { generation, promise: load() };
+        loading = started;
+        void started.promise.then(
+          () => (loading === started ? (loading = undefined) : undefined),
+          () => (loading === started ? (loading = undefined) : undefined),
+        );
+      }
       try {
-        return await loading;
+        return await loading.promise;
       } catch (error) {
         if (!lastGood || !isDatabaseUnavailable(error)) throw error;
         failedAt = now();
