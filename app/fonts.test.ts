@@ -44,11 +44,11 @@ describe("web fonts and their metric-matched fallbacks", () => {
     }
   });
 
-  it("self-hosts the latin subset of each web font, swapped in when it arrives", () => {
+  it("self-hosts the latin subset of each web font, used only if it is there for the first paint", () => {
     for (const family of ["Inter", "Fraunces"]) {
       const face = ours.get(family)!;
       expect(face.src).toMatch(/^url\("@fontsource-variable\/[a-z]+\/files\/[a-z]+-latin-wght-normal\.woff2"\)/);
-      expect(face["font-display"]).toBe("swap");
+      expect(face["font-display"]).toBe("optional");
       expect(face["unicode-range"]).toMatch(/^U\+0000-00FF/);
     }
   });

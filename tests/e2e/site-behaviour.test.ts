@@ -200,4 +200,30 @@ describe("web fonts", () => {
       await page.context().close();
     },
   );
+
+  it.each(WIDTHS)("at $width px: fonts that arrive a second late move nothing", async (viewport) => {
+    // A slow first visit: every font file arrives a second after it is asked for, long after the first paint.
+    const page = await newPage(env.browser, env.server.url, { viewport });
+    await page.route(/\.woff2$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: unknown[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { hadRecentInput: boolean })[])
+          if (!entry.hadRecentInput) w.shifts.push(entry.toJSON());
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    for (const path of ["/", "/pricing", "/contact"]) {
+      await page.goto(path, { waitUntil: "load" });
+      await page.evaluate(() => document.fonts.ready);
+      await page.waitForTimeout(300);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts);
+      expect(shifts, `${path} moved when its fonts arrived`).toEqual([]);
+      expect(await page.locator("h1").first().isVisible()).toBe(true);
+    }
+    await page.context().close();
+  });
 });
