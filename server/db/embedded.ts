@@ -62,7 +62,7 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
       "-c",
       "unix_socket_permissions=0700",
       "-c",
-      "max_connections=60",
+      "max_connections=100",
     ],
     onLog: (m) => logger.debug(`postgres: ${m.trim()}`),
     onError: (e) => logger.error("postgres error", { error: e instanceof Error ? e : String(e) }),

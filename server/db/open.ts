@@ -1,3 +1,4 @@
+import type { PoolConfig } from "pg";
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import { connect, type Database } from "./client";
@@ -7,6 +8,8 @@ import { runMigrations } from "./migrate";
 
 export interface OpenDatabase {
   database: Database;
+  /** How to reach it: DATABASE_URL, or the embedded server's socket (what the worker processes connect with). */
+  connection: PoolConfig | string;
   /** Closes the pool, then stops the embedded server and releases the lock. */
   close(): Promise<void>;
   embedded: boolean;
@@ -20,14 +23,17 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   let releaseLock: (() => void) | undefined;
   let server: EmbeddedServer | undefined;
   let database: Database;
+  let connection: PoolConfig | string;
   try {
     if (config.databaseUrl) {
-      database = connect(config.databaseUrl);
+      connection = config.databaseUrl;
+      database = connect(connection);
       logger.info("using the PostgreSQL server from DATABASE_URL");
     } else {
       releaseLock = acquireAppLock(config.dataDir);
       server = await startEmbeddedPostgres(config.dataDir, logger);
-      database = connect(server.connection);
+      connection = server.connection;
+      database = connect(connection);
       logger.info("embedded PostgreSQL is running", { dataDir: server.dataDir });
     }
     const started = Date.now();
@@ -40,6 +46,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   }
   return {
     database,
+    connection,
     embedded: Boolean(server),
     async close() {
       await database.close().catch(() => undefined);

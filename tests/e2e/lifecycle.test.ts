@@ -81,3 +81,55 @@ describe("the embedded database lifecycle", () => {
     expect(alive(lastPid), "no database server left behind").toBe(false);
   }, 180_000); // four starts, one of them a first start (initdb), and an outage: slow on a loaded two-core machine
 });
+
+/** The node processes a process started (its workers), by their PIDs. */
+const workersOf = (pid: number) =>
+  spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean)
+    .map(Number)
+    .filter((child) => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, "utf8").includes("build/server/main.js");
+      } catch {
+        return false;
+      }
+    });
+
+describe("several processes (WEB_CONCURRENCY)", () => {
+  it("serve from workers on one port, replace a worker that dies, and stop with everything behind them", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "atelier-workers-"));
+    try {
+      const app = await startBuiltServer({ WEB_CONCURRENCY: "2" }, { dataDir: dir });
+      // Health answers once one worker listens; the first process says it is ready once both do.
+      await expect.poll(() => app.output(), { timeout: 30_000 }).toContain('"processes":2');
+      const primary = app.process.pid!;
+      const workers = workersOf(primary);
+      expect(workers, "two worker processes").toHaveLength(2);
+      for (let i = 0; i < 20; i++) expect((await fetch(app.url + "/")).status).toBe(200);
+
+      // A worker killed outright is replaced; the other one answers meanwhile.
+      process.kill(workers[0]!, "SIGKILL");
+      expect((await fetch(app.url + "/healthz")).status).toBe(200);
+      await expect
+        .poll(() => workersOf(primary).filter((pid) => !workers.includes(pid)).length, {
+          timeout: 30_000,
+          message: "a new worker replaces the killed one",
+        })
+        .toBe(1);
+      await expect.poll(async () => (await fetch(app.url + "/healthz")).status, { timeout: 30_000 }).toBe(200);
+      expect(workersOf(primary)).toHaveLength(2);
+      expect(app.output()).toContain("a worker process stopped");
+
+      // SIGTERM: the workers stop, then the database, and the lock is released.
+      const database = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+      const running = workersOf(primary);
+      expect(await app.stop("SIGTERM"), `clean stop:\n${app.output().slice(-2000)}`).toBe(0);
+      for (const pid of running) expect(alive(pid), `worker ${pid} stopped`).toBe(false);
+      expect(alive(database), "no database server left behind").toBe(false);
+      expect(existsSync(path.join(dir, "app.lock"))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
