@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
@@ -176,7 +177,15 @@ export function createApp(options: AppOptions): Express {
       precompressedAssets(path.join(options.clientDir, "assets")),
       express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
     );
-    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+    // Only an address whose first segment names something in build/client can be one of its files: a page's address
+    // skips the file lookup (a stat per request).
+    const topLevel = new Set(readdirSync(options.clientDir));
+    const publicFiles = express.static(options.clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => {
+      const first = req.path.split("/", 2)[1] ?? "";
+      if (topLevel.has(first) || first.includes("%")) return publicFiles(req, res, next);
+      next();
+    });
   }
   if (options.beforePages) app.use(options.beforePages);
 
