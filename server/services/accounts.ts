@@ -24,7 +24,8 @@ import { createHash } from "node:crypto";
 import type { MailsService } from "../mail/compose";
 import type { JobsService } from "./jobs";
 import type { Mail } from "./mailer";
-import { createPageRoleCookies } from "./page-role";
+import { cookieValue, createPageRoleCookies } from "./page-role";
+import { sessionRefreshDue, sessionTokenOf } from "./session-token";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -38,6 +39,9 @@ export interface Viewer {
 }
 
 const MINUTE = 60_000;
+
+/** How long a session lasts, and how often its end is moved on while it is used (better-auth's expiresIn, updateAge). */
+const SESSION = { expiresInSeconds: 60 * 60 * 24 * 30, updateAgeSeconds: 60 * 60 * 24 };
 /**
  * Attempts per IP and per email (DESIGN.md: abuse; README, "Sign-in throttling"). Sign-in: every attempt counts
  * against the address; failed ones against the address-and-account pair (refused past the limit, cleared by a
@@ -133,7 +137,7 @@ export function createAuth(
         queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    session: { expiresIn: SESSION.expiresInSeconds, updateAge: SESSION.updateAgeSeconds },
     advanced: {
       useSecureCookies: https,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https },
@@ -203,10 +207,27 @@ export function createAccountsService(deps: {
     return parsed.data;
   }
 
+  const sessionCookie = getCookies(auth.options).sessionToken.name;
+  /** A session's person and whether they are listed as an admin, by the session's token: one prepared query. */
+  const viewerBySession = db
+    .select({
+      expiresAt: schema.session.expiresAt,
+      id: schema.user.id,
+      email: schema.user.email,
+      name: schema.user.name,
+      emailVerified: schema.user.emailVerified,
+      listed: sql<boolean>`exists (select 1 from ${schema.adminUsers} a where lower(a.user_email) = lower(${schema.user.email}) and a.user_role = 'Admin')`,
+    })
+    .from(schema.session)
+    .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
+    .where(eq(schema.session.token, sql.placeholder("token")))
+    .limit(1)
+    .prepare("viewer_by_session");
+
   /** The role a public page is rendered for, proved by a signed cookie without the database (decision 025). */
   const pageRoles = createPageRoleCookies({
     secret: config.authSecret,
-    sessionCookie: getCookies(auth.options).sessionToken.name,
+    sessionCookie,
     secure: config.publicUrl.startsWith("https://"),
   });
 
@@ -214,9 +235,37 @@ export function createAccountsService(deps: {
     auth,
     pageRoles,
 
-    /** The signed-in person, or null. An admin is listed in admin_users and has a verified email. */
+    /**
+     * The signed-in person, or null. An admin is listed in admin_users and has a verified email. A session cookie
+     * that is genuine, of a session that is neither over nor due to be extended, is answered with one query (session,
+     * person and admin listing together); every other case is better-auth's own lookup (it ends an expired session
+     * and moves a session's end on).
+     */
     async viewer(headers: Headers): Promise<Viewer | null> {
-      if (!headers.get("cookie") && !headers.get("authorization")) return null;
+      const cookie = headers.get("cookie");
+      if (!cookie && !headers.get("authorization")) return null;
+      if (cookie && !headers.get("authorization")) {
+        const token = sessionTokenOf(cookieValue(cookie, sessionCookie), config.authSecret);
+        if (!token) return null;
+        let row: Awaited<ReturnType<typeof viewerBySession.execute>>[number] | undefined;
+        try {
+          [row] = await viewerBySession.execute({ token });
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) throw databaseUnavailable();
+          throw error;
+        }
+        if (!row) return null;
+        if (row.expiresAt.getTime() > Date.now() && !sessionRefreshDue(row.expiresAt, Date.now(), SESSION)) {
+          return {
+            id: row.id,
+            email: row.email,
+            name: row.name,
+            displayName: row.name?.trim() || row.email,
+            emailVerified: row.emailVerified,
+            isAdmin: row.emailVerified && row.listed,
+          };
+        }
+      }
       let found: Awaited<ReturnType<typeof auth.api.getSession>>;
       try {
         found = await auth.api.getSession({ headers });

@@ -3,6 +3,8 @@ import { MESSAGES } from "../../domain/account-forms";
 import { AUTH_LIMITS } from "../../server/services/accounts";
 import { linkOf, outbox, startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";
+import { cookieValue } from "../../server/services/page-role";
+import { sessionTokenOf } from "../../server/services/session-token";
 import { startTestApp, type TestApp } from "../support/app";
 
 let app: TestApp;
@@ -279,5 +281,71 @@ describe("cross-site requests", () => {
       body: new URLSearchParams({ email: "a@b.co", password: "secret1" }),
     });
     expect(res.status).toBe(415);
+  });
+});
+
+describe("the session lookup", () => {
+  const sessionOf = async (email: string) => {
+    const { jar } = await signUp(email);
+    const raw = cookieValue(jar.header(), "better-auth.session_token")!;
+    const { rows } = await app.db.pool.query<{ token: string }>(
+      `select s.token from session s join "user" u on u.id = s.user_id where u.email = $1`,
+      [email],
+    );
+    return { jar, raw, token: rows[0]!.token };
+  };
+  const me = (jar: CookieJar) => app.request("/api/me", { jar });
+
+  it("reads better-auth's own signed cookie, and nothing tampered with", async () => {
+    const { raw, token } = await sessionOf("cookie@example.org");
+    expect(sessionTokenOf(raw, app.config.authSecret)).toBe(token);
+    expect(sessionTokenOf(raw, "another secret of at least thirty-two chars")).toBe(false);
+    const [, signature] = decodeURIComponent(raw).split(".");
+    expect(sessionTokenOf(encodeURIComponent(`${token}x.${signature}`), app.config.authSecret)).toBe(false);
+    expect(sessionTokenOf("%E0%A4%A", app.config.authSecret)).toBe(false);
+    expect(sessionTokenOf(undefined, app.config.authSecret)).toBeUndefined();
+  });
+
+  it("a forged cookie, or one of a session that was ended, is nobody", async () => {
+    const { jar, token } = await sessionOf("ended@example.org");
+    expect((await me(jar)).status).toBe(200);
+    const forged = new CookieJar();
+    forged.store(
+      new Response(null, { headers: { "set-cookie": `better-auth.session_token=${token}.${"A".repeat(43)}=` } }),
+    );
+    expect((await me(forged)).status).toBe(401);
+    await app.db.pool.query(`delete from session where token = $1`, [token]);
+    expect((await me(jar)).status).toBe(401);
+  });
+
+  it("an expired session is nobody, and is ended", async () => {
+    const { jar, token } = await sessionOf("expired@example.org");
+    await app.db.pool.query(`update session set expires_at = now() - interval '1 minute' where token = $1`, [token]);
+    expect((await me(jar)).status).toBe(401);
+    const { rowCount } = await app.db.pool.query(`select 1 from session where token = $1`, [token]);
+    expect(rowCount).toBe(0);
+  });
+
+  it("a session used a day after it was last extended is extended again (30 days from now)", async () => {
+    const { jar, token } = await sessionOf("extended@example.org");
+    await app.db.pool.query(`update session set expires_at = now() + interval '10 days' where token = $1`, [token]);
+    expect((await me(jar)).status).toBe(200);
+    const { rows } = await app.db.pool.query<{ days: number }>(
+      `select extract(epoch from expires_at - now()) / 86400 as days from session where token = $1`,
+      [token],
+    );
+    expect(Number(rows[0]!.days)).toBeGreaterThan(29.9);
+  });
+
+  it("an administrator taken off the list is a customer on the very next request", async () => {
+    const jar = (await signIn("owner@example.org", "owner-pass-1")).jar;
+    expect(await (await me(jar)).json()).toMatchObject({ role: "Admin" });
+    await app.db.pool.query(`delete from admin_users where lower(user_email) = 'owner@example.org'`);
+    try {
+      expect(await (await me(jar)).json()).toMatchObject({ role: "Customer" });
+    } finally {
+      await app.db.pool.query(`insert into admin_users (user_email) values ('owner@example.org')`);
+    }
+    expect(await (await me(jar)).json()).toMatchObject({ role: "Admin" });
   });
 });
