@@ -16,6 +16,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../tests/support/server";
@@ -24,6 +25,8 @@ import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWit
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const FEW_ORDERS = Number(process.env.BENCH_FEW_ORDERS ?? 1_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
+/** The app's processes as `npm start` runs them here (WEB_CONCURRENCY, else one per core, at most 4): nginx gets as many. */
+const PROCESSES = Number(process.env.WEB_CONCURRENCY) || Math.min(availableParallelism(), 4);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
 const CUSTOMER = { name: "Bench Customer", email: "bench-customer@example.com", password: "bench-customer-pass-1" };
 
@@ -92,6 +95,7 @@ async function staticReferences(body: Buffer, contentType: string) {
     file: "index.html",
     contentType: contentType.split(";")[0]!,
     charset: true,
+    workers: PROCESSES,
   });
   // In a child process: wrk runs synchronously here, so a server in this process could not answer.
   const nodePort = await freePort();
@@ -189,6 +193,7 @@ async function main() {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT_PUBLIC_FORMS: "1000",
+    WEB_CONCURRENCY: String(PROCESSES),
   });
   const app = await startApp(env(databaseUrl, "app"));
   // A second app on a database that stays empty: each signed-in row is measured on both back to back, so that the
@@ -210,7 +215,9 @@ async function main() {
     const home = await fetch(`${app.url}/`);
     const homeBytes = Buffer.from(await home.arrayBuffer());
     references = await staticReferences(homeBytes, home.headers.get("content-type") ?? "text/html");
-    console.log(`\nanonymous / is ${(homeBytes.length / 1024).toFixed(1)} KB`);
+    console.log(
+      `\nanonymous / is ${(homeBytes.length / 1024).toFixed(1)} KB; the app runs ${PROCESSES} processes, nginx as many workers`,
+    );
 
     const measure = async (phase: string) => {
       console.log(`\n${phase}`);
@@ -269,8 +276,8 @@ async function main() {
     console.log("\n## Figures\n");
     console.log(
       table([
-        ["nginx, same bytes", g("nginx"), ""],
-        ["bare node:http, same bytes", g("node"), ""],
+        [`nginx (${PROCESSES} workers), same bytes`, g("nginx"), ""],
+        ["bare node:http (one process), same bytes", g("node"), ""],
         ...(
           [
             "anonymous /",

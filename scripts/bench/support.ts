@@ -208,7 +208,12 @@ export async function signIn(url: string, account: { email: string; password: st
 export async function nginxServing(
   scratch: string,
   body: Buffer,
-  { file, contentType, charset = false }: { file: string; contentType: string; charset?: boolean },
+  {
+    file,
+    contentType,
+    charset = false,
+    workers = 1,
+  }: { file: string; contentType: string; charset?: boolean; workers?: number },
 ) {
   const root = path.join(scratch, "static");
   mkdirSync(root, { recursive: true });
@@ -217,7 +222,7 @@ export async function nginxServing(
   const conf = path.join(scratch, "nginx.conf");
   writeFileSync(
     conf,
-    `worker_processes 1; daemon off; pid ${scratch}/nginx.pid; error_log ${scratch}/nginx-error.log;
+    `worker_processes ${workers}; daemon off; pid ${scratch}/nginx.pid; error_log ${scratch}/nginx-error.log;
 events { worker_connections 1024; }
 http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location / { default_type ${contentType};${charset ? " charset utf-8;" : ""} try_files /${file} =404; } } }`,
   );
