@@ -165,7 +165,8 @@ async function startWorkers(
   logger: Logger,
   closeDatabase: () => Promise<void>,
 ) {
-  cluster.setupPrimary({ silent: false });
+  // The workers run this module itself, however the first process was started (`npm start` imports it from a script).
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], silent: false });
   const env = { [WORKER_DATABASE]: JSON.stringify(connection) };
   const startedAt = new Map<Worker, number>();
   let stopping = false;

@@ -57,9 +57,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const reminders = createMembershipReminders({ db: database.db, mails, now });
   // Every 10 minutes, once across the instances: a reminder is at most that late.
-  jobs.every("membership-reminders", "*/10 * * * *", async () => {
-    await reminders.scan();
-  });
+  jobs.every(
+    "membership-reminders",
+    "*/10 * * * *",
+    async () => {
+      await reminders.scan();
+    },
+    { title: "Membership reminders: ends in 7 days, ended" },
+  );
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails);
   const adminUsers = createAdminUsersService(database.db);
   const auth = createAuth(database.db, config, jobs, mails, logger);
@@ -89,7 +94,7 @@ export function createServices(database: Database, config: Config, logger: Logge
       const { retried } = await paypal.retryUnverified();
       if (retried) logger.info("PayPal notifications processed again", { retried });
     },
-    { firstRunAfterSeconds: 10 },
+    { firstRunAfterSeconds: 10, title: "PayPal notifications checked again" },
   );
   return {
     now,

@@ -61,6 +61,8 @@ interface Recurring {
   handler: () => Promise<void>;
   /** Also run once this long after the app starts (one run, however many instances start). */
   firstRunAfterSeconds: number | undefined;
+  /** What it does, in words, for the jobs screen. */
+  title: string;
 }
 
 /** One row of the admin's jobs screen. */
@@ -154,11 +156,11 @@ export function createJobsService(deps: {
       name: string,
       cron: string,
       handler: () => Promise<void>,
-      extra: { firstRunAfterSeconds?: number } = {},
+      extra: { firstRunAfterSeconds?: number; title?: string } = {},
     ): void {
       if (!NAME.test(name) || name === MAIL_QUEUE) throw new Error(`Not a valid recurring job name: ${name}`);
       if (recurring.has(name)) throw new Error(`Recurring job ${name} is already registered`);
-      const task = { cron, handler, firstRunAfterSeconds: extra.firstRunAfterSeconds };
+      const task = { cron, handler, firstRunAfterSeconds: extra.firstRunAfterSeconds, title: extra.title ?? name };
       recurring.set(name, task);
       if (boss && options.work && options.recurring) {
         const b = boss;
@@ -181,7 +183,7 @@ export function createJobsService(deps: {
           )})
           order by created_on ${sql.raw(order)}, id
           limit ${JOBS_PAGE}`);
-        return result.rows.map(toRow);
+        return result.rows.map((r) => toRow(r, recurring.get(r.name)?.title));
       };
       return {
         pending: await rows(["created", "retry", "active"], "asc"),
@@ -321,14 +323,14 @@ type JobTableRow = {
   completed_on: Date | null;
 };
 
-function toRow(r: JobTableRow): JobRow {
+function toRow(r: JobTableRow, title: string | undefined): JobRow {
   const mail = r.name === MAIL_QUEUE ? (r.data as Partial<MailJob> | null)?.mail : undefined;
   const failed = r.state === "failed";
   return {
     id: r.id,
     queue: r.name,
     status: jobStatusOf(r.state),
-    summary: mail ? `${mail.subject} → ${mail.to}` : r.name,
+    summary: mail ? `${mail.subject} → ${mail.to}` : (title ?? r.name),
     // pg-boss counts a retry when it is fetched: attempts made = retry_count + 1 once the job has started.
     attempts: r.started_on ? r.retry_count + 1 : 0,
     maxAttempts: r.retry_limit + 1,

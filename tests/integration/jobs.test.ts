@@ -290,6 +290,9 @@ describe("a recurring task", { timeout: 60_000 }, () => {
     try {
       const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'paypal-retry'");
       expect(schedules.rows).toEqual([{ cron: "*/5 * * * *" }]);
+      // Its first run (10 s after the start) waits on the jobs screen under its name in words.
+      const pending = (await services.jobs.list()).pending.find((j) => j.queue === "paypal-retry");
+      expect(pending?.summary).toBe("PayPal notifications checked again");
     } finally {
       await services.close();
     }
