@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { get } from "node:http";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -99,25 +100,38 @@ const workersOf = (pid: number) =>
 describe("several processes (WEB_CONCURRENCY)", () => {
   it("serve from workers on one port, replace a worker that dies, and stop with everything behind them", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "atelier-workers-"));
+    let app: Awaited<ReturnType<typeof startBuiltServer>> | undefined;
+    let started: number[] = [];
+    // A fresh connection each time: a kept-alive one may belong to the worker that was just killed.
+    const status = (address: string) =>
+      new Promise<number>((resolve) => {
+        const req = get(address, { agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", () => resolve(0));
+      });
     try {
-      const app = await startBuiltServer({ WEB_CONCURRENCY: "2" }, { dataDir: dir });
+      app = await startBuiltServer({ WEB_CONCURRENCY: "2" }, { dataDir: dir });
       // Health answers once one worker listens; the first process says it is ready once both do.
-      await expect.poll(() => app.output(), { timeout: 30_000 }).toContain('"processes":2');
+      await expect.poll(() => app!.output(), { timeout: 30_000 }).toContain('"processes":2');
       const primary = app.process.pid!;
       const workers = workersOf(primary);
+      started = [...workers];
       expect(workers, "two worker processes").toHaveLength(2);
-      for (let i = 0; i < 20; i++) expect((await fetch(app.url + "/")).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect(await status(app.url + "/")).toBe(200);
 
       // A worker killed outright is replaced; the other one answers meanwhile.
       process.kill(workers[0]!, "SIGKILL");
-      expect((await fetch(app.url + "/healthz")).status).toBe(200);
+      expect(await status(app.url + "/healthz")).toBe(200);
       await expect
         .poll(() => workersOf(primary).filter((pid) => !workers.includes(pid)).length, {
           timeout: 30_000,
           message: "a new worker replaces the killed one",
         })
         .toBe(1);
-      await expect.poll(async () => (await fetch(app.url + "/healthz")).status, { timeout: 30_000 }).toBe(200);
+      started.push(...workersOf(primary));
+      await expect.poll(() => status(app!.url + "/healthz"), { timeout: 30_000 }).toBe(200);
       expect(workersOf(primary)).toHaveLength(2);
       expect(app.output()).toContain("a worker process stopped");
 
@@ -129,6 +143,9 @@ describe("several processes (WEB_CONCURRENCY)", () => {
       expect(alive(database), "no database server left behind").toBe(false);
       expect(existsSync(path.join(dir, "app.lock"))).toBe(false);
     } finally {
+      // Whatever failed above, nothing of this app keeps running into the other tests.
+      if (app && app.process.exitCode === null && app.process.signalCode === null) await app.stop("SIGTERM");
+      for (const pid of started) if (alive(pid)) process.kill(pid, "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
