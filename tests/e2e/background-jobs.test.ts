@@ -72,6 +72,7 @@ describe("the background jobs screen", () => {
     await admin.goto("/admin");
     await admin.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Background jobs" }).click();
     await admin.waitForURL((url) => url.pathname === "/background-jobs");
-    expect(await main(admin).getByRole("heading", { level: 1 }).textContent()).toBe("Background jobs");
+    // The address changes before the new page is drawn (React Router renders it in a transition): wait for it.
+    await expect.poll(() => main(admin).getByRole("heading", { level: 1 }).textContent()).toBe("Background jobs");
   });
 });
