@@ -40,6 +40,21 @@ export interface Viewer {
 
 const MINUTE = 60_000;
 
+/** The viewer a person is; an admin is listed in admin_users and has a verified email. */
+function viewerOf(
+  person: { id: string; email: string; name: string; emailVerified: boolean },
+  listed: boolean,
+): Viewer {
+  return {
+    id: person.id,
+    email: person.email,
+    name: person.name,
+    displayName: person.name?.trim() || person.email,
+    emailVerified: person.emailVerified,
+    isAdmin: person.emailVerified && listed,
+  };
+}
+
 /** How long a session lasts, and how often its end is moved on while it is used (better-auth's expiresIn, updateAge). */
 const SESSION = { expiresInSeconds: 60 * 60 * 24 * 30, updateAgeSeconds: 60 * 60 * 24 };
 /**
@@ -256,14 +271,7 @@ export function createAccountsService(deps: {
         }
         if (!row) return null;
         if (row.expiresAt.getTime() > Date.now() && !sessionRefreshDue(row.expiresAt, Date.now(), SESSION)) {
-          return {
-            id: row.id,
-            email: row.email,
-            name: row.name,
-            displayName: row.name?.trim() || row.email,
-            emailVerified: row.emailVerified,
-            isAdmin: row.emailVerified && row.listed,
-          };
+          return viewerOf(row, row.listed);
         }
       }
       let found: Awaited<ReturnType<typeof auth.api.getSession>>;
@@ -276,15 +284,7 @@ export function createAccountsService(deps: {
       }
       if (!found) return null;
       const u = found.user;
-      const isAdmin = u.emailVerified && (await adminUsers.isListed(u.email));
-      return {
-        id: u.id,
-        email: u.email,
-        name: u.name,
-        displayName: u.name?.trim() || u.email,
-        emailVerified: u.emailVerified,
-        isAdmin,
-      };
+      return viewerOf(u, u.emailVerified && (await adminUsers.isListed(u.email)));
     },
 
     /** Rate limits of a sign-in, sign-up or reset request reaching better-auth's own REST handler. */
