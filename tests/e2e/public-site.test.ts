@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SectionRecord, SectionType } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
-import { newPage, PHONE } from "../support/browser";
+import { attributeNow, newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
 
@@ -113,7 +113,7 @@ describe("the landing page", () => {
     await expect
       .poll(async () => {
         await page.goto("/");
-        return page.locator("[data-testid=hero-video]").getAttribute("src");
+        return attributeNow(page.locator("[data-testid=hero-video]"), "src");
       }, POLL_PAGES)
       .toBe("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
     expect(await page.locator("[data-testid=hero-image]").count()).toBe(0);
@@ -249,7 +249,7 @@ describe("the other public pages", () => {
     await expect
       .poll(async () => {
         await page.goto("/service/");
-        return page.getByTestId("service-image").getAttribute("src");
+        return attributeNow(page.getByTestId("service-image"), "src");
       }, POLL_PAGES)
       // A shipped image is drawn from its hashed, year-cached copy (scripts/hash-images.mjs).
       .toBe(

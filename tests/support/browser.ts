@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = () => existsSync(CHROMIUM);
@@ -19,6 +19,14 @@ export function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * The attribute of the first element `locator` finds, or null when there is none, without waiting for one. Inside an
+ * `expect.poll` callback a waiting read (`locator.getAttribute`) of an element the page does not have yet would wait
+ * Playwright's 30 s for it, longer than the poll itself, and the poll would fail although the next load had it.
+ */
+export const attributeNow = (locator: Locator, name: string) =>
+  locator.evaluateAll((elements, n) => elements[0]?.getAttribute(n) ?? null, name);
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
