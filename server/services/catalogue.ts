@@ -11,6 +11,7 @@ import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } fro
 import { pageOf } from "../lib/paging";
 import { audited } from "./activity";
 import type { Viewer } from "./accounts";
+import type { ContentService } from "./content";
 import type { OrdersService } from "./orders";
 
 type Row = typeof catalogueItems.$inferSelect;
@@ -49,6 +50,11 @@ const toItem = (r: Row): CatalogueItem => ({
 export interface CatalogueServiceDeps {
   db: Db;
   orders: Pick<OrdersService, "membership">;
+  /**
+   * The signal every instance hears when what pages show changes (content's LISTEN/NOTIFY): the items are kept in
+   * memory until it says they changed, as public content is.
+   */
+  changes: Pick<ContentService, "generation" | "changedIn" | "invalidate">;
   now: () => Date;
 }
 
@@ -56,7 +62,35 @@ export interface CatalogueServiceDeps {
  * The catalogue of cold-email generators. Anyone signed in sees the items' names; their guidelines, categories and
  * templates only an admin or a customer with an active membership (the same rule as the dashboard's banner).
  */
-export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps) {
+export function createCatalogueService({ db, orders, changes, now }: CatalogueServiceDeps) {
+  /**
+   * Every item, oldest first, read once per generation of the change signal: a dashboard or item page costs no query
+   * for them. A read started before a change is shared only with readers of its own generation.
+   */
+  let items: { generation: number; rows: Promise<Row[]> } | undefined;
+  function allRows(): Promise<Row[]> {
+    const generation = changes.generation();
+    if (items?.generation !== generation) {
+      const started = {
+        generation,
+        rows: Promise.resolve(
+          db.select().from(catalogueItems).orderBy(asc(catalogueItems.createdAt), asc(catalogueItems.id)),
+        ),
+      };
+      items = started;
+      // A failed read is not kept: the next reader asks the database again.
+      started.rows.catch(() => (items === started ? (items = undefined) : undefined));
+    }
+    return items.rows;
+  }
+
+  /** Runs a change to the items and tells every instance once it is committed. */
+  async function changing<T>(change: () => Promise<T>): Promise<T> {
+    const result = await change();
+    changes.invalidate();
+    return result;
+  }
+
   async function access(viewer: Viewer, membership?: Membership): Promise<boolean> {
     if (viewer.isAdmin) return true;
     return hasAccess(membership ?? (await orders.membership(viewer)));
@@ -68,7 +102,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
 
   async function row(id: string): Promise<Row> {
     if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
-    const [found] = await db.select().from(catalogueItems).where(eq(catalogueItems.id, id));
+    const found = (await allRows()).find((r) => r.id === id);
     if (!found) throw notFound(ITEM_NOT_FOUND);
     return found;
   }
@@ -107,10 +141,7 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       viewer: Viewer,
       membership?: Membership,
     ): Promise<{ access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] }> {
-      const [allowed, rows] = await Promise.all([
-        access(viewer, membership),
-        db.select().from(catalogueItems).orderBy(asc(catalogueItems.createdAt), asc(catalogueItems.id)),
-      ]);
+      const [allowed, rows] = await Promise.all([access(viewer, membership), allRows()]);
       if (allowed) return { access: true, items: rows.map(toItem) };
       return {
         access: false,
@@ -136,15 +167,18 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       const t = now();
       try {
-        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
-          const [created] = await tx
-            .insert(catalogueItems)
-            .values({ ...data, itemUrl: slugify(data.itemName), createdAt: t, updatedAt: t })
-            .returning();
-          const item = toItem(created!);
-          await audit.created(item._id, item);
-          return item;
-        });
+        return await changing(() =>
+          audited(db, viewer, "catalogue_item", async (tx, audit) => {
+            const [created] = await tx
+              .insert(catalogueItems)
+              .values({ ...data, itemUrl: slugify(data.itemName), createdAt: t, updatedAt: t })
+              .returning();
+            const item = toItem(created!);
+            await audit.created(item._id, item);
+            await changes.changedIn(tx);
+            return item;
+          }),
+        );
       } catch (error) {
         categoryTaken(error, data.itemDatabaseUrl);
       }
@@ -155,18 +189,21 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
       const data = parseItem(input);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
       try {
-        return await audited(db, viewer, "catalogue_item", async (tx, audit) => {
-          const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for("update");
-          if (!before) throw notFound(ITEM_NOT_FOUND);
-          const [updated] = await tx
-            .update(catalogueItems)
-            .set({ ...data, itemUrl: slugify(data.itemName), updatedAt: now() })
-            .where(eq(catalogueItems.id, id))
-            .returning();
-          const item = toItem(updated!);
-          await audit.updated(id, toItem(before), item);
-          return item;
-        });
+        return await changing(() =>
+          audited(db, viewer, "catalogue_item", async (tx, audit) => {
+            const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for("update");
+            if (!before) throw notFound(ITEM_NOT_FOUND);
+            const [updated] = await tx
+              .update(catalogueItems)
+              .set({ ...data, itemUrl: slugify(data.itemName), updatedAt: now() })
+              .where(eq(catalogueItems.id, id))
+              .returning();
+            const item = toItem(updated!);
+            await audit.updated(id, toItem(before), item);
+            await changes.changedIn(tx);
+            return item;
+          }),
+        );
       } catch (error) {
         categoryTaken(error, data.itemDatabaseUrl);
       }
@@ -175,11 +212,14 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
     async remove(viewer: Viewer, id: string): Promise<void> {
       assertAdmin(viewer);
       if (!isId(id)) throw notFound(ITEM_NOT_FOUND);
-      await audited(db, viewer, "catalogue_item", async (tx, audit) => {
-        const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
-        if (!deleted) throw notFound(ITEM_NOT_FOUND);
-        await audit.deleted(id, toItem(deleted));
-      });
+      await changing(() =>
+        audited(db, viewer, "catalogue_item", async (tx, audit) => {
+          const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
+          if (!deleted) throw notFound(ITEM_NOT_FOUND);
+          await audit.deleted(id, toItem(deleted));
+          await changes.changedIn(tx);
+        }),
+      );
     },
 
     /**
@@ -191,15 +231,19 @@ export function createCatalogueService({ db, orders, now }: CatalogueServiceDeps
         const data = parseItem(input);
         return { ...data, itemUrl: slugify(data.itemName) };
       });
-      return db.transaction(async (tx) => {
-        // Two instances starting at once seed once.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('catalogue_items:seed'))`);
-        const [any] = await tx.select({ id: catalogueItems.id }).from(catalogueItems).limit(1);
-        if (any || values.length === 0) return 0;
-        const t = now();
-        const rows = values.map((v, i) => ({ ...v, createdAt: new Date(t.getTime() + i), updatedAt: t }));
-        return (await tx.insert(catalogueItems).values(rows).returning({ id: catalogueItems.id })).length;
-      });
+      return changing(() =>
+        db.transaction(async (tx) => {
+          // Two instances starting at once seed once.
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('catalogue_items:seed'))`);
+          const [any] = await tx.select({ id: catalogueItems.id }).from(catalogueItems).limit(1);
+          if (any || values.length === 0) return 0;
+          const t = now();
+          const rows = values.map((v, i) => ({ ...v, createdAt: new Date(t.getTime() + i), updatedAt: t }));
+          const added = (await tx.insert(catalogueItems).values(rows).returning({ id: catalogueItems.id })).length;
+          await changes.changedIn(tx);
+          return added;
+        }),
+      );
     },
 
     /** /add-item: format, Canva link, image link, category, Paid or Free. */

@@ -82,7 +82,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger, mails });
   const activity = createActivityService(database.db, config.timeZone);
-  const catalogue = createCatalogueService({ db: database.db, orders, now });
+  const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
   // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
   // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to

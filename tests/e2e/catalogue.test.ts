@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
 import { CookieJar } from "../support/session";
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   env = await startE2E({ GENERATION_DELAY_MS: String(DELAY_MS) });
   // These journeys stock the catalogue themselves, from empty: without the demo items of the first start.
   await env.db.pool.query("delete from catalogue_items");
+  await notifyContentChanged(env.db);
 });
 afterAll(() => env?.close());
 

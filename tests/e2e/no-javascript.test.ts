@@ -348,6 +348,7 @@ const cases: Case[] = [
     "/items-management: add, edit and delete",
     async () => {
       await sql("delete from catalogue_items"); // the demo items of the first start hold every category
+      await notifyContentChanged(env.db);
       await open(admin, "/items-management");
       await post(admin, main(admin).getByRole("button", { name: "+ Add New Item" }));
       let modal = admin.getByTestId("item-modal");

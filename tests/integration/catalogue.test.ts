@@ -84,7 +84,11 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const clearItems = () => app.db.pool.query("delete from catalogue_items");
+/** Empties the catalogue behind the services' back, then drops their copy of it (as a change notification would). */
+const clearItems = async () => {
+  await app.db.pool.query("delete from catalogue_items");
+  app.services.content.invalidate();
+};
 
 describe("items: add, edit, delete (admin)", () => {
   it("adds an item with the slug computed on the server, lists, edits and deletes it", async () => {
@@ -450,5 +454,36 @@ describe("the demo catalogue of a fresh install", () => {
     const templates = await call<unknown[]>("GET", `/api/database/${seo._id}/templates`, member);
     expect(templates.status).toBe(200);
     expect(templates.body.data).toEqual(await loadTemplates("seo-service"));
+  });
+});
+
+describe("the items kept in memory", () => {
+  const names = async () =>
+    ((await call<Item[]>("GET", "/api/all-database", admin)).body.data ?? []).map((i) => i.itemName);
+
+  it("are read once, until a change: what an admin changes shows at once, a change behind their back once told", async () => {
+    await clearItems();
+    const added = await call<Item>("POST", "/api/add-database", admin, item());
+    expect(added.status).toBe(201);
+    expect(await names()).toEqual(["Web Design Leads"]);
+
+    // Changed behind the services' back: the kept copy answers (no query per view) ...
+    await app.db.pool.query("update catalogue_items set item_name = 'Renamed In SQL'");
+    expect(await names()).toEqual(["Web Design Leads"]);
+    // ... until another instance says something changed (the same NOTIFY content changes send).
+    await app.db.pool.query("select pg_notify('content_changed', '')");
+    await expect.poll(names).toEqual(["Renamed In SQL"]);
+
+    // The admin's own changes: an edit, a second item, a delete, each seen by the next read.
+    const id = added.body.data!._id;
+    expect((await call("PUT", `/api/database/${id}`, admin, item({ itemName: "Edited" }))).status).toBe(200);
+    expect(await names()).toEqual(["Edited"]);
+    expect(
+      (await call("POST", "/api/add-database", admin, item({ itemName: "Seo", itemDatabaseUrl: "seo-service" })))
+        .status,
+    ).toBe(201);
+    expect(await names()).toEqual(["Edited", "Seo"]);
+    expect((await call("DELETE", `/api/database/${id}`, admin)).status).toBe(200);
+    expect(await names()).toEqual(["Seo"]);
   });
 });
