@@ -93,7 +93,7 @@ export function DataTable<T>({
                     <th
                       key={c.header}
                       scope="col"
-                      className={`px-4 py-3 font-semibold first:pl-5 last:pr-5 ${c.pinned ? `${PINNED} md:bg-[#f9f5f0]` : ""} ${c.className ?? ""}`}
+                      className={`px-4 py-3 font-semibold first:pl-5 last:pr-5 ${c.pinned ? "data-pinned md:bg-[#f9f5f0]" : ""} ${c.className ?? ""}`}
                     >
                       {c.header}
                     </th>
@@ -102,17 +102,11 @@ export function DataTable<T>({
               </thead>
               <tbody className="divide-y divide-linen">
                 {rows.map((row, i) => (
-                  <tr
-                    key={rowKey(row)}
-                    className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1.5 px-5 py-4 md:table-row md:p-0"
-                  >
+                  <tr key={rowKey(row)} className="data-row">
                     {columns.map((c) => (
-                      <td
-                        key={c.header}
-                        className={`contents md:table-cell md:px-4 md:py-3.5 md:first:pl-5 md:last:pr-5 md:align-middle ${c.pinned ? `${PINNED} md:bg-white` : ""} ${c.className ?? ""}`}
-                      >
-                        <span className="text-xs font-semibold text-mist md:hidden">{c.header}</span>
-                        <span className="min-w-0 break-words text-ink">{c.cell(row, i)}</span>
+                      <td key={c.header} className={cellClass(c)}>
+                        <span className="data-label">{c.header}</span>
+                        <span className="data-value">{c.cell(row, i)}</span>
                       </td>
                     ))}
                   </tr>
@@ -127,8 +121,13 @@ export function DataTable<T>({
   );
 }
 
-/** A pinned cell on wide screens: stuck to the right edge, opaque, with a shadow on its left while content scrolls under it. */
-const PINNED = "md:sticky md:right-0 md:whitespace-nowrap md:shadow-[-10px_0_10px_-10px_rgb(31_61_54/0.35)]";
+/** A cell's classes (the utilities in app.css), without empty parts: they repeat on every cell of every row. */
+function cellClass(c: Pick<Column<never>, "pinned" | "className">): string {
+  let name = "data-cell";
+  if (c.pinned) name += " data-pinned md:bg-white";
+  if (c.className) name += ` ${c.className}`;
+  return name;
+}
 
 export function Pagination({ page, param }: { page: PageInfo; param: string }) {
   const location = useLocation();
@@ -198,19 +197,17 @@ export function Pagination({ page, param }: { page: PageInfo; param: string }) {
 
 /** A small coloured label for a status. */
 export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
-  const tones = {
-    green: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-    amber: "bg-amber-50 text-amber-800 ring-amber-200",
-    red: "bg-red-50 text-red-800 ring-red-200",
-    grey: "bg-stone-100 text-stone-700 ring-stone-200",
-    blue: "bg-sky-50 text-sky-800 ring-sky-200",
-  };
-  return (
-    <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${tones[tone]}`}>
-      {children}
-    </span>
-  );
+  return <span className={BADGE[tone]}>{children}</span>;
 }
+
+/** Whole class names (the utilities in app.css), so that Tailwind finds each one in the source. */
+const BADGE: Record<Tone, string> = {
+  green: "badge-green",
+  amber: "badge-amber",
+  red: "badge-red",
+  grey: "badge-grey",
+  blue: "badge-blue",
+};
 
 export const paymentTone = paymentStatuses.tone;
 export const orderTone = orderStatuses.tone;
