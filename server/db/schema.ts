@@ -271,6 +271,21 @@ export const orderDayCounts = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.paymentStatus, t.orderStatus] })],
 );
 
+/**
+ * The same counts per calendar month of creation (the sum of its days): a count or a deep page of a list reads a few
+ * hundred month rows first, rather than every day of its history.
+ */
+export const orderMonthCounts = pgTable(
+  "order_month_counts",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    paymentStatus: text("payment_status").notNull(),
+    orderStatus: text("order_status").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.paymentStatus, t.orderStatus] })],
+);
+
 /** Paid sales per calendar month of payment (coalesce(paid_at, created_at)) in the site's time zone. */
 export const orderSalesMonths = pgTable("order_sales_months", {
   month: date("month", { mode: "string" }).primaryKey(),

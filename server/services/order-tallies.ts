@@ -1,12 +1,13 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../domain/order-filters";
 import type { Db } from "../db/client";
-import { orderDayCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
+import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
 
 /**
- * Reads of the tallies the triggers of migration 0010 maintain (docs/decisions/026-maintained-order-tallies.md):
+ * Reads of the tallies the triggers of migrations 0010 and 0013 maintain (docs/decisions/026-maintained-order-tallies.md):
  * the admin dashboard's total and chart, the exact count of a list filtered by status, and where a deep page starts.
- * Each reads a handful of rows (months) or a few thousand (days, only for a deep page), whatever the number of orders.
+ * Each reads a few hundred rows at most (months, then one month's days), whatever the number of orders; a list
+ * limited to dates reads the days of its range.
  */
 
 /** A page deeper than this many rows starts from its day's bucket instead of skipping every row before it. */
@@ -14,6 +15,16 @@ export const DIRECT_OFFSET = 1_000;
 
 /** Whether the tallies can count this list: statuses and days are tallied, a text search is not. */
 export const tallied = (filters: OrderFilters) => !filters.q;
+
+/** The month rows of a list's status filters (a list limited to dates is counted by its days). */
+const monthWhere = (filters: OrderFilters): SQL | undefined =>
+  and(
+    filters.payment ? eq(orderMonthCounts.paymentStatus, filters.payment) : undefined,
+    filters.status ? eq(orderMonthCounts.orderStatus, filters.status) : undefined,
+  );
+
+/** Whether a list is limited to dates (then its days are read, not months). */
+const dated = (filters: OrderFilters) => Boolean(filters.from || filters.to);
 
 /** The day rows of a list's filters (days are the site's, as the desk's from/to). */
 const dayWhere = (filters: OrderFilters): SQL | undefined =>
@@ -46,6 +57,11 @@ export function createOrderTallies(db: Db, timeZone: string) {
           insert into ${orderDayCounts} (day, payment_status, order_status, n)
           select (created_at at time zone ${timeZone})::date, payment_status, order_status, count(*)
           from ${orders} group by 1, 2, 3`);
+        await tx.delete(orderMonthCounts);
+        await tx.execute(sql`
+          insert into ${orderMonthCounts} (month, payment_status, order_status, n)
+          select date_trunc('month', day)::date, payment_status, order_status, sum(n)
+          from ${orderDayCounts} group by 1, 2, 3`);
         await tx.delete(orderSalesMonths);
         await tx.execute(sql`
           insert into ${orderSalesMonths} (month, amount, orders)
@@ -90,10 +106,15 @@ export function createOrderTallies(db: Db, timeZone: string) {
     /** How many orders a list filtered by statuses and days holds (exact; `tallied(filters)` must hold). */
     async count(filters: OrderFilters): Promise<number> {
       await ensureZone();
-      const [row] = await db
-        .select({ n: sql<string>`coalesce(sum(${orderDayCounts.n}), 0)` })
-        .from(orderDayCounts)
-        .where(dayWhere(filters));
+      const [row] = dated(filters)
+        ? await db
+            .select({ n: sql<string>`coalesce(sum(${orderDayCounts.n}), 0)` })
+            .from(orderDayCounts)
+            .where(dayWhere(filters))
+        : await db
+            .select({ n: sql<string>`coalesce(sum(${orderMonthCounts.n}), 0)` })
+            .from(orderMonthCounts)
+            .where(monthWhere(filters));
       return Number(row?.n ?? 0);
     },
 
@@ -101,6 +122,9 @@ export function createOrderTallies(db: Db, timeZone: string) {
      * Where row number `offset` (0-based) of a list (tallied filters) sorted by creation lies: the condition that
      * starts the list at the beginning of its day, and how many rows of that day come before it. The list then
      * skips at most one day of rows, however deep the page. Null when the list is shorter.
+     *
+     * One statement: the month the row lies in, from the month counts, then the day within that month (a list
+     * limited to dates reads the days of its range directly).
      */
     async pageStart(
       filters: OrderFilters,
@@ -108,26 +132,31 @@ export function createOrderTallies(db: Db, timeZone: string) {
       oldestFirst: boolean,
     ): Promise<{ from: SQL; skip: number } | null> {
       await ensureZone();
-      const byDay = db
-        .select({
-          day: orderDayCounts.day,
-          n: sql<string>`sum(${orderDayCounts.n})`.as("n"),
-          upTo: sql<string>`sum(sum(${orderDayCounts.n})) over (order by ${orderDayCounts.day} ${oldestFirst ? sql`asc` : sql`desc`})`.as(
-            "up_to",
-          ),
-        })
-        .from(orderDayCounts)
-        .where(dayWhere(filters))
-        .groupBy(orderDayCounts.day)
-        .as("by_day");
-      const [row] = await db
-        .select({ day: byDay.day, n: byDay.n, upTo: byDay.upTo })
-        .from(byDay)
-        .where(gt(byDay.upTo, String(offset)))
-        .orderBy(oldestFirst ? asc(byDay.day) : desc(byDay.day))
-        .limit(1);
+      const dir = oldestFirst ? sql`asc` : sql`desc`;
+      const day = orderDayCounts.day;
+      const n = orderDayCounts.n;
+      const days = dated(filters)
+        ? sql`select ${day} as day, sum(${n}) as n, sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+              from ${orderDayCounts} where ${dayWhere(filters) ?? sql`true`} group by ${day}`
+        : sql`with by_month as (
+                select ${orderMonthCounts.month} as month, sum(${orderMonthCounts.n}) as n,
+                       sum(sum(${orderMonthCounts.n})) over (order by ${orderMonthCounts.month} ${dir}) as up_to
+                from ${orderMonthCounts} where ${monthWhere(filters) ?? sql`true`} group by ${orderMonthCounts.month}),
+              chosen as (
+                select month, up_to - n as before from by_month where up_to > ${offset}::numeric
+                order by month ${dir} limit 1)
+              select ${day} as day, sum(${n}) as n,
+                     (select before from chosen) + sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+              from ${orderDayCounts}
+              where ${dayWhere(filters) ?? sql`true`}
+                and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
+              group by ${day}`;
+      const result = await db.execute<{ day: string; n: string; up_to: string }>(sql`
+        select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
+        where up_to > ${offset}::numeric order by day ${dir} limit 1`);
+      const row = result.rows[0];
       if (!row) return null;
-      const before = Number(row.upTo) - Number(row.n);
+      const before = Number(row.up_to) - Number(row.n);
       const from = oldestFirst
         ? sql`${orders.createdAt} >= (${row.day}::date)::timestamp at time zone ${timeZone}`
         : lt(orders.createdAt, sql`(${row.day}::date + 1)::timestamp at time zone ${timeZone}`);

@@ -70,6 +70,9 @@ async function tallies() {
     days: await q(
       `select day::text, payment_status, order_status, n from order_day_counts where n <> 0 order by 1, 2, 3`,
     ),
+    monthCounts: await q(
+      `select month::text, payment_status, order_status, n from order_month_counts where n <> 0 order by 1, 2, 3`,
+    ),
     months: await q(
       `select month::text, amount::text, orders from order_sales_months where orders <> 0 or amount <> 0 order by 1`,
     ),
@@ -77,6 +80,12 @@ async function tallies() {
   const recount = {
     days: await q(
       `select (created_at at time zone $1)::date::text as day, payment_status, order_status, count(*)::int as n
+       from orders group by 1, 2, 3 order by 1, 2, 3`,
+      [TZ],
+    ),
+    monthCounts: await q(
+      `select date_trunc('month', created_at at time zone $1)::date::text as month, payment_status, order_status,
+              count(*)::int as n
        from orders group by 1, 2, 3 order by 1, 2, 3`,
       [TZ],
     ),
@@ -373,7 +382,7 @@ describe("the tallies after a random mix of order changes", () => {
   it("truncating orders empties the tallies", async () => {
     await q(`truncate orders cascade`);
     const { stored } = await tallies();
-    expect(stored).toEqual({ days: [], months: [] });
+    expect(stored).toEqual({ days: [], monthCounts: [], months: [] });
     expect(await app.services.orders.totalSales()).toBe(0);
   });
 });
