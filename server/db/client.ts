@@ -3,7 +3,8 @@ import pg from "pg";
 import { AppError } from "../lib/errors";
 import * as schema from "./schema";
 
-export type Db = NodePgDatabase<typeof schema>;
+/** The app's drizzle database, with the pool it runs on (`$client`). */
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 export interface Database {
   db: Db;

@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../domain/order-filters";
 import type { Db } from "../db/client";
+import { preparedRows } from "../db/prepared";
 import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
 
 /**
@@ -82,16 +83,19 @@ export function createOrderTallies(db: Db, timeZone: string) {
     /** Sum of Paid orders' prices (two decimals), from the months' tallies. */
     async totalSales(): Promise<number> {
       await ensureZone();
-      const [row] = await db
-        .select({ total: sql<string>`coalesce(sum(${orderSalesMonths.amount}), 0)::numeric(14,2)` })
-        .from(orderSalesMonths);
+      const [row] = await preparedRows<{ total: string }>(
+        db,
+        sql`select coalesce(sum(${orderSalesMonths.amount}), 0)::numeric(14,2) as total from ${orderSalesMonths}`,
+      );
       return Number(row?.total ?? 0);
     },
 
     /** Paid sales per calendar month (site time zone) over the 12 months up to `now`'s, oldest first. */
     async salesByMonth(now: Date): Promise<{ month: string; total: number }[]> {
       await ensureZone();
-      const result = await db.execute<{ month: string; total: string }>(sql`
+      const rows = await preparedRows<{ month: string; total: string }>(
+        db,
+        sql`
         with months as (
           select (date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${timeZone})
                   - make_interval(months => g))::date as month
@@ -99,22 +103,22 @@ export function createOrderTallies(db: Db, timeZone: string) {
         )
         select to_char(m.month, 'YYYY-MM') as month, coalesce(s.amount, 0)::numeric(14,2) as total
         from months m left join ${orderSalesMonths} s on s.month = m.month
-        order by m.month`);
-      return result.rows.map((r) => ({ month: r.month, total: Number(r.total) }));
+        order by m.month`,
+      );
+      return rows.map((r) => ({ month: r.month, total: Number(r.total) }));
     },
 
     /** How many orders a list filtered by statuses and days holds (exact; `tallied(filters)` must hold). */
     async count(filters: OrderFilters): Promise<number> {
       await ensureZone();
-      const [row] = dated(filters)
-        ? await db
-            .select({ n: sql<string>`coalesce(sum(${orderDayCounts.n}), 0)` })
-            .from(orderDayCounts)
-            .where(dayWhere(filters))
-        : await db
-            .select({ n: sql<string>`coalesce(sum(${orderMonthCounts.n}), 0)` })
-            .from(orderMonthCounts)
-            .where(monthWhere(filters));
+      const [row] = await preparedRows<{ n: string }>(
+        db,
+        dated(filters)
+          ? sql`select coalesce(sum(${orderDayCounts.n}), 0) as n from ${orderDayCounts}
+                where ${dayWhere(filters) ?? sql`true`}`
+          : sql`select coalesce(sum(${orderMonthCounts.n}), 0) as n from ${orderMonthCounts}
+                where ${monthWhere(filters) ?? sql`true`}`,
+      );
       return Number(row?.n ?? 0);
     },
 
@@ -151,10 +155,11 @@ export function createOrderTallies(db: Db, timeZone: string) {
               where ${dayWhere(filters) ?? sql`true`}
                 and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
               group by ${day}`;
-      const result = await db.execute<{ day: string; n: string; up_to: string }>(sql`
-        select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
-        where up_to > ${offset}::numeric order by day ${dir} limit 1`);
-      const row = result.rows[0];
+      const [row] = await preparedRows<{ day: string; n: string; up_to: string }>(
+        db,
+        sql`select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
+            where up_to > ${offset}::numeric order by day ${dir} limit 1`,
+      );
       if (!row) return null;
       const before = Number(row.up_to) - Number(row.n);
       const from = oldestFirst
