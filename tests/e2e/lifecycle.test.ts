@@ -102,13 +102,15 @@ describe("several processes (WEB_CONCURRENCY)", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "atelier-workers-"));
     let app: Awaited<ReturnType<typeof startBuiltServer>> | undefined;
     let started: number[] = [];
-    // A fresh connection each time: a kept-alive one may belong to the worker that was just killed.
+    // A fresh connection each time: a kept-alive one may belong to the worker that was just killed. No answer within
+    // 5 s counts as none (0): a connection handed to a worker in the moment it dies is lost, and must not hang the test.
     const status = (address: string) =>
       new Promise<number>((resolve) => {
-        const req = get(address, { agent: false }, (res) => {
+        const req = get(address, { agent: false, timeout: 5_000 }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         });
+        req.on("timeout", () => req.destroy());
         req.on("error", () => resolve(0));
       });
     try {
@@ -123,7 +125,7 @@ describe("several processes (WEB_CONCURRENCY)", () => {
 
       // A worker killed outright is replaced; the other one answers meanwhile.
       process.kill(workers[0]!, "SIGKILL");
-      expect(await status(app.url + "/healthz")).toBe(200);
+      await expect.poll(() => status(app!.url + "/healthz"), { timeout: 15_000 }).toBe(200);
       await expect
         .poll(() => workersOf(primary).filter((pid) => !workers.includes(pid)).length, {
           timeout: 30_000,
