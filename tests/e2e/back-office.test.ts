@@ -2,7 +2,7 @@ import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_SCREENS, routePath } from "../../app/content/admin-screens";
 import { newPage } from "../support/browser";
-import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
@@ -109,8 +109,7 @@ describe("editing the site", () => {
       "delete from content_entries where id = (select id from content_entries where type = 'about' order by position desc limit 1)",
     );
     await notifyContentChanged(env.db);
-    await admin.goto("/edit-about");
-    await expect.poll(() => admin.getByTestId("form-about-add").count()).toBe(1);
+    await openUntil(admin, "/edit-about", async () => (await admin.getByTestId("form-about-add").count()) === 1);
     const form = admin.getByTestId("form-about-add");
     const values: Record<string, string> = {
       "About Image": "/images/about-workspace.svg",
@@ -147,9 +146,8 @@ describe("editing the site", () => {
   it("a singleton shows its add form when empty and only its edit link after the first add", async () => {
     await env.db.pool.query("delete from content_entries where type = 'copyright'");
     await notifyContentChanged(env.db);
-    await admin.goto("/add-copyright");
     const form = admin.getByTestId("form-copyright-add");
-    await expect.poll(() => form.count()).toBe(1);
+    await openUntil(admin, "/add-copyright", async () => (await form.count()) === 1);
     await form.getByLabel("Copyright Text").fill("© 2026 Atelier North Studio. All rights reserved.");
     await form.getByRole("button", { name: "Add Copyright" }).click();
     await expect.poll(() => toast(admin, "Copyright is Updated").count()).toBeGreaterThan(0);

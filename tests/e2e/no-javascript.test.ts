@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
 
 /**
@@ -252,8 +252,8 @@ const cases: Case[] = [
     async () => {
       await sql("delete from content_entries where type = 'copyright'");
       await notifyContentChanged(env.db);
-      await open(admin, "/add-copyright");
       const form = admin.getByTestId("form-copyright-add");
+      await openUntil(admin, "/add-copyright", async () => (await form.count()) === 1);
       await form.getByLabel("Copyright Text").fill("© Plain HTML Studio");
       await post(admin, form.getByRole("button", { name: "Add Copyright" }));
       // Saved, the form gives way to the edit link; the answer still shows.

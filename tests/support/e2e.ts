@@ -1,5 +1,5 @@
-import { inject } from "vitest";
-import type { Browser } from "playwright-core";
+import { expect, inject } from "vitest";
+import type { Browser, Page } from "playwright-core";
 import { createTestDatabase } from "./db";
 import { launchBrowser, newPage } from "./browser";
 import { databaseUrl, startBuiltServer, type RunningServer } from "./server";
@@ -40,6 +40,22 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2EEnv
 /** Changes content behind the server's back and tells it, as another app instance would. */
 export async function notifyContentChanged(db: E2EEnv["db"]) {
   await db.pool.query("select pg_notify('content_changed', '')");
+}
+
+/**
+ * Opens `path` until `ready` holds. The server hears of a change made behind its back (notifyContentChanged) a
+ * moment after it is made, and a page opened in that moment still shows what was there before.
+ */
+export async function openUntil(page: Page, path: string, ready: () => Promise<boolean>) {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(path);
+        return ready();
+      },
+      { timeout: 15_000, interval: 200 },
+    )
+    .toBe(true);
 }
 
 /** Signs in through the login page, as a person would. */
