@@ -254,6 +254,13 @@ export const orders = pgTable(
   ],
 );
 
+/** The columns of a count of orders per period and pair of statuses, beside its period column (fresh each call). */
+const statusCounts = () => ({
+  paymentStatus: text("payment_status").notNull(),
+  orderStatus: text("order_status").notNull(),
+  n: integer("n").notNull(),
+});
+
 /**
  * Maintained tallies of the orders (migration 0010; docs/decisions/026): kept right by the statement-level triggers
  * on orders, in the same transaction as every change, whoever writes (services, the payment listener, raw SQL).
@@ -262,12 +269,7 @@ export const orders = pgTable(
  */
 export const orderDayCounts = pgTable(
   "order_day_counts",
-  {
-    day: date("day", { mode: "string" }).notNull(),
-    paymentStatus: text("payment_status").notNull(),
-    orderStatus: text("order_status").notNull(),
-    n: integer("n").notNull(),
-  },
+  { day: date("day", { mode: "string" }).notNull(), ...statusCounts() },
   (t) => [primaryKey({ columns: [t.day, t.paymentStatus, t.orderStatus] })],
 );
 
@@ -277,12 +279,7 @@ export const orderDayCounts = pgTable(
  */
 export const orderMonthCounts = pgTable(
   "order_month_counts",
-  {
-    month: date("month", { mode: "string" }).notNull(),
-    paymentStatus: text("payment_status").notNull(),
-    orderStatus: text("order_status").notNull(),
-    n: integer("n").notNull(),
-  },
+  { month: date("month", { mode: "string" }).notNull(), ...statusCounts() },
   (t) => [primaryKey({ columns: [t.month, t.paymentStatus, t.orderStatus] })],
 );
 
