@@ -21,3 +21,23 @@ export async function preparedRows<T extends Record<string, unknown>>(db: Db, qu
   const result = await db.$client.query<T>({ name: statementName(text), text, values: params });
   return result.rows;
 }
+
+/** A drizzle select (or any query that can be prepared), as `named` takes it. */
+export interface Preparable<R> extends PromiseLike<R> {
+  getSQL(): SQL;
+  prepare(name: string): { execute(): Promise<R> };
+}
+
+/**
+ * Runs a drizzle query as a named prepared statement, with drizzle's own mapping of its rows: the builder's way to
+ * what `preparedRows` does for SQL text. The same rule holds: only a query whose best plan is the same for every value
+ * it is given (a customer's own orders by their id, a list in its index's order), never a filter whose values pick
+ * very different numbers of rows.
+ */
+export function named<R>(query: Preparable<R>): Promise<R> {
+  return query.prepare(statementName(dialect.sqlToQuery(query.getSQL()).sql)).execute();
+}
+
+/** `query` as a named prepared statement when `prepared`, else as drizzle runs it. */
+export const namedIf = <R>(prepared: boolean | undefined, query: Preparable<R>): PromiseLike<R> =>
+  prepared ? named(query) : query;

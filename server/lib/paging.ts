@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
+import { named, namedIf } from "../db/prepared";
 
 /**
  * Page arithmetic (pages are 1-based; a missing or bad ?page= is the first, one beyond the end the last). A `capped`
@@ -49,26 +50,42 @@ export async function pageOf<T extends PgTable>(
     perPage: number;
     /** Count at most this many rows (tables that grow without bound): the last pages are then out of reach. */
     countLimit?: number;
+    /**
+     * Run both statements prepared (server/db/prepared.ts): for a list on a page read on every view whose `where`
+     * picks rows by a value the plan does not depend on.
+     */
+    prepared?: boolean;
   },
 ): Promise<{ rows: T["$inferSelect"][]; page: PageInfo }> {
   const { total, capped } =
     query.countLimit === undefined
-      ? { total: await db.$count(table, query.where), capped: false }
+      ? { total: await countOf(db, table, query.where, query.prepared), capped: false }
       : await boundedCount(db, table, query.where, query.countLimit);
   const page = paginate(total, query.page, query.perPage, capped);
-  const rows = await db
-    .select()
-    .from(table as PgTable)
-    .where(query.where)
-    .orderBy(...query.orderBy)
-    .limit(page.perPage)
-    .offset(page.offset);
+  const rows = await namedIf(
+    query.prepared,
+    db
+      .select()
+      .from(table as PgTable)
+      .where(query.where)
+      .orderBy(...query.orderBy)
+      .limit(page.perPage)
+      .offset(page.offset),
+  );
   return { rows: rows as T["$inferSelect"][], page };
+}
+
+/** How many rows match (every one counted). */
+async function countOf(db: Db, table: PgTable, where: SQL | undefined, prepared?: boolean): Promise<number> {
+  const [row] = await namedIf(prepared, db.select({ n: sql<number>`count(*)::int` }).from(table).where(where));
+  return row?.n ?? 0;
 }
 
 /**
  * One page of a short list (a customer's own orders): the rows and their count in one query (`count(*) over ()`),
- * which costs the matching rows once, so only for lists known to stay small. A page beyond the end is the last.
+ * which costs the matching rows once, so only for lists known to stay small. A page beyond the end is the last. Its
+ * first read is a prepared statement (server/db/prepared.ts): every value of a short list's filter picks few rows, so
+ * one plan serves them all.
  */
 export async function smallPageOf<T extends PgTable>(
   db: Db,
@@ -76,13 +93,15 @@ export async function smallPageOf<T extends PgTable>(
   query: { where?: SQL; orderBy: (PgColumn | SQL)[]; page: unknown; perPage: number },
 ): Promise<{ rows: T["$inferSelect"][]; page: PageInfo }> {
   const read = async (offset: number) => {
-    const found = await db
-      .select({ ...getTableColumns(table), __total: sql<string>`count(*) over ()` })
-      .from(table as PgTable)
-      .where(query.where)
-      .orderBy(...query.orderBy)
-      .limit(query.perPage)
-      .offset(offset);
+    const found = await named(
+      db
+        .select({ ...getTableColumns(table), __total: sql<string>`count(*) over ()` })
+        .from(table as PgTable)
+        .where(query.where)
+        .orderBy(...query.orderBy)
+        .limit(query.perPage)
+        .offset(offset),
+    );
     const total = found.length ? Number(found[0]!.__total) : null;
     const rows = found.map(({ __total: _, ...row }) => row) as T["$inferSelect"][];
     return { rows, total };
@@ -91,7 +110,7 @@ export async function smallPageOf<T extends PgTable>(
   const first = await read(wanted.offset);
   if (first.total !== null) return { rows: first.rows, page: paginate(first.total, query.page, query.perPage) };
   // Nothing at that offset: the list is empty, or the page lies beyond its end (then the last page is shown).
-  const total = await db.$count(table, query.where);
+  const total = await countOf(db, table, query.where);
   const page = paginate(total, query.page, query.perPage);
   return { rows: total === 0 ? [] : (await read(page.offset)).rows, page };
 }

@@ -202,6 +202,8 @@ export function createNewsletterService(options: {
         orderBy: [desc(subscribers.subscribedAt), desc(subscribers.id)],
         page,
         perPage,
+        // The back office's home shows its first page on every view; (state, subscribed_at, id) serves every state.
+        prepared: true,
       });
       return { subscribers: rows.map(toSubscriber), page: info };
     },

@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect } from "../../server/db/client";
-import { preparedRows, statementName } from "../../server/db/prepared";
-import { orderMonthCounts } from "../../server/db/schema";
+import { named, preparedRows, statementName } from "../../server/db/prepared";
+import { orderMonthCounts, subscribers } from "../../server/db/schema";
+import { pageOf, smallPageOf } from "../../server/lib/paging";
 import { createOrderTallies } from "../../server/services/order-tallies";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
@@ -48,6 +49,43 @@ describe("prepared statements (server/db/prepared.ts)", () => {
       const held = await one.pool.query<{ statement: string }>("select statement from pg_prepared_statements");
       // count and page start with and without a status filter, the total and the chart.
       expect(held.rows).toHaveLength(6);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("run a drizzle query under its name with drizzle's own row mapping (named), as the lists read on every view do", async () => {
+    const one = oneConnection();
+    try {
+      await one.db.insert(subscribers).values([
+        { subemail: "a@example.com", state: "confirmed", subscribedAt: new Date("2026-01-01T00:00:00Z") },
+        { subemail: "b@example.com", state: "confirmed", subscribedAt: new Date("2026-01-02T00:00:00Z") },
+        { subemail: "c@example.com", state: "pending" },
+      ]);
+      const byState = (state: "confirmed" | "pending") =>
+        one.db
+          .select({ email: subscribers.subemail, at: subscribers.subscribedAt })
+          .from(subscribers)
+          .where(eq(subscribers.state, state))
+          .orderBy(desc(subscribers.subscribedAt));
+      // drizzle's mapping: the selected keys, timestamps as Dates, exactly as the query run unprepared gives them.
+      expect(await named(byState("confirmed"))).toEqual(await byState("confirmed"));
+      expect((await named(byState("confirmed")))[0]).toEqual({ email: "b@example.com", at: expect.any(Date) });
+      expect(await named(byState("pending"))).toHaveLength(1);
+      const held = async () =>
+        (await one.pool.query<{ statement: string }>("select statement from pg_prepared_statements")).rows;
+      expect(await held()).toHaveLength(1);
+
+      const list = { where: eq(subscribers.state, "confirmed"), orderBy: [desc(subscribers.subscribedAt)], page: 1 };
+      const plain = await pageOf(one.db, subscribers, { ...list, perPage: 1 });
+      expect(await held()).toHaveLength(1); // not asked to: planned each time
+      const prepared = await pageOf(one.db, subscribers, { ...list, perPage: 1, prepared: true });
+      expect(prepared).toEqual(plain);
+      expect(prepared.page).toMatchObject({ total: 2, pages: 2 });
+      expect(await held()).toHaveLength(3); // its count and its page
+      const small = await smallPageOf(one.db, subscribers, { ...list, perPage: 5 });
+      expect(small.rows.map((r) => r.subemail)).toEqual(["b@example.com", "a@example.com"]);
+      expect(await held()).toHaveLength(4);
     } finally {
       await one.close();
     }

@@ -90,7 +90,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/orders-to-deliver/count",
       access: "admin",
-      what: "how many paid orders wait for delivery (counted up to 99)",
+      what: "how many paid orders wait for delivery",
       handler: () => orders.toDeliverCount(),
     },
     {
