@@ -104,8 +104,7 @@ export function DataTable<T>({
                 {rows.map((row, i) => (
                   <tr key={rowKey(row)} className="data-row">
                     {columns.map((c) => (
-                      <td key={c.header} className={cellClass(c)}>
-                        <span className="data-label">{c.header}</span>
+                      <td key={c.header} className={cellClass(c)} data-label={c.header}>
                         <span className="data-value">{c.cell(row, i)}</span>
                       </td>
                     ))}

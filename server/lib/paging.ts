@@ -77,7 +77,13 @@ export async function pageOf<T extends PgTable>(
 
 /** How many rows match (every one counted). */
 async function countOf(db: Db, table: PgTable, where: SQL | undefined, prepared?: boolean): Promise<number> {
-  const [row] = await namedIf(prepared, db.select({ n: sql<number>`count(*)::int` }).from(table).where(where));
+  const [row] = await namedIf(
+    prepared,
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where),
+  );
   return row?.n ?? 0;
 }
 

@@ -116,6 +116,20 @@ const nextCursor = (rows: Row[], page: PageInfo) =>
 export function createOrdersService({ db, content, logger, now, timeZone, settings, mails }: OrdersServiceDeps) {
   const tallies = createOrderTallies(db, timeZone);
   const listQuery = listQueryIn(timeZone);
+  /** A customer's Paid orders (their membership is made of them) and their sum: prepared (the user_id index, whoever). */
+  const paidOrders = (userId: string) =>
+    named(
+      db
+        .select({
+          packageName: orders.packageName,
+          paymentStatus: orders.paymentStatus,
+          orderStatus: orders.orderStatus,
+          membershipValid: orders.membershipValid,
+          total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
+        })
+        .from(orders)
+        .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid"))),
+    );
 
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
@@ -461,19 +475,7 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
      * (membership, totalSpent).
      */
     async summary(viewer: Viewer): Promise<{ membership: Membership; totalSpent: number }> {
-      // Prepared: a customer's own orders, by the user_id index whoever they are.
-      const rows = await named(
-        db
-          .select({
-            packageName: orders.packageName,
-            paymentStatus: orders.paymentStatus,
-            orderStatus: orders.orderStatus,
-            membershipValid: orders.membershipValid,
-            total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
-          })
-          .from(orders)
-          .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid"))),
-      );
+      const rows = await paidOrders(viewer.id);
       return {
         membership: viewer.isAdmin ? membershipOf([], now(), true) : membershipOf(rows as never, now()),
         totalSpent: Number(rows[0]?.total ?? 0),
@@ -483,17 +485,7 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
     /** The viewer's membership, from their Paid orders (Delivered ones count; Pending ones wait for activation). */
     async membership(viewer: Viewer): Promise<Membership> {
       if (viewer.isAdmin) return membershipOf([], now(), true);
-      const rows = await named(
-        db
-          .select({
-            packageName: orders.packageName,
-            paymentStatus: orders.paymentStatus,
-            orderStatus: orders.orderStatus,
-            membershipValid: orders.membershipValid,
-          })
-          .from(orders)
-          .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "Paid"))),
-      );
+      const rows = await paidOrders(viewer.id);
       return membershipOf(rows as never, now());
     },
 
