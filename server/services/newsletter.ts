@@ -7,7 +7,7 @@ import { subscriberStates, type SubscriberState } from "../../domain/vocabulary"
 import type { Db } from "../db/client";
 import { subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
-import { pageOf } from "../lib/paging";
+import { preparedPages } from "../lib/paging";
 import type { JobsService } from "./jobs";
 import { jobKey } from "./jobs";
 import type { MailsService } from "../mail/compose";
@@ -76,6 +76,12 @@ export function createNewsletterService(options: {
   const { db, limiter, perIpLimit, jobs, mails, secret, publicUrl, now } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
   const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
+  /** The addresses in a state, newest first: the back office's home shows the first page on every view, and
+   * (state, subscribed_at, id) serves every state, so one plan does (prepared). */
+  const inState = preparedPages(db, subscribers, {
+    where: eq(subscribers.state, sql.placeholder("state")),
+    orderBy: [desc(subscribers.subscribedAt), desc(subscribers.id)],
+  });
 
   async function byConfirmToken(token: string) {
     if (token.length > 200) return undefined;
@@ -197,14 +203,7 @@ export function createNewsletterService(options: {
       page: unknown,
       perPage: number,
     ): Promise<{ subscribers: SubscriberRecord[]; page: PageInfo }> {
-      const { rows, page: info } = await pageOf(db, subscribers, {
-        where: eq(subscribers.state, state),
-        orderBy: [desc(subscribers.subscribedAt), desc(subscribers.id)],
-        page,
-        perPage,
-        // The back office's home shows its first page on every view; (state, subscribed_at, id) serves every state.
-        prepared: true,
-      });
+      const { rows, page: info } = await inState({ state }, page, perPage);
       return { subscribers: rows.map(toSubscriber), page: info };
     },
 

@@ -1,7 +1,7 @@
-import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../domain/order-filters";
 import type { Db } from "../db/client";
-import { preparedRows } from "../db/prepared";
+import { statement, statementRows, type Statement } from "../db/prepared";
 import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
 
 /**
@@ -17,27 +17,70 @@ export const DIRECT_OFFSET = 1_000;
 /** Whether the tallies can count this list: statuses and days are tallied, a text search is not. */
 export const tallied = (filters: OrderFilters) => !filters.q;
 
+/** The filters a tally read takes, as placeholders (a statement is compiled once per shape, its values given per run). */
+const value = (name: keyof OrderFilters) => sql.placeholder(name);
+
 /** The month rows of a list's status filters (a list limited to dates is counted by its days). */
-const monthWhere = (filters: OrderFilters): SQL | undefined =>
+const monthWhere = (filters: OrderFilters): SQL =>
   and(
-    filters.payment ? eq(orderMonthCounts.paymentStatus, filters.payment) : undefined,
-    filters.status ? eq(orderMonthCounts.orderStatus, filters.status) : undefined,
-  );
+    filters.payment ? eq(orderMonthCounts.paymentStatus, value("payment")) : undefined,
+    filters.status ? eq(orderMonthCounts.orderStatus, value("status")) : undefined,
+  ) ?? sql`true`;
 
 /** Whether a list is limited to dates (then its days are read, not months). */
 const dated = (filters: OrderFilters) => Boolean(filters.from || filters.to);
 
 /** The day rows of a list's filters (days are the site's, as the desk's from/to). */
-const dayWhere = (filters: OrderFilters): SQL | undefined =>
+const dayWhere = (filters: OrderFilters): SQL =>
   and(
-    filters.payment ? eq(orderDayCounts.paymentStatus, filters.payment) : undefined,
-    filters.status ? eq(orderDayCounts.orderStatus, filters.status) : undefined,
-    filters.from ? gte(orderDayCounts.day, filters.from) : undefined,
-    filters.to ? lte(orderDayCounts.day, filters.to) : undefined,
-  );
+    filters.payment ? eq(orderDayCounts.paymentStatus, value("payment")) : undefined,
+    filters.status ? eq(orderDayCounts.orderStatus, value("status")) : undefined,
+    filters.from ? gte(orderDayCounts.day, value("from")) : undefined,
+    filters.to ? lte(orderDayCounts.day, value("to")) : undefined,
+  ) ?? sql`true`;
+
+/** Which tallied filters a list has: the statements of two lists with the same shape are the same. */
+const shapeOf = (filters: OrderFilters) =>
+  (["payment", "status", "from", "to"] as const).map((k) => (filters[k] ? k[0] : "-")).join("");
+
+/** The values of a list's filters, for its statement's placeholders. */
+const valuesOf = (filters: OrderFilters) => ({
+  payment: filters.payment,
+  status: filters.status,
+  from: filters.from,
+  to: filters.to,
+});
+
+/**
+ * The condition that starts a list sorted by creation at the beginning of `day` (a date of the site's time zone, or a
+ * placeholder for one): its orders and those after it, in the list's order.
+ */
+export const fromDay = (day: string | SQL | SQL.Aliased | Placeholder, oldestFirst: boolean, timeZone: string): SQL =>
+  oldestFirst
+    ? sql`${orders.createdAt} >= (${day}::date)::timestamp at time zone ${timeZone}`
+    : lt(orders.createdAt, sql`(${day}::date + 1)::timestamp at time zone ${timeZone}`);
 
 export function createOrderTallies(db: Db, timeZone: string) {
   let zoneChecked: Promise<void> | undefined;
+
+  /** The statements of the reads below, compiled once per shape of filters (a few dozen at most). */
+  const statements = new Map<string, Statement>();
+  const compiled = (shape: string, query: () => SQL): Statement => {
+    let found = statements.get(shape);
+    if (!found) statements.set(shape, (found = statement(query())));
+    return found;
+  };
+
+  const salesStatement = statement(sql`
+    with months as (
+      select (date_trunc('month', ${sql.placeholder("now")}::timestamptz at time zone ${timeZone})
+              - make_interval(months => g))::date as month
+      from generate_series(0, 11) g
+    )
+    select to_char(m.month, 'YYYY-MM') as month, coalesce(s.amount, 0)::numeric(14,2) as total,
+           (select coalesce(sum(${orderSalesMonths.amount}), 0) from ${orderSalesMonths})::numeric(14,2) as all_time
+    from months m left join ${orderSalesMonths} s on s.month = m.month
+    order by m.month`);
 
   /**
    * Days and months are tallied in the site's time zone: if the stored one differs (first start after the migration,
@@ -80,44 +123,33 @@ export function createOrderTallies(db: Db, timeZone: string) {
   return {
     ensureZone,
 
-    /** Sum of Paid orders' prices (two decimals), from the months' tallies. */
-    async totalSales(): Promise<number> {
+    /**
+     * Sum of Paid orders' prices (two decimals) and Paid sales per calendar month (site time zone) over the 12 months
+     * up to `now`'s, oldest first: the admin dashboard's total and chart, one read of the months' tallies.
+     */
+    async sales(now: Date): Promise<{ total: number; months: { month: string; total: number }[] }> {
       await ensureZone();
-      const [row] = await preparedRows<{ total: string }>(
-        db,
-        sql`select coalesce(sum(${orderSalesMonths.amount}), 0)::numeric(14,2) as total from ${orderSalesMonths}`,
-      );
-      return Number(row?.total ?? 0);
-    },
-
-    /** Paid sales per calendar month (site time zone) over the 12 months up to `now`'s, oldest first. */
-    async salesByMonth(now: Date): Promise<{ month: string; total: number }[]> {
-      await ensureZone();
-      const rows = await preparedRows<{ month: string; total: string }>(
-        db,
-        sql`
-        with months as (
-          select (date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${timeZone})
-                  - make_interval(months => g))::date as month
-          from generate_series(0, 11) g
-        )
-        select to_char(m.month, 'YYYY-MM') as month, coalesce(s.amount, 0)::numeric(14,2) as total
-        from months m left join ${orderSalesMonths} s on s.month = m.month
-        order by m.month`,
-      );
-      return rows.map((r) => ({ month: r.month, total: Number(r.total) }));
+      const rows = await statementRows<{ month: string; total: string; all_time: string }>(db, salesStatement, {
+        now: now.toISOString(),
+      });
+      return {
+        total: Number(rows[0]?.all_time ?? 0),
+        months: rows.map((r) => ({ month: r.month, total: Number(r.total) })),
+      };
     },
 
     /** How many orders a list filtered by statuses and days holds (exact; `tallied(filters)` must hold). */
     async count(filters: OrderFilters): Promise<number> {
       await ensureZone();
-      const [row] = await preparedRows<{ n: string }>(
+      const [row] = await statementRows<{ n: string }>(
         db,
-        dated(filters)
-          ? sql`select coalesce(sum(${orderDayCounts.n}), 0) as n from ${orderDayCounts}
-                where ${dayWhere(filters) ?? sql`true`}`
-          : sql`select coalesce(sum(${orderMonthCounts.n}), 0) as n from ${orderMonthCounts}
-                where ${monthWhere(filters) ?? sql`true`}`,
+        compiled(`count ${shapeOf(filters)}`, () =>
+          dated(filters)
+            ? sql`select coalesce(sum(${orderDayCounts.n}), 0) as n from ${orderDayCounts} where ${dayWhere(filters)}`
+            : sql`select coalesce(sum(${orderMonthCounts.n}), 0) as n from ${orderMonthCounts}
+                where ${monthWhere(filters)}`,
+        ),
+        valuesOf(filters),
       );
       return Number(row?.n ?? 0);
     },
@@ -134,38 +166,40 @@ export function createOrderTallies(db: Db, timeZone: string) {
       filters: OrderFilters,
       offset: number,
       oldestFirst: boolean,
-    ): Promise<{ from: SQL; skip: number } | null> {
+    ): Promise<{ from: SQL; day: string; skip: number } | null> {
       await ensureZone();
-      const dir = oldestFirst ? sql`asc` : sql`desc`;
-      const day = orderDayCounts.day;
-      const n = orderDayCounts.n;
-      const days = dated(filters)
-        ? sql`select ${day} as day, sum(${n}) as n, sum(sum(${n})) over (order by ${day} ${dir}) as up_to
-              from ${orderDayCounts} where ${dayWhere(filters) ?? sql`true`} group by ${day}`
-        : sql`with by_month as (
-                select ${orderMonthCounts.month} as month, sum(${orderMonthCounts.n}) as n,
-                       sum(sum(${orderMonthCounts.n})) over (order by ${orderMonthCounts.month} ${dir}) as up_to
-                from ${orderMonthCounts} where ${monthWhere(filters) ?? sql`true`} group by ${orderMonthCounts.month}),
-              chosen as (
-                select month, up_to - n as before from by_month where up_to > ${offset}::numeric
-                order by month ${dir} limit 1)
-              select ${day} as day, sum(${n}) as n,
-                     (select before from chosen) + sum(sum(${n})) over (order by ${day} ${dir}) as up_to
-              from ${orderDayCounts}
-              where ${dayWhere(filters) ?? sql`true`}
-                and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
-              group by ${day}`;
-      const [row] = await preparedRows<{ day: string; n: string; up_to: string }>(
+      const shape = `page start ${shapeOf(filters)} ${oldestFirst ? "asc" : "desc"}`;
+      const [row] = await statementRows<{ day: string; n: string; up_to: string }>(
         db,
-        sql`select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
-            where up_to > ${offset}::numeric order by day ${dir} limit 1`,
+        compiled(shape, () => {
+          const dir = oldestFirst ? sql`asc` : sql`desc`;
+          const offsetValue = sql`${sql.placeholder("offset")}::numeric`;
+          const day = orderDayCounts.day;
+          const n = orderDayCounts.n;
+          const days = dated(filters)
+            ? sql`select ${day} as day, sum(${n}) as n, sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+                from ${orderDayCounts} where ${dayWhere(filters)} group by ${day}`
+            : sql`with by_month as (
+                  select ${orderMonthCounts.month} as month, sum(${orderMonthCounts.n}) as n,
+                         sum(sum(${orderMonthCounts.n})) over (order by ${orderMonthCounts.month} ${dir}) as up_to
+                  from ${orderMonthCounts} where ${monthWhere(filters)} group by ${orderMonthCounts.month}),
+                chosen as (
+                  select month, up_to - n as before from by_month where up_to > ${offsetValue}
+                  order by month ${dir} limit 1)
+                select ${day} as day, sum(${n}) as n,
+                       (select before from chosen) + sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+                from ${orderDayCounts}
+                where ${dayWhere(filters)}
+                  and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
+                group by ${day}`;
+          return sql`select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
+                   where up_to > ${offsetValue} order by day ${dir} limit 1`;
+        }),
+        { ...valuesOf(filters), offset },
       );
       if (!row) return null;
       const before = Number(row.up_to) - Number(row.n);
-      const from = oldestFirst
-        ? sql`${orders.createdAt} >= (${row.day}::date)::timestamp at time zone ${timeZone}`
-        : lt(orders.createdAt, sql`(${row.day}::date + 1)::timestamp at time zone ${timeZone}`);
-      return { from, skip: offset - before };
+      return { from: fromDay(row.day, oldestFirst, timeZone), day: row.day, skip: offset - before };
     },
   };
 }

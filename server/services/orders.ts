@@ -7,12 +7,12 @@ import { usDate } from "../../domain/dates";
 import type { OrderStatus, PaymentStatus } from "../../domain/vocabulary";
 import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
-import { named, namedIf } from "../db/prepared";
+import { preparedQuery } from "../db/prepared";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { boundedCount, pageOf, paginate, smallPageOf } from "../lib/paging";
-import { createOrderTallies, DIRECT_OFFSET, tallied } from "./order-tallies";
+import { boundedCount, pageOf, paginate, preparedSmallPages, smallPageOf } from "../lib/paging";
+import { createOrderTallies, DIRECT_OFFSET, fromDay, tallied } from "./order-tallies";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
@@ -117,19 +117,46 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
   const tallies = createOrderTallies(db, timeZone);
   const listQuery = listQueryIn(timeZone);
   /** A customer's Paid orders (their membership is made of them) and their sum: prepared (the user_id index, whoever). */
-  const paidOrders = (userId: string) =>
-    named(
-      db
-        .select({
-          packageName: orders.packageName,
-          paymentStatus: orders.paymentStatus,
-          orderStatus: orders.orderStatus,
-          membershipValid: orders.membershipValid,
-          total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
-        })
-        .from(orders)
-        .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid"))),
-    );
+  const paidOrdersQuery = preparedQuery(
+    db
+      .select({
+        packageName: orders.packageName,
+        paymentStatus: orders.paymentStatus,
+        orderStatus: orders.orderStatus,
+        membershipValid: orders.membershipValid,
+        total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
+      })
+      .from(orders)
+      .where(and(eq(orders.userId, sql.placeholder("userId")), eq(orders.paymentStatus, "Paid"))),
+  );
+  const paidOrders = (userId: string) => paidOrdersQuery.execute({ userId });
+  /** A page of a customer's own orders, newest first (My Orders, the dashboard). */
+  const ownOrders = preparedSmallPages(db, orders, {
+    where: eq(orders.userId, sql.placeholder("userId")),
+    orderBy: [desc(orders.createdAt), desc(orders.id)],
+  });
+  /**
+   * A page of every order, newest first, from the start: the back office's home and the desk without a filter read
+   * one on every view, by the creation-order index whatever the page (prepared).
+   */
+  const latestOrders = preparedQuery(
+    db
+      .select()
+      .from(orders)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset")),
+  );
+  /** The same from the start of a day (a deep page: order-tallies.ts), prepared too. */
+  const latestOrdersFrom = preparedQuery(
+    db
+      .select()
+      .from(orders)
+      .where(fromDay(sql.placeholder("day"), false, timeZone))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset")),
+  );
 
   /** The order if this viewer may see it: its owner or an admin. */
   async function visible(viewer: Viewer, id: string): Promise<Row> {
@@ -347,13 +374,16 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       const filters = options.filters ?? {};
       const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
       if (!all) {
-        // A customer's own orders are few: rows and count in one query.
-        const { rows, page } = await smallPageOf(db, orders, {
-          where: and(...where),
-          orderBy,
-          page: options.page,
-          perPage: options.perPage,
-        });
+        // A customer's own orders are few: rows and count in one query (without a filter, the statement built once).
+        const { rows, page } =
+          where.length === 1 && !oldestFirst
+            ? await ownOrders({ userId: viewer.id }, options.page, options.perPage)
+            : await smallPageOf(db, orders, {
+                where: and(...where),
+                orderBy,
+                page: options.page,
+                perPage: options.perPage,
+              });
         return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
       }
       if (!tallied(filters)) {
@@ -378,25 +408,30 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       const page = paginate(await tallies.count(filters), options.page, options.perPage);
       if (page.total === 0) return { orders: [], page, next: null };
       let skip = page.offset;
+      let day: string | undefined;
       if (skip > DIRECT_OFFSET) {
         const start = await tallies.pageStart(filters, skip, oldestFirst);
         if (start) {
           where.push(start.from);
           skip = start.skip;
+          day = start.day;
         }
       }
-      // Without a filter the plan is the creation-order index whatever the page (the back office's home reads its first
-      // page on every view): prepared. A status filter's values pick very different shares of the orders: planned each time.
-      const rows = await namedIf(
-        Object.values(filters).every((v) => v === undefined),
-        db
-          .select()
-          .from(orders)
-          .where(where.length ? and(...where) : undefined)
-          .orderBy(...orderBy)
-          .limit(page.perPage)
-          .offset(skip),
-      );
+      // Without a filter, the prepared pages (by the creation-order index, whatever the page); a status filter's
+      // values pick very different shares of the orders (Paid most, Cancelled few): planned each time.
+      const unfiltered = Object.values(filters).every((v) => v === undefined);
+      const limits = { limit: page.perPage, offset: skip };
+      const rows = !unfiltered
+        ? await db
+            .select()
+            .from(orders)
+            .where(and(...where))
+            .orderBy(...orderBy)
+            .limit(page.perPage)
+            .offset(skip)
+        : day === undefined
+          ? await latestOrders.execute(limits)
+          : await latestOrdersFrom.execute({ ...limits, day });
       return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
     },
 
@@ -584,11 +619,11 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       });
     },
 
-    /** Paid orders' total, two decimals (admin dashboard 'Total Sales'), from the maintained tallies. */
-    totalSales: () => tallies.totalSales(),
-
-    /** Paid sales per calendar month of the site's time zone over the last 12 months, oldest first, empty ones too. */
-    salesByMonth: () => tallies.salesByMonth(now()),
+    /**
+     * Paid orders' total, two decimals (admin dashboard 'Total Sales'), and Paid sales per calendar month of the site's
+     * time zone over the last 12 months, oldest first, empty ones too (its chart): one read of the maintained tallies.
+     */
+    sales: () => tallies.sales(now()),
 
     /** Tallies the months in the site's time zone if they were tallied in another (at start). */
     start: () => tallies.ensureZone(),

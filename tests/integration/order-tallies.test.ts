@@ -115,11 +115,11 @@ describe("with a few thousand orders", () => {
     const [{ total }] = (await q<{ total: string }>(
       `select coalesce(sum(package_price), 0)::numeric(14,2)::text as total from orders where payment_status = 'Paid'`,
     )) as [{ total: string }];
-    expect(await app.services.orders.totalSales()).toBe(Number(total));
+    expect((await app.services.orders.sales()).total).toBe(Number(total));
     // Paid on the 1st of this month at 02:00 UTC: still the previous month in New York.
     const now = new Date();
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 2));
-    const before = await app.services.orders.salesByMonth();
+    const before = (await app.services.orders.sales()).months;
     expect(before).toHaveLength(12);
     await q(
       `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
@@ -127,7 +127,7 @@ describe("with a few thousand orders", () => {
        values ($1, 'Basic', 1000, 30, 'ann@example.org', 'Edge', '1 Road', 'UK', 'Paid', 'Pending', '01/01/2026', $2, $2, $2)`,
       [customers[0]!.viewer.id, first],
     );
-    const after = await app.services.orders.salesByMonth();
+    const after = (await app.services.orders.sales()).months;
     const changed = after.filter((m, i) => m.total !== before[i]!.total);
     expect(changed).toHaveLength(1);
     expect(changed[0]!.month).toBe(before[10]!.month); // the month before this one
@@ -372,9 +372,9 @@ describe("the tallies after a random mix of order changes", () => {
 
   it("concurrent payments of orders placed the same day lose no update of the shared rows", async () => {
     const placed = await Promise.all(Array.from({ length: 20 }, () => newOrder()));
-    const total = await app.services.orders.totalSales();
+    const total = (await app.services.orders.sales()).total;
     await Promise.all(placed.map((o) => app.services.orders.setPaymentStatus(o._id, { paymentStatus: "Paid" }, admin)));
-    expect(await app.services.orders.totalSales()).toBeCloseTo(total + 20 * pkg.packagePrice, 2);
+    expect((await app.services.orders.sales()).total).toBeCloseTo(total + 20 * pkg.packagePrice, 2);
     const { stored, recount } = await tallies();
     expect(stored).toEqual(recount);
   });
@@ -383,6 +383,6 @@ describe("the tallies after a random mix of order changes", () => {
     await q(`truncate orders cascade`);
     const { stored } = await tallies();
     expect(stored).toEqual({ days: [], monthCounts: [], months: [] });
-    expect(await app.services.orders.totalSales()).toBe(0);
+    expect((await app.services.orders.sales()).total).toBe(0);
   });
 });

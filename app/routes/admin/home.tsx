@@ -14,11 +14,10 @@ export const DASHBOARD_SUBSCRIBERS_PAGE_SIZE = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireAdmin(request, context);
   const q = new URL(request.url).searchParams;
-  const [totalSales, orders, subscribers, sales] = await Promise.all([
-    context.services.orders.totalSales(),
+  const [{ total: totalSales, months: sales }, orders, subscribers] = await Promise.all([
+    context.services.orders.sales(),
     context.services.orders.list(viewer, { page: q.get("page"), perPage: ADMIN_ORDERS_PAGE_SIZE }),
     context.services.newsletter.list("confirmed", q.get("subscribers"), DASHBOARD_SUBSCRIBERS_PAGE_SIZE),
-    context.services.orders.salesByMonth(),
   ]);
   return { totalSales, orders, subscribers, sales };
 }
