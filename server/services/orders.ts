@@ -130,6 +130,15 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       .where(and(eq(orders.userId, sql.placeholder("userId")), eq(orders.paymentStatus, "Paid"))),
   );
   const paidOrders = (userId: string) => paidOrdersQuery.execute({ userId });
+  /** A customer's unpaid orders, newest first, the latest 20 (My Orders, the pending order). */
+  const unpaidOrders = preparedQuery(
+    db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, sql.placeholder("userId")), eq(orders.paymentStatus, "UnPaid")))
+      .orderBy(desc(orders.createdAt))
+      .limit(20),
+  );
   /** A page of a customer's own orders, newest first (My Orders, the dashboard). */
   const ownOrders = preparedSmallPages(db, orders, {
     where: eq(orders.userId, sql.placeholder("userId")),
@@ -487,22 +496,12 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
 
     /** The customer's unpaid orders, newest first (My Orders: 'Your Pending Orders'). */
     async unpaid(viewer: Viewer): Promise<OrderRecord[]> {
-      const rows = await db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.userId, viewer.id), eq(orders.paymentStatus, "UnPaid")))
-        .orderBy(desc(orders.createdAt))
-        .limit(20);
-      return rows.map(toOrderRecord);
+      return (await unpaidOrders.execute({ userId: viewer.id })).map(toOrderRecord);
     },
 
     /** Sum of the customer's Paid orders, in SQL, two decimals. */
     async totalSpent(userId: string): Promise<number> {
-      const [row] = await db
-        .select({ total: sql<string>`coalesce(sum(${orders.packagePrice}), 0)::numeric(12,2)` })
-        .from(orders)
-        .where(and(eq(orders.userId, userId), eq(orders.paymentStatus, "Paid")));
-      return Number(row?.total ?? 0);
+      return Number((await paidOrders(userId))[0]?.total ?? 0);
     },
 
     /**

@@ -2,18 +2,25 @@ import { eq, inArray } from "drizzle-orm";
 import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../domain/settings";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import { settings as settingsTable } from "../db/schema";
 import { badRequest } from "../lib/errors";
 import { audited, type Actor } from "./activity";
 
 type Reader = Pick<Db, "select">;
 
-/** Stored values over the defaults (a key never saved has its default; a stored value that no longer parses too). */
-async function read(db: Reader): Promise<Settings> {
-  const rows = await db
+const everySetting = (db: Reader) =>
+  db
     .select()
     .from(settingsTable)
     .where(inArray(settingsTable.key, Object.keys(SETTINGS)));
+
+/** Stored values over the defaults (a key never saved has its default; a stored value that no longer parses too). */
+async function read(db: Reader): Promise<Settings> {
+  return overDefaults(await everySetting(db));
+}
+
+function overDefaults(rows: { key: string; value: unknown }[]): Settings {
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const row of rows) {
     const parsed = SETTINGS[row.key as SettingKey].schema.safeParse(row.value);
@@ -24,8 +31,10 @@ async function read(db: Reader): Promise<Settings> {
 
 /** The back office's settings (domain/settings.ts): read by anyone on the server, changed by an admin, audited. */
 export function createSettingsService(db: Db) {
+  // Read on every view of the orders desk: built once, prepared.
+  const all = preparedQuery(everySetting(db));
   return {
-    all: () => read(db),
+    all: async () => overDefaults(await all.execute()),
 
     /** One setting, read inside a transaction (the payment listener's, so that it sees a change made before). */
     async readTx<K extends SettingKey>(tx: Reader, key: K): Promise<Settings[K]> {
