@@ -43,8 +43,21 @@ const dayWhere = (filters: OrderFilters): SQL =>
 const shapeOf = (filters: OrderFilters) =>
   (["payment", "status", "from", "to"] as const).map((k) => (filters[k] ? k[0] : "-")).join("");
 
+/** How many orders a list holds, from the month counts (the day counts for a list limited to dates). */
+const countSql = (filters: OrderFilters): SQL =>
+  dated(filters)
+    ? sql`select coalesce(sum(${orderDayCounts.n}), 0) as n from ${orderDayCounts} where ${dayWhere(filters)}`
+    : sql`select coalesce(sum(${orderMonthCounts.n}), 0) as n from ${orderMonthCounts} where ${monthWhere(filters)}`;
+
+/**
+ * How many orders a list holds (tallied filters), as a scalar subquery for the statement that reads its page
+ * (server/lib/paging.ts), its filters as placeholders (`valuesOf`). The tallies must be in the site's time zone
+ * (`ensureZone`).
+ */
+export const tallyTotal = (filters: OrderFilters): SQL => sql`(${countSql(filters)})`;
+
 /** The values of a list's filters, for its statement's placeholders. */
-const valuesOf = (filters: OrderFilters) => ({
+export const valuesOf = (filters: OrderFilters) => ({
   payment: filters.payment,
   status: filters.status,
   from: filters.from,
@@ -143,12 +156,7 @@ export function createOrderTallies(db: Db, timeZone: string) {
       await ensureZone();
       const [row] = await statementRows<{ n: string }>(
         db,
-        compiled(`count ${shapeOf(filters)}`, () =>
-          dated(filters)
-            ? sql`select coalesce(sum(${orderDayCounts.n}), 0) as n from ${orderDayCounts} where ${dayWhere(filters)}`
-            : sql`select coalesce(sum(${orderMonthCounts.n}), 0) as n from ${orderMonthCounts}
-                where ${monthWhere(filters)}`,
-        ),
+        compiled(`count ${shapeOf(filters)}`, () => countSql(filters)),
         valuesOf(filters),
       );
       return Number(row?.n ?? 0);

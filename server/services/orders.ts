@@ -11,8 +11,15 @@ import { preparedQuery } from "../db/prepared";
 import { orders } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { boundedCount, pageOf, paginate, preparedSmallPages, smallPageOf } from "../lib/paging";
-import { createOrderTallies, DIRECT_OFFSET, fromDay, tallied } from "./order-tallies";
+import { boundedCount, pageOf, paginate, preparedPages } from "../lib/paging";
+import {
+  createOrderTallies,
+  DIRECT_OFFSET,
+  fromDay,
+  tallied,
+  tallyTotal,
+  valuesOf as tallyValues,
+} from "./order-tallies";
 import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
@@ -139,23 +146,19 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       .orderBy(desc(orders.createdAt))
       .limit(20),
   );
-  /** A page of a customer's own orders, newest first (My Orders, the dashboard). */
-  const ownOrders = preparedSmallPages(db, orders, {
+  /** A page of a customer's own orders, newest first, and their count (My Orders, the dashboard). */
+  const ownOrders = preparedPages(db, orders, {
     where: eq(orders.userId, sql.placeholder("userId")),
     orderBy: [desc(orders.createdAt), desc(orders.id)],
   });
   /**
-   * A page of every order, newest first, from the start: the back office's home and the desk without a filter read
-   * one on every view, by the creation-order index whatever the page (prepared).
+   * A page of every order, newest first, counted by the tallies: the back office's home and the desk without a filter
+   * read one on every view, by the creation-order index whatever the page (prepared).
    */
-  const latestOrders = preparedQuery(
-    db
-      .select()
-      .from(orders)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset")),
-  );
+  const latestOrders = preparedPages(db, orders, {
+    orderBy: [desc(orders.createdAt), desc(orders.id)],
+    total: tallyTotal({}),
+  });
   /** The same from the start of a day (a deep page: order-tallies.ts), prepared too. */
   const latestOrdersFrom = preparedQuery(
     db
@@ -383,11 +386,11 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       const filters = options.filters ?? {};
       const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
       if (!all) {
-        // A customer's own orders are few: rows and count in one query (without a filter, the statement built once).
+        // A customer's own orders, with the filters of the API if any (without one, the statements built once).
         const { rows, page } =
           where.length === 1 && !oldestFirst
             ? await ownOrders({ userId: viewer.id }, options.page, options.perPage)
-            : await smallPageOf(db, orders, {
+            : await pageOf(db, orders, {
                 where: and(...where),
                 orderBy,
                 page: options.page,
@@ -414,6 +417,25 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
         });
         return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
       }
+      // Without a filter, the prepared statements (by the creation-order index, whatever the page); a status filter's
+      // values pick very different shares of the orders (Paid most, Cancelled few): planned each time.
+      const unfiltered = Object.values(filters).every((v) => v === undefined);
+      await tallies.ensureZone();
+      if (paginate(Number.MAX_SAFE_INTEGER, options.page, options.perPage).offset <= DIRECT_OFFSET) {
+        // A page near the start: its rows and the tallies' count in one statement.
+        const { rows, page } = unfiltered
+          ? await latestOrders({}, options.page, options.perPage)
+          : await pageOf(db, orders, {
+              where: and(...where),
+              orderBy,
+              page: options.page,
+              perPage: options.perPage,
+              total: tallyTotal(filters),
+              values: tallyValues(filters),
+            });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      // A deep page: counted, then started from its day.
       const page = paginate(await tallies.count(filters), options.page, options.perPage);
       if (page.total === 0) return { orders: [], page, next: null };
       let skip = page.offset;
@@ -426,21 +448,16 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
           day = start.day;
         }
       }
-      // Without a filter, the prepared pages (by the creation-order index, whatever the page); a status filter's
-      // values pick very different shares of the orders (Paid most, Cancelled few): planned each time.
-      const unfiltered = Object.values(filters).every((v) => v === undefined);
-      const limits = { limit: page.perPage, offset: skip };
-      const rows = !unfiltered
-        ? await db
-            .select()
-            .from(orders)
-            .where(and(...where))
-            .orderBy(...orderBy)
-            .limit(page.perPage)
-            .offset(skip)
-        : day === undefined
-          ? await latestOrders.execute(limits)
-          : await latestOrdersFrom.execute({ ...limits, day });
+      const rows =
+        unfiltered && day !== undefined
+          ? await latestOrdersFrom.execute({ limit: page.perPage, offset: skip, day })
+          : await db
+              .select()
+              .from(orders)
+              .where(and(...where))
+              .orderBy(...orderBy)
+              .limit(page.perPage)
+              .offset(skip);
       return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
     },
 

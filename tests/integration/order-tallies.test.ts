@@ -214,9 +214,9 @@ describe("with a few thousand orders", () => {
         seen.length = 0;
         const listed = await app.services.orders.list(admin, { page, perPage: 10, filters });
         const onOrders = seen.filter((s) => /from "orders"/.test(s.text));
-        // A list the tallies count as empty reads no order at all.
-        if (listed.page.total === 0) expect(onOrders, JSON.stringify(filters)).toEqual([]);
-        else expect(onOrders.length, JSON.stringify(filters)).toBeGreaterThan(0);
+        // Every list reads its page with its count (an empty one finds nothing by the same index, then is counted).
+        expect(onOrders.length, JSON.stringify(filters)).toBeGreaterThan(0);
+        if (filters.payment === "Refunded") expect(listed.page.total).toBe(0);
         for (const query of onOrders) {
           // On a few thousand rows a sequential scan is the cheaper plan: forbid it to see which index serves the
           // query (no index would leave the scan in; on a million rows the planner picks these by itself).
