@@ -163,21 +163,22 @@ export function createOrderTallies(db: Db, timeZone: string) {
     },
 
     /**
-     * Where row number `offset` (0-based) of a list (tallied filters) sorted by creation lies: the condition that
-     * starts the list at the beginning of its day, and how many rows of that day come before it. The list then
-     * skips at most one day of rows, however deep the page. Null when the list is shorter.
+     * How many orders a list (tallied filters) sorted by creation holds, and where its row number `offset` (0-based)
+     * lies: the condition that starts the list at the beginning of its day, and how many rows of that day come before
+     * it. The list then skips at most one day of rows, however deep the page. `start` is null when the list is
+     * shorter.
      *
-     * One statement: the month the row lies in, from the month counts, then the day within that month (a list
-     * limited to dates reads the days of its range directly).
+     * One statement: the count, the month the row lies in, from the month counts, then the day within that month (a
+     * list limited to dates reads the days of its range directly).
      */
     async pageStart(
       filters: OrderFilters,
       offset: number,
       oldestFirst: boolean,
-    ): Promise<{ from: SQL; day: string; skip: number } | null> {
+    ): Promise<{ total: number; start: { from: SQL; day: string; skip: number } | null }> {
       await ensureZone();
       const shape = `page start ${shapeOf(filters)} ${oldestFirst ? "asc" : "desc"}`;
-      const [row] = await statementRows<{ day: string; n: string; up_to: string }>(
+      const [row] = await statementRows<{ total: string; day: string | null; n: string; up_to: string }>(
         db,
         compiled(shape, () => {
           const dir = oldestFirst ? sql`asc` : sql`desc`;
@@ -200,14 +201,17 @@ export function createOrderTallies(db: Db, timeZone: string) {
                 where ${dayWhere(filters)}
                   and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
                 group by ${day}`;
-          return sql`select day::text as day, n::text as n, up_to::text as up_to from (${days}) by_day
-                   where up_to > ${offsetValue} order by day ${dir} limit 1`;
+          return sql`select total.n::text as total, d.day::text as day, d.n::text as n, d.up_to::text as up_to
+                     from (${countSql(filters)}) total
+                     left join (select * from (${days}) by_day where up_to > ${offsetValue} order by day ${dir} limit 1) d
+                     on true`;
         }),
         { ...valuesOf(filters), offset },
       );
-      if (!row) return null;
+      const total = Number(row?.total ?? 0);
+      if (!row?.day) return { total, start: null };
       const before = Number(row.up_to) - Number(row.n);
-      return { from: fromDay(row.day, oldestFirst, timeZone), day: row.day, skip: offset - before };
+      return { total, start: { from: fromDay(row.day, oldestFirst, timeZone), day: row.day, skip: offset - before } };
     },
   };
 }

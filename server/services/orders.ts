@@ -421,43 +421,43 @@ export function createOrdersService({ db, content, logger, now, timeZone, settin
       // values pick very different shares of the orders (Paid most, Cancelled few): planned each time.
       const unfiltered = Object.values(filters).every((v) => v === undefined);
       await tallies.ensureZone();
-      if (paginate(Number.MAX_SAFE_INTEGER, options.page, options.perPage).offset <= DIRECT_OFFSET) {
-        // A page near the start: its rows and the tallies' count in one statement.
+      // A page near the start: its rows and the tallies' count in one statement.
+      const near = async (requested: unknown) => {
         const { rows, page } = unfiltered
-          ? await latestOrders({}, options.page, options.perPage)
+          ? await latestOrders({}, requested, options.perPage)
           : await pageOf(db, orders, {
               where: and(...where),
               orderBy,
-              page: options.page,
+              page: requested,
               perPage: options.perPage,
               total: tallyTotal(filters),
               values: tallyValues(filters),
             });
         return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
-      }
-      // A deep page: counted, then started from its day.
-      const page = paginate(await tallies.count(filters), options.page, options.perPage);
+      };
+      const wanted = paginate(Number.MAX_SAFE_INTEGER, options.page, options.perPage).offset;
+      if (wanted <= DIRECT_OFFSET) return near(options.page);
+      // A deep page: counted and found in its day in one statement, then read from there.
+      const found = await tallies.pageStart(filters, wanted, oldestFirst);
+      let { start } = found;
+      const page = paginate(found.total, options.page, options.perPage);
       if (page.total === 0) return { orders: [], page, next: null };
-      let skip = page.offset;
-      let day: string | undefined;
-      if (skip > DIRECT_OFFSET) {
-        const start = await tallies.pageStart(filters, skip, oldestFirst);
-        if (start) {
-          where.push(start.from);
-          skip = start.skip;
-          day = start.day;
-        }
+      if (page.offset !== wanted) {
+        // Beyond the end: the last page, near the start or found again.
+        if (page.offset <= DIRECT_OFFSET) return near(page.page);
+        ({ start } = await tallies.pageStart(filters, page.offset, oldestFirst));
       }
+      const limits = { limit: page.perPage, offset: start ? start.skip : page.offset };
       const rows =
-        unfiltered && day !== undefined
-          ? await latestOrdersFrom.execute({ limit: page.perPage, offset: skip, day })
+        unfiltered && start
+          ? await latestOrdersFrom.execute({ ...limits, day: start.day })
           : await db
               .select()
               .from(orders)
-              .where(and(...where))
+              .where(and(...where, start?.from))
               .orderBy(...orderBy)
-              .limit(page.perPage)
-              .offset(skip);
+              .limit(limits.limit)
+              .offset(limits.offset);
       return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
     },
 

@@ -183,6 +183,45 @@ describe("with a few thousand orders", () => {
           `${JSON.stringify(filters)} page ${page}`,
         ).toEqual(await offsetPage(filters, where, page));
       }
+      // Beyond the end (just past it, and deep past it): the last page, whether it lies near the start or deep.
+      for (const page of [first.page.pages + 1, DIRECT_OFFSET, 1_000_000]) {
+        if (page <= first.page.pages) continue;
+        const listed = await app.services.orders.list(admin, { page, perPage: 10, filters });
+        expect(listed.page, `${JSON.stringify(filters)} page ${page}`).toEqual(
+          first.page.total
+            ? { ...first.page, page: first.page.pages, offset: (first.page.pages - 1) * 10 }
+            : first.page,
+        );
+        expect(listed.orders.map((o) => o._id)).toEqual(
+          first.page.total ? await offsetPage(filters, where, first.page.pages) : [],
+        );
+      }
+    }
+  });
+
+  it("a page costs two statements at any depth: near the start its rows with their count, deep its count and day, then its rows", async () => {
+    const pool = app.db.pool as unknown as { query: (...args: unknown[]) => unknown };
+    const original = pool.query;
+    let statements = 0;
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      statements++;
+      return original.apply(this, args);
+    } as typeof original;
+    try {
+      for (const [filters, page, expected] of [
+        [{}, 1, 1],
+        [{ payment: "Paid" }, 2, 1],
+        [{}, DIRECT_OFFSET / 10 + 2, 2],
+        [{ status: "Delivered" }, DIRECT_OFFSET / 10 + 2, 2],
+        [{ from: "2000-01-01", to: "2100-01-01" }, DIRECT_OFFSET / 10 + 2, 2],
+      ] as [OrderFilters, number, number][]) {
+        statements = 0;
+        const listed = await app.services.orders.list(admin, { page, perPage: 10, filters });
+        expect(listed.page.page, JSON.stringify(filters)).toBe(page); // within the list
+        expect(statements, `${JSON.stringify(filters)} page ${page}`).toBe(expected);
+      }
+    } finally {
+      pool.query = original;
     }
   });
 
