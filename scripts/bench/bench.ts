@@ -28,15 +28,21 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
 /** The app's processes as `npm start` runs them here (WEB_CONCURRENCY, else one per core, at most 4): nginx gets as many. */
 const PROCESSES = Number(process.env.WEB_CONCURRENCY) || Math.min(availableParallelism(), 4);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
-const CUSTOMER = { name: "Bench Customer", email: "bench-customer@example.com", password: "bench-customer-pass-1" };
+/** The signed-in customer; their name is also the one a search of the desk looks for (found in both shops). */
+const CUSTOMER = { name: "Nora Lindqvist", email: "nora.lindqvist@example.com", password: "bench-customer-pass-1" };
 
 /**
- * Signed-in pages with real work and the orders desk, at 10 connections, measured on the empty database and again
- * with the orders: [name, path, who]. The desk's filters: each has an index its plan uses (docs/decisions/026).
+ * Signed-in pages with real work and the orders desk, at 10 connections, measured on the nearly empty shop and again
+ * with the orders: [name, path, who, options]. The desk's filters: each has an index its plan uses (decision 026).
+ * Each row's ratio is its figure with the orders ÷ with the few, unless `against` names the row it is compared with on
+ * the same shop (a deep page against the first page of the same list: the few orders have no such page). `floor`
+ * marks the lightest page of the back office (a form, no list): what any signed-in page costs here, orders or not.
  */
-const WORK = [
+type WorkRow = readonly [string, string, "admin" | "customer", { against?: string; floor?: boolean }?];
+const WORK: readonly WorkRow[] = [
   ["/dashboard (customer, c10)", "/dashboard", "customer"],
   ["/my-order (customer, c10)", "/my-order", "customer"],
+  ["/add-user, the lightest back-office page (c10)", "/add-user", "admin", { floor: true }],
   ["/admin (c10)", "/admin", "admin"],
   ["/total-orders (c10)", "/total-orders", "admin"],
   ["/total-orders page 40,000 (c10)", "/total-orders?page=40000", "admin"],
@@ -48,11 +54,17 @@ const WORK = [
     "/total-orders?payment=Cancelled&status=Pending&page=5000",
     "admin",
   ],
-  ["/total-orders one month (c10)", "/total-orders?from=2026-01-01&to=2026-01-31&page=300", "admin"],
-  ["/total-orders search (c10)", "/total-orders?q=1234%40", "admin"],
+  ["/total-orders one month (c10)", "/total-orders?from=2026-01-01&to=2026-01-31", "admin"],
+  [
+    "/total-orders one month, page 300 (c10)",
+    "/total-orders?from=2026-01-01&to=2026-01-31&page=300",
+    "admin",
+    { against: "/total-orders one month (c10)" },
+  ],
+  ["/total-orders search a customer's name (c10)", "/total-orders?q=lindqvist", "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],
   ["GET /api/orders?page=20,000&limit=20 (admin, c10)", "/api/orders?limit=20&page=20000", "admin"],
-] as const;
+];
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -146,9 +158,9 @@ async function insertOrders(connection: pg.PoolConfig, database: string, ORDERS:
     [ORDERS, CUSTOMERS],
   );
   // The signed-in bench customer owns 50 of them, as many with few orders as with many (their dashboard and My Orders
-  // list them).
+  // list them, and a search of the desk for their name finds them in both shops).
   await client.query(
-    `update orders set user_id = u.id, customer_email = u.email from "user" u
+    `update orders set user_id = u.id, customer_email = u.email, customer_name = u.name from "user" u
      where u.email = $1 and orders.id in (select id from orders order by created_at desc limit 50)`,
     [CUSTOMER.email],
   );
@@ -302,11 +314,13 @@ async function main() {
           [
             `${name}, ${thousands(ORDERS)} orders`,
             g(`1M:${name}`),
-            WORK.find(([n]) => n === name)?.[2] === "admin"
-              ? "p97.5 ≤ 50 ms"
-              : name.startsWith("/dashboard")
-                ? "≥ 400 req/s"
-                : "",
+            WORK.find(([n]) => n === name)?.[3]?.floor
+              ? "the floor of a signed-in page"
+              : WORK.find(([n]) => n === name)?.[2] === "admin"
+                ? "p97.5 ≤ 50 ms"
+                : name.startsWith("/dashboard")
+                  ? "≥ 400 req/s"
+                  : "",
           ],
         ]),
       ]),
@@ -333,12 +347,18 @@ async function main() {
     console.log(
       `- for comparison: (b) without the role cookie (a session lookup per view) ÷ anonymous /: ${ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")).toFixed(2)}`,
     );
-    for (const [name, , who] of WORK) {
+    for (const [name, , who, options] of WORK) {
       if (who !== "admin") continue;
       const f = g(`1M:${name}`);
-      console.log(
-        `- ${name} with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}; p97.5 ${f ? f.p975.toFixed(1) : "-"} ms (goal ≤ 50: ${f && f.p975 <= 50 ? "met" : "NOT met"})`,
-      );
+      const p975 = `p97.5 ${f ? f.p975.toFixed(1) : "-"} ms`;
+      if (options?.floor) {
+        console.log(`- ${name}, the floor of a signed-in page on this machine: ${p975}`);
+        continue;
+      }
+      const against = options?.against
+        ? `÷ ${options.against}, both with ${thousands(ORDERS)} orders: ${verdict(ratio(f, g(`1M:${options.against}`)), 0.8)}`
+        : `with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}`;
+      console.log(`- ${name} ${against}; ${p975} (goal ≤ 50: ${f && f.p975 <= 50 ? "met" : "NOT met"})`);
     }
     const dashboard = g("1M:/dashboard (customer, c10)");
     console.log(
