@@ -25,7 +25,7 @@ import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import type { MediaInfo } from "../domain/media";
 import { hydrates } from "./lib/hydration";
-import { siteName } from "./lib/site";
+import { siteName } from "../domain/site";
 import { staticImagesUsed } from "./lib/static-images.server";
 
 // The stylesheet is not among the links: drawn in <Layout> with a `precedence`, React writes it at the top of <head>,

@@ -1,6 +1,6 @@
 /**
  * Every mail the site sends: its kind, who receives it, whether the admin may turn it off, and the data its template
- * needs. Links are built from ids by compose (server/mail/compose.ts), never passed in, so a template cannot point
+ * needs. Links are built from ids by compose (server/services/mails.ts), never passed in, so a template cannot point
  * anywhere else than the site.
  */
 

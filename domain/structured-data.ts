@@ -6,7 +6,7 @@
  */
 import { PACKAGE_POINTS, type SectionRecord } from "./registry";
 
-/** The currency every price of the site is in (PayPal is asked for USD, app/lib/format.ts prints it). */
+/** The currency every price of the site is in (PayPal is asked for USD, domain/format.ts prints it). */
 export const PRICE_CURRENCY = "USD";
 
 const CONTEXT = "https://schema.org";

@@ -3,7 +3,7 @@ import { DAY_MS } from "../../domain/membership";
 import type { Db } from "../db/client";
 import { membershipReminders } from "../db/schema";
 import { jobKey } from "../services/jobs";
-import type { MailsService } from "./compose";
+import type { MailsService } from "../services/mails";
 
 /** "Your membership ends in 7 days" goes out once the end is this close. */
 export const REMINDER_DAYS = 7;

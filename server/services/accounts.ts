@@ -21,7 +21,7 @@ import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
 import { createHash } from "node:crypto";
-import type { MailsService } from "../mail/compose";
+import type { MailsService } from "./mails";
 import type { JobsService } from "./jobs";
 import type { Mail } from "./mailer";
 import { cookieValue, createPageRoleCookies } from "./page-role";

@@ -32,7 +32,7 @@ const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
 });
 const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
 import type { RateLimiter } from "./rate-limit";
-import type { MailsService } from "../mail/compose";
+import type { MailsService } from "./mails";
 import { jobKey } from "./jobs";
 import type { MessageStatus } from "../../domain/vocabulary";
 

@@ -7,7 +7,7 @@ import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
-import { createMailsService } from "../mail/compose";
+import { createMailsService } from "./mails";
 import { createMembershipReminders } from "../mail/reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";

@@ -10,7 +10,7 @@ import { badRequest, tooMany } from "../lib/errors";
 import { preparedPages } from "../lib/paging";
 import type { JobsService } from "./jobs";
 import { jobKey } from "./jobs";
-import type { MailsService } from "../mail/compose";
+import type { MailsService } from "./mails";
 import {
   confirmLinkState,
   hashToken,

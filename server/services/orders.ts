@@ -24,7 +24,7 @@ import type { Viewer } from "./accounts";
 import { audited, type Actor } from "./activity";
 import type { ContentService } from "./content";
 import { jobKey } from "./jobs";
-import type { MailsService } from "../mail/compose";
+import type { MailsService } from "./mails";
 import type { SettingsService } from "./settings";
 
 type Row = typeof orders.$inferSelect;

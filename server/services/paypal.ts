@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { orders, paymentEvents } from "../db/schema";
 import { isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import type { MailsService } from "../mail/compose";
+import type { MailsService } from "./mails";
 import { jobKey } from "./jobs";
 import type { OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";

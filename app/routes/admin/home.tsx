@@ -4,7 +4,7 @@ import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataT
 import { SalesChart } from "../../components/SalesChart";
 import { DASHBOARD_CARDS } from "../../content/admin-screens";
 import { requireAdmin } from "../../lib/guards.server";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { AdminHeader } from "./layout";
 
 /** Page sizes of spec 2, section 9. */

@@ -4,7 +4,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
-import { mailSwitchSchema, mailTestSchema } from "../../../server/mail/compose";
+import { mailSwitchSchema, mailTestSchema } from "../../../server/services/mails";
 import { isMailKind, MAIL_KIND_NAMES, MAIL_KINDS, type MailKind } from "../../../server/mail/kinds";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -9,7 +9,7 @@ import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { dateTime, longDate } from "../../../domain/dates";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";

@@ -8,7 +8,7 @@ import { SelectField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireAdmin } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone, validityMarker } from "../../../domain/membership";
 import { orderStatuses, paymentStatuses } from "../../../domain/vocabulary";
 import { AdminHeader, type AdminLayoutData } from "./layout";

@@ -6,7 +6,7 @@ import { ItemsGrid } from "../../components/ItemsGrid";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { WAITING_TEXTS, type RowAction } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
 

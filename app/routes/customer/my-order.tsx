@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/my-order";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
 

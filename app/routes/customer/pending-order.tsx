@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/pending-order";
 import { Badge, paymentTone } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

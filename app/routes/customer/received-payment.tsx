@@ -3,7 +3,7 @@ import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../lib/format";
+import { money } from "../../../domain/format";
 import { rowAction, WAITING_TEXTS } from "../../../domain/membership";
 import { CheckIcon } from "../../components/StrokeIcon";
 

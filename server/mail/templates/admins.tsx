@@ -1,4 +1,4 @@
-import { money } from "../../../app/lib/format";
+import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Quote } from "./Layout";
 import type { Template } from "./types";
 

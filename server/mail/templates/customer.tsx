@@ -1,6 +1,6 @@
 import { longDate } from "../../../domain/dates";
 import { WAITING_TEXTS } from "../../../domain/membership";
-import { money } from "../../../app/lib/format";
+import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Small } from "./Layout";
 import type { Template } from "./types";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { brandOf } from "./brand";
-import { renderMail } from "./compose";
-import { MAIL_KIND_NAMES, type MailKind } from "./kinds";
-import { sampleData } from "./samples";
+import { brandOf } from "../mail/brand";
+import { renderMail } from "./mails";
+import { MAIL_KIND_NAMES, type MailKind } from "../mail/kinds";
+import { sampleData } from "../mail/samples";
 
 const PUBLIC_URL = "https://studio.example";
 const NOW = new Date("2026-03-10T12:00:00Z");

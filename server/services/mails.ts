@@ -6,15 +6,14 @@ import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { adminUsers, mailSettings } from "../db/schema";
 import { AppError, badRequest } from "../lib/errors";
-import { audited, type Actor } from "../services/activity";
-import type { Viewer } from "../services/accounts";
-import type { ContentService } from "../services/content";
-import { jobKey, type JobsService, type Tx } from "../services/jobs";
-import type { Mail } from "../services/mailer";
-import { absoluteUrl, brandOf, type Brand } from "./brand";
-import { MAIL_KINDS, MAIL_KIND_NAMES, type MailData, type MailKind } from "./kinds";
-import { sampleData } from "./samples";
-import { TEMPLATES, type MailContext } from "./templates";
+import { audited, type Actor } from "./activity";
+import type { ContentService } from "./content";
+import { jobKey, type JobsService, type Tx } from "./jobs";
+import type { Mail } from "./mailer";
+import { absoluteUrl, brandOf, type Brand } from "../mail/brand";
+import { MAIL_KINDS, MAIL_KIND_NAMES, type MailData, type MailKind } from "../mail/kinds";
+import { sampleData } from "../mail/samples";
+import { TEMPLATES, type MailContext } from "../mail/templates";
 
 type Reader = Pick<Db, "select">;
 
@@ -141,7 +140,7 @@ export function createMailsService({ db, content, publicUrl, timeZone, now, jobs
     },
 
     /** "Send a test to me": the kind with sample data to the signed-in admin, queued like every mail (on or off). */
-    async sendTest(kind: MailKind, viewer: Viewer): Promise<{ queued: boolean }> {
+    async sendTest(kind: MailKind, viewer: { email: string }): Promise<{ queued: boolean }> {
       const mail = await render(kind, sampleData(now(), publicUrl)[kind], viewer.email);
       const test = { ...mail, subject: `[Test] ${mail.subject}` };
       const queued = await db.transaction((tx) => jobs.queueMail(tx, test, jobKey("mail-test", kind, randomUUID())));

@@ -1,4 +1,4 @@
-import type { ContentSnapshot } from "../../domain/registry";
+import type { ContentSnapshot } from "./registry";
 
 /** The agency's name, read from the copyright line ("© 2026 Atelier North Studio. All rights reserved."). */
 export function siteName(content: Pick<ContentSnapshot, "copyright">): string {
