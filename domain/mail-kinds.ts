@@ -7,10 +7,16 @@
 /** A date as the services have it: a Date, or an ISO string as records carry them. */
 export type MailDate = Date | string;
 
+/** What every mail about one order carries: its id (for links) and the number people read. */
+export interface OrderRef {
+  orderId: string;
+  /** AN-2026-00123 (domain/order-number.ts): the same in every mail, page and CSV. */
+  orderNumber: string;
+}
+
 export interface MailData {
-  orderPlaced: { orderId: string; customerName: string; packageName: string; amount: number };
-  paymentReceived: {
-    orderId: string;
+  orderPlaced: OrderRef & { customerName: string; packageName: string; amount: number };
+  paymentReceived: OrderRef & {
     customerName: string;
     packageName: string;
     amount: number;
@@ -20,12 +26,18 @@ export interface MailData {
     /** True when the membership started with the payment (automatic activation). */
     activated: boolean;
   };
-  membershipActive: { orderId: string; customerName: string; packageName: string; expiresAt: MailDate };
+  membershipActive: OrderRef & { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEnded: { customerName: string; packageName: string; endedAt: MailDate };
-  orderCancelled: { orderId: string; customerName: string; packageName: string; amount: number };
-  adminPaymentWaiting: {
-    orderId: string;
+  orderCancelled: OrderRef & { customerName: string; packageName: string; amount: number };
+  paymentRefunded: OrderRef & {
+    customerName: string;
+    packageName: string;
+    amount: number;
+    /** When the customer's membership ends now that this order gives no day (null: no membership runs). */
+    membershipEnds: MailDate | null;
+  };
+  adminPaymentWaiting: OrderRef & {
     customerName: string;
     customerEmail: string;
     packageName: string;
@@ -95,6 +107,12 @@ export const MAIL_KINDS = {
     label: "Order cancelled",
     audience: "customer",
     when: "An unpaid order is cancelled.",
+    canTurnOff: true,
+  },
+  paymentRefunded: {
+    label: "Payment refunded",
+    audience: "customer",
+    when: "A paid order is refunded or its payment reversed: what the membership is now.",
     canTurnOff: true,
   },
   adminPaymentWaiting: {

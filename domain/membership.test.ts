@@ -5,7 +5,6 @@ import {
   daysLeft,
   memberBadge,
   membershipOf,
-  nextMembershipValid,
   rowAction,
   validityMarker,
   type MembershipOrder,
@@ -37,9 +36,8 @@ describe("membershipOf", () => {
   });
 
   it("is waiting (payment received, waiting for activation) for a Paid order not yet Delivered", () => {
-    const paid = order({ packageName: "Premium", orderStatus: "Pending" });
+    const paid = order({ packageName: "Premium", orderStatus: "Pending", membershipValid: null });
     expect(membershipOf([paid], now)).toEqual({ state: "waiting", packageName: "Premium" });
-    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: null })], now).state).toBe("waiting");
     // Never "none" or "expired" to someone whose payment was received:
     expect(membershipOf([order({ membershipValid: at(-DAY_MS) }), paid], now).state).toBe("waiting");
     // An active membership stays active while a renewal waits.
@@ -48,13 +46,9 @@ describe("membershipOf", () => {
     expect(membershipOf([order({ orderStatus: "Pending", paymentStatus: "Refunded" })], now).state).toBe("none");
   });
 
-  it("a waiting order whose validity has run out waits no more", () => {
-    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: at(1) })], now).state).toBe("waiting");
-    expect(membershipOf([order({ orderStatus: "Pending", membershipValid: now })], now).state).toBe("none");
-    expect(
-      membershipOf([order({ orderStatus: "Pending", membershipValid: now }), order({ membershipValid: at(-1) })], now)
-        .state,
-    ).toBe("expired");
+  it("a window that has not started yet is not a membership", () => {
+    expect(membershipOf([order({ membershipStarts: at(1), membershipValid: at(DAY_MS) })], now).state).toBe("expired");
+    expect(membershipOf([order({ membershipStarts: now, membershipValid: at(DAY_MS) })], now).state).toBe("active");
   });
 
   it("is active while the validity is in the future, expired from the moment it is reached", () => {
@@ -100,16 +94,6 @@ describe("daysLeft", () => {
   });
 });
 
-describe("nextMembershipValid", () => {
-  it("runs from now without an unexpired membership", () => {
-    expect(nextMembershipValid([], now, 30)).toEqual(at(30 * DAY_MS));
-    expect(nextMembershipValid([at(-DAY_MS), null], now, 30)).toEqual(at(30 * DAY_MS));
-  });
-  it("stacks a renewal on the latest unexpired validity", () => {
-    expect(nextMembershipValid([at(10 * DAY_MS), at(3 * DAY_MS)], now, 30)).toEqual(at(40 * DAY_MS));
-  });
-});
-
 describe("markers and row actions", () => {
   it("validityMarker", () => {
     expect(validityMarker(null, now)).toBe("Not Set");
@@ -123,18 +107,15 @@ describe("markers and row actions", () => {
     expect(memberBadge({ ...d, paymentStatus: "Paid", membershipValid: null }, now)).toBe("Inactive");
     expect(memberBadge({ ...d, paymentStatus: "UnPaid", membershipValid: at(1) }, now)).toBe("Inactive");
     const p = { orderStatus: "Pending" } as const;
-    expect(memberBadge({ ...p, paymentStatus: "Paid", membershipValid: at(1) }, now)).toBe("Awaiting Activation");
-    expect(memberBadge({ ...p, paymentStatus: "Paid", membershipValid: now }, now)).toBe("Expired");
+    expect(memberBadge({ ...p, paymentStatus: "Paid", membershipValid: null }, now)).toBe("Awaiting Activation");
     expect(memberBadge({ ...p, paymentStatus: "UnPaid", membershipValid: null }, now)).toBe("Inactive");
   });
-  it("awaitsActivation: Paid, Pending, validity not over", () => {
-    const o = { paymentStatus: "Paid", orderStatus: "Pending", membershipValid: at(1) } as const;
-    expect(awaitsActivation(o, now)).toBe(true);
-    expect(awaitsActivation({ ...o, membershipValid: null }, now)).toBe(true);
-    expect(awaitsActivation({ ...o, membershipValid: now }, now)).toBe(false);
-    expect(awaitsActivation({ ...o, orderStatus: "Delivered" }, now)).toBe(false);
-    expect(awaitsActivation({ ...o, paymentStatus: "UnPaid" }, now)).toBe(false);
-    expect(awaitsActivation({ ...o, paymentStatus: "Refunded" }, now)).toBe(false);
+  it("awaitsActivation: Paid and still Pending", () => {
+    const o = { paymentStatus: "Paid", orderStatus: "Pending" } as const;
+    expect(awaitsActivation(o)).toBe(true);
+    expect(awaitsActivation({ ...o, orderStatus: "Delivered" })).toBe(false);
+    expect(awaitsActivation({ ...o, paymentStatus: "UnPaid" })).toBe(false);
+    expect(awaitsActivation({ ...o, paymentStatus: "Refunded" })).toBe(false);
   });
   it("rowAction follows the payment status; 'Expires At' lasts through the expiry's calendar day", () => {
     const base = { id: "o1", membershipValid: null, orderStatus: "Delivered" } as const;

@@ -9,7 +9,10 @@ export interface MembershipOrder {
   packageName: string;
   paymentStatus: PaymentStatus;
   orderStatus: OrderStatus;
+  /** The end of the order's window in the customer's timeline (null: it gives no day). */
   membershipValid: Date | null;
+  /** The start of that window (absent where a caller only has the end). */
+  membershipStarts?: Date | null;
 }
 
 export type Membership =
@@ -22,51 +25,108 @@ export type Membership =
 
 export const DAY_MS = 86_400_000;
 
-/**
- * Whether an order's payment was received and its membership waits for the studio to activate it (set Delivered):
- * Paid, still Pending, and its validity not already over.
- */
-export function awaitsActivation(
-  o: Pick<MembershipOrder, "paymentStatus" | "orderStatus" | "membershipValid">,
-  now: Date,
-): boolean {
-  return (
-    o.paymentStatus === "Paid" &&
-    o.orderStatus === "Pending" &&
-    (o.membershipValid === null || o.membershipValid.getTime() > now.getTime())
-  );
+// ── The membership timeline ─────────────────────────────────────────────────────────────────────────────────────
+
+/** What the timeline reads of an order. */
+export interface TimelineOrder {
+  id: string;
+  paymentStatus: PaymentStatus;
+  orderStatus: OrderStatus;
+  packageValidity: number;
+  paidAt: Date | null;
+  deliveredAt: Date | null;
+  /** When it was placed: breaks a tie between two orders activated at the same instant. */
+  createdAt: Date;
+}
+
+/** One order's days: from `starts` (inclusive) to `ends` (exclusive). */
+export interface MembershipWindow {
+  orderId: string;
+  starts: Date;
+  ends: Date;
 }
 
 /**
- * From the customer's own orders (spec 1, section 4: those both Paid and Delivered count): one whose validity is still
- * in the future makes the membership active (the latest expiry wins). Without one, a paid order waiting for the studio's
- * activation makes it "waiting" (never "no membership" to someone who has paid); else Paid and Delivered orders whose
- * validity is over make it expired, and nothing is none. Admins have full access.
+ * Whether an order gives days: Paid and Delivered (spec 1, section 4). A paid order the studio has not delivered waits,
+ * and uses none of its days while it waits; a refunded, reversed, cancelled or unpaid order gives none.
+ */
+export const countsForMembership = (o: Pick<TimelineOrder, "paymentStatus" | "orderStatus">) =>
+  o.paymentStatus === "Paid" && o.orderStatus === "Delivered";
+
+/** When an order that counts started counting: the later of its payment and its delivery. */
+export function activationOf(o: Pick<TimelineOrder, "paidAt" | "deliveredAt" | "createdAt">): Date {
+  const paid = o.paidAt ?? o.createdAt;
+  const delivered = o.deliveredAt ?? paid;
+  return delivered.getTime() > paid.getTime() ? delivered : paid;
+}
+
+/**
+ * A customer's membership windows, from all their orders: the orders that count, in the order they were activated
+ * (ties: placed first, then id), laid end to end: each starts at its activation or when the one before it ends,
+ * whichever is later, and lasts its validity in days. Windows never overlap, and the days granted are exactly the sum
+ * of the validities of the orders that count: a refund or a cancellation removes its order's days and moves the later
+ * windows up. The same orders always give the same windows.
+ */
+export function membershipTimeline(orders: readonly TimelineOrder[]): MembershipWindow[] {
+  const counted = orders
+    .filter(countsForMembership)
+    .map((o) => ({ o, at: activationOf(o).getTime() }))
+    .sort(
+      (a, b) =>
+        a.at - b.at ||
+        a.o.createdAt.getTime() - b.o.createdAt.getTime() ||
+        (a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0),
+    );
+  const windows: MembershipWindow[] = [];
+  let end = Number.NEGATIVE_INFINITY;
+  for (const { o, at } of counted) {
+    const starts = Math.max(at, end);
+    end = starts + o.packageValidity * DAY_MS;
+    windows.push({ orderId: o.id, starts: new Date(starts), ends: new Date(end) });
+  }
+  return windows;
+}
+
+/**
+ * Whether an order's payment was received and its membership waits for the studio to activate it (set Delivered):
+ * Paid and still Pending. Its days start when it is delivered.
+ */
+export function awaitsActivation(o: Pick<MembershipOrder, "paymentStatus" | "orderStatus">): boolean {
+  return o.paymentStatus === "Paid" && o.orderStatus === "Pending";
+}
+
+/**
+ * From the customer's own orders and their windows (spec 1, section 4: those both Paid and Delivered count): a window
+ * holding `now` makes the membership active, shown with the latest expiry (later windows follow it without a gap).
+ * Without one, a paid order waiting for the studio's activation makes it "waiting" (never "no membership" to someone who
+ * has paid); else Paid and Delivered orders whose windows are over make it expired, and nothing is none. Admins have
+ * full access.
  */
 export function membershipOf(orders: readonly MembershipOrder[], now: Date, isAdmin = false): Membership {
   if (isAdmin) return { state: "admin" };
-  const counted = orders.filter((o) => o.paymentStatus === "Paid" && o.orderStatus === "Delivered");
-  const waiting = orders.find((o) => awaitsActivation(o, now));
-  const inactive = (): Membership =>
-    waiting
-      ? { state: "waiting", packageName: waiting.packageName }
-      : counted.length
-        ? { state: "expired" }
-        : { state: "none" };
-  if (counted.length === 0) return inactive();
+  const t = now.getTime();
+  const counted = orders.filter(countsForMembership);
+  const current = counted.some(
+    (o) =>
+      o.membershipValid &&
+      o.membershipValid.getTime() > t &&
+      (o.membershipStarts == null || o.membershipStarts.getTime() <= t),
+  );
   let best: MembershipOrder | undefined;
-  for (const o of counted) {
-    if (o.membershipValid && o.membershipValid.getTime() > now.getTime()) {
-      if (!best || o.membershipValid.getTime() > best.membershipValid!.getTime()) best = o;
-    }
+  if (current)
+    for (const o of counted)
+      if (o.membershipValid && (!best || o.membershipValid.getTime() > best.membershipValid!.getTime())) best = o;
+  if (best) {
+    return {
+      state: "active",
+      packageName: best.packageName,
+      expiresAt: best.membershipValid!,
+      daysLeft: daysLeft(best.membershipValid!, now),
+    };
   }
-  if (!best) return inactive();
-  return {
-    state: "active",
-    packageName: best.packageName,
-    expiresAt: best.membershipValid!,
-    daysLeft: daysLeft(best.membershipValid!, now),
-  };
+  const waiting = orders.find(awaitsActivation);
+  if (waiting) return { state: "waiting", packageName: waiting.packageName };
+  return counted.length ? { state: "expired" } : { state: "none" };
 }
 
 /** Whether a membership lets its holder open catalogue items. */
@@ -75,16 +135,6 @@ export const hasAccess = (m: Membership) => m.state === "active" || m.state === 
 /** Days from now to the expiry, rounded up (a few hours left is one day). */
 export function daysLeft(expiresAt: Date, now: Date): number {
   return Math.max(0, Math.ceil((expiresAt.getTime() - now.getTime()) / DAY_MS));
-}
-
-/**
- * When an order becomes Paid: the validity runs from the later of now and the customer's latest unexpired
- * membership, so a renewal bought early adds to the time already paid for.
- */
-export function nextMembershipValid(existing: readonly (Date | null)[], now: Date, validityDays: number): Date {
-  let start = now.getTime();
-  for (const d of existing) if (d && d.getTime() > start) start = d.getTime();
-  return new Date(start + validityDays * DAY_MS);
 }
 
 /** The order row's validity marker: Active, Expired, or Not Set. */
@@ -101,7 +151,7 @@ export function memberBadge(
   o: Pick<MembershipOrder, "paymentStatus" | "orderStatus" | "membershipValid">,
   now: Date,
 ): "Active Member" | "Awaiting Activation" | "Expired" | "Inactive" {
-  if (awaitsActivation(o, now)) return "Awaiting Activation";
+  if (awaitsActivation(o)) return "Awaiting Activation";
   if (o.paymentStatus !== "Paid" || !o.membershipValid) return "Inactive";
   return o.membershipValid.getTime() > now.getTime() ? "Active Member" : "Expired";
 }
@@ -140,7 +190,7 @@ export function rowAction(
     case "Refunded":
       return { kind: "refunded" };
     case "Paid":
-      if (awaitsActivation(o, now)) return { kind: "waiting" };
+      if (awaitsActivation(o)) return { kind: "waiting" };
       if (!o.membershipValid) return { kind: "paid" };
       // 'Expires At {date}' while the validity date is today or later, by calendar date.
       return dayKey(o.membershipValid, timeZone) >= dayKey(now, timeZone)

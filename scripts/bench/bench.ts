@@ -142,10 +142,10 @@ async function insertOrders(connection: pg.PoolConfig, database: string, ORDERS:
   );
   // Orders spread over two years; about half paid, most of those delivered; a few cancelled.
   await client.query(
-    `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
+    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
                          customer_address, customer_country, payment_status, order_status, order_date,
                          membership_valid, paid_at, created_at, updated_at)
-     select 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example', 'Customer ' || c,
+     select 'BN-' || lpad(g::text, 7, '0'), 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example', 'Customer ' || c,
             c || ' Bench Street', 'United Kingdom', s.payment, s.delivery, to_char(t, 'MM/DD/YYYY'),
             case when s.payment = 'Paid' then t + make_interval(days => p.validity) end,
             case when s.payment = 'Paid' then t end, t, t

@@ -202,6 +202,8 @@ export const orders = pgTable(
   "orders",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** The number people read and say (domain/order-number.ts): AN-2026-00123, gap-free within each year. */
+    number: text("number").notNull().unique(),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "restrict" }),
@@ -217,7 +219,16 @@ export const orders = pgTable(
     orderStatus: text("order_status", { enum: orderStatuses.values }).notNull().default("Pending"),
     /** The spec's locale date string (MM/DD/YYYY), shown as is; every sort uses createdAt. */
     orderDate: text("order_date").notNull(),
+    /**
+     * The order's window in the customer's membership timeline (domain/membership.ts), recomputed by the order commands
+     * in the transaction of every change to any of the customer's orders; null when the order gives no day.
+     */
+    membershipStarts: timestamp("membership_starts", { withTimezone: true }),
     membershipValid: timestamp("membership_valid", { withTimezone: true }),
+    /** When the order was last set Delivered (its membership starts at the later of this and paidAt). */
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /** The one-time key of the form or call that placed it: the same key places one order. */
+    idempotencyKey: text("idempotency_key"),
     /** PayPal's transaction id of the payment, once verified (unique: a payment pays one order once). */
     txnId: text("txn_id").unique(),
     /** The last status PayPal reported when it was not Completed (e.g. Pending), shown while we wait. */
@@ -232,6 +243,7 @@ export const orders = pgTable(
     check("orders_price_check", sql`${t.packagePrice} >= 0`),
     check("orders_validity_check", sql`${t.packageValidity} >= 1`),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
+    uniqueIndex("orders_idempotency_idx").on(t.userId, t.idempotencyKey),
     index("orders_created_idx").on(t.createdAt),
     index("orders_payment_status_idx").on(t.paymentStatus, t.createdAt),
     // The orders desk's filters (domain/order-filters.ts): each has an index its plan uses.
@@ -246,13 +258,28 @@ export const orders = pgTable(
     index("orders_membership_end_idx")
       .on(t.membershipValid)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Delivered'`),
-    // Search by customer name or email anywhere in the text (trigrams; the extension is created by the migration).
+    // Search by customer name, email or order number anywhere in the text (trigrams; the extension is created by the
+    // migration).
     index("orders_customer_search_idx").using(
       "gin",
-      sql`(lower(${t.customerName} || ' ' || ${t.customerEmail})) gin_trgm_ops`,
+      sql`(lower(${t.customerName} || ' ' || ${t.customerEmail} || ' ' || ${t.number})) gin_trgm_ops`,
     ),
   ],
 );
+
+/** Gap-free counters (order numbers per year): the next number is taken in the transaction that uses it. */
+export const numberSequences = pgTable("number_sequences", {
+  scope: text("scope").primaryKey(),
+  last: integer("last").notNull(),
+});
+
+/**
+ * Customers whose membership timeline is to be recomputed at the next start (a migration that changes the rule fills
+ * it; server/services/orders/commands.ts empties it).
+ */
+export const membershipRecompute = pgTable("membership_recompute", {
+  userId: text("user_id").primaryKey(),
+});
 
 /** The columns of a count of orders per period and pair of statuses, beside its period column (fresh each call). */
 const statusCounts = () => ({

@@ -2,15 +2,23 @@ import type { MailData, MailKind } from "./kinds";
 
 const DAY = 86_400_000;
 const ORDER_ID = "3f6c2a9e-8b1d-4c57-9a0e-5d2f7b4c1e88";
+const ORDER_NUMBER = "AN-2026-00123";
 
 /** Sample data per kind, for the back office's previews and test sends (dates relative to the given moment). */
 export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: MailData[K] } {
   const inDays = (n: number) => new Date(now.getTime() + n * DAY);
   const base = publicUrl.replace(/\/$/, "");
   return {
-    orderPlaced: { orderId: ORDER_ID, customerName: "Jane Doe", packageName: "Standard", amount: 49 },
+    orderPlaced: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: "Standard",
+      amount: 49,
+    },
     paymentReceived: {
       orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
       packageName: "Standard",
       amount: 49,
@@ -18,12 +26,33 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       txnId: "8MC585209K746392H",
       activated: false,
     },
-    membershipActive: { orderId: ORDER_ID, customerName: "Jane Doe", packageName: "Standard", expiresAt: inDays(30) },
+    membershipActive: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: "Standard",
+      expiresAt: inDays(30),
+    },
     membershipEndingSoon: { customerName: "Jane Doe", packageName: "Standard", expiresAt: inDays(7) },
     membershipEnded: { customerName: "Jane Doe", packageName: "Standard", endedAt: now },
-    orderCancelled: { orderId: ORDER_ID, customerName: "Jane Doe", packageName: "Standard", amount: 49 },
+    orderCancelled: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: "Standard",
+      amount: 49,
+    },
+    paymentRefunded: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: "Standard",
+      amount: 49,
+      membershipEnds: inDays(12),
+    },
     adminPaymentWaiting: {
       orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
       customerEmail: "jane@example.com",
       packageName: "Standard",

@@ -80,7 +80,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     mails,
   });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
-  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger, mails });
+  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });

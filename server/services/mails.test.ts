@@ -26,6 +26,7 @@ const LINKS: Record<MailKind, string> = {
   membershipEndingSoon: `${PUBLIC_URL}/pricing`,
   membershipEnded: `${PUBLIC_URL}/pricing`,
   orderCancelled: `${PUBLIC_URL}/pricing`,
+  paymentRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
   adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
   newsletterConfirm: samples.newsletterConfirm.confirmUrl,
@@ -49,6 +50,25 @@ describe("renderMail", () => {
     expect(mail.html).toContain('src="https://studio.example/images/logo.svg"');
     // The plain text is text: no markup, no styles.
     expect(mail.text).not.toMatch(/<\/?[a-z][^>]*>|style=|&[a-z]+;/i);
+  });
+
+  it("names every order by its number, the same one the pages show", async () => {
+    for (const kind of MAIL_KIND_NAMES) {
+      const data = samples[kind] as { orderNumber?: string };
+      if (!data.orderNumber) continue;
+      const mail = await render(kind);
+      for (const part of [mail.html, mail.text]) expect(part, kind).toContain("AN-2026-00123");
+    }
+  });
+
+  it("a refund says what the membership is now", async () => {
+    const mail = await render("paymentRefunded");
+    for (const part of [mail.html, mail.text]) {
+      expect(part).toContain("$49.00 USD");
+      expect(part).toContain("Valid until Mar 22, 2026");
+    }
+    const none = await render("paymentRefunded", { ...samples.paymentRefunded, membershipEnds: null });
+    expect(none.text).toContain("No active membership");
   });
 
   it("writes amounts, dates and the PayPal transaction id of a receipt", async () => {

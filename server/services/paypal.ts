@@ -1,12 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import { orders, paymentEvents } from "../db/schema";
+import { paymentEvents } from "../db/schema";
 import { isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import type { MailsService } from "./mails";
-import { jobKey } from "./jobs";
-import type { OrdersService } from "./orders";
+import { PAYPAL_ACTOR, type OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
 import { createPayPalSimulator, SIMULATOR_PATH, SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
 
@@ -54,9 +52,8 @@ export function createPayPalService(deps: {
   orders: OrdersService;
   accounts: PaymentAccountsService;
   logger: Logger;
-  mails: Pick<MailsService, "queueToAdmins">;
 }) {
-  const { db, config, orders: ordersService, accounts, logger, mails } = deps;
+  const { db, config, orders: ordersService, accounts, logger } = deps;
   const mode = config.paypalMode;
   /** How this server reaches itself (set once it listens): the simulator's postback and notifications go here. */
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -144,6 +141,7 @@ export function createPayPalService(deps: {
     /** The form the pay screen posts (spec: cmd _xclick, item_number 1, no_shipping 1, USD, the three addresses). */
     async checkout(order: {
       _id: string;
+      orderNumber: string;
       packageName: string;
       packagePrice: number;
       packageValidity: number;
@@ -156,7 +154,7 @@ export function createPayPalService(deps: {
         fields: {
           cmd: "_xclick",
           business: await accounts.receiver(),
-          item_name: `${order.packageName} membership (${order.packageValidity} days)`,
+          item_name: `${order.orderNumber}: ${order.packageName} membership (${order.packageValidity} days)`,
           item_number: "1",
           amount: order.packagePrice.toFixed(2),
           currency_code: "USD",
@@ -234,31 +232,15 @@ export function createPayPalService(deps: {
           .from(paymentEvents)
           .where(and(eq(paymentEvents.txnId, txnId), eq(paymentEvents.outcome, "applied")))
           .limit(1);
-        const [usedBy] = await db.select({ id: orders.id }).from(orders).where(eq(orders.txnId, txnId));
+        const usedBy = await ordersService.byTxnId(txnId);
         if (seen.length || usedBy) {
           await record(eventId, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
           return "duplicate";
         }
         try {
-          const result = await db.transaction(async (tx) => {
-            const r = await ordersService.markPaidTx(tx, order.id, { txnId });
-            // A verified payment that waits for delivery: every admin hears it, once per order.
-            if (r.changed && !r.delivered && order.orderStatus === "Pending")
-              await mails.queueToAdmins(
-                tx,
-                "adminPaymentWaiting",
-                {
-                  orderId: order.id,
-                  customerName: order.customerName,
-                  customerEmail: order.customerEmail,
-                  packageName: order.packageName,
-                  amount: order.packagePrice,
-                  txnId,
-                },
-                jobKey("order", order.id, "waiting"),
-              );
-            return r;
-          });
+          // The order's command: Paid, the membership timeline, the mails (the customer's receipt; every admin's
+          // "waiting for delivery" unless it is activated at once), the activity entry, in one transaction.
+          const result = await ordersService.pay(order.id, PAYPAL_ACTOR, txnId);
           await record(
             eventId,
             params,
@@ -281,7 +263,11 @@ export function createPayPalService(deps: {
           await record(eventId, params, "rejected", `${status} of a payment that is not this order's`, order.id);
           return "rejected";
         }
-        const changed = await db.transaction((tx) => ordersService.refundTx(tx, order.id));
+        const { changed } = await ordersService.refund(
+          order.id,
+          PAYPAL_ACTOR,
+          status === "Reversed" ? "reverse" : "refund",
+        );
         await record(
           eventId,
           params,
@@ -294,10 +280,7 @@ export function createPayPalService(deps: {
 
       if (status === "Pending") {
         const reason = params.get("pending_reason");
-        await db
-          .update(orders)
-          .set({ providerStatus: reason ? `Pending (${reason})` : "Pending" })
-          .where(and(eq(orders.id, order.id), eq(orders.paymentStatus, "UnPaid")));
+        await ordersService.notePending(order.id, reason);
         await record(eventId, params, "pending", `payment pending${reason ? `: ${reason}` : ""}`, order.id);
         return "pending";
       }

@@ -21,9 +21,9 @@ beforeAll(async () => {
   );
   // Ten orders per customer, their ends spread over two years around now; most paid and delivered.
   await app.db.pool.query(
-    `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
+    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
        customer_address, customer_country, payment_status, order_status, order_date, membership_valid)
-     select 'u' || (1 + g % $1), 'Basic', 49, 30, 'u' || (1 + g % $1) || '@example.org', 'Customer', 'Street', 'UK',
+     select 'AN-2026-' || g, 'u' || (1 + g % $1), 'Basic', 49, 30, 'u' || (1 + g % $1) || '@example.org', 'Customer', 'Street', 'UK',
        case when g % 7 = 0 then 'UnPaid' else 'Paid' end, case when g % 5 = 0 then 'Pending' else 'Delivered' end,
        '06/01/2026', $2::timestamptz + ((g * 7919) % 730 - 365) * interval '1 day'
      from generate_series(1, $3) g`,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderFilters } from "../../domain/order-filters";
 import { AppError } from "../../server/lib/errors";
 import type { Viewer } from "../../server/services/accounts";
-import { DIRECT_OFFSET } from "../../server/services/order-tallies";
+import { DIRECT_OFFSET } from "../../server/services/orders/tallies";
+import { PAYPAL_ACTOR } from "../../server/services/orders";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
@@ -48,10 +49,10 @@ const q = <T extends object = Record<string, unknown>>(text: string, values: unk
 /** `n` orders inserted with SQL (as the bench does), spread over `days` days before now, statuses mixed. */
 async function insertOrders(n: number, days: number, seed = 0) {
   await q(
-    `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
+    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
        customer_address, customer_country, payment_status, order_status, order_date, membership_valid, paid_at,
        created_at, updated_at)
-     select u.id, 'Basic', (array[29, 59.5, 99])[1 + g % 3], 30, u.email, 'Bulk ' || g, '1 Road', 'UK',
+     select gen_random_uuid()::text, u.id, 'Basic', (array[29, 59.5, 99])[1 + g % 3], 30, u.email, 'Bulk ' || g, '1 Road', 'UK',
        case when g % 10 < 5 then 'Paid' when g % 10 = 9 then 'Cancelled' else 'UnPaid' end,
        case when g % 10 < 4 then 'Delivered' else 'Pending' end, '01/01/2026',
        null, case when g % 10 < 5 then t + interval '3 hours' end, t, t
@@ -122,9 +123,9 @@ describe("with a few thousand orders", () => {
     const before = (await app.services.orders.sales()).months;
     expect(before).toHaveLength(12);
     await q(
-      `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
+      `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
          customer_address, customer_country, payment_status, order_status, order_date, paid_at, created_at, updated_at)
-       values ($1, 'Basic', 1000, 30, 'ann@example.org', 'Edge', '1 Road', 'UK', 'Paid', 'Pending', '01/01/2026', $2, $2, $2)`,
+       values (gen_random_uuid()::text, $1, 'Basic', 1000, 30, 'ann@example.org', 'Edge', '1 Road', 'UK', 'Paid', 'Pending', '01/01/2026', $2, $2, $2)`,
       [customers[0]!.viewer.id, first],
     );
     const after = (await app.services.orders.sales()).months;
@@ -324,12 +325,13 @@ describe("with a few thousand orders", () => {
   });
 });
 
-function newOrder(who = customers[Math.floor(Math.random() * customers.length)]!) {
-  return app.services.orders.create(who.viewer, pkg._id, {
+async function newOrder(who = customers[Math.floor(Math.random() * customers.length)]!) {
+  const { order } = await app.services.orders.place(who.viewer, pkg._id, {
     customerName: "Mix",
     customerAddress: "1 Road",
     customerCountry: "UK",
   });
+  return order;
 }
 
 /** A deterministic pseudo-random sequence (mulberry32), so a failure can be replayed. */
@@ -372,12 +374,9 @@ describe("the tallies after a random mix of order changes", () => {
         ),
       async () => {
         const id = pick(await ids());
-        await app.db.db.transaction((tx) => app.services.orders.markPaidTx(tx, id, { txnId: `T-${id}` }));
+        await app.services.orders.pay(id, PAYPAL_ACTOR, `T-${id}`);
       },
-      async () => {
-        const id = pick(await ids());
-        await app.db.db.transaction((tx) => app.services.orders.refundTx(tx, id));
-      },
+      async () => app.services.orders.refund(pick(await ids()), PAYPAL_ACTOR),
       // Writers that bypass the services: the triggers keep the tallies right all the same.
       () => insertOrders(1 + Math.floor(rnd() * 40), 400, Math.floor(rnd() * 3)),
       async () =>

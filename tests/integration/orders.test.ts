@@ -255,7 +255,10 @@ describe("PayPal notifications (IPN)", () => {
     const row = await orderRow(id);
     expect(row.payment_status).toBe("Paid");
     expect(row.txn_id).toBe("TXNOK000000000001");
-    const valid = new Date(row.membership_valid).getTime();
+    // Paid and still Pending: the payment waits for activation and uses none of its days yet.
+    expect(row.membership_valid).toBeNull();
+    await app.request(`/api/order-status/${id}`, { method: "PUT", json: { orderStatus: "Delivered" }, jar: admin });
+    const valid = new Date((await orderRow(id)).membership_valid).getTime();
     expect(valid).toBeGreaterThanOrEqual(before + basic.packageValidity * DAY_MS - 1000);
     expect(valid).toBeLessThanOrEqual(Date.now() + basic.packageValidity * DAY_MS + 1000);
 
@@ -368,7 +371,7 @@ describe("PayPal notifications (IPN)", () => {
 });
 
 describe("membership", () => {
-  it("stacks a renewal on the time already paid for; the admin's Paid does the same", async () => {
+  it("lays a renewal after the time already paid for, from the moment each is paid and delivered", async () => {
     const fresh = new CookieJar();
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
@@ -380,19 +383,24 @@ describe("membership", () => {
     const r1 = await (
       await app.request(`/api/order/${first}`, { method: "PUT", json: { paymentStatus: "Paid" }, jar: admin })
     ).json();
-    expect(r1).toMatchObject({ acknowledged: true, modifiedCount: 1 });
-    const r2 = await (
-      await app.request(`/api/order/${second}`, { method: "PUT", json: { paymentStatus: "Paid" }, jar: admin })
-    ).json();
-    expect(new Date(r2.membershipValid).getTime() - new Date(r1.membershipValid).getTime()).toBeCloseTo(
-      premium.packageValidity * DAY_MS,
-      -4,
-    );
-
     // Paid is not yet a membership (it takes Paid and Delivered): the payment was received, activation awaits.
+    expect(r1).toMatchObject({ acknowledged: true, modifiedCount: 1, membershipValid: null });
+    await app.request(`/api/order/${second}`, { method: "PUT", json: { paymentStatus: "Paid" }, jar: admin });
     const user = (await app.services.accounts.viewer(new Headers({ cookie: fresh.header() })))!;
     expect(await app.services.orders.membership(user)).toEqual({ state: "waiting", packageName: "Basic" });
+
+    await app.request(`/api/order-status/${first}`, { method: "PUT", json: { orderStatus: "Delivered" }, jar: admin });
     await app.request(`/api/order-status/${second}`, { method: "PUT", json: { orderStatus: "Delivered" }, jar: admin });
+    const a = await orderRow(first);
+    const b = await orderRow(second);
+    // The second window starts where the first ends: no overlap, no gap, each exactly its validity.
+    expect(new Date(b.membership_starts).getTime()).toBe(new Date(a.membership_valid).getTime());
+    expect(new Date(a.membership_valid).getTime() - new Date(a.membership_starts).getTime()).toBe(
+      basic.packageValidity * DAY_MS,
+    );
+    expect(new Date(b.membership_valid).getTime() - new Date(b.membership_starts).getTime()).toBe(
+      premium.packageValidity * DAY_MS,
+    );
     expect(await app.services.orders.membership(user)).toMatchObject({ state: "active", packageName: "Premium" });
     expect(await app.services.orders.totalSpent(user.id)).toBe(basic.packagePrice + premium.packagePrice);
   });

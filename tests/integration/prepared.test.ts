@@ -4,7 +4,7 @@ import { connect } from "../../server/db/client";
 import { named, preparedRows, statementName } from "../../server/db/prepared";
 import { orderMonthCounts, subscribers } from "../../server/db/schema";
 import { pageOf, preparedPages } from "../../server/lib/paging";
-import { createOrderTallies } from "../../server/services/order-tallies";
+import { createOrderTallies } from "../../server/services/orders/tallies";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
 

@@ -12,6 +12,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   switch (params.file) {
     case "orders.csv":
       csv = toCsv(await s.orders.all(), [
+        { header: "Order Number", value: (o) => o.orderNumber },
         { header: "Order ID", value: (o) => o._id },
         { header: "Order Date", value: (o) => o.orderDate },
         { header: "Customer Name", value: (o) => o.customerName },

@@ -35,10 +35,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (form.get("intent") === "payment") {
     return formAction(form, {
       schema: paymentStatusSchema,
-      run: async (value) => (await orders.setPaymentStatus(params.id, value, viewer), value.paymentStatus),
-      success: (status) => [
+      run: async (value) => ({
+        status: value.paymentStatus,
+        ...(await orders.setPaymentStatus(params.id, value, viewer)),
+      }),
+      // A paid order's days start when it is delivered (domain/membership.ts): the admin is told which happened.
+      success: ({ status, membershipValid }) => [
         "Payment Status Updated Successfully!",
-        ...(status === "Paid" ? ["Membership validity has been calculated and set!"] : []),
+        ...(status !== "Paid"
+          ? []
+          : membershipValid
+            ? ["Membership validity has been calculated and set!"]
+            : ["The membership starts when the order is set Delivered."]),
       ],
       failure: "Failed to update payment status",
     });
@@ -59,7 +67,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robo
 /** One order: its details, and the payment status and order status forms (posting to this page's action). */
 export default function PaymentStatus({ loaderData: { order, badge, events, timeZone } }: Route.ComponentProps) {
   const rows: [string, React.ReactNode][] = [
-    ["Order #", <span className="font-mono text-xs break-all">{order._id}</span>],
+    ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
+    ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
     ["Order Date", order.orderDate],
     ["Customer", `${order.customerName} (${order.customerEmail})`],
     ["Address", `${order.customerAddress}, ${order.customerCountry}`],

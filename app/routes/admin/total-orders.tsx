@@ -100,7 +100,15 @@ export default function TotalOrders({
         }
         columns={[
           { header: "Sl.", cell: (_o, i) => page.offset + i + 1 },
-          { header: "Order Date", cell: (o) => o.orderDate },
+          {
+            header: "Order Date",
+            cell: (o) => (
+              <>
+                <span className="block">{o.orderDate}</span>
+                <span className="font-mono text-xs whitespace-nowrap text-mist">{o.orderNumber}</span>
+              </>
+            ),
+          },
           {
             header: "Customer",
             cell: (o) => (

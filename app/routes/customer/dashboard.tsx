@@ -185,7 +185,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             testId="dashboard-orders"
             caption={<span data-testid="total-spent">My Orders (Total Spent $ {money(totalSpent)} USD)</span>}
             columns={[
-              { header: "Order #", cell: (o) => <span className="font-mono text-xs">{o._id.slice(0, 8)}</span> },
+              {
+                header: "Order #",
+                cell: (o) => <span className="font-mono text-xs whitespace-nowrap">{o.orderNumber}</span>,
+              },
               { header: "Date", cell: (o) => o.orderDate },
               { header: "Package", cell: (o) => o.packageName },
               { header: "Customer", cell: (o) => o.customerName },

@@ -67,6 +67,10 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent } }:
             testId="my-orders"
             columns={[
               { header: "Sl No.", cell: (_o, i) => orders.page.offset + i + 1 },
+              {
+                header: "Order #",
+                cell: (o) => <span className="font-mono text-xs whitespace-nowrap">{o.orderNumber}</span>,
+              },
               { header: "Order Date", cell: (o) => o.orderDate },
               { header: "Your Name", cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },

@@ -14,6 +14,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   });
   return {
     email: viewer.email,
+    // The form's one-time key: posting it twice (a double click, a retry) places one order.
+    idempotencyKey: crypto.randomUUID(),
     pkg: {
       id: pkg._id,
       name: String(pkg.packageName),
@@ -25,10 +27,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireUser(request, context);
-  return formAction(await request.formData(), {
+  const form = await request.formData();
+  return formAction(form, {
     schema: orderFormSchema,
     run: async (value) => {
-      const order = await context.services.orders.create(viewer, params.id, value);
+      const { order } = await context.services.orders.place(viewer, params.id, value, form.get("idempotencyKey"));
       throw redirect(`/pending-order?order=${order._id}`);
     },
   });
@@ -40,7 +43,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 /** 'Get started with our {package} Plan today.': the package is read-only; the customer gives name, address, country. */
-export default function OrderNow({ loaderData: { pkg, email } }: Route.ComponentProps) {
+export default function OrderNow({ loaderData: { pkg, email, idempotencyKey } }: Route.ComponentProps) {
   const form = useActionForm({ id: "order", schema: orderFormSchema, feedback: "inline" });
   return (
     <section className="bg-sand/60">
@@ -52,6 +55,7 @@ export default function OrderNow({ loaderData: { pkg, email } }: Route.Component
             handle={form}
             className="grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-10"
           >
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
             <TextField label="Package" name="packageName" value={pkg.name} readOnly className="sm:col-span-2" />
             <TextField label="Price" name="packagePrice" value={formatPrice(pkg.price)} readOnly />
             <TextField label="Validity" name="packageValidity" value={`${pkg.validity} days`} readOnly />

@@ -26,8 +26,8 @@ export default function PayNow({ loaderData: { order, checkout, mode, autoActiva
           <p className="eyebrow">Payment</p>
           <h1 className="mt-2 text-3xl text-forest">Order summary</h1>
           <dl className="mt-8 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
-            <dt className="text-mist">Order ID</dt>
-            <dd className="font-mono text-xs break-all">{order._id}</dd>
+            <dt className="text-mist">Order #</dt>
+            <dd className="font-mono text-xs break-all">{order.orderNumber}</dd>
             <dt className="text-mist">Package</dt>
             <dd>
               {order.packageName} · {order.packageValidity} days

@@ -28,7 +28,7 @@ export default function PendingOrder({ loaderData: { order } }: Route.ComponentP
             </p>
             <dl className="mt-8 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
               <dt className="text-mist">Order #</dt>
-              <dd className="font-mono text-xs break-all text-ink">{order._id}</dd>
+              <dd className="font-mono text-xs break-all text-ink">{order.orderNumber}</dd>
               <dt className="text-mist">Date</dt>
               <dd>{order.orderDate}</dd>
               <dt className="text-mist">Amount</dt>

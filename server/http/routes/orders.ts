@@ -11,8 +11,11 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "post",
       path: "/new-order",
       access: "user",
-      what: "place an order",
-      handler: async (req, res, viewer) => added(res, (await orders.create(viewer, req.body?.packageId, req.body))._id),
+      what: "place an order (an Idempotency-Key header: the same key places one order and gets the same answer)",
+      handler: async (req, res, viewer) => {
+        const { order } = await orders.place(viewer, req.body?.packageId, req.body, req.get("idempotency-key"));
+        return added(res, order._id);
+      },
     },
     {
       method: "get",

@@ -20,6 +20,7 @@ export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand,
         <P>PayPal verified a payment. The customer waits until you set the order Delivered.</P>
         <Facts
           rows={[
+            ["Order", d.orderNumber],
             ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
             ["Package", d.packageName],
             ["Amount", usd(d.amount)],

@@ -6,8 +6,6 @@ import type { Template } from "./types";
 
 const usd = (amount: number) => `$${money(amount)} USD`;
 const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
-// As the dashboard's "Order #" column shows it.
-const orderNumber = (id: string) => id.slice(0, 8);
 const why = "You receive this email because you have an account on our site.";
 
 export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
@@ -26,7 +24,7 @@ export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
         <P>We have your order. Your membership starts once it is paid.</P>
         <Facts
           rows={[
-            ["Order", orderNumber(d.orderId)],
+            ["Order", d.orderNumber],
             ["Package", d.packageName],
             ["Amount", usd(d.amount)],
           ]}
@@ -49,7 +47,7 @@ export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, ti
         <P>Thank you: we received your payment. This is your receipt.</P>
         <Facts
           rows={[
-            ["Order", orderNumber(d.orderId)],
+            ["Order", d.orderNumber],
             ["Package", d.packageName],
             ["Amount", usd(d.amount)],
             ["Date", longDate(d.paidAt, timeZone)],
@@ -84,6 +82,7 @@ export const membershipActive: Template<"membershipActive"> = (d, { brand, url, 
         <P>Your membership is active: every item is open to you on your dashboard.</P>
         <Facts
           rows={[
+            ["Order", d.orderNumber],
             ["Package", d.packageName],
             ["Valid until", until],
           ]}
@@ -152,13 +151,42 @@ export const orderCancelled: Template<"orderCancelled"> = (d, { brand, url }) =>
         <P>Your order was cancelled before it was paid, so nothing was charged.</P>
         <Facts
           rows={[
-            ["Order", orderNumber(d.orderId)],
+            ["Order", d.orderNumber],
             ["Package", d.packageName],
             ["Amount", usd(d.amount)],
           ]}
         />
         <P>Whenever you are ready, you can choose a package again.</P>
         <Cta href={link}>See the packages</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const paymentRefunded: Template<"paymentRefunded"> = (d, { brand, url, timeZone }) => {
+  const link = url("/dashboard");
+  const until = d.membershipEnds ? longDate(d.membershipEnds, timeZone) : null;
+  return {
+    subject: `Your payment for ${d.packageName} was refunded`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview={until ? `Your membership now runs until ${until}.` : "This order no longer gives membership days."}
+        heading="Your payment was refunded"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>The payment for this order was refunded, so it no longer gives membership days.</P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Package", d.packageName],
+            ["Amount refunded", usd(d.amount)],
+            ["Membership", until ? `Valid until ${until}` : "No active membership"],
+          ]}
+        />
+        <Cta href={link}>Go to my dashboard</Cta>
       </Layout>
     ),
   };

@@ -7,6 +7,7 @@ import {
   orderCancelled,
   orderPlaced,
   paymentReceived,
+  paymentRefunded,
 } from "./customer";
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import type { Template } from "./types";
@@ -19,6 +20,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   membershipEndingSoon,
   membershipEnded,
   orderCancelled,
+  paymentRefunded,
   adminPaymentWaiting,
   adminContactMessage,
   newsletterConfirm,

@@ -1,8 +1,8 @@
 import { and, eq, gte, lt, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
-import type { OrderFilters } from "../../domain/order-filters";
-import type { Db } from "../db/client";
-import { statement, statementRows, type Statement } from "../db/prepared";
-import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../db/schema";
+import type { OrderFilters } from "../../../domain/order-filters";
+import type { Db } from "../../db/client";
+import { statement, statementRows, type Statement } from "../../db/prepared";
+import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../../db/schema";
 
 /**
  * Reads of the tallies the triggers of migrations 0010 and 0013 maintain (docs/decisions/026-maintained-order-tallies.md):

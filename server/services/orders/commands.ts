@@ -1,0 +1,469 @@
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { dayKey, usDate } from "../../../domain/dates";
+import { membershipTimeline, type MembershipWindow } from "../../../domain/membership";
+import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
+import {
+  applyOrderEvent,
+  orderStatusEvent,
+  paymentStatusEvent,
+  type OrderEvent,
+  type OrderState,
+} from "../../../domain/order-lifecycle";
+import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
+import { parseWith } from "../../../domain/validation";
+import type { Db } from "../../db/client";
+import { membershipRecompute, numberSequences, orders } from "../../db/schema";
+import { AppError, badRequest, isId, notFound } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import type { Viewer } from "../accounts";
+import { audited, type Actor, type Audit } from "../activity";
+import type { ContentService } from "../content";
+import { jobKey, type Tx } from "../jobs";
+import type { MailsService } from "../mails";
+import type { SettingsService } from "../settings";
+import { toOrderRecord, type OrderRecord, type OrderRow } from "./record";
+
+/** Who changes an order when PayPal's verified notification does (the activity log's "who"). */
+export const PAYPAL_ACTOR: Actor = { id: "paypal", email: "PayPal" };
+
+/** The most characters of an idempotency key (a UUID is 36). */
+export const IDEMPOTENCY_KEY_MAX = 200;
+
+export interface OrderCommandsDeps {
+  db: Db;
+  content: Pick<ContentService, "get" | "list">;
+  logger: Logger;
+  now: () => Date;
+  timeZone: string;
+  /** For the automatic activation of a verified payment (an admin setting). */
+  settings?: Pick<SettingsService, "readTx">;
+  /** The mails, queued in the transaction of the change that causes each (one per order and event). */
+  mails: Pick<MailsService, "queue" | "queueToAdmins">;
+}
+
+/** What a command did to its order. */
+export interface Changed {
+  changed: boolean;
+  order: OrderRow;
+}
+
+const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+const stateOf = (o: OrderRow): OrderState => ({
+  paymentStatus: o.paymentStatus,
+  orderStatus: o.orderStatus,
+  paidAt: o.paidAt,
+  deliveredAt: o.deliveredAt,
+  txnId: o.txnId,
+});
+/** The fields of an order its activity entries show. */
+const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershipValid">) => ({
+  paymentStatus: o.paymentStatus,
+  orderStatus: o.orderStatus,
+  membershipValid: o.membershipValid?.toISOString() ?? null,
+});
+
+/**
+ * The only writer of the orders table: one function per transition. Each runs in one transaction that takes the
+ * customer's lock (two changes to one customer's orders never interleave), applies the event by the rules of
+ * domain/order-lifecycle.ts, recomputes and stores the customer's membership timeline (domain/membership.ts), writes
+ * its activity entry and queues its mails, once.
+ */
+export function createOrderCommands({ db, content, logger, now, timeZone, settings, mails }: OrderCommandsDeps) {
+  /** Serialises every change to one customer's orders (held to the end of the transaction). */
+  const lockCustomer = (tx: Tx, userId: string) =>
+    tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"membership:" + userId}))`);
+
+  /**
+   * Recomputes the customer's membership windows from all their orders and stores those that moved (one statement).
+   * Returns each counting order's window and how many orders changed.
+   */
+  async function recomputeTx(
+    tx: Tx,
+    userId: string,
+  ): Promise<{ windows: Map<string, MembershipWindow>; moved: number }> {
+    const rows = await tx
+      .select({
+        id: orders.id,
+        paymentStatus: orders.paymentStatus,
+        orderStatus: orders.orderStatus,
+        packageValidity: orders.packageValidity,
+        paidAt: orders.paidAt,
+        deliveredAt: orders.deliveredAt,
+        createdAt: orders.createdAt,
+        membershipStarts: orders.membershipStarts,
+        membershipValid: orders.membershipValid,
+      })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, userId),
+          or(
+            and(eq(orders.paymentStatus, "Paid"), eq(orders.orderStatus, "Delivered")),
+            isNotNull(orders.membershipValid),
+            isNotNull(orders.membershipStarts),
+          ),
+        ),
+      );
+    const windows = new Map(membershipTimeline(rows).map((w) => [w.orderId, w]));
+    const moved = rows.filter((r) => {
+      const w = windows.get(r.id);
+      return !same(r.membershipStarts, w?.starts ?? null) || !same(r.membershipValid, w?.ends ?? null);
+    });
+    if (moved.length) {
+      const values = moved.map((r) => ({
+        id: r.id,
+        starts: windows.get(r.id)?.starts.toISOString() ?? null,
+        ends: windows.get(r.id)?.ends.toISOString() ?? null,
+      }));
+      await tx.execute(sql`
+        update ${orders} set membership_starts = v.starts, membership_valid = v.ends
+        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id uuid, starts timestamptz, ends timestamptz)
+        where ${orders.id} = v.id`);
+    }
+    return { windows, moved: moved.length };
+  }
+
+  /** The end of the customer's membership after a change: the latest end of a window still running, or null. */
+  const membershipEnd = (windows: Map<string, MembershipWindow>, at: Date): Date | null => {
+    let end: Date | null = null;
+    for (const w of windows.values()) if (w.ends > at && (!end || w.ends > end)) end = w.ends;
+    return end;
+  };
+
+  /** The next number of the year, taken in this transaction (a rollback gives it back: no gap). */
+  async function nextNumber(tx: Tx, at: Date): Promise<string> {
+    const year = Number(dayKey(at, timeZone).slice(0, 4));
+    const [row] = await tx
+      .insert(numberSequences)
+      .values({ scope: orderNumberScope(year), last: 1 })
+      .onConflictDoUpdate({ target: numberSequences.scope, set: { last: sql`${numberSequences.last} + 1` } })
+      .returning({ last: numberSequences.last });
+    return formatOrderNumber(year, row!.last);
+  }
+
+  /**
+   * One event applied to one order, with everything that goes with it, in `tx`: the customer's lock, the row written,
+   * the timeline recomputed, the activity entry, the mails. A refused event is a 409 with its sentence.
+   */
+  async function applyTx(tx: Tx, audit: Audit, order: OrderRow, event: OrderEvent): Promise<Changed> {
+    await lockCustomer(tx, order.userId);
+    const [before] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
+    if (!before) throw notFound("Order not found");
+    const t = event.at;
+    const result = applyOrderEvent(stateOf(before), event);
+    if (result.kind === "refused") throw new AppError(409, result.reason);
+    if (result.kind === "unchanged") return { changed: false, order: before };
+    const next = result.state;
+    await tx
+      .update(orders)
+      .set({ ...next, ...(event.type === "pay" ? { providerStatus: null } : {}), updatedAt: t })
+      .where(eq(orders.id, before.id));
+    const { windows } = await recomputeTx(tx, before.userId);
+    const window = windows.get(before.id);
+    const after: OrderRow = {
+      ...before,
+      ...next,
+      membershipStarts: window?.starts ?? null,
+      membershipValid: window?.ends ?? null,
+      updatedAt: t,
+    };
+    await audit.updated(before.id, audited_(before), audited_(after));
+    await queueMails(tx, event, before, after, windows);
+    if (event.type === "pay" && after.orderStatus === "Delivered" && before.orderStatus === "Pending")
+      logger.info("verified payment: membership activated automatically", { orderId: before.id });
+    return { changed: true, order: after };
+  }
+
+  /** The mails an event sends, each once per order (their job keys). */
+  async function queueMails(
+    tx: Tx,
+    event: OrderEvent,
+    before: OrderRow,
+    after: OrderRow,
+    windows: Map<string, MembershipWindow>,
+  ) {
+    const base = {
+      orderId: after.id,
+      orderNumber: after.number,
+      customerName: after.customerName,
+      packageName: after.packageName,
+    };
+    const to = after.customerEmail;
+    const started = after.membershipValid && after.membershipValid > event.at;
+    switch (event.type) {
+      case "pay":
+        await mails.queue(
+          tx,
+          "paymentReceived",
+          {
+            ...base,
+            amount: after.packagePrice,
+            paidAt: event.at,
+            txnId: event.txnId ?? null,
+            activated: after.orderStatus === "Delivered",
+          },
+          to,
+          jobKey("order", after.id, "paid"),
+        );
+        if (after.orderStatus === "Delivered" && started)
+          await mails.queue(
+            tx,
+            "membershipActive",
+            { ...base, expiresAt: after.membershipValid! },
+            to,
+            jobKey("order", after.id, "active"),
+          );
+        // A verified payment that waits for delivery: every admin hears it, once per order.
+        if (event.txnId && after.orderStatus === "Pending")
+          await mails.queueToAdmins(
+            tx,
+            "adminPaymentWaiting",
+            { ...base, customerEmail: to, amount: after.packagePrice, txnId: event.txnId },
+            jobKey("order", after.id, "waiting"),
+          );
+        return;
+      case "deliver":
+        // Delivering a paid order starts its membership: the customer hears it (once per order).
+        if (after.paymentStatus === "Paid" && started)
+          await mails.queue(
+            tx,
+            "membershipActive",
+            { ...base, expiresAt: after.membershipValid! },
+            to,
+            jobKey("order", after.id, "active"),
+          );
+        return;
+      case "cancel":
+        await mails.queue(
+          tx,
+          "orderCancelled",
+          { ...base, amount: after.packagePrice },
+          to,
+          jobKey("order", after.id, "cancelled"),
+        );
+        return;
+      case "refund":
+      case "reverse":
+        if (before.paymentStatus === "Paid")
+          await mails.queue(
+            tx,
+            "paymentRefunded",
+            { ...base, amount: after.packagePrice, membershipEnds: membershipEnd(windows, event.at) },
+            to,
+            jobKey("order", after.id, "refunded"),
+          );
+        return;
+      case "undeliver":
+      case "unpay":
+        return;
+    }
+  }
+
+  /** An audited transaction around one event on the order `id` (a 404 for an id that is no order). */
+  async function change(id: string, event: OrderEvent, actor: Actor): Promise<Changed> {
+    if (!isId(id)) throw notFound("Order not found");
+    const [order] = await db.select().from(orders).where(eq(orders.id, id));
+    if (!order) throw notFound("Order not found");
+    return audited(db, actor, "order", async (tx, audit) => {
+      if (event.type !== "pay" || !event.txnId || order.orderStatus !== "Pending")
+        return applyTx(tx, audit, order, event);
+      // A payment PayPal verified also activates the membership when the admin chose so (in one UPDATE).
+      const deliver = Boolean(await settings?.readTx(tx, "autoActivate"));
+      return applyTx(tx, audit, order, { ...event, deliver });
+    });
+  }
+
+  /**
+   * The package an order is for: by packageId (our pages send it), or by the spec's packageName when no id is given.
+   * Name, price and validity are then copied from that record; what the request says about them is ignored.
+   */
+  async function orderedPackage(packageId: unknown, packageName: unknown) {
+    const unknownPackage = (field: string) =>
+      new AppError(404, "This package does not exist (any more). Please choose one on the pricing page.", [
+        { field, message: "Unknown package" },
+      ]);
+    if (typeof packageId === "string" && packageId !== "") {
+      return content.get("pricing", packageId).catch(() => {
+        throw unknownPackage("packageId");
+      });
+    }
+    if (typeof packageName !== "string" || packageName.trim() === "")
+      throw badRequest([{ field: "packageId", message: "Choose a package" }]);
+    const named = (await content.list("pricing")).filter((p) => p.packageName === packageName.trim());
+    if (named.length === 0) throw unknownPackage("packageName");
+    if (named.length > 1)
+      throw badRequest([
+        { field: "packageId", message: `Several packages are called ${packageName.trim()}: send packageId` },
+      ]);
+    return named[0]!;
+  }
+
+  /** An idempotency key as sent: absent, or 1 to 200 visible characters. */
+  function idempotencyKeyOf(key: unknown): string | null {
+    if (key === undefined || key === null || key === "") return null;
+    if (typeof key !== "string" || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key))
+      throw badRequest([
+        {
+          field: "idempotencyKey",
+          message: `The idempotency key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible characters (a UUID, for example)`,
+        },
+      ]);
+    return key;
+  }
+
+  return {
+    /**
+     * Places an order for a package as the signed-in customer: UnPaid, Pending, today's date, the year's next number.
+     * With a one-time key (the order form's, or the API's Idempotency-Key), the same key gives the same order: the
+     * second call finds the first's order (`created` false), however close together they come.
+     */
+    async place(
+      viewer: Viewer,
+      packageId: unknown,
+      input: unknown,
+      idempotencyKey?: unknown,
+    ): Promise<{ order: OrderRecord; created: boolean }> {
+      const parsed = parseWith(orderFormSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const key = idempotencyKeyOf(idempotencyKey);
+      const pkg = await orderedPackage(packageId, (input as { packageName?: unknown } | null)?.packageName);
+      return audited(db, { id: viewer.id, email: viewer.email }, "order", async (tx, audit) => {
+        await lockCustomer(tx, viewer.id);
+        if (key) {
+          const [existing] = await tx
+            .select()
+            .from(orders)
+            .where(and(eq(orders.userId, viewer.id), eq(orders.idempotencyKey, key)));
+          if (existing) {
+            if (existing.packageId !== pkg._id)
+              throw new AppError(409, "This idempotency key already placed an order for another package.", [
+                { field: "idempotencyKey", message: "Already used for another order" },
+              ]);
+            return { order: toOrderRecord(existing), created: false };
+          }
+        }
+        const t = now();
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            number: await nextNumber(tx, t),
+            userId: viewer.id,
+            packageId: pkg._id,
+            packageName: String(pkg.packageName),
+            packagePrice: Number(pkg.packagePrice),
+            packageValidity: Number(pkg.packageValidity),
+            customerEmail: viewer.email,
+            ...parsed.data,
+            paymentStatus: "UnPaid",
+            orderStatus: "Pending",
+            orderDate: usDate(t, timeZone),
+            idempotencyKey: key,
+            createdAt: t,
+            updatedAt: t,
+          })
+          .returning();
+        await audit.created(row!.id, {
+          number: row!.number,
+          packageName: row!.packageName,
+          packagePrice: row!.packagePrice,
+          ...audited_(row!),
+        });
+        await mails.queue(
+          tx,
+          "orderPlaced",
+          {
+            orderId: row!.id,
+            orderNumber: row!.number,
+            customerName: row!.customerName,
+            packageName: row!.packageName,
+            amount: row!.packagePrice,
+          },
+          row!.customerEmail,
+          jobKey("order", row!.id, "placed"),
+        );
+        return { order: toOrderRecord(row!), created: true };
+      });
+    },
+
+    /** A payment: PayPal's verified one (txnId, actor PAYPAL_ACTOR) or one the studio marks by hand. */
+    pay: (id: string, actor: Actor, txnId?: string) => change(id, { type: "pay", at: now(), txnId }, actor),
+
+    /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */
+    refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund") =>
+      change(id, { type: how, at: now() }, actor),
+
+    /** The customer cancels on PayPal's page (or My Orders): only their own order, only while it is unpaid. */
+    async cancel(viewer: Viewer, id: string): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound("Order not found");
+      const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, id));
+      if (!row || (row.userId !== viewer.id && !viewer.isAdmin)) throw notFound("Order not found");
+      const r = await change(id, { type: "cancel", at: now() }, { id: viewer.id, email: viewer.email });
+      return { modified: r.changed };
+    },
+
+    /** An admin sets the payment status (Paid, UnPaid, Refunded); the membership timeline follows. */
+    async setPaymentStatus(
+      id: string,
+      input: unknown,
+      actor: Actor,
+    ): Promise<{ modified: boolean; membershipValid: string | null }> {
+      const parsed = parseWith(paymentStatusSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const r = await change(id, paymentStatusEvent(parsed.data.paymentStatus, now()), actor);
+      return { modified: r.changed, membershipValid: r.order.membershipValid?.toISOString() ?? null };
+    },
+
+    /** An admin sets the order status: Delivered starts a paid order's membership, Pending stops it. */
+    async setOrderStatus(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(orderStatusSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const r = await change(id, orderStatusEvent(parsed.data.orderStatus, now()), actor);
+      return { modified: r.changed };
+    },
+
+    /** PayPal says the payment is pending (an eCheck, a review): shown on the order while it is unpaid. */
+    async notePending(id: string, reason: string | null): Promise<void> {
+      await db
+        .update(orders)
+        .set({ providerStatus: reason ? `Pending (${reason})` : "Pending" })
+        .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")));
+    },
+
+    /**
+     * Recomputes the timelines of the customers a migration queued (membership_recompute), each in its own transaction
+     * under the customer's lock, and says how many orders moved. Several instances starting at once share the work.
+     */
+    async recomputeQueued(): Promise<{ customers: number; moved: number }> {
+      let customers = 0;
+      let moved = 0;
+      for (;;) {
+        const batch = await db.transaction(async (tx) => {
+          const queued = await tx
+            .select()
+            .from(membershipRecompute)
+            .orderBy(membershipRecompute.userId)
+            .limit(100)
+            .for("update", { skipLocked: true });
+          for (const { userId } of queued) {
+            await lockCustomer(tx, userId);
+            moved += (await recomputeTx(tx, userId)).moved;
+          }
+          if (queued.length)
+            await tx.delete(membershipRecompute).where(
+              inArray(
+                membershipRecompute.userId,
+                queued.map((q) => q.userId),
+              ),
+            );
+          return queued.length;
+        });
+        if (!batch) break;
+        customers += batch;
+      }
+      if (customers) logger.info("membership timelines recomputed", { customers, ordersChanged: moved });
+      return { customers, moved };
+    },
+  };
+}
+
+export type OrderCommands = ReturnType<typeof createOrderCommands>;

@@ -1,0 +1,378 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { membershipOf, type Membership } from "../../../domain/membership";
+import { TO_DELIVER, type OrderFilters } from "../../../domain/order-filters";
+import { normalOrderNumber } from "../../../domain/order-number";
+import type { PageInfo } from "../../../domain/pagination";
+import type { Db } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
+import { orders } from "../../db/schema";
+import { badRequest, isId, notFound } from "../../lib/errors";
+import { boundedCount, pageOf, paginate, preparedPages } from "../../lib/paging";
+import type { Viewer } from "../accounts";
+import { ownScope, scope, toOrderRecord, type OrderRecord, type OrderRow } from "./record";
+import { createOrderTallies, DIRECT_OFFSET, fromDay, tallied, tallyTotal, valuesOf as tallyValues } from "./tallies";
+
+type Row = OrderRow;
+
+export interface OrderQueriesDeps {
+  db: Db;
+  now: () => Date;
+  timeZone: string;
+}
+
+/** The most orders an admin list counts (a bounded count: the desk never counts a million rows per request). */
+export const ORDERS_COUNT_LIMIT = 10_000;
+/** LIKE's own characters in what a person typed are meant literally. */
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The SQL condition of the orders desk's filters, each served by an index (server/db/schema.ts). */
+function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
+  const where: SQL[] = [];
+  if (filters.q) {
+    // Matches the expression of the trigram index orders_customer_search_idx: a name, an email or an order number, or
+    // any part of one; an order's id or its whole number typed in any case finds it by their unique indexes.
+    const typed = filters.q.trim();
+    const text = sql`lower(${orders.customerName} || ' ' || ${orders.customerEmail} || ' ' || ${orders.number}) like ${`%${likeEscaped(filters.q.toLowerCase())}%`}`;
+    const number = normalOrderNumber(typed);
+    where.push(
+      isId(typed.toLowerCase())
+        ? or(eq(orders.id, typed.toLowerCase()), text)!
+        : number
+          ? or(eq(orders.number, number), text)!
+          : text,
+    );
+  }
+  if (filters.payment) where.push(eq(orders.paymentStatus, filters.payment));
+  if (filters.status) where.push(eq(orders.orderStatus, filters.status));
+  // Calendar days in the site's time zone: from the start of `from` to the start of the day after `to`.
+  if (filters.from) where.push(sql`${orders.createdAt} >= (${filters.from}::date)::timestamp at time zone ${timeZone}`);
+  if (filters.to) where.push(sql`${orders.createdAt} < (${filters.to}::date + 1)::timestamp at time zone ${timeZone}`);
+  return where;
+}
+
+/** The conditions and order of a list: a customer's own orders, or (an admin's) all, with the desk's filters. */
+function listQueryIn(timeZone: string) {
+  return (viewer: Viewer, all: boolean, filters: OrderFilters) => {
+    const oldestFirst = filters.view === "to-deliver";
+    return {
+      where: [...(all ? [] : [scope(viewer, true)!]), ...filterWhere(filters, timeZone)],
+      orderBy: oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)],
+      oldestFirst,
+    };
+  };
+}
+
+/** The cursor of the page after this one: its last order, unless this is the last page. */
+const nextCursor = (rows: Row[], page: PageInfo) =>
+  page.page < page.pages && rows.length === page.perPage ? rows.at(-1)!.id : null;
+
+/**
+ * Every read of orders: the desk's and a customer's lists (pages counted by the maintained tallies, cursors), one order
+ * as its viewer may see it, a customer's membership and total spent, the sales. Nothing here writes (commands.ts does).
+ */
+export function createOrderQueries({ db, now, timeZone }: OrderQueriesDeps) {
+  const tallies = createOrderTallies(db, timeZone);
+  const listQuery = listQueryIn(timeZone);
+  /** A customer's Paid orders (their membership is made of them) and their sum: prepared (the user_id index, whoever). */
+  const paidOrdersQuery = preparedQuery(
+    db
+      .select({
+        packageName: orders.packageName,
+        paymentStatus: orders.paymentStatus,
+        orderStatus: orders.orderStatus,
+        membershipStarts: orders.membershipStarts,
+        membershipValid: orders.membershipValid,
+        total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
+      })
+      .from(orders)
+      .where(and(ownScope, eq(orders.paymentStatus, "Paid"))),
+  );
+  const paidOrders = (userId: string) => paidOrdersQuery.execute({ userId });
+  /** A customer's unpaid orders, newest first, the latest 20 (My Orders, the pending order). */
+  const unpaidOrders = preparedQuery(
+    db
+      .select()
+      .from(orders)
+      .where(and(ownScope, eq(orders.paymentStatus, "UnPaid")))
+      .orderBy(desc(orders.createdAt))
+      .limit(20),
+  );
+  /** A page of a customer's own orders, newest first, and their count (My Orders, the dashboard). */
+  const ownOrders = preparedPages(db, orders, {
+    where: ownScope,
+    orderBy: [desc(orders.createdAt), desc(orders.id)],
+  });
+  /**
+   * A page of every order, newest first, counted by the tallies: the back office's home and the desk without a filter
+   * read one on every view, by the creation-order index whatever the page (prepared).
+   */
+  const latestOrders = preparedPages(db, orders, {
+    orderBy: [desc(orders.createdAt), desc(orders.id)],
+    total: tallyTotal({}),
+  });
+  /** The same from the start of a day (a deep page: order-tallies.ts), prepared too. */
+  const latestOrdersFrom = preparedQuery(
+    db
+      .select()
+      .from(orders)
+      .where(fromDay(sql.placeholder("day"), false, timeZone))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset")),
+  );
+
+  /** The order if this viewer may see it (scope): its owner or an admin. Anything else is "not found". */
+  async function visible(viewer: Viewer, id: string): Promise<Row> {
+    if (!isId(id)) throw notFound("Order not found");
+    const [row] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, id), scope(viewer)));
+    if (!row) throw notFound("Order not found");
+    return row;
+  }
+
+  /**
+   * One page of a text search and its count from a single scan of the trigram index (a search matches few orders,
+   * and each scan of a busy trigram costs): the matching ids, at most ORDERS_COUNT_LIMIT + 1, counted and cut in
+   * SQL, then their rows. Null when more match than that (the caller pages by the sort's index instead).
+   */
+  async function searchPage(where: SQL, requested: unknown, perPage: number, oldestFirst: boolean) {
+    const dir = oldestFirst ? sql`asc` : sql`desc`;
+    const cut = async (offset: number) => {
+      const result = await db.execute<{ total: number; ids: string[] }>(sql`
+        with matched as materialized (
+          select ${orders.id} as id, ${orders.createdAt} as created_at from ${orders} where ${where}
+          limit ${ORDERS_COUNT_LIMIT + 1})
+        select (select count(*) from matched)::int as total,
+               array(select id from matched order by created_at ${dir}, id ${dir} limit ${perPage} offset ${offset})::text[] as ids`);
+      return result.rows[0]!;
+    };
+    const wanted = paginate(Number.MAX_SAFE_INTEGER, requested, perPage);
+    const first = await cut(wanted.offset);
+    const total = first.total;
+    if (total > ORDERS_COUNT_LIMIT) return null;
+    const page = paginate(total, requested, perPage);
+    const ids = page.offset === wanted.offset ? first.ids : (await cut(page.offset)).ids;
+    const rows = ids.length
+      ? await db
+          .select()
+          .from(orders)
+          .where(inArray(orders.id, ids))
+          .orderBy(
+            ...(oldestFirst ? [asc(orders.createdAt), asc(orders.id)] : [desc(orders.createdAt), desc(orders.id)]),
+          )
+      : [];
+    return { rows, page };
+  }
+
+  return {
+    async get(viewer: Viewer, id: string): Promise<OrderRecord> {
+      return toOrderRecord(await visible(viewer, id));
+    },
+
+    /** The row of an order this viewer may see (the commands check their viewer with it). */
+    visible,
+
+    /**
+     * A customer's own orders (an admin: everyone's, with the desk's filters), newest first (the to-deliver view:
+     * oldest first, a queue), one page of them by number. An admin's list is counted from the maintained tallies and
+     * a deep page starts from its day (order-tallies.ts), so no page costs more than a day of rows; a text search
+     * counts at most ORDERS_COUNT_LIMIT rows. `next` is the cursor of the page after this one (listAfter).
+     */
+    async list(
+      viewer: Viewer,
+      options: { page?: unknown; perPage: number; mine?: boolean; filters?: OrderFilters },
+    ): Promise<{ orders: OrderRecord[]; page: PageInfo; next: string | null }> {
+      const all = viewer.isAdmin && !options.mine;
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      if (!all) {
+        // A customer's own orders, with the filters of the API if any (without one, the statements built once).
+        const { rows, page } =
+          where.length === 1 && !oldestFirst
+            ? await ownOrders({ userId: viewer.id }, options.page, options.perPage)
+            : await pageOf(db, orders, {
+                where: and(...where),
+                orderBy,
+                page: options.page,
+                perPage: options.perPage,
+              });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      if (!tallied(filters)) {
+        // A text search: one scan of the trigram index gives the count and the page (a few matches, usually).
+        const searched = await searchPage(and(...where)!, options.page, options.perPage, oldestFirst);
+        if (searched)
+          return {
+            orders: searched.rows.map(toOrderRecord),
+            page: searched.page,
+            next: nextCursor(searched.rows, searched.page),
+          };
+        // More matches than ORDERS_COUNT_LIMIT: the page by the sort's index, the count bounded.
+        const { rows, page } = await pageOf(db, orders, {
+          where: where.length ? and(...where) : undefined,
+          orderBy,
+          page: options.page,
+          perPage: options.perPage,
+          countLimit: ORDERS_COUNT_LIMIT,
+        });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      }
+      // Without a filter, the prepared statements (by the creation-order index, whatever the page); a status filter's
+      // values pick very different shares of the orders (Paid most, Cancelled few): planned each time.
+      const unfiltered = Object.values(filters).every((v) => v === undefined);
+      await tallies.ensureZone();
+      // A page near the start: its rows and the tallies' count in one statement.
+      const near = async (requested: unknown) => {
+        const { rows, page } = unfiltered
+          ? await latestOrders({}, requested, options.perPage)
+          : await pageOf(db, orders, {
+              where: and(...where),
+              orderBy,
+              page: requested,
+              perPage: options.perPage,
+              total: tallyTotal(filters),
+              values: tallyValues(filters),
+            });
+        return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+      };
+      const wanted = paginate(Number.MAX_SAFE_INTEGER, options.page, options.perPage).offset;
+      if (wanted <= DIRECT_OFFSET) return near(options.page);
+      // A deep page: counted and found in its day in one statement, then read from there.
+      const found = await tallies.pageStart(filters, wanted, oldestFirst);
+      let { start } = found;
+      const page = paginate(found.total, options.page, options.perPage);
+      if (page.total === 0) return { orders: [], page, next: null };
+      if (page.offset !== wanted) {
+        // Beyond the end: the last page, near the start or found again.
+        if (page.offset <= DIRECT_OFFSET) return near(page.page);
+        ({ start } = await tallies.pageStart(filters, page.offset, oldestFirst));
+      }
+      const limits = { limit: page.perPage, offset: start ? start.skip : page.offset };
+      const rows =
+        unfiltered && start
+          ? await latestOrdersFrom.execute({ ...limits, day: start.day })
+          : await db
+              .select()
+              .from(orders)
+              .where(and(...where, start?.from))
+              .orderBy(...orderBy)
+              .limit(limits.limit)
+              .offset(limits.offset);
+      return { orders: rows.map(toOrderRecord), page, next: nextCursor(rows, page) };
+    },
+
+    /**
+     * The page after the order `after` (a cursor from `next`), in the same list's order: a keyset read from that
+     * order's (created_at, id), constant time at any depth. Walking the cursors returns every order that existed
+     * when the walk began exactly once, even while orders are placed meanwhile (new ones sort before the cursor, or
+     * after it in the oldest-first view, where the walk reaches them too). An unknown cursor is a 400.
+     */
+    async listAfter(
+      viewer: Viewer,
+      options: { after: string; perPage: number; mine?: boolean; filters?: OrderFilters },
+    ): Promise<{ orders: OrderRecord[]; total: number; capped: boolean; next: string | null }> {
+      const all = viewer.isAdmin && !options.mine;
+      const filters = options.filters ?? {};
+      const { where, orderBy, oldestFirst } = listQuery(viewer, all, filters);
+      const badCursor = badRequest([{ field: "after", message: "Unknown cursor: use the X-Next-Cursor of a page" }]);
+      if (!isId(options.after)) throw badCursor;
+      const [at] = await db
+        .select({ createdAt: sql<string>`${orders.createdAt}::text` })
+        .from(orders)
+        .where(and(eq(orders.id, options.after), scope(viewer, !all)));
+      if (!at) throw badCursor;
+      const key = sql`(${at.createdAt}::timestamptz, ${options.after}::uuid)`;
+      where.push(
+        oldestFirst
+          ? sql`${orders.createdAt} >= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) > ${key}`
+          : sql`${orders.createdAt} <= ${at.createdAt}::timestamptz and (${orders.createdAt}, ${orders.id}) < ${key}`,
+      );
+      const [rows, count] = await Promise.all([
+        db
+          .select()
+          .from(orders)
+          .where(and(...where))
+          .orderBy(...orderBy)
+          .limit(options.perPage + 1),
+        all && tallied(filters)
+          ? tallies.count(filters).then((total) => ({ total, capped: false }))
+          : boundedCount(db, orders, and(...listQuery(viewer, all, filters).where), ORDERS_COUNT_LIMIT),
+      ]);
+      const more = rows.length > options.perPage;
+      const shown = rows.slice(0, options.perPage);
+      return { orders: shown.map(toOrderRecord), ...count, next: more ? shown.at(-1)!.id : null };
+    },
+
+    /**
+     * How many paid orders wait for delivery (the back office's badge on every page), exact, from the maintained
+     * tallies: one prepared read of the small month table instead of a count over orders.
+     */
+    async toDeliverCount(): Promise<{ total: number; capped: boolean }> {
+      return { total: await tallies.count(TO_DELIVER), capped: false };
+    },
+
+    /** The customer's unpaid orders, newest first (My Orders: 'Your Pending Orders'). */
+    async unpaid(viewer: Viewer): Promise<OrderRecord[]> {
+      return (await unpaidOrders.execute({ userId: viewer.id })).map(toOrderRecord);
+    },
+
+    /** Sum of the customer's Paid orders, in SQL, two decimals. */
+    async totalSpent(userId: string): Promise<number> {
+      return Number((await paidOrders(userId))[0]?.total ?? 0);
+    },
+
+    /**
+     * The customer's membership and total spent together (the dashboard shows both): one read of their Paid orders
+     * (membership, totalSpent).
+     */
+    async summary(viewer: Viewer): Promise<{ membership: Membership; totalSpent: number }> {
+      const rows = await paidOrders(viewer.id);
+      return {
+        membership: viewer.isAdmin ? membershipOf([], now(), true) : membershipOf(rows as never, now()),
+        totalSpent: Number(rows[0]?.total ?? 0),
+      };
+    },
+
+    /** The viewer's membership, from their Paid orders (Delivered ones count; Pending ones wait for activation). */
+    async membership(viewer: Viewer): Promise<Membership> {
+      if (viewer.isAdmin) return membershipOf([], now(), true);
+      const rows = await paidOrders(viewer.id);
+      return membershipOf(rows as never, now());
+    },
+
+    /**
+     * Paid orders' total, two decimals (admin dashboard 'Total Sales'), and Paid sales per calendar month of the site's
+     * time zone over the last 12 months, oldest first, empty ones too (its chart): one read of the maintained tallies.
+     */
+    sales: () => tallies.sales(now()),
+
+    /** Tallies the months in the site's time zone if they were tallied in another (at start). */
+    start: () => tallies.ensureZone(),
+
+    /** Every order for the CSV export, newest first. */
+    async all(): Promise<OrderRecord[]> {
+      return (await db.select().from(orders).orderBy(desc(orders.createdAt))).map(toOrderRecord);
+    },
+
+    /** Rows for the payment listener and the simulator (no viewer: server-side only). */
+    async byId(id: string): Promise<Row | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await db.select().from(orders).where(eq(orders.id, id));
+      return row;
+    },
+
+    async byIds(ids: string[]): Promise<Row[]> {
+      return ids.length ? db.select().from(orders).where(inArray(orders.id, ids)) : [];
+    },
+
+    /** The order a PayPal transaction paid, if any (the listener's duplicate check). */
+    async byTxnId(txnId: string): Promise<Row | undefined> {
+      const [row] = await db.select().from(orders).where(eq(orders.txnId, txnId));
+      return row;
+    },
+  };
+}
+
+export type OrderQueries = ReturnType<typeof createOrderQueries>;

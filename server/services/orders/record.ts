@@ -1,0 +1,67 @@
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { OrderStatus, PaymentStatus } from "../../../domain/vocabulary";
+import { orders } from "../../db/schema";
+import type { Viewer } from "../accounts";
+
+/** An order as stored. */
+export type OrderRow = typeof orders.$inferSelect;
+
+/** An order as the API and the pages see it: the spec's field names, `_id`, dates as ISO strings. */
+export interface OrderRecord {
+  _id: string;
+  /** The number people read and say: AN-2026-00123 (domain/order-number.ts). */
+  orderNumber: string;
+  packageName: string;
+  packagePrice: number;
+  packageValidity: number;
+  customerEmail: string;
+  customerName: string;
+  customerAddress: string;
+  customerCountry: string;
+  paymentStatus: PaymentStatus;
+  orderStatus: OrderStatus;
+  orderDate: string;
+  /** The order's window in the customer's membership timeline; both null when it gives no day. */
+  membershipStarts: string | null;
+  membershipValid: string | null;
+  providerStatus: string | null;
+  paidAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toOrderRecord(r: OrderRow): OrderRecord {
+  return {
+    _id: r.id,
+    orderNumber: r.number,
+    packageName: r.packageName,
+    packagePrice: r.packagePrice,
+    packageValidity: r.packageValidity,
+    customerEmail: r.customerEmail,
+    customerName: r.customerName,
+    customerAddress: r.customerAddress,
+    customerCountry: r.customerCountry,
+    paymentStatus: r.paymentStatus as PaymentStatus,
+    orderStatus: r.orderStatus as OrderStatus,
+    orderDate: r.orderDate,
+    membershipStarts: iso(r.membershipStarts),
+    membershipValid: iso(r.membershipValid),
+    providerStatus: r.providerStatus,
+    paidAt: iso(r.paidAt),
+    deliveredAt: iso(r.deliveredAt),
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The orders a viewer may read: a customer their own, an administrator every order (or their own, `mine`). Every read
+ * of orders starts from this filter (undefined: no filter).
+ */
+export function scope(viewer: Pick<Viewer, "id" | "isAdmin">, mine = false): SQL | undefined {
+  return viewer.isAdmin && !mine ? undefined : eq(orders.userId, viewer.id);
+}
+
+/** The same filter for a statement built once: a customer's own orders, their id the placeholder `userId`. */
+export const ownScope = eq(orders.userId, sql.placeholder("userId"));
