@@ -331,7 +331,7 @@ describe("admin writes", () => {
     const markRead = await app.db.pool.query("select changes from activity_log where entity = 'message'");
     expect(markRead.rows[0].changes).toEqual({ messageStatus: { before: "UnRead", after: "Read" } });
     const order = await app.db.pool.query(
-      "select changes from activity_log where entity = 'order' and changes ? 'paymentStatus' limit 1",
+      "select changes from activity_log where entity = 'order' and action = 'update' and changes ? 'paymentStatus' limit 1",
     );
     expect(order.rows[0].changes.paymentStatus).toEqual({ before: "UnPaid", after: "Paid" });
   });

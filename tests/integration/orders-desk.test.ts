@@ -148,7 +148,7 @@ describe("the orders desk over REST", () => {
           )
         ).rows[0],
       );
-    expect(await plan("lower(customer_name || ' ' || customer_email) like '%nora%'")).toContain(
+    expect(await plan("lower(customer_name || ' ' || customer_email || ' ' || number) like '%nora%'")).toContain(
       "orders_customer_search_idx",
     );
     expect(await plan("order_status = 'Pending'")).toContain("orders_order_status_idx");
