@@ -70,7 +70,9 @@ describe("buying a membership", () => {
     expect(await main(page).getByLabel("Email", { exact: true }).inputValue()).toBe("nora@example.org");
 
     const id = await order(page, "Standard");
-    await expect.poll(() => main(page).textContent()).toContain(id);
+    const [{ number }] = (await env.db.pool.query("select number from orders where id = $1", [id])).rows;
+    expect(number).toMatch(/^AN-\d{4}-\d{5}$/);
+    await expect.poll(() => main(page).textContent()).toContain(number);
     await main(page).getByRole("link", { name: "Pay Now" }).click();
     await page.waitForURL((u) => u.pathname === `/pay-now/${id}`);
     expect(await page.getByTestId("amount").textContent()).toMatch(/^\$\d+\.\d{2} USD$/);

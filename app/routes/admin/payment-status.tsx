@@ -54,8 +54,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (form.get("intent") === "order") {
     return formAction(form, {
       schema: orderStatusSchema,
-      run: (value) => orders.setOrderStatus(params.id, value, viewer),
-      success: "Order Status Updated Successfully!",
+      run: async (value) => {
+        const r = await orders.setOrderStatus(params.id, value, viewer);
+        return { started: r.modified && value.orderStatus === "Delivered" && r.membershipValid !== null };
+      },
+      // Delivering a paid order starts its membership: the admin is told it was calculated (spec 2, section 8).
+      success: ({ started }) => [
+        "Order Status Updated Successfully!",
+        ...(started ? ["Membership validity has been calculated and set!"] : []),
+      ],
       failure: "Failed to update order status",
     });
   }

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/my-order";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
+import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
@@ -16,12 +17,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.services.orders.unpaid(viewer),
     context.services.orders.totalSpent(viewer.id),
   ]);
-  return { orders, unpaid, totalSpent };
+  return { orders, unpaid, totalSpent, timeZone: context.config.timeZone };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "My Orders" }, { name: "robots", content: "noindex" }];
 
-export default function MyOrders({ loaderData: { orders, unpaid, totalSpent } }: Route.ComponentProps) {
+export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, timeZone } }: Route.ComponentProps) {
   const card = "rounded-2xl bg-white p-6 ring-1 ring-linen transition-shadow hover:shadow-md";
   return (
     <section className="bg-sand/60">
@@ -93,6 +94,12 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent } }:
                         <span className="block text-xs text-mist" data-testid="waiting-activation">
                           {WAITING_TEXTS.short}
                         </span>
+                      ) : o.action.kind === "expires" ? (
+                        <span className="block text-xs text-mist">
+                          {o.packageValidity} days, until {longDate(o.action.date, timeZone)}
+                        </span>
+                      ) : o.action.kind === "membership-expired" ? (
+                        <span className="block text-xs text-mist">Membership Expired</span>
                       ) : null}
                     </span>
                   ) : o.paymentStatus === "Cancelled" ? (

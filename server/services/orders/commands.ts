@@ -414,11 +414,15 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     },
 
     /** An admin sets the order status: Delivered starts a paid order's membership, Pending stops it. */
-    async setOrderStatus(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+    async setOrderStatus(
+      id: string,
+      input: unknown,
+      actor: Actor,
+    ): Promise<{ modified: boolean; membershipValid: string | null }> {
       const parsed = parseWith(orderStatusSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       const r = await change(id, orderStatusEvent(parsed.data.orderStatus, now()), actor);
-      return { modified: r.changed };
+      return { modified: r.changed, membershipValid: r.order.membershipValid?.toISOString() ?? null };
     },
 
     /** PayPal says the payment is pending (an eCheck, a review): shown on the order while it is unpaid. */
