@@ -1,6 +1,5 @@
 import { useRouteLoaderData } from "react-router";
 import { pages, pageTypes, type PageContent, type PageKey } from "../content/pages";
-import type { RootData } from "../root";
 import type { ContentSnapshot } from "../../domain/registry";
 import { faqPage, jsonLdText, localBusiness, planOffers, type StructuredData } from "../../domain/structured-data";
 
@@ -9,8 +8,15 @@ import { faqPage, jsonLdText, localBusiness, planOffers, type StructuredData } f
  * the pricing section is, an FAQPage wherever the FAQ is. One `application/ld+json` script (not run by browsers, so
  * the Content-Security-Policy needs no hash for it), its text escaped by jsonLdText.
  */
+/** What this reads of the root route's data (app/root.tsx's loader): named here, so the component needs no import of it. */
+interface SiteData {
+  siteName: string;
+  publicUrl: string;
+  chrome: Pick<ContentSnapshot, "logo" | "footerAddress" | "footerSocial">;
+}
+
 export function PageStructuredData<P extends PageKey>({ page, content }: { page: P; content: PageContent<P> }) {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRouteLoaderData<SiteData>("root");
   if (!root) return null;
   const shown = content as Partial<ContentSnapshot>;
   const types = pageTypes(page);
