@@ -254,7 +254,7 @@ export const orders = pgTable(
     index("orders_to_deliver_idx")
       .on(t.createdAt)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
-    // The membership reminders' scan (server/mail/reminders.ts): delivered paid memberships by their end.
+    // The membership reminders' scan (server/services/reminders.ts): delivered paid memberships by their end.
     index("orders_membership_end_idx")
       .on(t.membershipValid)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Delivered'`),

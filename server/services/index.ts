@@ -8,7 +8,7 @@ import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
-import { createMembershipReminders } from "../mail/reminders";
+import { createMembershipReminders } from "./reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";

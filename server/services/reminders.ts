@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { DAY_MS } from "../../domain/membership";
 import type { Db } from "../db/client";
 import { membershipReminders } from "../db/schema";
-import { jobKey } from "../services/jobs";
-import type { MailsService } from "../services/mails";
+import { jobKey } from "./jobs";
+import type { MailsService } from "./mails";
 
 /** "Your membership ends in 7 days" goes out once the end is this close. */
 export const REMINDER_DAYS = 7;
