@@ -112,6 +112,45 @@ describe("buying a membership", () => {
     await page.context().close();
   });
 
+  it("the order form posted twice with its one-time key (a retry, a script, no JavaScript) places one order", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await register(page, "twice@example.org");
+    await page.goto("/pricing");
+    await page
+      .getByTestId("pricing-card")
+      .filter({ has: page.getByRole("heading", { name: "Basic" }) })
+      .getByRole("link")
+      .click();
+    await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+    const key = await page.locator('input[name="idempotencyKey"]').inputValue();
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // The plain form post a browser without scripts sends, twice at the same instant.
+    const post = () =>
+      page.request.post(page.url(), {
+        form: {
+          idempotencyKey: key,
+          customerName: "Tess Twice",
+          customerAddress: "4 Mill Yard, York",
+          customerCountry: "United Kingdom",
+        },
+        headers: { origin: env.server.url },
+        maxRedirects: 0,
+      });
+    const answers = await Promise.all([post(), post()]);
+    expect(answers.map((a) => a.status())).toEqual([302, 302]);
+    const [first, second] = answers.map((a) => a.headers()["location"]);
+    expect(first).toMatch(/^\/pending-order\?order=/);
+    expect(second).toBe(first);
+    const { rows } = await env.db.pool.query("select count(*)::int as n from orders where customer_email = $1", [
+      "twice@example.org",
+    ]);
+    expect(rows[0].n).toBe(1);
+    // A new visit of the form is a new order.
+    await page.reload();
+    expect(await page.locator('input[name="idempotencyKey"]').inputValue()).not.toBe(key);
+    await page.context().close();
+  });
+
   it("cancelling on PayPal's page marks the order Cancelled and lands on the dashboard", async () => {
     const page = await newPage(env.browser, env.server.url);
     await register(page, "cancel@example.org");
