@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { migrationsFolder } from "../../server/db/migrate";
+import { withClient, withDatabase } from "../support/global-db";
+
+/**
+ * Migration 0014 on orders placed before it: numbers in the order they were placed, per year of the site's time zone,
+ * each year's counter continuing from there; delivered orders' delivery taken as their payment; every customer queued
+ * for the one recompute of their timeline (tests/integration/order-commands.test.ts runs that recompute).
+ */
+const { admin } = inject("testDb");
+const name = `atelier_m14_${randomBytes(4).toString("hex")}`;
+let client: pg.Client;
+
+/** The statements of one committed migration, as drizzle splits them. */
+function statements(tag: string): string[] {
+  const folder = migrationsFolder();
+  return readFileSync(path.join(folder, `${tag}.sql`), "utf8")
+    .split("--> statement-breakpoint")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+const journal = () =>
+  (
+    JSON.parse(readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
+      entries: { tag: string }[];
+    }
+  ).entries.map((e) => e.tag);
+
+beforeAll(async () => {
+  await withClient(admin, (c) => c.query(`create database ${name}`));
+  client = new pg.Client(withDatabase(admin, name));
+  await client.connect();
+  const tags = journal();
+  // In one transaction, as drizzle's migrator applies them.
+  await client.query("begin");
+  for (const tag of tags.slice(0, tags.indexOf("0014_order_numbers_and_timeline")))
+    for (const s of statements(tag)) await client.query(s);
+  await client.query("commit");
+});
+afterAll(async () => {
+  await client?.end();
+  await withClient(admin, (c) => c.query(`drop database if exists ${name} with (force)`));
+});
+
+describe("migration 0014", () => {
+  it("numbers existing orders in the order they were placed and queues their customers' timelines", async () => {
+    await client.query(`update order_tally_zone set time_zone = 'America/New_York'`);
+    await client.query(
+      `insert into "user" (id, name, email) values ('u1', '', 'a@example.org'), ('u2', '', 'b@example.org')`,
+    );
+    const order = (user: string, createdAt: string, status: string, delivery: string, paidAt: string | null) =>
+      client.query(
+        `insert into orders (user_id, package_name, package_price, package_validity, customer_email, customer_name,
+           customer_address, customer_country, payment_status, order_status, order_date, paid_at, created_at, updated_at)
+         values ($1, 'Basic', 29, 30, 'x@example.org', 'X', 'Road', 'UK', $3, $4, '01/01/2026', $5, $2, $2)
+         returning id`,
+        [user, createdAt, status, delivery, paidAt],
+      );
+    // 2026-01-01 03:00 UTC is still 2025 in New York.
+    const a = await order("u1", "2026-01-01T03:00:00Z", "Paid", "Delivered", "2026-01-01T04:00:00Z");
+    const b = await order("u2", "2025-06-01T12:00:00Z", "UnPaid", "Pending", null);
+    const c = await order("u1", "2026-02-01T12:00:00Z", "Paid", "Pending", "2026-02-02T12:00:00Z");
+    const d = await order("u2", "2026-03-01T12:00:00Z", "Cancelled", "Pending", null);
+    await client.query("begin");
+    for (const s of statements("0014_order_numbers_and_timeline")) await client.query(s);
+    await client.query("commit");
+
+    const rows = (await client.query(`select id, number, delivered_at from orders order by created_at`)).rows as {
+      id: string;
+      number: string;
+      delivered_at: Date | null;
+    }[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(b.rows[0].id)!.number).toBe("AN-2025-00001");
+    expect(byId.get(a.rows[0].id)!.number).toBe("AN-2025-00002");
+    expect(byId.get(c.rows[0].id)!.number).toBe("AN-2026-00001");
+    expect(byId.get(d.rows[0].id)!.number).toBe("AN-2026-00002");
+    expect(byId.get(a.rows[0].id)!.delivered_at).toEqual(new Date("2026-01-01T04:00:00Z"));
+    expect(byId.get(c.rows[0].id)!.delivered_at).toBeNull();
+    expect((await client.query(`select scope, last from number_sequences order by scope`)).rows).toEqual([
+      { scope: "order:2025", last: 2 },
+      { scope: "order:2026", last: 2 },
+    ]);
+    expect((await client.query(`select user_id from membership_recompute order by user_id`)).rows).toEqual([
+      { user_id: "u1" },
+      { user_id: "u2" },
+    ]);
+    // The number is required and unique from now on.
+    await expect(
+      client.query(`update orders set number = 'AN-2026-00001' where id = $1`, [d.rows[0].id]),
+    ).rejects.toThrow(/orders_number_unique/);
+  });
+});
