@@ -52,7 +52,8 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, tim
               {unpaid.map((o) => (
                 <li key={o._id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                   <span>
-                    {o.packageName} · ${money(o.packagePrice)} · {o.orderDate}
+                    <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} · $
+                    {money(o.packagePrice)} · {o.orderDate}
                   </span>
                   <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
                     Pay Now
