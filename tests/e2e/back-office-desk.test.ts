@@ -125,7 +125,7 @@ describe("the orders desk", () => {
       await admin.setViewportSize(viewport);
       await admin.goto("/total-orders");
       const filters = admin.getByTestId("order-filters");
-      await filters.getByLabel("Customer name or email").fill("lindqvist");
+      await filters.getByLabel("Order number, customer name or email").fill("lindqvist");
       await filters.getByLabel("Payment status").selectOption("Paid");
       await filters.getByRole("button", { name: "Filter" }).click();
       await admin.waitForURL(
@@ -137,7 +137,7 @@ describe("the orders desk", () => {
       // The view is an address: opened again, it shows the same rows and keeps the form filled in.
       await admin.goto(new URL(admin.url()).pathname + new URL(admin.url()).search);
       expect(await rows.count()).toBe(1);
-      expect(await filters.getByLabel("Customer name or email").inputValue()).toBe("lindqvist");
+      expect(await filters.getByLabel("Order number, customer name or email").inputValue()).toBe("lindqvist");
       await filters.getByLabel("Order status").selectOption("Delivered");
       await filters.getByRole("button", { name: "Filter" }).click();
       await admin.waitForURL((u) => u.searchParams.get("status") === "Delivered");

@@ -227,7 +227,7 @@ function FilterForm({ filters }: { filters: OrderFilters }) {
     >
       {toDeliver ? <input type="hidden" name="view" value="to-deliver" /> : null}
       <TextField
-        label="Customer name or email"
+        label="Order number, customer name or email"
         name="q"
         type="search"
         defaultValue={filters.q ?? ""}
