@@ -110,12 +110,13 @@ function MediaCard({ item, usages }: { item: MediaItem; usages: Usage[] }) {
         </ActionForm>
         {usages.length ? (
           <div className="text-xs text-mist" data-testid="media-usages">
+            {/* The links are underlined: in a line of text, a link must not be told apart by its colour alone. */}
             Used by{" "}
             {usages.map((u, i) => (
               <span key={`${u.where}-${u.field}-${i}`}>
                 {i ? ", " : ""}
                 {u.edit ? (
-                  <Link to={u.edit} className="text-clay hover:underline">
+                  <Link to={u.edit} className="text-clay underline underline-offset-2">
                     {u.where}
                   </Link>
                 ) : (
