@@ -1,0 +1,112 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Pool } from "pg";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import routes from "../../app/routes";
+import { editFor } from "../../app/content/admin-screens";
+import { ROOT } from "./server";
+
+/**
+ * The back office's addresses, read from the route config (app/routes.ts), so that a page added there is visited by
+ * every suite that lists the admin pages without anyone remembering to add it.
+ */
+const ADMIN_LAYOUT = "routes/admin/layout.tsx";
+
+export interface AdminRoute {
+  /** The address pattern, with a leading slash and without a trailing one: "/setting", "/view/:id". */
+  path: string;
+  /** The route module, relative to app/. */
+  file: string;
+  /** Its path parameters, in order: ["id"]. */
+  params: string[];
+  /** Whether the module renders a page (a default export), or is a resource route (a download). */
+  page: boolean;
+}
+
+const join = (parent: string, child: string) =>
+  "/" +
+  [parent, child]
+    .map((p) => p.replace(/^\/|\/$/g, ""))
+    .filter(Boolean)
+    .join("/");
+
+const rendersPage = (file: string) => /^export default\b/m.test(readFileSync(path.join(ROOT, "app", file), "utf8"));
+
+/** Every route under the admin layout, in the order app/routes.ts declares them. */
+export function adminRoutes(): AdminRoute[] {
+  const found: AdminRoute[] = [];
+  const walk = (entries: RouteConfigEntry[], parent: string, inAdmin: boolean) => {
+    for (const entry of entries) {
+      const at = entry.path === undefined ? parent : join(parent, entry.path);
+      if (inAdmin && (entry.path !== undefined || entry.index)) {
+        found.push({
+          path: at,
+          file: entry.file,
+          params: [...at.matchAll(/:(\w+)/g)].map((m) => m[1]!),
+          page: rendersPage(entry.file),
+        });
+      }
+      if (entry.children) walk(entry.children, at, inAdmin || entry.file === ADMIN_LAYOUT);
+    }
+  };
+  walk(routes, "", false);
+  if (!found.length) throw new Error(`No route under ${ADMIN_LAYOUT} in app/routes.ts`);
+  return found;
+}
+
+/** A value for one path parameter of a route, or undefined to leave the route out. */
+export type Fill = (param: string, route: AdminRoute) => string | undefined | Promise<string | undefined>;
+
+/**
+ * The admin pages' addresses. A route with parameters is kept only when `fill` gives each of them a value (without
+ * `fill`, only the fixed pages are listed); resource routes (the CSV downloads) only with `resources: true`.
+ */
+export async function adminPages(options: { fill?: Fill; resources?: boolean } = {}): Promise<string[]> {
+  const pages: string[] = [];
+  for (const route of adminRoutes()) {
+    if (!route.page && !options.resources) continue;
+    let address: string | undefined = route.path;
+    for (const param of route.params) {
+      const value = await options.fill?.(param, route);
+      if (value === undefined) {
+        address = undefined;
+        break;
+      }
+      address = address.replace(`:${param}`, encodeURIComponent(value));
+    }
+    if (address !== undefined) pages.push(address);
+  }
+  return pages;
+}
+
+/**
+ * Fills each parameter with a real record of what the page shows, read from the database. A parameterised route it
+ * does not know fails here, until it is taught which record that route shows, rather than being left out in silence.
+ */
+export function fromRecords(pool: Pool): Fill {
+  return async (param, route) => {
+    const first = async (table: string, where = "", values: unknown[] = []) => {
+      const { rows } = await pool.query(`select id from ${table} ${where} order by created_at, id limit 1`, values);
+      if (!rows[0]) throw new Error(`${route.path}: there is no record in ${table} to show`);
+      return String(rows[0].id);
+    };
+    switch (`${route.file} :${param}`) {
+      case "routes/admin/payment-status.tsx :id":
+        return first("orders");
+      case "routes/admin/view-message.tsx :id":
+        return first("messages");
+      case "routes/admin/admin-user.tsx :id":
+        return first("admin_users");
+      case "routes/admin/paypal-account.tsx :id":
+        return first("payment_accounts");
+      case "routes/admin/content-edit.tsx :id":
+        return first("content_entries", "where type = $1", [editFor(route.path)!.section.type]);
+      case "routes/admin/export.ts :file":
+        return "orders.csv";
+      default:
+        throw new Error(
+          `${route.path} (${route.file}): tests/support/routes.ts does not know which record fills :${param}`,
+        );
+    }
+  };
+}
