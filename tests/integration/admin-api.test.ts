@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { rmSync, writeFileSync } from "node:fs";
@@ -20,16 +21,8 @@ beforeAll(async () => {
   // No mail retries: a mail that cannot be written fails at once (the Retry call needs a failed job).
   app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1", JOB_RETRY_LIMIT: "0" });
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "cust@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "chief@example.org", password: "chief-pass-1" },
-    jar: admin,
-  });
+  await signUp(app, "cust@example.org", { jar: customer });
+  await signInAsAdmin(app, { jar: admin });
   // One record of each kind for the calls that need an id.
   await app.request("/api/add-message", {
     method: "POST",

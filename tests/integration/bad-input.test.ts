@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { BODY_LIMIT_BYTES } from "../../server/http/body";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -20,16 +21,8 @@ const tally = { tried: 0, fiveHundreds: [] as string[] };
 beforeAll(async () => {
   app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1" });
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "chief@example.org", password: "chief-pass-1" },
-    jar: admin,
-  });
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "corpus@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
+  await signInAsAdmin(app, { jar: admin });
+  await signUp(app, "corpus@example.org", { jar: customer });
 });
 afterAll(async () => {
   console.info(`bad-input corpus (REST): ${tally.tried} requests, ${tally.fiveHundreds.length} answered 5xx`);

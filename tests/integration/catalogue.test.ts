@@ -3,6 +3,7 @@ import { loadTemplates } from "../../server/catalogue/categories";
 import { categories } from "../../domain/vocabulary";
 import { demoCatalogue } from "../../server/seed/demo-catalogue";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -41,15 +42,6 @@ async function call<T = unknown>(method: string, path: string, jar?: CookieJar, 
   return { status: res.status, body: (await res.json()) as Envelope<T> };
 }
 
-async function signUp(jar: CookieJar, email: string) {
-  const res = await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email, password: "secret1", name: "" },
-    jar,
-  });
-  expect(res.status).toBe(200);
-}
-
 /** An order of the Basic package made Paid and Delivered by the admin, through the REST calls. */
 async function makeMember(jar: CookieJar): Promise<string> {
   const pricing = (await (await app.request("/api/pricings")).json()) as { _id: string; packageName: string }[];
@@ -70,14 +62,10 @@ beforeAll(async () => {
   app = await startTestApp({ ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-1" });
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-1" },
-    jar: admin,
-  });
-  await signUp(customer, "customer@example.org");
-  await signUp(member, "member@example.org");
-  await signUp(expired, "expired@example.org");
+  await signInAsAdmin(app, { jar: admin });
+  await signUp(app, "customer@example.org", { jar: customer });
+  await signUp(app, "member@example.org", { jar: member });
+  await signUp(app, "expired@example.org", { jar: expired });
   await makeMember(member);
   const old = await makeMember(expired);
   await app.db.pool.query("update orders set membership_valid = now() - interval '1 day' where id = $1", [old]);
@@ -327,8 +315,7 @@ describe("who may do what", () => {
   });
 
   it("a membership that ends closes the templates at once", async () => {
-    const jar = new CookieJar();
-    await signUp(jar, "lapsing@example.org");
+    const jar = await signUp(app, "lapsing@example.org");
     const order = await makeMember(jar);
     expect((await call("GET", `/api/database/${id}/templates`, jar)).status).toBe(200);
     await app.db.pool.query("update orders set membership_valid = now() - interval '1 second' where id = $1", [order]);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_LIMITS } from "../../server/services/accounts";
+import { attemptSignUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 
 // Issue 12, D2: behind one proxy, the client address is the one that proxy appended (right-most), not the left-most
@@ -12,12 +13,12 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const randomIp = () => [...randomBytes(4)].map((b) => (b % 250) + 1).join(".");
-const signUp = (forwardedFor: string) =>
-  app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: `${randomBytes(6).toString("hex")}@example.org`, password: "secret1", name: "" },
-    headers: { "x-forwarded-for": forwardedFor },
-  });
+const signUp = async (forwardedFor: string) =>
+  (
+    await attemptSignUp(app, `${randomBytes(6).toString("hex")}@example.org`, {
+      headers: { "x-forwarded-for": forwardedFor },
+    })
+  ).res;
 
 describe("the client address behind a proxy (TRUST_PROXY)", () => {
   it("a forged left-most X-Forwarded-For does not escape the per-IP sign-up limit", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -12,16 +13,8 @@ beforeAll(async () => {
   app = await startTestApp({ ADMIN_EMAIL: "curator@example.org", ADMIN_PASSWORD: "curator-pass-1" });
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "reader@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "curator@example.org", password: "curator-pass-1" },
-    jar: admin,
-  });
+  await signUp(app, "reader@example.org", { jar: customer });
+  await signInAsAdmin(app, { jar: admin });
 });
 afterAll(() => app?.close());
 

@@ -4,6 +4,7 @@ import type { Tx } from "../../server/services/jobs";
 import type { Mail } from "../../server/services/mailer";
 import { silentLogger } from "../../server/lib/logger";
 import { createServices, type Services } from "../../server/services";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";
@@ -21,16 +22,8 @@ beforeAll(async () => {
     ADMIN_PASSWORD: "jobs-pass-1",
   });
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "jobs-admin@example.org", password: "jobs-pass-1" },
-    jar: admin,
-  });
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "jobs-customer@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
+  await signInAsAdmin(app, { jar: admin });
+  await signUp(app, "jobs-customer@example.org", { jar: customer });
   // A stand-in for the change that causes a mail (an order paid, a subscriber added): a row in its own table.
   await app.db.pool.query("create table test_changes (id text primary key)");
 });

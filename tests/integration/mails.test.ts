@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { CookieJar } from "../support/session";
@@ -31,27 +32,13 @@ beforeAll(async () => {
   await app.services.accounts.ensureFirstAdmin();
   const pricing = (await (await app.request("/api/pricings")).json()) as (typeof basic)[];
   basic = pricing.find((p) => p.packageName === "Basic")!;
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-1" },
-    jar: admin,
-  });
+  await signInAsAdmin(app, { jar: admin });
 });
 afterAll(async () => {
   await app?.close();
   await smtp?.close();
 });
 
-async function customer(email: string): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const res = await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email, password: "secret1", name: "" },
-    jar,
-  });
-  expect(res.status).toBe(200);
-  return jar;
-}
 const form = { customerName: "Brett <b>Buyer</b>", customerAddress: "1 Mill Lane", customerCountry: "United Kingdom" };
 async function placeOrder(jar: CookieJar) {
   const res = await app.request("/api/new-order", { method: "POST", json: { packageId: basic._id, ...form }, jar });
@@ -89,7 +76,7 @@ async function pay(orderId: string, txnId: string) {
 }
 /** A paid and delivered membership for a new customer, ending `days` from the clock. */
 async function member(email: string, days: number) {
-  const jar = await customer(email);
+  const jar = await signUp(app, email);
   const id = await placeOrder(jar);
   await adminPut(`/api/order/${id}`, { paymentStatus: "Paid" });
   await adminPut(`/api/order-status/${id}`, { orderStatus: "Delivered" });
@@ -146,7 +133,7 @@ describe("an order's mails", () => {
   let orderId: string;
 
   it("order placed: to the customer, with the package, the amount and a Pay Now link", async () => {
-    jar = await customer("ana@example.org");
+    jar = await signUp(app, "ana@example.org");
     orderId = await placeOrder(jar);
     const mail = await theMail("ana@example.org", /^Your order for Basic/);
     expect(mail.body).toContain(`$${basic.packagePrice.toFixed(2)} USD`);
@@ -191,7 +178,7 @@ describe("an order's mails", () => {
   });
 
   it("order cancelled: to the customer, with a link to the packages", async () => {
-    const cleo = await customer("cleo@example.org");
+    const cleo = await signUp(app, "cleo@example.org");
     const id = await placeOrder(cleo);
     await theMail("cleo@example.org", /^Your order for Basic/);
     const res = await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar: cleo });

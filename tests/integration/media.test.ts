@@ -7,6 +7,7 @@ import { createApp } from "../../server/http/app";
 import { silentLogger } from "../../server/lib/logger";
 import { createServices } from "../../server/services";
 import type { MediaItem } from "../../server/services/media";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { decompressionBomb, executable, hasGpsDirectory, imageOf, jpegWithGps, svgWithScript } from "../support/images";
 import { CookieJar } from "../support/session";
@@ -19,16 +20,8 @@ const customer = new CookieJar();
 beforeAll(async () => {
   app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1" });
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "chief@example.org", password: "chief-pass-1" },
-    jar: admin,
-  });
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "cust@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
+  await signInAsAdmin(app, { jar: admin });
+  await signUp(app, "cust@example.org", { jar: customer });
 }, 60_000);
 afterAll(() => app?.close());
 

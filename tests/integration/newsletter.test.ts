@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { CookieJar } from "../support/session";
@@ -30,16 +31,8 @@ beforeAll(async () => {
     { now: () => clock },
   );
   await app.services.accounts.ensureFirstAdmin();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "owner@example.org", password: "owner-pass-1" },
-    jar: admin,
-  });
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "member@example.org", password: "secret1", name: "" },
-    jar: customer,
-  });
+  await signInAsAdmin(app, { jar: admin });
+  await signUp(app, "member@example.org", { jar: customer });
 });
 afterAll(async () => {
   await app?.close();

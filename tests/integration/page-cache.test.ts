@@ -6,9 +6,9 @@ import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCache } from "../../server/http/page-cache";
 import { buildIsCurrent } from "../../scripts/build-state.mjs";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { ROOT } from "../support/server";
-import { CookieJar } from "../support/session";
 
 /**
  * The page cache's mechanisms (decisions 007 and 025), in process with the real build: hits answered before every
@@ -53,17 +53,6 @@ const accountLinks = (html: string) =>
     .map((m) => m[1])
     .join(" ");
 const cacheSize = () => (app.express.locals.pageCache as PageCache).size;
-
-async function signUp(email: string, name: string) {
-  const jar = new CookieJar();
-  const res = await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email, password: "secret-pass-1", name },
-    jar,
-  });
-  expect(res.status).toBe(200);
-  return jar;
-}
 
 describe("anonymous hits", () => {
   it("are answered before any middleware, with the very headers and bytes of the miss", async () => {
@@ -163,8 +152,8 @@ describe("query strings", () => {
 
 describe("signed-in visitors on public pages", () => {
   it("get their role's copy: the same HTML for every customer, with nobody's data in it", async () => {
-    const ana = await signUp("ana.page@example.org", "Ana Pagecache");
-    const ben = await signUp("ben.page@example.org", "Ben Pagecache");
+    const ana = await signUp(app, "ana.page@example.org", { password: "secret-pass-1", name: "Ana Pagecache" });
+    const ben = await signUp(app, "ben.page@example.org", { password: "secret-pass-1", name: "Ben Pagecache" });
     await app.services.content.invalidate();
     const first = await app.request("/", { jar: ana });
     expect(first.headers.get("x-cache")).toBe("MISS");
@@ -196,12 +185,7 @@ describe("signed-in visitors on public pages", () => {
   });
 
   it("an administrator gets the admin copy; a role cookie never outlives its session cookie", async () => {
-    const owner = new CookieJar();
-    await app.request("/api/auth/sign-in/email", {
-      method: "POST",
-      json: { email: "owner@example.org", password: "owner-pass-1" },
-      jar: owner,
-    });
+    const owner = await signInAsAdmin(app);
     const html = await (await app.request("/pricing", { jar: owner })).text();
     expect(accountLinks(html)).toBe("/dashboard /admin");
     const cookies = owner.header();
@@ -216,7 +200,7 @@ describe("signed-in visitors on public pages", () => {
     expect(accountLinks(await signedOut.text())).toBe("/login");
 
     // A role cookie moved to another session is not believed: that session's own role is looked up.
-    const customer = await signUp("carl.page@example.org", "Carl Pagecache");
+    const customer = await signUp(app, "carl.page@example.org", { password: "secret-pass-1", name: "Carl Pagecache" });
     const session = customer
       .header()
       .split("; ")

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -31,17 +32,9 @@ beforeAll(async () => {
     [jars.customer, "owner@example.org"],
     [jars.other, "intruder@example.org"],
   ] as const) {
-    await app.request("/api/auth/sign-up/email", {
-      method: "POST",
-      json: { email, password: "secret1", name: "" },
-      jar,
-    });
+    await signUp(app, email, { jar });
   }
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "matrix@example.org", password: "matrix-pass-1" },
-    jar: jars.admin,
-  });
+  await signInAsAdmin(app, { jar: jars.admin });
   const [pkg] = (await (await app.request("/api/pricings")).json()) as { _id: string }[];
   const res = await app.request("/api/new-order", {
     method: "POST",

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_LIMITS, signInDelayMs } from "../../server/services/accounts";
+import { attemptSignIn } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**
@@ -19,12 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const attempt = (email: string, password: string, from: string) =>
-  app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email, password },
-    headers: { "x-forwarded-for": from },
-  });
+const attempt = async (email: string, password: string, from: string) =>
+  (await attemptSignIn(app, email, password, { headers: { "x-forwarded-for": from } })).res;
 
 describe("sign-in throttling", { timeout: 90_000 }, () => {
   it("ten wrong passwords from one address stop that address, not the owner's right password elsewhere", async () => {

@@ -1,0 +1,66 @@
+import { expect } from "vitest";
+import type { TestApp } from "./app";
+import { CookieJar } from "./session";
+
+/**
+ * Accounts for the tests, through better-auth's own calls as the register and login forms make them. `site` is where
+ * the calls go: a test app in process (startTestApp) or a started server (startBuiltServer): anything with its URL.
+ */
+type Site = { url: string };
+
+/** The password of a test customer unless a test names another. */
+export const CUSTOMER_PASSWORD = "secret1";
+
+interface CallOptions {
+  /** The jar that sends its cookies with the call and keeps what the answer sets (a new one by default). */
+  jar?: CookieJar;
+  /** More request headers (X-Forwarded-For, for the tests of the client address). */
+  headers?: Record<string, string>;
+}
+
+async function post(site: Site, path: string, json: unknown, { jar = new CookieJar(), headers }: CallOptions) {
+  const res = await fetch(site.url + path, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/json", ...(jar.size ? { cookie: jar.header() } : {}), ...headers },
+    body: JSON.stringify(json),
+  });
+  jar.store(res);
+  return { res, jar };
+}
+
+/** A sign-up, whatever it answers: for the tests of sign-up itself. */
+export const attemptSignUp = (
+  site: Site,
+  email: string,
+  { password = CUSTOMER_PASSWORD, name = "", ...options }: CallOptions & { password?: string; name?: string } = {},
+) => post(site, "/api/auth/sign-up/email", { email, password, name }, options);
+
+/** A sign-in, whatever it answers: for the tests of sign-in itself. */
+export const attemptSignIn = (site: Site, email: string, password: string, options: CallOptions = {}) =>
+  post(site, "/api/auth/sign-in/email", { email, password }, options);
+
+/** A new customer, signed in: the jar holds their session. */
+export async function signUp(
+  site: Site,
+  email: string,
+  options: CallOptions & { password?: string; name?: string } = {},
+): Promise<CookieJar> {
+  const { res, jar } = await attemptSignUp(site, email, options);
+  expect(res.status, `signing up ${email}`).toBe(200);
+  return jar;
+}
+
+/** An existing account, signed in: the jar holds its session. */
+export async function signIn(site: Site, email: string, password: string, options: CallOptions = {}) {
+  const { res, jar } = await attemptSignIn(site, email, password, options);
+  expect(res.status, `signing in ${email}`).toBe(200);
+  return jar;
+}
+
+/** The first administrator of a test app (its ADMIN_EMAIL and ADMIN_PASSWORD), signed in. */
+export function signInAsAdmin(app: TestApp, options: CallOptions = {}) {
+  const { adminEmail, adminPassword } = app.config;
+  if (!adminEmail || !adminPassword) throw new Error("The test app was started without ADMIN_EMAIL and ADMIN_PASSWORD");
+  return signIn(app, adminEmail, adminPassword, options);
+}
