@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,15 +48,56 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(message);
   });
 
-  it("generates the auth secret once, keeps it private, and reuses it", () => {
+  it("leaves the auth secret to the database unless AUTH_SECRET is set, and writes no secret file", () => {
     const d = dir();
-    const first = loadConfig({ DATA_DIR: d }).authSecret;
-    expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({ DATA_DIR: d }).authSecret).toBe(first);
-    const file = path.join(d, "secrets", "auth-secret");
-    expect(readFileSync(file, "utf8").trim()).toBe(first);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: d }).authSecret).toBeUndefined();
+    expect(existsSync(path.join(d, "secrets"))).toBe(false);
     expect(loadConfig({ DATA_DIR: d, AUTH_SECRET: "s".repeat(32) }).authSecret).toBe("s".repeat(32));
+  });
+
+  it("reads AUTH_SECRET, DATABASE_URL and SMTP_URL from the files their _FILE variables name", () => {
+    const d = dir();
+    const file = (name: string, text: string) => {
+      writeFileSync(path.join(d, name), text);
+      return path.join(d, name);
+    };
+    const c = loadConfig({
+      DATA_DIR: d,
+      AUTH_SECRET_FILE: file("auth", `${"k".repeat(40)}\n`),
+      DATABASE_URL_FILE: file("db", "postgresql://app:pa%24s@db:5432/atelier\n"),
+      SMTP_URL_FILE: file("smtp", "smtps://mailer:secret@smtp.example:465"),
+    });
+    expect(c.authSecret).toBe("k".repeat(40));
+    expect(c.databaseUrl).toBe("postgresql://app:pa%24s@db:5432/atelier");
+    expect(c.smtpUrl).toBe("smtps://mailer:secret@smtp.example:465");
+  });
+
+  it("refuses a _FILE that cannot be read, one set with its variable, or a bad value in a file, never showing it", () => {
+    const d = dir();
+    const missing = path.join(d, "nowhere");
+    expect(() => loadConfig({ DATA_DIR: d, AUTH_SECRET_FILE: missing })).toThrow(
+      `AUTH_SECRET_FILE: ${missing} cannot be read (ENOENT)`,
+    );
+    writeFileSync(path.join(d, "auth"), "k".repeat(40));
+    expect(() =>
+      loadConfig({ DATA_DIR: d, AUTH_SECRET: "s".repeat(32), AUTH_SECRET_FILE: path.join(d, "auth") }),
+    ).toThrow("AUTH_SECRET and AUTH_SECRET_FILE: both are set; keep one");
+    writeFileSync(path.join(d, "short"), "hunter2-is-short");
+    let message = "";
+    try {
+      loadConfig({ DATA_DIR: d, AUTH_SECRET_FILE: path.join(d, "short") });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`AUTH_SECRET_FILE (${path.join(d, "short")}): must be at least 32 characters`);
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("sizes each process's pool with DATABASE_POOL_SIZE (10 by default, 1 to 200)", () => {
+    expect(loadConfig({ DATA_DIR: dir() }).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATA_DIR: dir(), DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
+    expect(() => loadConfig({ DATA_DIR: dir(), DATABASE_POOL_SIZE: "0" })).toThrow("DATABASE_POOL_SIZE");
+    expect(loadConfig({ DATA_DIR: dir(), DATABASE_MAX_CONNECTIONS: "400" }).databaseMaxConnections).toBe(400);
   });
 });
 

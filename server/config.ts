@@ -20,6 +20,8 @@ const envSchema = z.object({
       .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: "must be a postgres:// or postgresql:// URL" })
       .optional(),
   ),
+  DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
+  DATABASE_MAX_CONNECTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).optional()),
   PUBLIC_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -88,7 +90,15 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections of each process's pool (DATABASE_POOL_SIZE); the job queue has a few more of its own. */
+  databasePoolSize: number;
+  /**
+   * How many connections all the app's hosts may open together (DATABASE_MAX_CONNECTIONS); unset: what the server
+   * accepts (max_connections less its reserved ones). Behind PgBouncer, what PgBouncer accepts (server/db/capacity.ts).
+   */
+  databaseMaxConnections: number | undefined;
   publicUrl: string;
+  /** Signs sessions, role cookies and unsubscribe links: AUTH_SECRET, else the one kept in the database (decision 035). */
   authSecret: string;
   /**
    * Which proxies in front of us are believed about the client address (Express's "trust proxy"): false (none),
@@ -127,13 +137,34 @@ export interface Config {
   processes: number;
 }
 
+/**
+ * The configuration as the environment gives it. Without AUTH_SECRET the secret is the one every host on the database
+ * shares, kept in it: the start reads it once the database is open (server/db/secrets.ts).
+ */
+export type EnvConfig = Omit<Config, "authSecret"> & { authSecret: string | undefined };
+
 export class ConfigError extends Error {}
 
-/** Parses the environment once; a bad value stops the start with a message naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** Settings that may be read from a file instead (`NAME_FILE`: Docker and Kubernetes secrets, systemd credentials). */
+const FROM_FILE = ["AUTH_SECRET", "DATABASE_URL", "SMTP_URL"] as const;
+
+/**
+ * Parses the environment once; a bad value stops the start with a message naming the variable. Given AUTH_SECRET, the
+ * configuration is complete; without it, the auth secret is the database's to give.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv & { AUTH_SECRET: string }): Config;
+export function loadConfig(env?: NodeJS.ProcessEnv): EnvConfig;
+export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const { env, fromFile, problems } = withFileSettings(given);
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  if (problems.length || !parsed.success) {
+    const lines = [
+      ...problems,
+      ...(parsed.error?.issues ?? []).map((i) => {
+        const name = i.path.join(".");
+        return `  ${fromFile.has(name) ? `${name}_FILE (${fromFile.get(name)})` : name}: ${i.message}`;
+      }),
+    ];
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
@@ -153,8 +184,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseMaxConnections: e.DATABASE_MAX_CONNECTIONS,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
-    authSecret: e.AUTH_SECRET ?? persistedSecret(dataDir, "auth-secret"),
+    authSecret: e.AUTH_SECRET,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     seedDemoContent: e.SEED_DEMO_CONTENT,
@@ -181,6 +214,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
     processes: e.WEB_CONCURRENCY ?? (e.NODE_ENV === "production" ? Math.min(availableParallelism(), 4) : 1),
   };
+}
+
+/**
+ * `AUTH_SECRET_FILE=/run/secrets/auth` stands for AUTH_SECRET with that file's content (surrounding white space and the
+ * final line break dropped); setting both is a mistake, and an unreadable file stops the start. Values never appear in
+ * a message.
+ */
+function withFileSettings(given: NodeJS.ProcessEnv) {
+  const env = { ...given };
+  const fromFile = new Map<string, string>();
+  const problems: string[] = [];
+  for (const name of FROM_FILE) {
+    const file = emptyToUndefined(given[`${name}_FILE`]) as string | undefined;
+    if (file === undefined) continue;
+    if (emptyToUndefined(given[name]) !== undefined) {
+      problems.push(`  ${name} and ${name}_FILE: both are set; keep one`);
+      continue;
+    }
+    try {
+      env[name] = readFileSync(file, "utf8").trim();
+      fromFile.set(name, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      problems.push(`  ${name}_FILE: ${file} cannot be read (${code})`);
+    }
+  }
+  return { env, fromFile, problems };
 }
 
 /** true → 1 hop, a count of hops, or proxy addresses (IPs, CIDR ranges, or Express's loopback/linklocal/uniquelocal). */

@@ -4,10 +4,12 @@ import { fileURLToPath } from "node:url";
 import { createServer, type Server } from "node:http";
 import type { PoolConfig } from "pg";
 import type { ServerBuild } from "react-router";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, type Config, type EnvConfig } from "./config";
+import { poolOptions } from "./db/capacity";
 import { connect, type Database } from "./db/client";
 import { openDatabase } from "./db/open";
 import { AppLockError } from "./db/lock";
+import { withSharedSecrets } from "./db/secrets";
 import { createApp } from "./http/app";
 import { createLogger, type Logger } from "./lib/logger";
 import { seedIfEmpty } from "./seed";
@@ -31,12 +33,13 @@ class StartError extends Error {}
  */
 async function main() {
   const startedAt = Date.now();
-  const config = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
-  const logger = createLogger(config.logLevel);
-  if (cluster.isWorker) return runWorker(config, logger);
-  if (!dev && process.env.NODE_ENV !== "production" && config.env === "production")
+  const settings = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
+  const logger = createLogger(settings.logLevel);
+  if (cluster.isWorker) return runWorker(settings, logger);
+  if (!dev && process.env.NODE_ENV !== "production" && settings.env === "production")
     logger.warn("NODE_ENV is not production: React renders with its development build; start with npm start");
-  const opened = await openDatabase(config, logger);
+  const opened = await openDatabase(settings, logger);
+  const config = opened.config;
   const processes = dev ? 1 : config.processes;
   // The database's preparation runs once, here; with workers, this process runs no job and no recurring task.
   const services = createServices(
@@ -65,10 +68,11 @@ async function main() {
 }
 
 /** A worker process: the services on the first process's database, and the server on the shared port. */
-async function runWorker(config: Config, logger: Logger) {
+async function runWorker(settings: EnvConfig, logger: Logger) {
   const connection = JSON.parse(process.env[WORKER_DATABASE] ?? "null") as PoolConfig | string | null;
   if (!connection) throw new StartError(`A worker process needs ${WORKER_DATABASE} from the first process.`);
-  const database = connect(connection);
+  const database = connect(connection, poolOptions(settings));
+  const config = await withSharedSecrets(settings, database.db, logger);
   const services = createServices(database, config, logger);
   await services.start();
   const serving = await serve(config, logger, database, services, async () => {

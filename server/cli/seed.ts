@@ -15,7 +15,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const opened = await openDatabase(config, logger);
 try {
-  const services = createServices(opened.database, config, logger);
+  const services = createServices(opened.database, opened.config, logger);
   const snapshot = await services.content.snapshot();
   const missing = demoContent.filter((r) => snapshot[r.type].length === 0);
   await services.content.insertMany(await withLibraryImages(services.media, missing, logger));

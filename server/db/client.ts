@@ -12,15 +12,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** A pooled connection to any PostgreSQL: the embedded one (socket config) or DATABASE_URL. */
-export function connect(connection: pg.PoolConfig | string, options: { max?: number } = {}): Database {
+/**
+ * A pooled connection to any PostgreSQL: the embedded one (socket config) or DATABASE_URL. The app's processes give
+ * DATABASE_POOL_SIZE and a name telling their host (server/db/capacity.ts: poolOptions).
+ */
+export function connect(
+  connection: pg.PoolConfig | string,
+  options: { max?: number; applicationName?: string } = {},
+): Database {
   const config: pg.PoolConfig = typeof connection === "string" ? { connectionString: connection } : { ...connection };
   const pool = new pg.Pool({
     ...config,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
-    application_name: "atelier",
+    application_name: options.applicationName ?? "atelier",
   });
   pool.on("error", () => {
     /* a broken idle client is dropped by the pool; the next query reports the outage */

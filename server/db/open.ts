@@ -1,13 +1,17 @@
 import type { PoolConfig } from "pg";
-import type { Config } from "../config";
+import type { Config, EnvConfig } from "../config";
 import type { Logger } from "../lib/logger";
+import { checkConnections, poolOptions } from "./capacity";
 import { connect, type Database } from "./client";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded";
 import { acquireAppLock } from "./lock";
 import { runMigrations } from "./migrate";
+import { withSharedSecrets } from "./secrets";
 
 export interface OpenDatabase {
   database: Database;
+  /** The configuration with the auth secret every host on this database shares (server/db/secrets.ts). */
+  config: Config;
   /** How to reach it: DATABASE_URL, or the embedded server's socket (what the worker processes connect with). */
   connection: PoolConfig | string;
   /** Closes the pool, then stops the embedded server and releases the lock. */
@@ -17,35 +21,41 @@ export interface OpenDatabase {
 
 /**
  * DATABASE_URL: a pooled connection to that server. Otherwise: take the app lock on DATA_DIR, start the embedded
- * server (stopping an orphan first) and connect over its socket. Migrations are applied in both cases.
+ * server (stopping an orphan first) and connect over its socket. In both cases the server's connection limit is
+ * checked against this host's processes and pools, migrations are applied, and the shared secrets read.
  */
-export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
+export async function openDatabase(envConfig: EnvConfig, logger: Logger): Promise<OpenDatabase> {
   let releaseLock: (() => void) | undefined;
   let server: EmbeddedServer | undefined;
-  let database: Database;
+  let database: Database | undefined;
   let connection: PoolConfig | string;
+  let config: Config;
   try {
-    if (config.databaseUrl) {
-      connection = config.databaseUrl;
-      database = connect(connection);
+    if (envConfig.databaseUrl) {
+      connection = envConfig.databaseUrl;
+      database = connect(connection, poolOptions(envConfig));
       logger.info("using the PostgreSQL server from DATABASE_URL");
     } else {
-      releaseLock = acquireAppLock(config.dataDir);
-      server = await startEmbeddedPostgres(config.dataDir, logger);
+      releaseLock = acquireAppLock(envConfig.dataDir);
+      server = await startEmbeddedPostgres(envConfig.dataDir, logger);
       connection = server.connection;
-      database = connect(connection);
+      database = connect(connection, poolOptions(envConfig));
       logger.info("embedded PostgreSQL is running", { dataDir: server.dataDir });
     }
+    await checkConnections(database.pool, envConfig, logger);
     const started = Date.now();
     await runMigrations(database);
     logger.info("database migrations applied", { ms: Date.now() - started });
+    config = await withSharedSecrets(envConfig, database.db, logger);
   } catch (error) {
+    await database?.close().catch(() => undefined);
     await server?.stop().catch(() => undefined);
     releaseLock?.();
     throw error;
   }
   return {
     database,
+    config,
     connection,
     embedded: Boolean(server),
     async close() {

@@ -530,3 +530,13 @@ export const jobKeys = pgTable("job_keys", {
   queue: text("queue").notNull(),
   queuedAt: timestamp("queued_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * Secrets the app made itself and every host on this database shares (server/db/secrets.ts): the auth secret when
+ * AUTH_SECRET is not set. Written once, never updated; a backup carries them (decision 035).
+ */
+export const appSecrets = pgTable("app_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
