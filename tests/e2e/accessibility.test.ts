@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
+import { logIn } from "../support/pages";
 import { adminPages } from "../support/routes";
 
 /**

@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
+import { heading, logIn, main, submitLogin } from "../support/pages";
 
 let env: E2EEnv;
 beforeAll(async () => {
@@ -14,7 +15,6 @@ const header = (page: Page) => page.getByRole("banner");
 const headerLinks = async (page: Page) =>
   (await page.getByTestId("header-account").locator("a").allTextContents()).map((t) => t.trim());
 const path = (page: Page) => new URL(page.url()).pathname;
-const form = (page: Page) => page.getByRole("main");
 
 describe("accounts in the browser", () => {
   it("register, sign out, sign in; the header follows", async () => {
@@ -24,18 +24,18 @@ describe("accounts in the browser", () => {
 
     // Registration always lands on / (spec 1), even when the visitor came through the login guard.
     await page.goto("/register?redirectTo=%2Fpricing");
-    expect(await page.locator("h1").textContent()).toBe("Welcome! Register to continue");
+    expect(await heading(page).textContent()).toBe("Welcome! Register to continue");
     // The browser checks first, with the spec's messages; nothing is sent.
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Email is Required").count()).toBe(1);
     expect(await page.getByText("Password is Required").count()).toBe(1);
-    await form(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
-    await form(page).getByLabel("Password", { exact: true }).fill("12345");
+    await main(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
+    await main(page).getByLabel("Password", { exact: true }).fill("12345");
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Minimum 6 Characters").count()).toBe(1);
-    expect(await form(page).getByLabel("Email", { exact: true }).inputValue()).toBe("mira@example.org");
+    expect(await main(page).getByLabel("Email", { exact: true }).inputValue()).toBe("mira@example.org");
 
-    await form(page).getByLabel("Password", { exact: true }).fill("mira-pass-1");
+    await main(page).getByLabel("Password", { exact: true }).fill("mira-pass-1");
     await page.getByRole("button", { name: "Register" }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await expect.poll(() => headerLinks(page)).toEqual(["Dashboard"]);
@@ -43,8 +43,8 @@ describe("accounts in the browser", () => {
     // A taken email says so and stays on the page.
     const other = await newPage(env.browser, env.server.url);
     await other.goto("/register");
-    await form(other).getByLabel("Email", { exact: true }).fill("mira@example.org");
-    await form(other).getByLabel("Password", { exact: true }).fill("another-1");
+    await main(other).getByLabel("Email", { exact: true }).fill("mira@example.org");
+    await main(other).getByLabel("Password", { exact: true }).fill("another-1");
     await other.getByRole("button", { name: "Register" }).click();
     await expect
       .poll(() => other.getByText("An account with this email already exists. Please log in instead.").count())
@@ -57,15 +57,13 @@ describe("accounts in the browser", () => {
 
     // A wrong password is said plainly and keeps the visitor on /login.
     await page.goto("/login");
-    await form(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
-    await form(page).getByLabel("Password", { exact: true }).fill("wrong-password");
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, { email: "mira@example.org", password: "wrong-password" });
     await expect.poll(() => page.getByText("Incorrect email or password. Please try again.").count()).toBe(1);
     expect(path(page)).toBe("/login");
 
     await logIn(page, "mira@example.org", "mira-pass-1");
     expect(path(page)).toBe("/dashboard");
-    await expect.poll(() => page.locator("h1").textContent()).toBe("Welcome back, mira@example.org");
+    await expect.poll(() => heading(page).textContent()).toBe("Welcome back, mira@example.org");
     await expect.poll(() => page.getByText("Please confirm your email address").count()).toBe(1);
 
     // A signed-in visitor opening /login goes to the dashboard.
@@ -82,17 +80,13 @@ describe("accounts in the browser", () => {
     await page.goto("/dashboard");
     expect(path(page)).toBe("/login");
     expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/dashboard");
-    await form(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
-    await form(page).getByLabel("Password", { exact: true }).fill("mira-pass-1");
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, { email: "mira@example.org", password: "mira-pass-1" });
     await page.waitForURL((u) => u.pathname === "/dashboard");
 
     // An address on another site is never followed.
     await page.context().clearCookies();
     await page.goto("/login?redirectTo=https%3A%2F%2Fevil.example%2F");
-    await form(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
-    await form(page).getByLabel("Password", { exact: true }).fill("mira-pass-1");
-    await page.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, { email: "mira@example.org", password: "mira-pass-1" });
     await page.waitForURL((u) => u.pathname === "/dashboard");
     expect(new URL(page.url()).host).toBe(new URL(env.server.url).host);
     await page.context().close();
@@ -103,7 +97,7 @@ describe("accounts in the browser", () => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await page.waitForURL((u) => u.pathname === "/reset");
-    await form(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
+    await main(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
     await page.getByRole("button", { name: "Submit" }).click();
     await expect.poll(() => page.getByText("Password reset. Check your inbox!").count()).toBe(1);
 
@@ -134,7 +128,7 @@ describe("accounts in the browser", () => {
     await expect.poll(() => admin.getByTestId("admin-banner").textContent()).toContain("Administrator Access");
     await header(admin).getByRole("link", { name: "Admin" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin");
-    await expect.poll(() => admin.locator("h1").textContent()).toBe("Welcome to Admin Panel");
+    await expect.poll(() => heading(admin).textContent()).toBe("Welcome to Admin Panel");
     await admin.context().close();
 
     const customer = await newPage(env.browser, env.server.url);
@@ -142,7 +136,7 @@ describe("accounts in the browser", () => {
     await expect.poll(() => headerLinks(customer)).toEqual(["Dashboard"]);
     const res = await customer.goto("/admin");
     expect(res!.status()).toBe(403);
-    expect(await customer.locator("h1").textContent()).toBe("You don't have any permission");
+    expect(await heading(customer).textContent()).toBe("You don't have any permission");
     await customer.context().close();
   });
 

@@ -2,7 +2,8 @@ import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
-import { CookieJar } from "../support/session";
+import { signUp } from "../support/accounts";
+import { heading, main, register, toast } from "../support/pages";
 import { adminPages } from "../support/routes";
 
 let env: E2EEnv;
@@ -10,24 +11,9 @@ let admin: Page;
 beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
-const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
-
-async function signUp(email: string) {
-  const jar = new CookieJar();
-  jar.store(
-    await fetch(env.server.url + "/api/auth/sign-up/email", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: "secret-pass", name: "" }),
-    }),
-  );
-  return jar;
-}
-
 describe("who may open the back office", () => {
   it("every admin page: a visitor goes to /login, a customer is refused, the admin gets it", async () => {
-    const customer = await signUp("nosy@example.org");
+    const customer = await signUp(env.server, "nosy@example.org", { password: "secret-pass" });
     // Every page under the admin layout in app/routes.ts, its downloads among them; an :id names no record (404 to the
     // admin, after the guards), a download is the orders CSV.
     const [{ id: unknownId }] = (await env.db.pool.query("select gen_random_uuid() as id")).rows;
@@ -73,8 +59,8 @@ describe("editing the site", () => {
     await admin.goto("/edit-banner");
     await main(admin).getByRole("link", { name: "Edit Banner Section" }).click();
     await admin.waitForURL((u) => /^\/banner\/[0-9a-f-]{36}$/.test(u.pathname));
-    const heading = main(admin).getByLabel("Banner Heading", { exact: true });
-    await heading.fill("");
+    const bannerHeading = main(admin).getByLabel("Banner Heading", { exact: true });
+    await bannerHeading.fill("");
     // The page's data reloads slowly after the answer, as on a loaded server: the person corrects the field meanwhile,
     // and what they type must survive the reload.
     const slowReload = async (route: Route) => {
@@ -84,16 +70,16 @@ describe("editing the site", () => {
     await admin.route(/\.data(\?|$)/, slowReload);
     await main(admin).getByRole("button", { name: "Update Banner" }).click();
     await expect.poll(() => main(admin).getByText("Banner Heading is required").count()).toBe(1);
-    await heading.fill("Rooms that work as hard as you do");
+    await bannerHeading.fill("Rooms that work as hard as you do");
     await expect.poll(() => main(admin).getByRole("button", { name: "Update Banner" }).isEnabled()).toBe(true);
-    expect(await heading.inputValue()).toBe("Rooms that work as hard as you do");
+    expect(await bannerHeading.inputValue()).toBe("Rooms that work as hard as you do");
     await admin.unroute(/\.data(\?|$)/, slowReload);
     await main(admin).getByRole("button", { name: "Update Banner" }).click();
     await expect.poll(() => toast(admin, "Banner is Updated").count()).toBeGreaterThan(0);
 
     const visitor = await newPage(env.browser, env.server.url);
     await visitor.goto("/");
-    expect(await visitor.locator("h1").textContent()).toBe("Rooms that work as hard as you do");
+    expect(await heading(visitor).textContent()).toBe("Rooms that work as hard as you do");
     await visitor.context().close();
   });
 
@@ -229,11 +215,7 @@ describe("running the business", () => {
 
   it("set an order Paid and Delivered; the customer's dashboard turns active; the log shows it", async () => {
     const customer = await newPage(env.browser, env.server.url);
-    await customer.goto("/register");
-    await main(customer).getByLabel("Email", { exact: true }).fill("member@example.org");
-    await main(customer).getByLabel("Password", { exact: true }).fill("member-pass-1");
-    await main(customer).getByRole("button", { name: "Register" }).click();
-    await customer.waitForURL((u) => u.pathname === "/");
+    await register(customer, { email: "member@example.org", password: "member-pass-1" });
     const [{ id: pkg }] = (
       await env.db.pool.query(
         "select id from content_entries where type = 'pricing' and data->>'packageName' = 'Basic'",
@@ -286,7 +268,7 @@ describe("running the business", () => {
       .trim()
       .split("\r\n")
       .map((r) => r.split(","));
-    expect(rows[0]!.slice(0, 4)).toEqual(["Order ID", "Order Date", "Customer Name", "Customer Email"]);
+    expect(rows[0]!.slice(0, 4)).toEqual(["Order Number", "Order ID", "Order Date", "Customer Name"]);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows.some((r) => r.includes("member@example.org") && r.includes("Paid") && r.includes("Delivered"))).toBe(
       true,

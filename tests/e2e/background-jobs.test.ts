@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { startSmtpServer } from "../support/mail";
+import { main, toast } from "../support/pages";
 
 let env: E2EEnv;
 let admin: Page;
@@ -22,7 +23,6 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const main = (page: Page) => page.getByRole("main");
 const resetMails = () => smtp.received.filter((m) => m.subject === "Reset your password");
 
 describe("the background jobs screen", () => {
@@ -30,7 +30,7 @@ describe("the background jobs screen", () => {
     smtp.setFailing(true);
     const visitor = await newPage(env.browser, env.server.url);
     await visitor.goto("/reset");
-    await visitor.getByRole("main").getByLabel("Email", { exact: true }).fill(ADMIN.email);
+    await main(visitor).getByLabel("Email", { exact: true }).fill(ADMIN.email);
     await visitor.getByRole("button", { name: "Submit" }).click();
     await visitor.getByText("Password reset. Check your inbox!").first().waitFor();
     await visitor.close();
@@ -54,7 +54,7 @@ describe("the background jobs screen", () => {
     await failed()
       .getByRole("button", { name: `Retry Reset your password → ${ADMIN.email}` })
       .click();
-    await admin.getByRole("status").filter({ hasText: "The job will run again." }).first().waitFor();
+    await toast(admin, "The job will run again.").first().waitFor();
     await expect.poll(() => resetMails().length, { timeout: 15_000 }).toBe(1);
     expect(resetMails()[0]!.to).toEqual([ADMIN.email]);
     await expect

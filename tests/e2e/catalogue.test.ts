@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { signIn } from "../support/accounts";
+import { ADMIN, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { heading, logIn, main, register, toast } from "../support/pages";
 import { ROOT } from "../support/server";
-import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
 // A short wait instead of the spec's 9 s, long enough to see the generating state.
@@ -18,35 +18,19 @@ beforeAll(async () => {
 });
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
 const webDesign = JSON.parse(readFileSync(path.join(ROOT, "server/catalogue/categories/web-design.json"), "utf8")) as {
   subject: string;
   body: string;
 }[];
 
 async function api(method: string, url: string, body?: unknown) {
-  const jar = new CookieJar();
-  jar.store(
-    await fetch(env.server.url + "/api/auth/sign-in/email", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-    }),
-  );
+  const jar = await signIn(env.server, ADMIN.email, ADMIN.password);
   const res = await fetch(env.server.url + url, {
     method,
     headers: { "content-type": "application/json", cookie: jar.header() },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-async function register(page: Page, email: string) {
-  await page.goto("/register");
-  await main(page).getByLabel("Email", { exact: true }).fill(email);
-  await main(page).getByLabel("Password", { exact: true }).fill("buyer-pass-1");
-  await main(page).getByRole("button", { name: "Register" }).click();
-  await page.waitForURL((u) => u.pathname === "/");
 }
 
 async function itemId(name: string): Promise<string> {
@@ -162,7 +146,7 @@ describe("the catalogue in the browser", () => {
 
   it("a customer without membership sees the lock, and the generator refuses them", async () => {
     const page = await newPage(env.browser, env.server.url);
-    await register(page, "window-shopper@example.org");
+    await register(page, { email: "window-shopper@example.org", password: "buyer-pass-1" });
     await page.goto("/dashboard");
     const grid = page.getByTestId("items-grid");
     expect(await grid.getAttribute("data-access")).toBe("false");
@@ -185,7 +169,7 @@ describe("the catalogue in the browser", () => {
     // The admin pages are not theirs.
     for (const p of ["/items-management", "/add-item"]) {
       expect((await page.goto(p))!.status(), p).toBe(403);
-      expect(await page.locator("h1").textContent()).toBe("You don't have any permission");
+      expect(await heading(page).textContent()).toBe("You don't have any permission");
     }
     await page.context().close();
 
@@ -200,7 +184,7 @@ describe("the catalogue in the browser", () => {
   it("a member opens an item, generates, copies, and edits the template on screen", async () => {
     const page = await newPage(env.browser, env.server.url);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
-    await register(page, "member@example.org");
+    await register(page, { email: "member@example.org", password: "buyer-pass-1" });
     const pricing = (await (await fetch(env.server.url + "/api/pricings")).json()) as {
       _id: string;
       packageName: string;
@@ -234,7 +218,7 @@ describe("the catalogue in the browser", () => {
     await page.waitForURL((u) => u.pathname.startsWith("/item/"));
     expect(new URL(page.url()).pathname).toBe(`/item/${await itemId("Web Design Leads")}`);
     // The address changes before the new page is drawn (a navigation in the browser renders in a transition).
-    await expect.poll(() => page.locator("h1").textContent()).toBe("Generate Web Design Leads");
+    await expect.poll(() => heading(page).textContent()).toBe("Generate Web Design Leads");
     expect(await main(page).textContent()).toContain(
       "Create compelling, personalized cold emails in seconds with our AI-powered engine",
     );
@@ -244,11 +228,11 @@ describe("the catalogue in the browser", () => {
 
     // Generating: the title changes for the fixed wait, then one template from the category shows.
     await main(page).getByRole("button", { name: "Generate" }).click();
-    await expect.poll(() => page.locator("h1").textContent()).toBe("AI is Writing Your Emails...");
+    await expect.poll(() => heading(page).textContent()).toBe("AI is Writing Your Emails...");
     expect(await main(page).getByText("Crafting perfect emails...").count()).toBe(1);
     const results = page.getByTestId("generated");
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);
-    expect(await page.locator("h1").textContent()).toBe("Generate Web Design Leads");
+    expect(await heading(page).textContent()).toBe("Generate Web Design Leads");
     expect(await results.getByRole("heading", { level: 2 }).textContent()).toBe("Generated Cold Emails (1)");
     expect(await results.getByText("Ready to Use").count()).toBe(1);
     expect(await results.getByTestId("email-card").count()).toBe(1);
@@ -259,10 +243,10 @@ describe("the catalogue in the browser", () => {
 
     // Copy buttons put the text on the clipboard and say so.
     await results.getByRole("button", { name: "Copy Subject" }).click();
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Copied Subject!" }).count()).toBe(1);
+    await expect.poll(() => toast(page, "Copied Subject!").count()).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown!.subject);
     await results.getByRole("button", { name: "Copy Email Body" }).click();
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Copied Email Body!" }).count()).toBe(1);
+    await expect.poll(() => toast(page, "Copied Email Body!").count()).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown!.body);
     // Success toasts go after 2 seconds.
     await expect.poll(() => page.getByText("Copied Subject!").count(), { timeout: 4000 }).toBe(0);
@@ -323,7 +307,7 @@ describe("the catalogue in the browser", () => {
     await expect.poll(() => form.getByText("Canva link must be an http(s) address, such as https://…").count()).toBe(1);
     await form.getByLabel("Canva Link").fill("https://www.canva.com/design/DAF1/view");
     await form.getByRole("button", { name: "Add Item" }).click();
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Item is Updated" }).count()).toBe(1);
+    await expect.poll(() => toast(page, "Item is Updated").count()).toBe(1);
     await expect.poll(() => page.getByTestId("simple-items").textContent()).toContain("Kitchens");
     expect(await form.getByLabel("Category").inputValue()).toBe("");
     const { rows } = await env.db.pool.query("select format, canva_link, category, free_or_paid from simple_items");

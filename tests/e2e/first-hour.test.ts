@@ -1,7 +1,7 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
+import { main, register } from "../support/pages";
 
 /**
  * A newcomer's local start (issue 10, part 8): no PUBLIC_URL, so the site's address is http://localhost:PORT, and the
@@ -13,8 +13,6 @@ beforeAll(async () => {
   env = await startE2E({ PUBLIC_URL: "", HOST: "::" });
 });
 afterAll(() => env?.close());
-
-const main = (page: Page) => page.getByRole("main");
 
 describe("a newcomer's first hour", () => {
   it("the start log names the address to open", () => {
@@ -29,11 +27,7 @@ describe("a newcomer's first hour", () => {
       // The helper answers every other host locally; this one is ours.
       await page.unrouteAll();
       const email = `first-hour-${host.replace(/\W/g, "")}@example.org`;
-      await page.goto("/register");
-      await main(page).getByLabel("Email", { exact: true }).fill(email);
-      await main(page).getByLabel("Password", { exact: true }).fill("first-hour-1");
-      await main(page).getByRole("button", { name: "Register" }).click();
-      await page.waitForURL((u) => u.pathname === "/");
+      await register(page, { email, password: "first-hour-1" });
 
       await page.goto("/pricing");
       await page

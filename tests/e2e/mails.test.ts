@@ -3,16 +3,15 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outbox } from "../support/mail";
+import { signUp } from "../support/accounts";
 import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
-import { CookieJar } from "../support/session";
+import { main, toast } from "../support/pages";
 
 let env: E2EEnv;
 let admin: Page;
 beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
-const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 describe("the Mails screen", () => {
@@ -20,14 +19,7 @@ describe("the Mails screen", () => {
     const visitor = await fetch(env.server.url + "/mail-settings", { redirect: "manual" });
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/mail-settings")}`);
-    const customer = new CookieJar();
-    customer.store(
-      await fetch(env.server.url + "/api/auth/sign-up/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "nosy-mails@example.org", password: "secret-pass", name: "" }),
-      }),
-    );
+    const customer = await signUp(env.server, "nosy-mails@example.org", { password: "secret-pass" });
     const page = await fetch(env.server.url + "/mail-settings", {
       headers: { cookie: customer.header() },
       redirect: "manual",

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHONE, newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { imageOf } from "../support/images";
+import { toast } from "../support/pages";
 
 /** Issue 11: an administrator puts a photo on the site from the banner's edit screen; phones download a small file. */
 let env: E2EEnv;
@@ -41,7 +42,7 @@ describe("the banner's image from the media library", () => {
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
 
     await admin.getByRole("button", { name: "Update Banner" }).click();
-    await expect.poll(() => admin.getByRole("status").filter({ hasText: "Banner is Updated" }).count()).toBe(1);
+    await expect.poll(() => toast(admin, "Banner is Updated").count()).toBe(1);
 
     const visitor = await newPage(env.browser, env.server.url);
     await visitor.goto("/");

@@ -1,7 +1,9 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUp } from "../support/accounts";
 import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
+import { heading, main, toast } from "../support/pages";
 
 /**
  * Every page form as a plain HTML post: a browser with JavaScript disabled fills it in, gets the refusal with what it
@@ -36,8 +38,6 @@ async function post(page: Page, button: Locator) {
   expect(await page.locator("html[data-hydrated]").count()).toBe(0);
 }
 
-const main = (page: Page) => page.getByRole("main");
-
 /** The error message wired to a field (aria-describedby), as assistive technology reads it. */
 async function fieldError(scope: Locator, label: string) {
   const field = scope.getByLabel(label, { exact: true });
@@ -45,7 +45,6 @@ async function fieldError(scope: Locator, label: string) {
   const id = await field.getAttribute("aria-describedby");
   return scope.page().locator(`[id="${id}"]`).textContent();
 }
-const status = (scope: Page | Locator, text: string) => scope.getByRole("status").filter({ hasText: text });
 const sql = async (query: string, values: unknown[] = []) => (await env.db.pool.query(query, values)).rows;
 
 let admin: Page;
@@ -91,11 +90,7 @@ const cases: Case[] = [
   [
     "/reset",
     async () => {
-      await fetch(env.server.url + "/api/auth/sign-up/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "forgetful@example.org", password: "old-pass-1", name: "" }),
-      });
+      await signUp(env.server, "forgetful@example.org", { password: "old-pass-1" });
       const page = await noScript();
       await open(page, "/reset");
       await main(page).getByLabel("Email", { exact: true }).fill("");
@@ -103,7 +98,7 @@ const cases: Case[] = [
       expect(await fieldError(main(page), "Email")).toBe("Email is Required");
       await main(page).getByLabel("Email", { exact: true }).fill("forgetful@example.org");
       await post(page, main(page).getByRole("button", { name: "Submit" }));
-      expect(await status(main(page), "Password reset. Check your inbox!").count()).toBe(1);
+      expect(await toast(main(page), "Password reset. Check your inbox!").count()).toBe(1);
     },
   ],
   [
@@ -140,7 +135,7 @@ const cases: Case[] = [
       expect(await form.getByLabel("Message").inputValue()).toBe("Sent from a browser without JavaScript.");
       await form.getByLabel("Email").fill("nora@example.org");
       await post(page, form.getByRole("button", { name: "Send Message" }));
-      expect(await status(form, "Message is Updated").count()).toBe(1);
+      expect(await toast(form, "Message is Updated").count()).toBe(1);
       expect(await form.getByLabel("Full Name").inputValue()).toBe("");
       expect(await sql("select subject from messages where email = 'nora@example.org'")).toEqual([
         { subject: "No scripts here" },
@@ -155,7 +150,7 @@ const cases: Case[] = [
       await page.locator("footer").getByLabel("Email address").fill("plain-reader@example.org");
       await post(page, page.locator("footer").getByRole("button", { name: "Subscribe" }));
       expect(new URL(page.url()).pathname).toBe("/newsletter");
-      expect(await page.locator("h1").textContent()).toBe("Subscribers is Updated");
+      expect(await heading(page).textContent()).toBe("Subscribers is Updated");
       expect(await sql("select subemail from subscribers")).toEqual([{ subemail: "plain-reader@example.org" }]);
     },
   ],
@@ -182,7 +177,7 @@ const cases: Case[] = [
     async () => {
       await open(customer, "/dashboard");
       await post(customer, main(customer).getByRole("button", { name: "Send the link again" }));
-      expect(await status(main(customer), `We sent a new link to ${CUSTOMER.email}.`).count()).toBe(1);
+      expect(await toast(main(customer), `We sent a new link to ${CUSTOMER.email}.`).count()).toBe(1);
     },
   ],
   [
@@ -215,7 +210,7 @@ const cases: Case[] = [
       expect(await form.getByLabel("Question").inputValue()).toBe("Does it work without scripts?");
       await form.getByLabel("Answer").fill("Yes: every form is a plain HTML post.");
       await post(admin, form.getByRole("button", { name: "Add FAQ Item" }));
-      expect(await status(form, "FAQ Item is Added").count()).toBe(1);
+      expect(await toast(form, "FAQ Item is Added").count()).toBe(1);
       expect(await form.getByLabel("Question").inputValue()).toBe("");
       expect(
         await sql("select 1 from content_entries where data->>'accodingTitle' = 'Does it work without scripts?'"),
@@ -234,7 +229,7 @@ const cases: Case[] = [
       expect(before.at(-1)).toBe(title);
       await open(admin, "/edit-faq");
       await post(admin, main(admin).getByRole("button", { name: `Move ${title} up` }));
-      expect(await status(main(admin), "Order saved").count()).toBe(1);
+      expect(await toast(main(admin), "Order saved").count()).toBe(1);
       expect((await order()).at(-2)).toBe(title);
       // Delete opens the confirmation as an address (?delete=), which renders it open; Delete there posts.
       await post(admin, main(admin).getByRole("button", { name: `Delete ${title}` }));
@@ -242,7 +237,7 @@ const cases: Case[] = [
       const dialog = admin.getByTestId("delete-dialog-faqItem");
       expect(await dialog.textContent()).toContain(title);
       await post(admin, dialog.getByRole("button", { name: "Delete" }));
-      expect(await status(main(admin), "FAQ Item deleted").count()).toBe(1);
+      expect(await toast(main(admin), "FAQ Item deleted").count()).toBe(1);
       expect(await order()).not.toContain(title);
       expect(await order()).toHaveLength(before.length - 1);
     },
@@ -257,7 +252,7 @@ const cases: Case[] = [
       await form.getByLabel("Copyright Text").fill("© Plain HTML Studio");
       await post(admin, form.getByRole("button", { name: "Add Copyright" }));
       // Saved, the form gives way to the edit link; the answer still shows.
-      expect(await status(main(admin), "Copyright is Updated").count()).toBe(1);
+      expect(await toast(main(admin), "Copyright is Updated").count()).toBe(1);
       expect(await main(admin).getByRole("link", { name: "Edit Copyright" }).count()).toBe(1);
     },
   ],
@@ -270,7 +265,7 @@ const cases: Case[] = [
       expect(await dialog.isVisible()).toBe(true);
       await dialog.getByLabel("About Heading", { exact: true }).fill("Rewritten without a script");
       await post(admin, dialog.getByRole("button", { name: /^Update / }));
-      expect(await status(admin.getByRole("dialog"), "About section updated").count()).toBe(1);
+      expect(await toast(admin.getByRole("dialog"), "About section updated").count()).toBe(1);
       expect(
         await sql("select 1 from content_entries where data->>'aboutHeading' = 'Rewritten without a script'"),
       ).toHaveLength(1);
@@ -284,7 +279,7 @@ const cases: Case[] = [
       const form = admin.getByTestId("form-banner-update");
       await form.getByLabel("Banner Heading", { exact: true }).fill("Plain and simple");
       await post(admin, form.getByRole("button", { name: "Update Banner" }));
-      expect(await status(form, "Banner is Updated").count()).toBe(1);
+      expect(await toast(form, "Banner is Updated").count()).toBe(1);
       expect(await form.getByLabel("Banner Heading", { exact: true }).inputValue()).toBe("Plain and simple");
     },
   ],
@@ -299,7 +294,7 @@ const cases: Case[] = [
       expect(await main(admin).getByLabel("Admin email").inputValue()).toBe("not-an-email");
       await main(admin).getByLabel("Admin email").fill(ADMIN.email);
       await post(admin, main(admin).getByRole("button", { name: "Update Admin" }));
-      expect(await status(main(admin), "Admin user is updated").count()).toBe(1);
+      expect(await toast(main(admin), "Admin user is updated").count()).toBe(1);
     },
   ],
   [
@@ -312,7 +307,7 @@ const cases: Case[] = [
       expect(await main(admin).getByLabel("PayPal email").inputValue()).toBe("payee-at-example");
       await main(admin).getByLabel("PayPal email").fill("payee@example.org");
       await post(admin, main(admin).getByRole("button", { name: "Add PayPal Email" }));
-      expect(await status(main(admin), "PayPal email is added").count()).toBe(1);
+      expect(await toast(main(admin), "PayPal email is added").count()).toBe(1);
       expect(await sql("select paypal_email from payment_accounts")).toEqual([{ paypal_email: "payee@example.org" }]);
     },
   ],
@@ -323,7 +318,7 @@ const cases: Case[] = [
       await open(admin, `/paypal-email/${account.id}`);
       await main(admin).getByLabel("PayPal email").fill("payee2@example.org");
       await post(admin, main(admin).getByRole("button", { name: "Update PayPal Email" }));
-      expect(await status(main(admin), "PayPal email is updated").count()).toBe(1);
+      expect(await toast(main(admin), "PayPal email is updated").count()).toBe(1);
       expect(await sql("select paypal_email from payment_accounts")).toEqual([{ paypal_email: "payee2@example.org" }]);
     },
   ],
@@ -340,7 +335,7 @@ const cases: Case[] = [
       await main(admin).getByLabel("Image Link").fill("https://example.org/no-script.png");
       await main(admin).getByLabel("Category").fill("Scriptless");
       await post(admin, main(admin).getByRole("button", { name: "Add Item" }));
-      expect(await status(main(admin), "Item is Updated").count()).toBe(1);
+      expect(await toast(main(admin), "Item is Updated").count()).toBe(1);
       expect(await admin.getByTestId("simple-items").textContent()).toContain("Scriptless");
     },
   ],
@@ -387,12 +382,12 @@ const cases: Case[] = [
       expect(await main(admin).getByRole("alert").first().textContent()).toBe("Failed to update payment status");
       await main(admin).getByLabel("Payment Status").selectOption("Paid");
       await post(admin, main(admin).getByRole("button", { name: "Update Payment Status" }));
-      expect(await status(main(admin), "Payment Status Updated Successfully!").textContent()).toBe(
+      expect(await toast(main(admin), "Payment Status Updated Successfully!").textContent()).toBe(
         "Payment Status Updated Successfully! Membership validity has been calculated and set!",
       );
       await main(admin).getByLabel("Order Status").selectOption("Delivered");
       await post(admin, main(admin).getByRole("button", { name: "Update Order Status" }));
-      expect(await status(main(admin), "Order Status Updated Successfully!").count()).toBe(1);
+      expect(await toast(main(admin), "Order Status Updated Successfully!").count()).toBe(1);
       expect(await sql("select payment_status, order_status from orders where id = $1", [orderId])).toEqual([
         { payment_status: "Paid", order_status: "Delivered" },
       ]);
@@ -404,7 +399,7 @@ const cases: Case[] = [
       const [message] = await sql("select id from messages where email = 'nora@example.org'");
       await open(admin, `/view/${message.id}`);
       await post(admin, main(admin).getByRole("button", { name: "Mark Read" }));
-      expect(await status(main(admin), "Message is Read").count()).toBe(1);
+      expect(await toast(main(admin), "Message is Read").count()).toBe(1);
       expect(await sql("select message_status from messages where id = $1", [message.id])).toEqual([
         { message_status: "Read" },
       ]);

@@ -5,6 +5,7 @@ import type { SectionRecord, SectionType } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { attributeNow, newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { heading, toast } from "../support/pages";
 import { ROOT } from "../support/server";
 
 /** A poll that loads a page each time: one load alone may take longer than the default second on a busy machine. */
@@ -197,7 +198,7 @@ describe("visitor forms", () => {
 
     await email.fill("jonas@example.org");
     await form.getByRole("button", { name: "Send Message" }).click();
-    await expect.poll(() => form.getByRole("status").filter({ hasText: "Message is Updated" }).count()).toBe(1);
+    await expect.poll(() => toast(form, "Message is Updated").count()).toBe(1);
     expect(new URL(page.url()).pathname).toBe("/contact");
     expect(await form.getByLabel("Full Name").inputValue()).toBe("");
 
@@ -215,7 +216,7 @@ describe("visitor forms", () => {
       await page.locator("footer").getByLabel("Email address").fill("reader@example.org");
       await page.locator("footer").getByRole("button", { name: "Subscribe" }).click();
       await page.waitForURL("/newsletter");
-      await expect.poll(() => page.locator("h1").textContent()).toBe("Subscribers is Updated");
+      await expect.poll(() => heading(page).textContent()).toBe("Subscribers is Updated");
     }
     const { rows } = await env.db.pool.query("select subemail from subscribers");
     expect(rows).toEqual([{ subemail: "reader@example.org" }]);
@@ -227,7 +228,7 @@ describe("the other public pages", () => {
   it("/service/, /pricing, /contact, /contact-us and /thanks render with their content and titles", async () => {
     const page = await newPage(env.browser, env.server.url);
     await page.goto("/service/");
-    expect(await page.locator("h1").textContent()).toBe("Service Page");
+    expect(await heading(page).textContent()).toBe("Service Page");
     const service = await page.locator("main").textContent();
     expect(service).toContain(seeded("counter")[0]!.happyClientsText);
     expect(service).toContain(seeded("workStep")[0]!.stepTitle);

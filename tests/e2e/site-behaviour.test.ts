@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
+import { heading, logIn, main, toast } from "../support/pages";
 
 /**
  * The site's global behaviour (issue 10, parts 7 and 9): toasts that keep off the header and clear a form's stale
@@ -14,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
 const WIDTHS = [DESKTOP, PHONE] as const;
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -40,7 +40,7 @@ describe("toasts", () => {
       await page.goto(`/admin-user/${rows[0].id}`);
       const email = main(page).getByLabel("Admin email");
       const error = page.getByRole("alert").filter({ hasText: "confirmed" });
-      const success = page.getByRole("status").filter({ hasText: "Admin user is updated" });
+      const success = toast(page, "Admin user is updated");
 
       // Refused on the server (no confirmed account with that address): an error toast.
       await email.fill("nobody-here@example.org");
@@ -48,11 +48,11 @@ describe("toasts", () => {
       await expect.poll(() => error.count()).toBe(1);
       const shownAt = Date.now();
       const header = (await page.locator("header").boundingBox())!;
-      const toast = (await error.boundingBox())!;
-      expect(toast.y).toBeGreaterThanOrEqual(header.y + header.height);
+      const errorBox = (await error.boundingBox())!;
+      expect(errorBox.y).toBeGreaterThanOrEqual(header.y + header.height);
       const targets = await headerTargets(page);
       expect(targets.length).toBeGreaterThan(0);
-      for (const target of targets) expect(overlaps(toast, target)).toBe(false);
+      for (const target of targets) expect(overlaps(errorBox, target)).toBe(false);
 
       // The same form succeeds: its success toast shows, and its error toast is gone at once, not 4 s later.
       await email.fill(ADMIN.email);
@@ -79,7 +79,7 @@ describe("the contact form's phone number", () => {
     await form.getByLabel("Message").fill("Call me on my desk extension.");
     await form.getByRole("button", { name: "Send Message" }).click();
     // A plain post (the public pages run no script): the answer comes with the page, in the form.
-    await expect.poll(() => form.getByRole("status").filter({ hasText: "Message is Updated" }).count()).toBe(1);
+    await expect.poll(() => toast(form, "Message is Updated").count()).toBe(1);
     const { rows } = await env.db.pool.query("select number from messages where email = $1", [
       `short-${number}@example.org`,
     ]);
@@ -222,7 +222,7 @@ describe("web fonts", () => {
       await page.waitForTimeout(300);
       const shifts = await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts);
       expect(shifts, `${path} moved when its fonts arrived`).toEqual([]);
-      expect(await page.locator("h1").first().isVisible()).toBe(true);
+      expect(await heading(page).first().isVisible()).toBe(true);
     }
     await page.context().close();
   });

@@ -5,13 +5,12 @@ import { getSection, recordTitle } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { newPage } from "../support/browser";
 import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { main } from "../support/pages";
 
 let env: E2EEnv;
 let admin: Page;
 beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
-
-const main = (page: Page) => page.getByRole("main");
 
 describe("public pages follow app/content/pages.ts", () => {
   it("each page shows the title of every section it declares, in the declared order", async () => {

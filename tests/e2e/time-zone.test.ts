@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
+import { logIn } from "../support/pages";
 import { adminPages, fromRecords } from "../support/routes";
 
 /**

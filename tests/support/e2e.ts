@@ -2,7 +2,11 @@ import { expect, inject } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { createTestDatabase } from "./db";
 import { launchBrowser, newPage } from "./browser";
+import { logIn } from "./pages";
 import { databaseUrl, startBuiltServer, type RunningServer } from "./server";
+
+/** The browser's sign-in lives with the other page fixtures (pages.ts); some suites import it from here. */
+export { logIn };
 
 /** The first administrator every e2e server is started with. */
 export const ADMIN = { email: "admin@example.org", password: "admin-pass-1" } as const;
@@ -56,15 +60,6 @@ export async function openUntil(page: Page, path: string, ready: () => Promise<b
       { timeout: 15_000, interval: 200 },
     )
     .toBe(true);
-}
-
-/** Signs in through the login page, as a person would. */
-export async function logIn(page: import("playwright-core").Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByRole("main").getByLabel("Email", { exact: true }).fill(email);
-  await page.getByRole("main").getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL((url) => url.pathname !== "/login");
 }
 
 /** A test file's server and browser, with a page where the first administrator is signed in. */

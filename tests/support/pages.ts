@@ -1,0 +1,41 @@
+import type { Locator, Page } from "playwright-core";
+
+/** What people see on the site's pages, and what they do there, written once for every browser test. */
+
+/** The page's own content (its main landmark), apart from the header, the footer and the back office's navigation. */
+export const main = (page: Page) => page.getByRole("main");
+
+/** The page's heading. */
+export const heading = (page: Page) => page.locator("h1");
+
+/** A status with this text: a toast, or a form's line saying what happened. */
+export const toast = (scope: Page | Locator, text: string) => scope.getByRole("status").filter({ hasText: text });
+
+/** Who signs in or registers. */
+export interface Who {
+  email: string;
+  password: string;
+}
+
+/** Fills in the login form of the page that is open (whatever its redirectTo) and submits it. */
+export async function submitLogin(page: Page, who: Who) {
+  await main(page).getByLabel("Email", { exact: true }).fill(who.email);
+  await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+/** Signs in through the login page, as a person would. */
+export async function logIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await submitLogin(page, { email, password });
+  await page.waitForURL((url) => url.pathname !== "/login");
+}
+
+/** Registers through the register page, as a person would: a new customer, signed in, on / (spec 1). */
+export async function register(page: Page, who: Who) {
+  await page.goto("/register");
+  await main(page).getByLabel("Email", { exact: true }).fill(who.email);
+  await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+  await main(page).getByRole("button", { name: "Register" }).click();
+  await page.waitForURL((u) => u.pathname === "/");
+}
