@@ -1,27 +1,63 @@
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { toCsv } from "./csv.server";
+import { csvResponse, csvStream } from "./csv.server";
 
-const cols = [
-  { header: "Name", value: (r: { name: unknown }) => r.name },
-  { header: "Note", value: (r: { note?: unknown }) => r.note },
-];
+/** The bytes as text, byte-order mark kept (a TextDecoder would drop it). */
+const text = async (stream: Readable) => (await buffer(stream)).toString("utf8");
+const csv = (rows: unknown[][], header = ["Name", "Note"]) => text(csvStream({ header, rows: Readable.from(rows) }));
 
-describe("toCsv", () => {
-  it("writes a BOM, a header row and CRLF rows", () => {
-    expect(toCsv([{ name: "Ana", note: "ok" }], cols)).toBe("\uFEFFName,Note\r\nAna,ok\r\n");
+describe("csvStream (csv-stringify)", () => {
+  it("writes a BOM, a header row and CRLF rows", async () => {
+    expect(await csv([["Ana", "ok"]])).toBe("\uFEFFName,Note\r\nAna,ok\r\n");
+    expect(await csv([])).toBe("\uFEFFName,Note\r\n");
   });
-  it("quotes commas, quotes and line breaks, doubling quotes", () => {
-    expect(toCsv([{ name: 'Ana "A", B', note: "line1\nline2" }], cols)).toBe(
-      '\uFEFFName,Note\r\n"Ana ""A"", B","line1\nline2"\r\n',
+
+  it("quotes commas, quotes and line breaks (a bare \\n or \\r too), doubling quotes", async () => {
+    expect(await csv([['Ana "A", B', "line1\nline2"]])).toBe('\uFEFFName,Note\r\n"Ana ""A"", B","line1\nline2"\r\n');
+    expect(await csv([["a\rb", "c\r\nd"]])).toBe('\uFEFFName,Note\r\n"a\rb","c\r\nd"\r\n');
+    expect(await csv([["Name, With Comma", "x"]], ["Header, quoted", "B"])).toBe(
+      '\uFEFF"Header, quoted",B\r\n"Name, With Comma",x\r\n',
     );
   });
-  it("keeps UTF-8 text and empty values", () => {
-    expect(toCsv([{ name: "Zoë Ødegård", note: null }], cols)).toBe("\uFEFFName,Note\r\nZoë Ødegård,\r\n");
+
+  it("keeps UTF-8 text and writes empty cells for null", async () => {
+    expect(await csv([["Zoë Ødegård", null]])).toBe("\uFEFFName,Note\r\nZoë Ødegård,\r\n");
   });
-  it("neutralises formulas but not negative numbers", () => {
-    expect(toCsv([{ name: '=HYPERLINK("x")', note: -12.5 }], cols)).toBe(
-      '\uFEFFName,Note\r\n"\'=HYPERLINK(""x"")",-12.5\r\n',
-    );
-    expect(toCsv([{ name: "@SUM(A1)", note: "+1" }], cols)).toBe("\uFEFFName,Note\r\n'@SUM(A1),'+1\r\n");
+
+  it("neutralises formulas (= + - @, tab, and their full-width forms) but not numbers", async () => {
+    expect(await csv([['=HYPERLINK("x")', -12.5]])).toBe('\uFEFFName,Note\r\n"\'=HYPERLINK(""x"")",-12.5\r\n');
+    expect(await csv([["@SUM(A1)", "+1"]])).toBe("\uFEFFName,Note\r\n'@SUM(A1),'+1\r\n");
+    expect(await csv([["-2+3", "\tcmd"]])).toBe("\uFEFFName,Note\r\n'-2+3,'\tcmd\r\n");
+    expect(await csv([["\uFF1D1+1", 42]])).toBe("\uFEFFName,Note\r\n'\uFF1D1+1,42\r\n");
+  });
+
+  it("ends the rows when the reader stops, and fails the download when a row fails", async () => {
+    let ended = false;
+    const rows = new Readable({ objectMode: true, read() {} });
+    rows.push(["first", "row"]);
+    rows.once("close", () => (ended = true));
+    const out = csvStream({ header: ["A", "B"], rows });
+    for await (const chunk of out) {
+      expect(String(chunk)).toContain("first,row");
+      break; // the reader stops: the rows (a database cursor) are closed
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(ended).toBe(true);
+
+    const failing = new Readable({ objectMode: true, read() {} });
+    failing.push(["ok", "row"]);
+    setImmediate(() => failing.destroy(new Error("connection lost")));
+    await expect(text(csvStream({ header: ["A", "B"], rows: failing }))).rejects.toThrow("connection lost");
+  });
+});
+
+describe("csvResponse", () => {
+  it("is an attachment, never cached, whose body is the stream", async () => {
+    const res = csvResponse({ header: ["A"], rows: Readable.from([["1"]]) }, "orders-2026-12-22.csv");
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="orders-2026-12-22.csv"');
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(Buffer.from(await res.arrayBuffer()).toString("utf8")).toBe("\uFEFFA\r\n1\r\n");
   });
 });

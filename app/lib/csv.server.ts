@@ -1,22 +1,43 @@
+import { pipeline, Readable } from "node:stream";
+import { stringify, type Options } from "csv-stringify";
+
 /**
- * RFC 4180 CSV: every field quoted when it needs to be (comma, quote, line break), quotes doubled, CRLF rows, a UTF-8
- * byte-order mark so spreadsheet programs read accents right. A cell that a spreadsheet would run as a formula
- * (starting with = + - @ or a tab) is prefixed with a quote mark, so exported data cannot execute.
+ * RFC 4180 CSV as spreadsheets read it: a UTF-8 byte-order mark (accents read right), a header row, CRLF rows, a field
+ * quoted when it holds a comma, a quote or a line break (quotes doubled), and a cell that a spreadsheet would run as a
+ * formula (starting with = + - @, a tab or a carriage return, or their full-width forms) prefixed with a quote mark,
+ * so exported data cannot execute; numbers stay numbers, negative ones too.
  */
-export function toCsv<T>(
-  rows: readonly T[],
-  columns: readonly { header: string; value: (row: T) => unknown }[],
-): string {
-  const line = (cells: unknown[]) => cells.map(cell).join(",");
-  return (
-    "\uFEFF" +
-    [line(columns.map((c) => c.header)), ...rows.map((r) => line(columns.map((c) => c.value(r))))].join("\r\n") +
-    "\r\n"
-  );
+export const CSV_OPTIONS = {
+  bom: true,
+  header: true,
+  record_delimiter: "\r\n",
+  // Without it, a field holding a bare \n or \r (a message's lines) would not be quoted once the delimiter is CRLF.
+  quote_record_delimiter: true,
+  escape_formulas: true,
+  cast: { date: (d: Date) => d.toISOString(), boolean: (b: boolean) => (b ? "true" : "false") },
+} satisfies Options;
+
+/** A table to write: its header and its rows (arrays of cells, in the header's order) as an object-mode stream. */
+export interface CsvTable {
+  header: string[];
+  rows: Readable;
 }
 
-function cell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * The bytes of `table` as CSV, written as its rows come: a reader that stops early, or a failing read, ends the rows
+ * too (and so the database cursor behind them).
+ */
+export function csvStream(table: CsvTable): Readable {
+  return pipeline(table.rows, stringify({ ...CSV_OPTIONS, columns: table.header }), () => {});
+}
+
+/** A CSV download of `table` saved as `filename`, never cached, its body streamed. */
+export function csvResponse(table: CsvTable, filename: string): Response {
+  return new Response(Readable.toWeb(csvStream(table)) as ReadableStream<Uint8Array>, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
 }

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
 import { ConfigError, type EnvConfig } from "../config";
-import type { Logger } from "../lib/logger";
+
+/** What this module tells the operator (the app's logger, or any that takes a message). */
+type Notices = { info(message: string): void; warn(message: string): void };
 
 /** The job queue's own pool in each serving process (server/services/jobs.ts: PgBoss's `max`). */
 export const JOB_QUEUE_CONNECTIONS = 4;
@@ -97,7 +99,7 @@ export async function connectionBudget(
 export async function checkConnections(
   pool: pg.Pool,
   config: Sizing & Pick<EnvConfig, "dataDir" | "port" | "databaseMaxConnections">,
-  logger: Logger,
+  logger: Notices,
 ): Promise<ConnectionBudget> {
   const budget = await connectionBudget(pool, config);
   const { limit, thisHost, otherHosts, otherClients } = budget;

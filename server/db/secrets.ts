@@ -3,9 +3,11 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Config, EnvConfig } from "../config";
-import type { Logger } from "../lib/logger";
 import type { Db } from "./client";
 import { appSecrets } from "./schema";
+
+/** What this module tells the operator (the app's logger, or any that takes a message). */
+type Notices = { info(message: string): void; warn(message: string): void };
 
 /** The auth secret's name in app_secrets. */
 const AUTH = "auth";
@@ -36,7 +38,7 @@ export async function sharedSecret(
  * on it signs and checks sessions and mailed links alike (decision 035). The first start makes it; a secret an earlier
  * version generated in DATA_DIR/secrets/auth-secret becomes the database's, so sessions and sent links stay valid.
  */
-export async function withSharedSecrets(config: EnvConfig, db: Db, logger: Logger): Promise<Config> {
+export async function withSharedSecrets(config: EnvConfig, db: Db, logger: Notices): Promise<Config> {
   if (config.authSecret) return { ...config, authSecret: config.authSecret };
   const file = path.join(config.dataDir, "secrets", "auth-secret");
   const earlier = existsSync(file) ? readFileSync(file, "utf8").trim() : "";

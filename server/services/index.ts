@@ -6,6 +6,7 @@ import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
+import { createExportsService } from "./exports";
 import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
 import { createMembershipReminders } from "./reminders";
@@ -84,6 +85,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
+  const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
   // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
   // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to
   // the app itself), then every 5 minutes.
@@ -106,6 +108,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     catalogue,
     content,
     media,
+    exports: csvExports,
     inbox,
     newsletter,
     rateLimiter,
