@@ -47,6 +47,8 @@ export default [
     route("activity", "routes/admin/activity.tsx"),
     route("mail-settings", "routes/admin/mail-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
+    route("backups", "routes/admin/backups.tsx"),
+    route("backups/:name", "routes/admin/backup-download.ts"),
     route("media-library", "routes/admin/media-library.tsx"),
     route("items-management", "routes/admin/items-management.tsx"),
     route("add-item", "routes/admin/add-item.tsx"),

@@ -52,6 +52,14 @@ export interface MailData {
     subject: string;
     message: string;
   };
+  adminBackupFailed: {
+    /** When the backup was started. */
+    startedAt: MailDate;
+    /** Why it failed, as the error said. */
+    error: string;
+    /** Where it was to be written (BACKUP_DIR). */
+    folder: string;
+  };
   newsletterConfirm: { confirmUrl: string; unsubscribeUrl?: string };
   passwordReset: { url: string };
   verifyEmail: { url: string };
@@ -125,6 +133,12 @@ export const MAIL_KINDS = {
     label: "New contact message",
     audience: "admins",
     when: "A visitor sends the contact form (to every admin; Reply-To is the visitor).",
+    canTurnOff: true,
+  },
+  adminBackupFailed: {
+    label: "Backup failed",
+    audience: "admins",
+    when: "A backup (the daily one, or one started in the back office) fails (to every admin).",
     canTurnOff: true,
   },
   newsletterConfirm: {

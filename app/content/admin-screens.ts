@@ -28,6 +28,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/mail-settings", label: "Mails" },
   { to: "/activity", label: "Activity log" },
   { to: "/background-jobs", label: "Background jobs" },
+  { to: "/backups", label: "Backups" },
 ];
 
 /**

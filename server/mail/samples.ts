@@ -67,6 +67,11 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       subject: "A question about the Premium package",
       message: "Hello,\nDoes the Premium package include the local SEO audit?\nThanks, Jane",
     },
+    adminBackupFailed: {
+      startedAt: now,
+      error: "ENOSPC: no space left on device, write",
+      folder: "/srv/atelier/data/backups",
+    },
     newsletterConfirm: { confirmUrl: `${base}/newsletter`, unsubscribeUrl: `${base}/newsletter` },
     passwordReset: { url: `${base}/reset-password` },
     verifyEmail: { url: `${base}/login` },

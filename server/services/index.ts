@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
+import { createBackupsService } from "./backups";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createExportsService } from "./exports";
@@ -80,6 +81,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     settings,
     mails,
   });
+  const backups = createBackupsService({
+    db: database.db,
+    pool: database.pool,
+    dir: config.backup.dir,
+    keep: config.backup.keep,
+    jobs,
+    mails,
+    logger,
+    now,
+  });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db, config.timeZone);
@@ -108,6 +119,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     catalogue,
     content,
     media,
+    backups,
     exports: csvExports,
     inbox,
     newsletter,

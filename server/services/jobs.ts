@@ -58,12 +58,15 @@ interface MailJob {
 
 interface Recurring {
   cron: string;
-  handler: () => Promise<void>;
+  /** Runs a tick's job, or one sent by trigger() with its data (null for a tick). */
+  handler: (data: unknown) => Promise<void>;
   /** Also run once this long after the app starts (one run, however many instances start). */
   firstRunAfterSeconds: number | undefined;
   /** What it does, in words, for the jobs screen. */
   title: string;
 }
+  /** How long one run may take before it counts as failed (15 minutes unless said). */
+  expireInSeconds: number;
 
 /** One row of the admin's jobs screen. */
 export interface JobRow {
@@ -109,17 +112,22 @@ export function createJobsService(deps: {
     return boss;
   }
 
-  async function startRecurring(b: PgBoss, name: string, { cron, handler, firstRunAfterSeconds }: Recurring) {
-    // "stately": at most one run waiting and one running, so runs never overlap or pile up, whatever the number of
-    // instances. A missed tick is not worth a retry (the next one comes); a failure stays visible as failed.
-    await b.createQueue(name, { policy: "stately", retryLimit: 0, expireInSeconds: 15 * 60 });
-    await b.schedule(name, cron, null, { tz: "UTC" });
-    // One run per minute at most however many instances start (pg-boss's throttle key), after the given delay.
-    if (firstRunAfterSeconds !== undefined) {
-      await b.send(name, null, { singletonKey: "start", singletonSeconds: 60, startAfter: firstRunAfterSeconds });
+  /**
+   * A recurring task's queue and worker; its cron ticks (and first run) only where recurring tasks are scheduled (not in
+   * tests, which run them by hand or through trigger()).
+   */
+  async function startRecurring(b: PgBoss, name: string, task: Recurring) {
+    const { cron, handler, firstRunAfterSeconds } = task;
+    await b.createQueue(name, recurringQueue(task));
+    if (options.recurring) {
+      await b.schedule(name, cron, null, { tz: "UTC" });
+      // One run per minute at most however many instances start (pg-boss's throttle key), after the given delay.
+      if (firstRunAfterSeconds !== undefined) {
+        await b.send(name, null, { singletonKey: "start", singletonSeconds: 60, startAfter: firstRunAfterSeconds });
+      }
     }
-    await b.work(name, { pollingIntervalSeconds: options.pollSeconds }, async () => {
-      await handler();
+    await b.work(name, { pollingIntervalSeconds: options.pollSeconds }, async ([job]) => {
+      await handler(job?.data ?? null);
     });
   }
 
@@ -155,14 +163,20 @@ export function createJobsService(deps: {
     every(
       name: string,
       cron: string,
-      handler: () => Promise<void>,
-      extra: { firstRunAfterSeconds?: number; title?: string } = {},
+      handler: (data: unknown) => Promise<void>,
+      extra: { firstRunAfterSeconds?: number; title?: string; expireInSeconds?: number } = {},
     ): void {
       if (!NAME.test(name) || name === MAIL_QUEUE) throw new Error(`Not a valid recurring job name: ${name}`);
       if (recurring.has(name)) throw new Error(`Recurring job ${name} is already registered`);
-      const task = { cron, handler, firstRunAfterSeconds: extra.firstRunAfterSeconds, title: extra.title ?? name };
+      const task = {
+        cron,
+        handler,
+        firstRunAfterSeconds: extra.firstRunAfterSeconds,
+        title: extra.title ?? name,
+        expireInSeconds: extra.expireInSeconds ?? 15 * 60,
+      };
       recurring.set(name, task);
-      if (boss && options.work && options.recurring) {
+      if (boss && options.work) {
         const b = boss;
         void started
           ?.then(() => startRecurring(b, name, task))
@@ -172,6 +186,27 @@ export function createJobsService(deps: {
 
     /** Pending jobs (waiting, waiting to retry, or running), oldest first, then failed ones, newest first. */
     async list(): Promise<{ pending: JobRow[]; failed: JobRow[] }> {
+    /**
+     * Runs a recurring task now, once across the instances, with `data` for its handler: false when a run of it is
+     * already waiting (the queue keeps one waiting and one running at most).
+     */
+    async trigger(name: string, data: object | null = null): Promise<boolean> {
+      const task = recurring.get(name);
+      if (!task) throw new Error(`No recurring job ${name}`);
+      const b = running();
+      await b.createQueue(name, recurringQueue(task));
+      return (await b.send(name, data)) !== null;
+    },
+
+    /** Whether a run of this recurring task waits or runs now. */
+    async isPending(name: string): Promise<boolean> {
+      const { rows } = await db.execute<{ found: boolean }>(
+        sql`select exists (select 1 from ${sql.identifier(JOBS_SCHEMA)}.job
+          where name = ${name} and state::text in ('created', 'retry', 'active')) as found`,
+      );
+      return Boolean(rows[0]?.found);
+    },
+
       const rows = async (states: string[], order: "asc" | "desc") => {
         const result = await db.execute<JobTableRow>(sql`
           select id, name, state, retry_count, retry_limit, data, output, created_on, start_after, started_on,
@@ -233,7 +268,7 @@ export function createJobsService(deps: {
             await mailer.deliver(job!.data.mail);
           },
         );
-        if (options.recurring) for (const [name, task] of recurring) await startRecurring(b, name, task);
+        for (const [name, task] of recurring) await startRecurring(b, name, task);
       })();
       return started;
     },
@@ -267,7 +302,12 @@ export type JobsService = ReturnType<typeof createJobsService>;
  * Installs (or migrates) the queue's schema and its mail queue, then lets go: what start() does first, for a database
  * that is a template for others (the tests' clones start with it in place).
  */
-export async function installJobQueue(pool: pg.Pool, options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) {
+export async function installJobQueue(
+  pool: pg.Pool,
+  options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">,
+  /** More to do with the queue before it lets go (a restore creates its queues and queues its jobs again). */
+  then?: (boss: PgBoss) => Promise<void>,
+) {
   const boss = new PgBoss({
     ...connectionOf(pool),
     schema: JOBS_SCHEMA,
@@ -277,8 +317,12 @@ export async function installJobQueue(pool: pg.Pool, options: Pick<JobsOptions, 
     max: 1,
   });
   await boss.start();
-  await boss.createQueue(MAIL_QUEUE, mailQueue(options));
-  await boss.stop({ graceful: false });
+  try {
+    await boss.createQueue(MAIL_QUEUE, mailQueue(options));
+    await then?.(boss);
+  } finally {
+    await boss.stop({ graceful: false });
+  }
 }
 
 const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
@@ -291,11 +335,22 @@ const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds"
 // A queued mail wakes the workers at once (LISTEN/NOTIFY, on commit); polling stays as the fallback.
 const mailQueue = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
   ...mailRetry(options),
+  boss.on("error", () => {
+    /* the caller sees the failure of the call that met it */
+  });
   notify: true,
 });
 
 /** pg-boss opens its own small pool to the same database as the app's. */
 function connectionOf(pool: pg.Pool) {
+/**
+ * A recurring task's queue. "stately": at most one run waiting and one running, so runs never overlap or pile up,
+ * whatever the number of instances. A missed tick is not worth a retry (the next one comes); a failure stays visible
+ * as failed.
+ */
+const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
+  ({ policy: "stately", retryLimit: 0, expireInSeconds: task.expireInSeconds }) as const;
+
   const o = pool.options as pg.PoolConfig;
   return {
     connectionString: o.connectionString,

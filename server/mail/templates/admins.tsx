@@ -1,3 +1,4 @@
+import { dateTime } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Quote } from "./Layout";
 import type { Template } from "./types";
@@ -51,6 +52,29 @@ export const adminContactMessage: Template<"adminContactMessage"> = (d, { brand,
         />
         <Quote>{d.message}</Quote>
         <Cta href={link}>Open the message</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const adminBackupFailed: Template<"adminBackupFailed"> = (d, { brand, url, timeZone }) => {
+  const link = url("/backups");
+  return {
+    subject: "A backup of the site failed",
+    link,
+    body: (
+      <Layout brand={brand} preview="The site's database was not backed up." heading="A backup failed" footnote={why}>
+        <P>
+          The backup started at {dateTime(d.startedAt, timeZone)} did not finish, so the newest backup is older than it
+          should be. Fix the cause, then start a backup from the Backups screen.
+        </P>
+        <Facts
+          rows={[
+            ["Reason", d.error],
+            ["Folder", d.folder],
+          ]}
+        />
+        <Cta href={link}>Open Backups</Cta>
       </Layout>
     ),
   };

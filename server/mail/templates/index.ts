@@ -1,5 +1,5 @@
 import type { MailKind } from "../kinds";
-import { adminContactMessage, adminPaymentWaiting } from "./admins";
+import { adminBackupFailed, adminContactMessage, adminPaymentWaiting } from "./admins";
 import {
   membershipActive,
   membershipEnded,
@@ -23,6 +23,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   paymentRefunded,
   adminPaymentWaiting,
   adminContactMessage,
+  adminBackupFailed,
   newsletterConfirm,
   passwordReset,
   verifyEmail,

@@ -1,0 +1,59 @@
+/**
+ * `npm run backup [-- FOLDER]`: writes one archive of the app's database into BACKUP_DIR (DATA_DIR/backups), or into
+ * FOLDER, while the app runs or not: DATABASE_URL's server, the embedded server the running app started, or, when the
+ * app is stopped, the embedded server started for the backup and stopped after it (docs/decisions/033).
+ */
+import path from "node:path";
+import pg from "pg";
+import { createBackup } from "../backup/create";
+import { keyCounts } from "../backup/manifest";
+import { ConfigError, loadConfig } from "../config";
+import { runningEmbeddedConnection, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded";
+import { AppLockError, acquireAppLock, appLockOwner } from "../db/lock";
+import { createLogger } from "../lib/logger";
+import { describeBackup } from "./describe";
+
+try {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
+  const dir = process.argv[2] ? path.resolve(process.env.INIT_CWD ?? ".", process.argv[2]) : config.backup.dir;
+  let connection: pg.PoolConfig | string;
+  let server: EmbeddedServer | undefined;
+  let release: (() => void) | undefined;
+  if (config.databaseUrl) {
+    connection = config.databaseUrl;
+  } else if (appLockOwner(config.dataDir)) {
+    connection = runningEmbeddedConnection(config.dataDir, logger);
+  } else {
+    release = acquireAppLock(config.dataDir);
+    server = await startEmbeddedPostgres(config.dataDir, logger);
+    connection = server.connection;
+  }
+  const pool = new pg.Pool({
+    ...(typeof connection === "string" ? { connectionString: connection } : connection),
+    max: 1,
+    application_name: "atelier-backup",
+  });
+  try {
+    if (server?.created) throw new ConfigError(`DATA_DIR ${config.dataDir} holds no database yet: nothing to back up.`);
+    const backup = await createBackup(pool, { dir, reason: "command" });
+    process.stdout.write(`${describeBackup(backup.file, backup.size, backup.manifest, backup.ms)}\n`);
+    const counts = keyCounts(backup.manifest);
+    process.stdout.write(
+      `Restore it into an empty DATA_DIR or an empty DATABASE_URL with: npm run restore ${backup.file}\n` +
+        `(${counts.orders} orders, ${counts.accounts} accounts, ${counts.images} images)\n`,
+    );
+  } finally {
+    await pool.end();
+    await server?.stop();
+    if (server?.created) {
+      const { rmSync } = await import("node:fs");
+      rmSync(server.dataDir, { recursive: true, force: true });
+    }
+    release?.();
+  }
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof AppLockError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`The backup failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+  process.exit(1);
+}
