@@ -32,19 +32,28 @@ describe("csvStream (csv-stringify)", () => {
     expect(await csv([["\uFF1D1+1", 42]])).toBe("\uFEFFName,Note\r\n'\uFF1D1+1,42\r\n");
   });
 
-  it("ends the rows when the reader stops, and fails the download when a row fails", async () => {
+  it("hands on chunks of 64 KB, reading rows only as they are taken, and ends the rows when the reader stops", async () => {
+    let made = 0;
     let ended = false;
-    const rows = new Readable({ objectMode: true, read() {} });
-    rows.push(["first", "row"]);
+    // Endless rows, made only when asked for (a cursor).
+    const rows = new Readable({
+      objectMode: true,
+      read() {
+        this.push([`row ${++made}`, "x".repeat(100)]);
+      },
+    });
     rows.once("close", () => (ended = true));
-    const out = csvStream({ header: ["A", "B"], rows });
-    for await (const chunk of out) {
-      expect(String(chunk)).toContain("first,row");
+    for await (const chunk of csvStream({ header: ["A", "B"], rows })) {
+      expect((chunk as Buffer).length).toBeGreaterThanOrEqual(64 * 1024);
       break; // the reader stops: the rows (a database cursor) are closed
     }
     await new Promise((r) => setImmediate(r));
     expect(ended).toBe(true);
+    // What was read ahead is a few chunks' worth, not everything there is.
+    expect(made).toBeLessThan(5_000);
+  });
 
+  it("fails the download when a row fails", async () => {
     const failing = new Readable({ objectMode: true, read() {} });
     failing.push(["ok", "row"]);
     setImmediate(() => failing.destroy(new Error("connection lost")));
