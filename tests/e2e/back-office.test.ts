@@ -233,12 +233,16 @@ describe("running the business", () => {
     await main(admin).getByLabel("Payment Status").selectOption("Paid");
     await main(admin).getByRole("button", { name: "Update Payment Status" }).click();
     await expect.poll(() => toast(admin, "Payment Status Updated Successfully!").count()).toBeGreaterThan(0);
+    // Paid but still Pending: its days start when it is delivered (decision 032).
     await expect
-      .poll(() => toast(admin, "Membership validity has been calculated and set!").count())
+      .poll(() => toast(admin, "The membership starts when the order is set Delivered.").count())
       .toBeGreaterThan(0);
     await main(admin).getByLabel("Order Status").selectOption("Delivered");
     await main(admin).getByRole("button", { name: "Update Order Status" }).click();
     await expect.poll(() => toast(admin, "Order Status Updated Successfully!").count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => toast(admin, "Membership validity has been calculated and set!").count())
+      .toBeGreaterThan(0);
     await expect.poll(() => admin.getByTestId("order-details").textContent()).toMatch(/Paid.*Delivered/);
 
     await customer.goto("/dashboard");

@@ -383,11 +383,13 @@ const cases: Case[] = [
       await main(admin).getByLabel("Payment Status").selectOption("Paid");
       await post(admin, main(admin).getByRole("button", { name: "Update Payment Status" }));
       expect(await toast(main(admin), "Payment Status Updated Successfully!").textContent()).toBe(
-        "Payment Status Updated Successfully! Membership validity has been calculated and set!",
+        "Payment Status Updated Successfully! The membership starts when the order is set Delivered.",
       );
       await main(admin).getByLabel("Order Status").selectOption("Delivered");
       await post(admin, main(admin).getByRole("button", { name: "Update Order Status" }));
-      expect(await toast(main(admin), "Order Status Updated Successfully!").count()).toBe(1);
+      expect(await toast(main(admin), "Order Status Updated Successfully!").textContent()).toBe(
+        "Order Status Updated Successfully! Membership validity has been calculated and set!",
+      );
       expect(await sql("select payment_status, order_status from orders where id = $1", [orderId])).toEqual([
         { payment_status: "Paid", order_status: "Delivered" },
       ]);
