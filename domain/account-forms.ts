@@ -12,7 +12,18 @@ export const MESSAGES = {
   passwordShort: "Minimum 6 Characters",
   loginFailed: "Incorrect email or password. Please try again.",
   resetSent: "Password reset. Check your inbox!",
+  passwordCommon:
+    "This password is too common: choose one that is not in lists of leaked passwords, such as a few unrelated words.",
+  staffPasswordShort: `Staff passwords need at least 12 characters: use a few unrelated words, or a password manager.`,
+  consentRequired: "Tick the box to accept the terms and the privacy notice, or we cannot open an account for you.",
 } as const;
+
+/** Staff (anyone with an admin_users record) need longer passwords than the spec's six characters. */
+export const STAFF_PASSWORD_MIN = 12;
+
+/** The documents a person accepts when registering (a row each in the consents table). */
+export const CONSENT_DOCUMENTS = ["terms", "privacy"] as const;
+export type ConsentDocument = (typeof CONSENT_DOCUMENTS)[number];
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
@@ -29,6 +40,17 @@ const password = z
 
 export const credentialsSchema = z.object({ email, password });
 export type Credentials = z.infer<typeof credentialsSchema>;
+
+/**
+ * Registration: the credentials and the acceptance of the terms and the privacy notice. The form sends the checkbox as
+ * "on"; better-auth's REST sign-up sends `acceptTerms: true` in its JSON body.
+ */
+export const registrationSchema = credentialsSchema.extend({
+  acceptTerms: z.preprocess(
+    (v) => v === true || v === "on" || v === "true",
+    z.literal(true, { error: MESSAGES.consentRequired }),
+  ),
+});
 
 export const resetRequestSchema = z.object({ email });
 export const newPasswordSchema = z.object({

@@ -31,6 +31,7 @@ import {
   subscriberStates,
 } from "../../domain/vocabulary";
 import { sourceFormats, variantFormats } from "../../domain/media";
+import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -540,3 +541,24 @@ export const appSecrets = pgTable("app_secrets", {
   value: text("value").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A person's acceptance of the terms or the privacy notice (decision 037): which version (when the document's record
+ * was last changed) and when. Kept with the account and gone with it.
+ */
+export const consents = pgTable(
+  "consents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    document: text("document", { enum: CONSENT_DOCUMENTS }).notNull(),
+    version: text("version").notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("consents_user_idx").on(t.userId, t.document, t.acceptedAt),
+    check("consents_document_check", oneOf(t.document, CONSENT_DOCUMENTS)),
+  ],
+);
