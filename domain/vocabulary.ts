@@ -92,8 +92,15 @@ export function jobStatusOf(state: string): JobStatus {
   return "Waiting";
 }
 
-/** The role of an entry in the admin list (spec 2: userRole, default and only value 'Admin'). */
-export const adminRoles = vocabulary(["Admin"], { Admin: { tone: "green" } });
+/**
+ * The role of a staff member, an entry in the admin list (spec 2: userRole, default 'Admin'). Admin (the owner) may do
+ * everything; an Editor looks after the site's content, media, items and messages (domain/capabilities.ts says which
+ * areas each role opens, decision 036).
+ */
+export const adminRoles = vocabulary(["Admin", "Editor"], {
+  Admin: { tone: "green" },
+  Editor: { tone: "blue" },
+});
 export type AdminRole = (typeof adminRoles.values)[number];
 
 /** What an activity-log entry records. */

@@ -181,7 +181,7 @@ export const verification = pgTable(
   (t) => [index("verification_identifier_idx").on(t.identifier)],
 );
 
-/** The admin list of the spec (userEmail, userRole 'Admin'): a signed-in user whose email is here is an admin. */
+/** The admin list of the spec (userEmail, userRole): a signed-in user whose confirmed email is here is staff, in that role. */
 export const adminUsers = pgTable(
   "admin_users",
   {

@@ -1,0 +1,53 @@
+import { adminRoles, sentence, type AdminRole } from "./vocabulary";
+
+/**
+ * Who on the staff may do what: the one table the back-office pages (app/lib/guards.server.ts) and the REST route
+ * table (server/http/routes/) read, and the navigation shows (decision 036). A page or call declares its area; a role
+ * opens the areas listed for it here and no other.
+ */
+export const STAFF_AREAS = [
+  "content",
+  "media",
+  "items",
+  "messages",
+  "subscribers",
+  "orders",
+  "payments",
+  "users",
+  "settings",
+  "backups",
+  "exports",
+  "activity",
+] as const;
+export type StaffArea = (typeof STAFF_AREAS)[number];
+
+/** A staff role: the admin list's userRole. */
+export type StaffRole = AdminRole;
+export const staffRoles = adminRoles;
+
+export const ROLE_AREAS: { readonly [R in StaffRole]: readonly StaffArea[] } = {
+  Admin: STAFF_AREAS,
+  Editor: ["content", "media", "items", "messages"],
+};
+
+/** What a role is for, in one sentence (the users screen). */
+export const ROLE_SUMMARY: { readonly [R in StaffRole]: string } = {
+  Admin: "Everything: orders, payments, staff, settings, backups and exports as well as the site.",
+  Editor: `The site's ${sentence(ROLE_AREAS.Editor).replace(" or ", " and ")}; no orders, payments, staff, settings, backups or exports.`,
+};
+
+/** Whether a staff role (null or undefined: a customer) may use an area. */
+export function can(role: StaffRole | null | undefined, area: StaffArea): boolean {
+  return role ? ROLE_AREAS[role].includes(area) : false;
+}
+
+/** The staff role of a signed-in person (`staffRole`, or `isAdmin` for a viewer made before roles had names). */
+export function staffRoleOf(viewer: { staffRole?: StaffRole | null; isAdmin: boolean } | null): StaffRole | null {
+  if (!viewer) return null;
+  return viewer.staffRole ?? (viewer.isAdmin ? "Admin" : null);
+}
+
+/** Where a staff member's back office starts: the dashboard for those who see orders, the site content otherwise. */
+export function staffHome(role: StaffRole): string {
+  return can(role, "orders") ? "/admin" : "/setting";
+}
