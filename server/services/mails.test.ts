@@ -29,6 +29,7 @@ const LINKS: Record<MailKind, string> = {
   paymentRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
   adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
+  adminBackupFailed: `${PUBLIC_URL}/backups`,
   newsletterConfirm: samples.newsletterConfirm.confirmUrl,
   passwordReset: samples.passwordReset.url,
   verifyEmail: samples.verifyEmail.url,

@@ -114,6 +114,21 @@ const imageBytes = async (pool: pg.Pool) => {
   return rows.map((r) => `${r.width}.${r.format}:${createHash("sha256").update(r.bytes).digest("hex")}`);
 };
 
+/** The app's indexes, constraints and triggers, by name and definition. */
+async function schemaOf(pool: pg.Pool) {
+  const { rows } = await pool.query<{ what: string }>(
+    `select 'index ' || indexname || ': ' || indexdef as what from pg_indexes where schemaname = 'public'
+     union all
+     select 'constraint ' || c.conrelid::regclass::text || '.' || c.conname || ': ' || pg_get_constraintdef(c.oid)
+     from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public'
+     union all
+     select 'trigger ' || tgrelid::regclass::text || '.' || tgname || ' ' || tgenabled::text from pg_trigger
+     where not tgisinternal and tgrelid::regclass::text not like 'pgboss.%'
+     order by 1`,
+  );
+  return rows.map((r) => r.what);
+}
+
 /** What remains in a target after a refused restore: its tables and schemas of the app's. */
 async function leftIn(config: pg.ClientConfig) {
   return withClient(config, async (c) => {
@@ -194,6 +209,8 @@ describe("the restore drill", { timeout: 240_000 }, () => {
                 (select coalesce(sum(n), 0)::int from order_day_counts) as tallied`,
       );
       expect(tallied.rows[0]!.tallied).toBe(tallied.rows[0]!.orders);
+      // The indexes and constraints, dropped while the rows loaded, are back exactly as the migrations made them.
+      expect(await schemaOf(restored.pool)).toEqual(await schemaOf(app.db.pool));
     } finally {
       await restored.close();
     }
@@ -295,7 +312,11 @@ describe("what a restore refuses, leaving nothing behind", { timeout: 120_000 },
     await rewriteManifest(drill.file, newer, (m) => ({
       ...m,
       app: { ...m.app, version: "9.0.0" },
-      schema: { migration: "0099_from_the_future", migrationMillis: m.schema.migrationMillis + 1, migrations: 100 },
+      schema: {
+        migration: "0099_from_the_future",
+        migrationMillis: Math.max(...journal().map((j) => j.when)) + 1,
+        migrations: 100,
+      },
     }));
     const target = await emptyDatabase();
     await expect(restoreBackup(newer, target, { jobs, logger: silentLogger })).rejects.toThrow(
