@@ -10,6 +10,8 @@ export default [
   route("contact", "routes/public/contact.tsx", { id: "contact" }),
   route("contact-us", "routes/public/contact.tsx", { id: "contact-us" }),
   route("thanks", "routes/public/thanks.tsx"),
+  route("privacy", "routes/public/privacy.tsx"),
+  route("terms", "routes/public/terms.tsx"),
   route("newsletter", "routes/public/newsletter.tsx"),
   route("newsletter/confirm/:token", "routes/public/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe/:token", "routes/public/newsletter-unsubscribe.tsx"),

@@ -616,6 +616,44 @@ export const sections = [
     },
     messages: { added: "Copyright is Updated", updated: "Copyright is Updated" },
   },
+  // The two documents a person accepts when registering (decision 037): their record's last change is the version
+  // accepted. The text is plain: a blank line between paragraphs, a short line of its own a heading, "- " a list item.
+  {
+    type: "privacy",
+    title: "Privacy Notice",
+    cardinality: "singleton",
+    fields: [
+      t("documentHeading", "Heading"),
+      t("lastUpdated", "Last Updated"),
+      long("documentText", "Text (a blank line between paragraphs; a short line on its own is a heading)"),
+    ],
+    api: { list: "/privacy", one: "/privacy/:id", add: "/add-privacy", update: "/privacy/:id" },
+    admin: {
+      screen: "/edit-privacy",
+      edit: "/edit-privacy/:id",
+      heading: "Privacy Notice",
+      editLinkText: "Edit Privacy Notice",
+    },
+    messages: { added: "Privacy Notice is Updated", updated: "Privacy Notice is Updated" },
+  },
+  {
+    type: "terms",
+    title: "Terms",
+    cardinality: "singleton",
+    fields: [
+      t("documentHeading", "Heading"),
+      t("lastUpdated", "Last Updated"),
+      long("documentText", "Text (a blank line between paragraphs; a short line on its own is a heading)"),
+    ],
+    api: { list: "/terms", one: "/terms/:id", add: "/add-terms", update: "/terms/:id" },
+    admin: {
+      screen: "/edit-terms",
+      edit: "/edit-terms/:id",
+      heading: "Terms",
+      editLinkText: "Edit Terms",
+    },
+    messages: { added: "Terms are Updated", updated: "Terms are Updated" },
+  },
 ] as const satisfies readonly SectionDef[];
 
 export type SectionType = (typeof sections)[number]["type"];

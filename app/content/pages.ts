@@ -67,6 +67,17 @@ export const pages = {
     path: "/contact",
     blocks: ["contactBlock"],
   },
+  /** The documents a person accepts when registering (decision 037), linked from the footer. */
+  privacy: {
+    name: "Privacy notice",
+    path: "/privacy",
+    blocks: ["privacy"],
+  },
+  terms: {
+    name: "Terms",
+    path: "/terms",
+    blocks: ["terms"],
+  },
   /** Every page's frame (root.tsx): the logo in the header, the rest in the footer. */
   chrome: {
     name: "Header and footer",

@@ -9,6 +9,65 @@ import type { NewRecord, SectionType } from "../../domain/registry";
 const STUDIO_FACEBOOK = "https://www.facebook.com/ateliernorthstudio";
 const STUDIO_YOUTUBE = "https://www.youtube.com/@ateliernorthstudio";
 
+const PRIVACY_TEXT = `This notice explains what Atelier North Studio Ltd ("we", "us") does with personal information about the people who visit our website, subscribe to our newsletter, write to us or hold a membership. We are the controller of that information under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
+
+Who we are
+Atelier North Studio Ltd, Unit 4, 18 Mill Lane, Leeds LS1 4AB, United Kingdom. You can reach the person responsible for data protection at privacy@example.com.
+
+What we collect
+- Your account: your email address, your password (stored only as a salted hash we cannot read), and when you accepted these documents.
+- Your orders: the package you chose, your full name, address and country, the price, the payment status and the PayPal transaction number. PayPal handles your card or wallet; we never see card details.
+- Your messages: your name, email, phone number if you give one, subject and message when you use our contact form.
+- Our newsletter: your email address and when you confirmed it.
+- Technical records: your IP address and browser, kept in our security logs to stop abuse of the sign-in and contact forms.
+
+Why we use it
+We use your account and order details to provide the membership you bought (performance of a contract), to keep accounts and invoices (a legal obligation), and to answer your messages (our legitimate interest in running the studio). We send the newsletter only if you ask for it and confirm your address (consent), and you can unsubscribe with one click from any issue. We keep security logs because we have a legitimate interest in protecting your account and our site.
+
+Who we share it with
+PayPal, to take payments; our hosting and email providers, who process it on our instructions under contracts that protect it. We do not sell your information or use it for advertising.
+
+How long we keep it
+Accounts are kept while you have one and for two years after your last sign-in. Orders and invoices are kept for six years after the end of the financial year they belong to, as HMRC requires. Messages are kept for two years. Newsletter addresses are removed as soon as you unsubscribe. Security logs are kept for 90 days.
+
+Your rights
+Under UK GDPR you may ask for a copy of your information (access), have it corrected, have it erased, restrict or object to our use of it, and receive it in a portable form. Where we rely on your consent you can withdraw it at any time. Write to privacy@example.com; we answer within one month and there is no charge. Some records, such as invoices, must be kept even after you ask us to erase your account.
+
+Complaints
+If you are unhappy with how we handle your information, please tell us first. You also have the right to complain to the Information Commissioner's Office (ico.org.uk, 0303 123 1113).
+
+Changes to this notice
+When we change this notice we update the date above. If a change affects how we use your information, we will tell you by email before it takes effect.`;
+
+const TERMS_TEXT = `These terms apply to your account and any membership you buy from Atelier North Studio Ltd, Unit 4, 18 Mill Lane, Leeds LS1 4AB, United Kingdom (company number 01234567). Please read them before you register; by ticking the box on the registration form you agree to them.
+
+Your account
+You need an account to buy a membership. Keep your password to yourself and choose one that is not used elsewhere. You are responsible for what is done with your account; tell us at once at studio@example.com if you think someone else has used it.
+
+Memberships
+A membership gives you access to our cold-email template generators for the number of days shown with the package you choose. Prices are shown in US dollars and include any taxes that apply. Your membership starts when we activate it after your payment is confirmed, and we tell you by email when it is active and before it ends.
+
+Payment
+Payments are taken by PayPal. An order is only paid when PayPal confirms the payment to us. If a payment is reversed or refunded, the days it paid for are removed from your membership.
+
+Cancellation and refunds
+As a consumer you may cancel within 14 days of buying a membership. If you ask us to activate it within those 14 days and then cancel, we may keep a fair amount for the days you used. To cancel, write to studio@example.com with your order number. Refunds are made through PayPal within 14 days.
+
+Using the templates
+The templates are for your own outreach. Do not resell them or publish them as your own, and follow the law on marketing emails, including the Privacy and Electronic Communications Regulations: write only to people you may lawfully contact, and always let them opt out.
+
+Our responsibility
+We take reasonable care to keep the site available and the templates useful, but we cannot promise any particular result from your campaigns. Nothing in these terms limits our responsibility for death or injury caused by our negligence, for fraud, or for anything the law does not allow us to exclude. Otherwise our responsibility to you is limited to the price you paid for the membership concerned.
+
+Ending your account
+You may close your account at any time by writing to us. We may suspend or close an account that is used to break the law or these terms, and will tell you why.
+
+Changes to these terms
+We may change these terms; the date above shows the latest version. Changes do not affect a membership you have already paid for.
+
+Law
+These terms are governed by the law of England and Wales. If you live elsewhere in the UK you may also bring proceedings in your own courts.`;
+
 // Typed from the registry: a missing, misspelled or mistyped field fails typecheck, and so does a section with no record.
 const records = [
   // Header
@@ -573,6 +632,24 @@ const records = [
   },
   { type: "footerSocial", data: { fblink: STUDIO_FACEBOOK, inslink: STUDIO_YOUTUBE } },
   { type: "copyright", data: { copyrightText: "© 2026 Atelier North Studio. All rights reserved." } },
+
+  // The documents a person accepts when registering (decision 037): demo text for the studio to review with its adviser.
+  {
+    type: "privacy",
+    data: {
+      documentHeading: "Privacy notice",
+      lastUpdated: "1 May 2026",
+      documentText: PRIVACY_TEXT,
+    },
+  },
+  {
+    type: "terms",
+    data: {
+      documentHeading: "Terms of membership",
+      lastUpdated: "1 May 2026",
+      documentText: TERMS_TEXT,
+    },
+  },
 ] as const satisfies readonly NewRecord[];
 
 type WithoutRecord = Exclude<SectionType, (typeof records)[number]["type"]>;

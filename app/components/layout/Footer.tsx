@@ -12,6 +12,8 @@ const QUICK_LINKS = [
   { label: "Pricing", to: "/pricing" },
   { label: "Contact", to: "/contact" },
   { label: "Login", to: "/login" },
+  { label: "Privacy notice", to: "/privacy" },
+  { label: "Terms", to: "/terms" },
 ];
 
 /**

@@ -8,6 +8,7 @@ import { Faq } from "./Faq";
 import { Features } from "./Features";
 import { Copyright, FooterAbout, FooterAddress, FooterSocial, Logo } from "./FooterParts";
 import { Hero } from "./Hero";
+import { PrivacyNotice, Terms } from "./LegalDocument";
 import { Pricing } from "./Pricing";
 import { Steps, WorkSteps } from "./Process";
 import type { SectionProps } from "./props";
@@ -43,4 +44,6 @@ export const sectionComponents: { [T in BlockType]: (props: SectionProps<T>) => 
   footerAddress: FooterAddress,
   footerSocial: FooterSocial,
   copyright: Copyright,
+  privacy: PrivacyNotice,
+  terms: Terms,
 };

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap";
 
 /** Public pages worth indexing; /contact-us duplicates /contact and points to it with its canonical link. */
-export const SITEMAP_PATHS = ["/", "/service/", "/pricing", "/contact"] as const;
+export const SITEMAP_PATHS = ["/", "/service/", "/pricing", "/contact", "/privacy", "/terms"] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const base = context.config.publicUrl;

@@ -1,0 +1,27 @@
+import type { Route } from "./+types/privacy";
+import { RenderSections } from "../../components/sections/RenderSections";
+import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
+
+export const headers = anonymousPageHeaders;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return publicPage(context, "privacy");
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.data?.content.privacy[0]?.documentHeading ?? "Privacy notice",
+    description: "How Atelier North collects, uses and keeps your personal information, and your rights under UK GDPR.",
+    path: "/privacy",
+  });
+
+/** /privacy: the document a person accepts when registering, edited in the back office (decision 037). */
+export default function PrivacyPage({ loaderData }: Route.ComponentProps) {
+  return <RenderSections page="privacy" content={loaderData.content} />;
+}

@@ -1,0 +1,27 @@
+import type { Route } from "./+types/terms";
+import { RenderSections } from "../../components/sections/RenderSections";
+import { pageMeta } from "./meta";
+import { anonymousPageHeaders } from "./cache";
+import { publicPage } from "./page-data.server";
+import { STATIC_PAGE } from "../../lib/hydration";
+
+/** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
+export const handle = STATIC_PAGE;
+
+export const headers = anonymousPageHeaders;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return publicPage(context, "terms");
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.data?.content.terms[0]?.documentHeading ?? "Terms",
+    description: "The terms of your account and membership: payment, cancellation, refunds and using the templates.",
+    path: "/terms",
+  });
+
+/** /terms: the document a person accepts when registering, edited in the back office (decision 037). */
+export default function TermsPage({ loaderData }: Route.ComponentProps) {
+  return <RenderSections page="terms" content={loaderData.content} />;
+}
