@@ -35,7 +35,7 @@ beforeAll(async () => {
     const jar = new CookieJar();
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
-      json: { email, password: "secret1", name: "" },
+      json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
       jar,
     });
     customers.push({ jar, viewer: (await app.services.accounts.viewer(new Headers({ cookie: jar.header() })))! });
@@ -200,7 +200,7 @@ describe("with a few thousand orders", () => {
     }
   });
 
-  it("a page costs two statements at any depth: near the start its rows with their count, deep its count and day, then its rows", async () => {
+  it("a page of all orders costs one statement at any depth (its day found from the tallies in it); a filtered deep page two", async () => {
     const pool = app.db.pool as unknown as { query: (...args: unknown[]) => unknown };
     const original = pool.query;
     let statements = 0;
@@ -212,14 +212,58 @@ describe("with a few thousand orders", () => {
       for (const [filters, page, expected] of [
         [{}, 1, 1],
         [{ payment: "Paid" }, 2, 1],
-        [{}, DIRECT_OFFSET / 10 + 2, 2],
+        [{}, DIRECT_OFFSET / 10 + 2, 1],
+        [{}, 400, 1],
         [{ status: "Delivered" }, DIRECT_OFFSET / 10 + 2, 2],
         [{ from: "2000-01-01", to: "2100-01-01" }, DIRECT_OFFSET / 10 + 2, 2],
+        // Beyond the end: nothing found there, so counted alone, then the last page read.
+        [{}, 1_000_000, 3],
       ] as [OrderFilters, number, number][]) {
         statements = 0;
         const listed = await app.services.orders.list(admin, { page, perPage: 10, filters });
-        expect(listed.page.page, JSON.stringify(filters)).toBe(page); // within the list
+        if (page < 1_000_000) expect(listed.page.page, JSON.stringify(filters)).toBe(page); // within the list
         expect(statements, `${JSON.stringify(filters)} page ${page}`).toBe(expected);
+      }
+    } finally {
+      pool.query = original;
+    }
+  });
+
+  it("GET /api/orders?page= deep in the list costs the statements of a near page, and is the page OFFSET gives", async () => {
+    const jar = new CookieJar();
+    await app.request("/api/auth/sign-in/email", {
+      method: "POST",
+      json: { email: "tally@example.org", password: "tally-pass-1" },
+      jar,
+    });
+    const pool = app.db.pool as unknown as { query: (...args: unknown[]) => unknown };
+    const original = pool.query;
+    // The statements that read orders or their tallies (the session's lookup is the same for every request).
+    const seen: string[] = [];
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      const config = args[0] as string | { text: string };
+      const text = typeof config === "string" ? config : config.text;
+      if (/"orders"|"order_(day|month)_counts"|"order_tally_zone"/.test(text)) seen.push(text);
+      return original.apply(this, args);
+    } as typeof original;
+    const get = async (page: number) => {
+      seen.length = 0;
+      const res = await app.request(`/api/orders?limit=10&page=${page}`, { jar });
+      expect(res.status).toBe(200);
+      return { res, ids: ((await res.json()) as { _id: string }[]).map((o) => o._id), statements: seen.length };
+    };
+    try {
+      await get(2); // the first request of a list checks the tallies' time zone once
+      const near = await get(2);
+      expect(near.statements).toBe(1);
+      const pages = Number(near.res.headers.get("x-pages"));
+      for (const page of [DIRECT_OFFSET / 10 + 2, 250, pages - 1, pages]) {
+        const deep = await get(page);
+        expect(deep.statements, `page ${page}`).toBe(near.statements);
+        expect(deep.res.headers.get("x-page")).toBe(String(page));
+        expect(deep.res.headers.get("x-total-count")).toBe(near.res.headers.get("x-total-count"));
+        expect(deep.res.headers.has("x-next-cursor"), `page ${page}`).toBe(page < pages);
+        expect(deep.ids, `page ${page}`).toEqual(await offsetPage({}, "", page));
       }
     } finally {
       pool.query = original;
@@ -422,5 +466,52 @@ describe("the tallies after a random mix of order changes", () => {
     const { stored } = await tallies();
     expect(stored).toEqual({ days: [], monthCounts: [], months: [] });
     expect((await app.services.orders.sales()).total).toBe(0);
+  });
+});
+
+describe("deep pages where many orders share their creation instant", () => {
+  it("are the very pages OFFSET gives, whichever row of a shared instant a page starts at", async () => {
+    // 3,000 orders, seven to a minute (the id breaks the tie), over about two days: every page deep in a list starts
+    // somewhere inside a group of orders created at the same instant, or at its first.
+    await q(
+      `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
+         customer_address, customer_country, payment_status, order_status, order_date, created_at, updated_at)
+       select gen_random_uuid()::text, u.id, 'Basic', 29, 30, u.email, 'Tie ' || g, '1 Road', 'UK',
+         case when g % 4 = 0 then 'UnPaid' else 'Paid' end, case when g % 5 = 0 then 'Delivered' else 'Pending' end,
+         '01/01/2026', t, t
+       from generate_series(1, 3000) g
+       cross join lateral (select id, email from "user" where email like '%@example.org' and email <> 'tally@example.org'
+                           order by email offset (g % 3) limit 1) u
+       cross join lateral (select date_trunc('minute', now()) - make_interval(mins => g / 7) as t) x`,
+    );
+    await q("analyze orders");
+    const cases: [OrderFilters, string][] = [
+      [{}, ""],
+      [{ payment: "Paid" }, "payment_status = 'Paid'"],
+      [
+        { view: "to-deliver", payment: "Paid", status: "Pending" },
+        "payment_status = 'Paid' and order_status = 'Pending'",
+      ],
+    ];
+    for (const [filters, where] of cases) {
+      const asc = filters.view === "to-deliver";
+      for (const perPage of [10, 7, 3]) {
+        const first = await app.services.orders.list(admin, { page: 1, perPage, filters });
+        let deep = 0;
+        for (let page = Math.floor(DIRECT_OFFSET / perPage) + 2; page <= first.page.pages; page += 13, deep++) {
+          const listed = await app.services.orders.list(admin, { page, perPage, filters });
+          const expected = await q<{ id: string }>(
+            `select id from orders ${where ? `where ${where}` : ""}
+             order by created_at ${asc ? "asc" : "desc"}, id ${asc ? "asc" : "desc"}
+             limit ${perPage} offset ${(page - 1) * perPage}`,
+          );
+          expect(
+            listed.orders.map((o) => o._id),
+            `${JSON.stringify(filters)} page ${page} of ${perPage}`,
+          ).toEqual(expected.map((r) => r.id));
+        }
+        expect(deep, `${JSON.stringify(filters)}: deep pages checked`).toBeGreaterThan(5);
+      }
+    }
   });
 });

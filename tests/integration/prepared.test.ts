@@ -4,6 +4,8 @@ import { connect } from "../../server/db/client";
 import { named, preparedRows, statementName } from "../../server/db/prepared";
 import { orderMonthCounts, subscribers } from "../../server/db/schema";
 import { pageOf, preparedPages } from "../../server/lib/paging";
+import type { Viewer } from "../../server/services/accounts";
+import { createOrderQueries } from "../../server/services/orders/queries";
 import { createOrderTallies } from "../../server/services/orders/tallies";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
@@ -48,6 +50,30 @@ describe("prepared statements (server/db/prepared.ts)", () => {
       const held = await one.pool.query<{ statement: string }>("select statement from pg_prepared_statements");
       // count and page start with and without a status filter, the total with the chart.
       expect(held.rows).toHaveLength(5);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it("hold one statement for every deep page of all orders (the desk's and GET /api/orders?page=), whatever the page", async () => {
+    const one = oneConnection();
+    try {
+      const queries = createOrderQueries({ db: one.db, now: () => new Date(), timeZone: "UTC" });
+      // list() reads a viewer's id and whether they are an administrator.
+      const admin = { id: "admin", isAdmin: true } as Viewer;
+      const deepOnes = async () =>
+        (await one.pool.query<{ statement: string }>("select statement from pg_prepared_statements")).rows.filter((r) =>
+          r.statement.includes("with bound as materialized"),
+        );
+      for (const page of [200, 5_000, 50_000]) await queries.list(admin, { page, perPage: 20 });
+      expect(await deepOnes()).toHaveLength(1);
+      // The page size is in its text (a placeholder there would have it planned on every run): one per page size.
+      await queries.list(admin, { page: 500, perPage: 10 });
+      expect(await deepOnes()).toHaveLength(2);
+      // A status filter picks very different shares of the orders: its deep page is planned each time (after the
+      // tallies' prepared read of its start), never held.
+      await queries.list(admin, { page: 200, perPage: 20, filters: { payment: "Paid" } });
+      expect(await deepOnes()).toHaveLength(2);
     } finally {
       await one.close();
     }

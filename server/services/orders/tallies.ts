@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../../domain/order-filters";
 import type { Db } from "../../db/client";
 import { statement, statementRows, type Statement } from "../../db/prepared";
@@ -65,13 +65,39 @@ export const valuesOf = (filters: OrderFilters) => ({
 });
 
 /**
- * The condition that starts a list sorted by creation at the beginning of `day` (a date of the site's time zone, or a
- * placeholder for one): its orders and those after it, in the list's order.
+ * Where row number `offset` (0-based, the placeholder `offset`) of a list sorted by creation (tallied filters, their
+ * values as placeholders: `valuesOf`) lies, as one row for the statement that reads the page (queries.ts): `total`,
+ * the list's count; `day`, the day of the site's time zone that row was created in (null when the list is shorter);
+ * `before`, how many rows of the list come before that day. The count, then the month the row lies in from the month
+ * counts, then the day within that month (a list limited to dates reads the days of its range directly): a few hundred
+ * tally rows, however deep the page. The tallies must be in the site's time zone (`ensureZone`).
  */
-export const fromDay = (day: string | SQL | SQL.Aliased | Placeholder, oldestFirst: boolean, timeZone: string): SQL =>
-  oldestFirst
-    ? sql`${orders.createdAt} >= (${day}::date)::timestamp at time zone ${timeZone}`
-    : lt(orders.createdAt, sql`(${day}::date + 1)::timestamp at time zone ${timeZone}`);
+export function startOf(filters: OrderFilters, oldestFirst: boolean): SQL {
+  const dir = oldestFirst ? sql`asc` : sql`desc`;
+  const offsetValue = sql`${sql.placeholder("offset")}::numeric`;
+  const day = orderDayCounts.day;
+  const n = orderDayCounts.n;
+  const days = dated(filters)
+    ? sql`select ${day} as day, sum(${n}) as n, sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+        from ${orderDayCounts} where ${dayWhere(filters)} group by ${day}`
+    : sql`with by_month as (
+          select ${orderMonthCounts.month} as month, sum(${orderMonthCounts.n}) as n,
+                 sum(sum(${orderMonthCounts.n})) over (order by ${orderMonthCounts.month} ${dir}) as up_to
+          from ${orderMonthCounts} where ${monthWhere(filters)} group by ${orderMonthCounts.month}),
+        chosen as (
+          select month, up_to - n as before from by_month where up_to > ${offsetValue}
+          order by month ${dir} limit 1)
+        select ${day} as day, sum(${n}) as n,
+               (select before from chosen) + sum(sum(${n})) over (order by ${day} ${dir}) as up_to
+        from ${orderDayCounts}
+        where ${dayWhere(filters)}
+          and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
+        group by ${day}`;
+  return sql`select total.n as total, d.day, d.up_to - d.n as before
+             from (${countSql(filters)}) total
+             left join (select * from (${days}) by_day where up_to > ${offsetValue} order by day ${dir} limit 1) d
+             on true`;
+}
 
 export function createOrderTallies(db: Db, timeZone: string) {
   let zoneChecked: Promise<void> | undefined;
@@ -164,54 +190,29 @@ export function createOrderTallies(db: Db, timeZone: string) {
 
     /**
      * How many orders a list (tallied filters) sorted by creation holds, and where its row number `offset` (0-based)
-     * lies: the condition that starts the list at the beginning of its day, and how many rows of that day come before
-     * it. The list then skips at most one day of rows, however deep the page. `start` is null when the list is
-     * shorter.
-     *
-     * One statement: the count, the month the row lies in, from the month counts, then the day within that month (a
-     * list limited to dates reads the days of its range directly).
+     * lies: the day of the site's time zone it was created in, and how many rows of the list in that day come before
+     * it (`skip`). Null when the list is shorter. One prepared statement (`startOf`).
      */
     async pageStart(
       filters: OrderFilters,
       offset: number,
       oldestFirst: boolean,
-    ): Promise<{ total: number; start: { from: SQL; day: string; skip: number } | null }> {
+    ): Promise<{ total: number; start: { day: string; skip: number } | null }> {
       await ensureZone();
       const shape = `page start ${shapeOf(filters)} ${oldestFirst ? "asc" : "desc"}`;
-      const [row] = await statementRows<{ total: string; day: string | null; n: string; up_to: string }>(
+      const [row] = await statementRows<{ total: string; day: string | null; before: string | null }>(
         db,
-        compiled(shape, () => {
-          const dir = oldestFirst ? sql`asc` : sql`desc`;
-          const offsetValue = sql`${sql.placeholder("offset")}::numeric`;
-          const day = orderDayCounts.day;
-          const n = orderDayCounts.n;
-          const days = dated(filters)
-            ? sql`select ${day} as day, sum(${n}) as n, sum(sum(${n})) over (order by ${day} ${dir}) as up_to
-                from ${orderDayCounts} where ${dayWhere(filters)} group by ${day}`
-            : sql`with by_month as (
-                  select ${orderMonthCounts.month} as month, sum(${orderMonthCounts.n}) as n,
-                         sum(sum(${orderMonthCounts.n})) over (order by ${orderMonthCounts.month} ${dir}) as up_to
-                  from ${orderMonthCounts} where ${monthWhere(filters)} group by ${orderMonthCounts.month}),
-                chosen as (
-                  select month, up_to - n as before from by_month where up_to > ${offsetValue}
-                  order by month ${dir} limit 1)
-                select ${day} as day, sum(${n}) as n,
-                       (select before from chosen) + sum(sum(${n})) over (order by ${day} ${dir}) as up_to
-                from ${orderDayCounts}
-                where ${dayWhere(filters)}
-                  and ${day} >= (select month from chosen) and ${day} < (select month from chosen) + interval '1 month'
-                group by ${day}`;
-          return sql`select total.n::text as total, d.day::text as day, d.n::text as n, d.up_to::text as up_to
-                     from (${countSql(filters)}) total
-                     left join (select * from (${days}) by_day where up_to > ${offsetValue} order by day ${dir} limit 1) d
-                     on true`;
-        }),
+        compiled(
+          shape,
+          () =>
+            sql`select total::text as total, day::text as day, before::text as before
+                from (${startOf(filters, oldestFirst)}) start`,
+        ),
         { ...valuesOf(filters), offset },
       );
       const total = Number(row?.total ?? 0);
       if (!row?.day) return { total, start: null };
-      const before = Number(row.up_to) - Number(row.n);
-      return { total, start: { from: fromDay(row.day, oldestFirst, timeZone), day: row.day, skip: offset - before } };
+      return { total, start: { day: row.day, skip: offset - Number(row.before) } };
     },
   };
 }
