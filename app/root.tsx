@@ -42,7 +42,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
-    user: viewer ? { isAdmin: viewer.isAdmin } : null,
+    // The header's Admin link: for staff of every role (the back office shows each its own areas).
+    user: viewer ? { isAdmin: viewer.staffRole !== null } : null,
     chrome,
     media: await context.services.media.describe(chrome),
     staticImages: staticImagesUsed(content, context.staticImages),

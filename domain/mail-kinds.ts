@@ -63,6 +63,15 @@ export interface MailData {
   newsletterConfirm: { confirmUrl: string; unsubscribeUrl?: string };
   passwordReset: { url: string };
   verifyEmail: { url: string };
+  staffInvite: {
+    /** Admin or Editor. */
+    role: string;
+    /** Who invited them (their email). */
+    invitedBy: string;
+    /** The link to choose a password (a new or reclaimed account), or to sign in (an account already confirmed). */
+    url: string;
+    setPassword: boolean;
+  };
 }
 
 export type MailKind = keyof MailData;
@@ -157,6 +166,12 @@ export const MAIL_KINDS = {
     label: "Email confirmation",
     audience: "customer",
     when: "Someone creates an account.",
+    canTurnOff: false,
+  },
+  staffInvite: {
+    label: "Staff invitation",
+    audience: "visitor",
+    when: "An admin invites someone to the staff (a link to choose a password, valid for 7 days).",
     canTurnOff: false,
   },
 } as const satisfies Record<MailKind, MailKindInfo>;

@@ -1,5 +1,6 @@
 import { pages, pageTypes, type PageKey } from "./pages";
 import { sections, type SectionDef } from "../../domain/registry";
+import type { StaffArea } from "../../domain/capabilities";
 
 /**
  * Every area of the back office, in the order an administrator works through them: the navigation beside every admin
@@ -13,22 +14,24 @@ export const ADMIN_AREAS: readonly {
   /** A view of the path with this search (e.g. the to-deliver view of the orders desk). */
   search?: string;
   badge?: "toDeliver";
+  /** What the page is for (domain/capabilities.ts): the entry shows only to staff whose role opens it. */
+  area: StaffArea;
 }[] = [
-  { to: "/admin", label: "Dashboard", end: true },
-  { to: "/total-orders", label: "Orders" },
-  { to: "/total-orders", search: "view=to-deliver", label: "To deliver", badge: "toDeliver" },
-  { to: "/all-messages", label: "Messages" },
-  { to: "/all-subscriber", label: "Subscribers" },
-  { to: "/setting", label: "Site content" },
-  { to: "/media-library", label: "Media library" },
-  { to: "/items-management", label: "Items" },
-  { to: "/add-item", label: "Add item" },
-  { to: "/add-user", label: "Admin user" },
-  { to: "/add-paypal-Email", label: "Payment account" },
-  { to: "/mail-settings", label: "Mails" },
-  { to: "/activity", label: "Activity log" },
-  { to: "/background-jobs", label: "Background jobs" },
-  { to: "/backups", label: "Backups" },
+  { to: "/admin", label: "Dashboard", end: true, area: "orders" },
+  { to: "/total-orders", label: "Orders", area: "orders" },
+  { to: "/total-orders", search: "view=to-deliver", label: "To deliver", badge: "toDeliver", area: "orders" },
+  { to: "/all-messages", label: "Messages", area: "messages" },
+  { to: "/all-subscriber", label: "Subscribers", area: "subscribers" },
+  { to: "/setting", label: "Site content", area: "content" },
+  { to: "/media-library", label: "Media library", area: "media" },
+  { to: "/items-management", label: "Items", area: "items" },
+  { to: "/add-item", label: "Add item", area: "items" },
+  { to: "/add-user", label: "Users", area: "users" },
+  { to: "/add-paypal-Email", label: "Payment account", area: "payments" },
+  { to: "/mail-settings", label: "Mails", area: "settings" },
+  { to: "/activity", label: "Activity log", area: "activity" },
+  { to: "/background-jobs", label: "Background jobs", area: "settings" },
+  { to: "/backups", label: "Backups", area: "backups" },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { Viewer } from "../../server/services/accounts";
 import { loginUrl } from "./redirect";
+import { can, staffHome, staffRoleOf, type StaffArea, type StaffRole } from "../../domain/capabilities";
 
 /**
  * Page guards: a loader or action starts with the one for its audience; nothing else checks roles.
@@ -12,6 +13,29 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   return viewer;
 }
 
+/**
+ * A back-office page: staff only, and, when the page names its area, a role that opens it (domain/capabilities.ts,
+ * the table the REST calls read too). Without an area: any staff member (the layout).
+ */
+export async function requireStaff(
+  request: Request,
+  context: AppLoadContext,
+  area?: StaffArea,
+): Promise<Viewer & { staffRole: StaffRole }> {
+  const viewer = await requireUser(request, context);
+  const role = staffRoleOf(viewer);
+  if (!role || (area && !can(role, area))) throw data({ message: "You don't have any permission" }, { status: 403 });
+  return { ...viewer, staffRole: role };
+}
+
+/** The dashboard (orders and sales): a staff member who does not see orders starts on their own home instead. */
+export async function requireStaffHome(request: Request, context: AppLoadContext) {
+  const viewer = await requireStaff(request, context);
+  if (!can(viewer.staffRole, "orders")) throw redirect(staffHome(viewer.staffRole));
+  return viewer;
+}
+
+/** Every area: the Admin role (the owner). */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await requireUser(request, context);
   if (!viewer.isAdmin) throw data({ message: "You don't have any permission" }, { status: 403 });

@@ -32,7 +32,7 @@ function call(route: ApiRoute): RequestHandler {
       let data: unknown;
       if (route.access === "public") data = await route.handler(req, res);
       else {
-        const admitted = admit(route.access, await viewerOf(req));
+        const admitted = admit(route.access, await viewerOf(req), route.area);
         if ("refused" in admitted) {
           const { status, error } = admitted.refused;
           return void res.status(status).json(route.envelope ? { success: false, error } : { error });

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
+import { can, staffRoleOf, type StaffArea } from "../../domain/capabilities";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
 import { pageRoleOf, type PageRole, type PageRoleCookies } from "../services/page-role";
@@ -47,11 +48,19 @@ export interface Refusal {
 
 /**
  * The REST API's one access decision, made once per call by the router: the viewer a `user` or `admin` call runs for,
- * or why it may not run. Handlers receive the admitted viewer and check nothing themselves.
+ * or why it may not run. An `admin` call needs a staff role that opens its area; a `user` call with an area refuses the
+ * staff whose role does not open it (they would otherwise be answered as customers). Handlers receive the admitted
+ * viewer and check nothing themselves.
  */
-export function admit(access: "user" | "admin", viewer: Viewer | null): { viewer: Viewer } | { refused: Refusal } {
+export function admit(
+  access: "user" | "admin",
+  viewer: Viewer | null,
+  area?: StaffArea,
+): { viewer: Viewer } | { refused: Refusal } {
   if (!viewer) return { refused: { status: 401, error: "Sign in to use this call." } };
-  if (access === "admin" && !viewer.isAdmin)
-    return { refused: { status: 403, error: "You don't have any permission" } };
+  const role = staffRoleOf(viewer);
+  const refused = { refused: { status: 403 as const, error: "You don't have any permission" } };
+  if (access === "admin" && (!role || !area || !can(role, area))) return refused;
+  if (access === "user" && role && area && !can(role, area)) return refused;
   return { viewer };
 }

@@ -75,5 +75,6 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
     newsletterConfirm: { confirmUrl: `${base}/newsletter`, unsubscribeUrl: `${base}/newsletter` },
     passwordReset: { url: `${base}/reset-password` },
     verifyEmail: { url: `${base}/login` },
+    staffInvite: { role: "Editor", invitedBy: "owner@example.com", url: `${base}/reset-password`, setPassword: true },
   };
 }

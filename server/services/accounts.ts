@@ -20,6 +20,7 @@ import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
+import type { StaffRole } from "../../domain/capabilities";
 import { createHash } from "node:crypto";
 import type { MailsService } from "./mails";
 import type { JobsService } from "./jobs";
@@ -35,23 +36,28 @@ export interface Viewer {
   name: string;
   displayName: string;
   emailVerified: boolean;
+  /** The staff role (Admin: everything; domain/capabilities.ts), or null for a customer. */
+  staffRole: StaffRole | null;
+  /** Staff in the Admin role (the owner): every area. */
   isAdmin: boolean;
 }
 
 const MINUTE = 60_000;
 
-/** The viewer a person is; an admin is listed in admin_users and has a verified email. */
+/** The viewer a person is; staff are listed in admin_users (with their role) and have a verified email. */
 function viewerOf(
   person: { id: string; email: string; name: string; emailVerified: boolean },
-  listed: boolean,
+  listed: StaffRole | null,
 ): Viewer {
+  const staffRole = person.emailVerified ? listed : null;
   return {
     id: person.id,
     email: person.email,
     name: person.name,
     displayName: person.name?.trim() || person.email,
     emailVerified: person.emailVerified,
-    isAdmin: person.emailVerified && listed,
+    staffRole,
+    isAdmin: staffRole === "Admin",
   };
 }
 
@@ -231,7 +237,7 @@ export function createAccountsService(deps: {
       email: schema.user.email,
       name: schema.user.name,
       emailVerified: schema.user.emailVerified,
-      listed: sql<boolean>`exists (select 1 from ${schema.adminUsers} a where lower(a.user_email) = lower(${schema.user.email}) and a.user_role = 'Admin')`,
+      listed: sql<StaffRole | null>`(select a.user_role from ${schema.adminUsers} a where lower(a.user_email) = lower(${schema.user.email}))`,
     })
     .from(schema.session)
     .innerJoin(schema.user, eq(schema.user.id, schema.session.userId))
@@ -284,7 +290,7 @@ export function createAccountsService(deps: {
       }
       if (!found) return null;
       const u = found.user;
-      return viewerOf(u, u.emailVerified && (await adminUsers.isListed(u.email)));
+      return viewerOf(u, u.emailVerified ? await adminUsers.roleOf(u.email) : null);
     },
 
     /** Rate limits of a sign-in, sign-up or reset request reaching better-auth's own REST handler. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../domain/validation";
 import { emailAddress } from "../../domain/fields";
 import { adminRoles, type AdminRole } from "../../domain/vocabulary";
+import { roleSchema } from "../../domain/staff-forms";
 import { audited, type Actor } from "./activity";
 import type { Db } from "../db/client";
 import { adminUsers, user } from "../db/schema";
@@ -10,8 +11,15 @@ import { AppError, badRequest, conflict, isId, notFound } from "../lib/errors";
 
 const schema = z.object({
   userEmail: emailAddress("Admin email").transform((v) => v.toLowerCase()),
-  userRole: z.enum(adminRoles.values, { error: "The only role is Admin" }).optional().default("Admin"),
+  userRole: z
+    .enum(adminRoles.values, { error: `Choose a role: ${adminRoles.sentence()}` })
+    .optional()
+    .default("Admin"),
 });
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const LAST_ADMIN = "The last admin cannot be removed or made an Editor: make someone else an Admin first.";
 
 export type AdminUserRecord = { _id: string; userEmail: string; userRole: AdminRole };
 
@@ -21,7 +29,7 @@ const toRecord = (r: typeof adminUsers.$inferSelect): AdminUserRecord => ({
   userRole: r.userRole,
 });
 
-/** The admin list (spec 2: userEmail, userRole 'Admin'). */
+/** The admin list (spec 2: userEmail, userRole): the staff, each an Admin or an Editor. */
 export function createAdminUsersService(db: Db) {
   return {
     async list(): Promise<AdminUserRecord[]> {
@@ -34,12 +42,16 @@ export function createAdminUsersService(db: Db) {
       return toRecord(row);
     },
     async isListed(email: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: adminUsers.id })
+      return (await this.roleOf(email)) === "Admin";
+    },
+    /** The staff role listed for an address, or null. */
+    async roleOf(email: string): Promise<AdminRole | null> {
+      const [row] = await db
+        .select({ role: adminUsers.userRole })
         .from(adminUsers)
-        .where(sql`lower(${adminUsers.userEmail}) = lower(${email}) and ${adminUsers.userRole} = 'Admin'`)
+        .where(sql`lower(${adminUsers.userEmail}) = lower(${email})`)
         .limit(1);
-      return rows.length > 0;
+      return row?.role ?? null;
     },
     async add(email: string): Promise<string> {
       const [row] = await db
@@ -56,8 +68,12 @@ export function createAdminUsersService(db: Db) {
       const data = await this.checked(input);
       return audited(db, actor, "admin_user", async (tx, audit) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
-        const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(adminUsers)) as [{ n: number }];
-        if (n >= 1) throw conflict("An admin user already exists: edit it instead.");
+        const [{ n }] = (await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(adminUsers)
+          .where(eq(adminUsers.userRole, "Admin"))) as [{ n: number }];
+        if (n >= 1)
+          throw conflict("An admin user already exists: edit it instead, or invite staff on the users screen.");
         const [row] = await tx.insert(adminUsers).values(data).returning({ id: adminUsers.id });
         await audit.created(row!.id, data);
         return row!.id;
@@ -68,10 +84,12 @@ export function createAdminUsersService(db: Db) {
       if (!isId(id)) throw notFound();
       const data = await this.checked(input);
       return audited(db, actor, "admin_user", async (tx, audit) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
         const [before] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for("update");
         if (!before) throw notFound();
         if (before.userEmail.toLowerCase() === data.userEmail && before.userRole === data.userRole)
           return { modified: false };
+        if (before.userRole === "Admin" && data.userRole !== "Admin") await lastAdminGuard(tx);
         await tx
           .update(adminUsers)
           .set({ ...data, updatedAt: new Date() })
@@ -98,11 +116,51 @@ export function createAdminUsersService(db: Db) {
       return parsed.data;
     },
 
+    /** Changes a staff member's role; the last Admin stays an Admin. */
+    async setRole(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound();
+      const parsed = parseWith(roleSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const { userRole } = parsed.data;
+      return audited(db, actor, "admin_user", async (tx, audit) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
+        const [before] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for("update");
+        if (!before) throw notFound();
+        if (before.userRole === userRole) return { modified: false };
+        if (before.userRole === "Admin") await lastAdminGuard(tx);
+        await tx.update(adminUsers).set({ userRole, updatedAt: new Date() }).where(eq(adminUsers.id, id));
+        await audit.updated(id, { userRole: before.userRole }, { userRole });
+        return { modified: true };
+      });
+    },
+
+    /** Takes someone off the staff (their account stays, as a customer's); the last Admin cannot be removed. */
+    async remove(id: string, actor: Actor): Promise<void> {
+      if (!isId(id)) throw notFound();
+      await audited(db, actor, "admin_user", async (tx, audit) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
+        const [before] = await tx.select().from(adminUsers).where(eq(adminUsers.id, id)).for("update");
+        if (!before) throw notFound();
+        if (before.userRole === "Admin") await lastAdminGuard(tx);
+        await tx.delete(adminUsers).where(eq(adminUsers.id, id));
+        await audit.deleted(id, { userEmail: before.userEmail, userRole: before.userRole });
+      });
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(adminUsers);
       return row?.n ?? 0;
     },
   };
+}
+
+/** Refuses a change that would leave no Admin (called under the admin_users lock, before taking one away). */
+async function lastAdminGuard(tx: Tx) {
+  const [{ n }] = (await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(adminUsers)
+    .where(eq(adminUsers.userRole, "Admin"))) as [{ n: number }];
+  if (n <= 1) throw conflict(LAST_ADMIN);
 }
 
 export type AdminUsersService = ReturnType<typeof createAdminUsersService>;

@@ -13,6 +13,7 @@ import { audited } from "./activity";
 import type { Viewer } from "./accounts";
 import type { ContentService } from "./content";
 import type { OrdersService } from "./orders";
+import { can, staffRoleOf } from "../../domain/capabilities";
 
 type Row = typeof catalogueItems.$inferSelect;
 
@@ -92,12 +93,12 @@ export function createCatalogueService({ db, orders, changes, now }: CatalogueSe
   }
 
   async function access(viewer: Viewer, membership?: Membership): Promise<boolean> {
-    if (viewer.isAdmin) return true;
+    if (can(staffRoleOf(viewer), "items")) return true;
     return hasAccess(membership ?? (await orders.membership(viewer)));
   }
 
   function assertAdmin(viewer: Viewer) {
-    if (!viewer.isAdmin) throw new AppError(403, "You don't have any permission");
+    if (!can(staffRoleOf(viewer), "items")) throw new AppError(403, "You don't have any permission");
   }
 
   async function row(id: string): Promise<Row> {

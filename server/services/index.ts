@@ -14,6 +14,7 @@ import { createMembershipReminders } from "./reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
+import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
 import { createJobsService } from "./jobs";
@@ -69,6 +70,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   );
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails);
   const adminUsers = createAdminUsersService(database.db);
+  const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
   const auth = createAuth(database.db, config, jobs, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const settings = createSettingsService(database.db);
@@ -129,6 +131,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     reminders,
     jobs,
     adminUsers,
+    staff,
     accounts,
     async start() {
       await content.start();

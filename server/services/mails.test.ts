@@ -33,6 +33,7 @@ const LINKS: Record<MailKind, string> = {
   newsletterConfirm: samples.newsletterConfirm.confirmUrl,
   passwordReset: samples.passwordReset.url,
   verifyEmail: samples.verifyEmail.url,
+  staffInvite: samples.staffInvite.url,
 };
 
 describe("renderMail", () => {

@@ -11,8 +11,9 @@ export type PageRole = "visitor" | "customer" | "admin";
  * elsewhere or a role changed by an administrator (sign-out in this browser is seen at once). */
 export const PAGE_ROLE_SECONDS = 300;
 
-export function pageRoleOf(viewer: { isAdmin: boolean } | null): PageRole {
-  return viewer ? (viewer.isAdmin ? "admin" : "customer") : "visitor";
+/** Staff of any role get the "admin" variant: its header links to the back office, where each role sees its areas. */
+export function pageRoleOf(viewer: { isAdmin: boolean; staffRole?: string | null } | null): PageRole {
+  return viewer ? (viewer.isAdmin || viewer.staffRole ? "admin" : "customer") : "visitor";
 }
 
 /** One cookie's value in a Cookie header, as sent (not decoded); undefined when absent. */

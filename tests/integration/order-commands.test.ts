@@ -45,7 +45,7 @@ async function newCustomer(): Promise<{ jar: CookieJar; viewer: Viewer }> {
   const email = `c${++customers}-${Math.random().toString(36).slice(2, 8)}@example.org`;
   const res = await app.request("/api/auth/sign-up/email", {
     method: "POST",
-    json: { email, password: "secret1", name: "" },
+    json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
     jar,
   });
   expect(res.status).toBe(200);
@@ -56,7 +56,7 @@ async function customerRow(): Promise<Viewer> {
   const id = crypto.randomUUID();
   const email = `p${++customers}-${id.slice(0, 8)}@example.org`;
   await app.db.pool.query(`insert into "user" (id, name, email) values ($1, '', $2)`, [id, email]);
-  return { id, email, name: "", displayName: email, emailVerified: true, isAdmin: false };
+  return { id, email, name: "", displayName: email, emailVerified: true, staffRole: null, isAdmin: false };
 }
 
 const rowsOf = async (userId: string) =>

@@ -9,7 +9,7 @@ import { CookieJar } from "./session";
 type Site = { url: string };
 
 /** The password of a test customer unless a test names another. */
-export const CUSTOMER_PASSWORD = "secret1";
+export const CUSTOMER_PASSWORD = "quiet-harbour-71";
 
 interface CallOptions {
   /** The jar that sends its cookies with the call and keeps what the answer sets (a new one by default). */
@@ -34,7 +34,7 @@ export const attemptSignUp = (
   site: Site,
   email: string,
   { password = CUSTOMER_PASSWORD, name = "", ...options }: CallOptions & { password?: string; name?: string } = {},
-) => post(site, "/api/auth/sign-up/email", { email, password, name }, options);
+) => post(site, "/api/auth/sign-up/email", { email, password, name, acceptTerms: true }, options);
 
 /** A sign-in, whatever it answers: for the tests of sign-in itself. */
 export const attemptSignIn = (site: Site, email: string, password: string, options: CallOptions = {}) =>
@@ -63,4 +63,21 @@ export function signInAsAdmin(app: TestApp, options: CallOptions = {}) {
   const { adminEmail, adminPassword } = app.config;
   if (!adminEmail || !adminPassword) throw new Error("The test app was started without ADMIN_EMAIL and ADMIN_PASSWORD");
   return signIn(app, adminEmail, adminPassword, options);
+}
+
+/**
+ * A staff member in `role` (decision 036), signed in: a customer account whose email is confirmed, listed in the admin
+ * list with that role, as an invitation followed by choosing a password leaves it. `pool` is the site's database.
+ */
+export async function signUpStaff(
+  site: Site,
+  pool: { query: (sql: string, values: unknown[]) => Promise<unknown> },
+  email: string,
+  role: "Admin" | "Editor",
+  options: CallOptions & { password?: string } = {},
+): Promise<CookieJar> {
+  const jar = await signUp(site, email, options);
+  await pool.query(`update "user" set email_verified = true where lower(email) = lower($1)`, [email]);
+  await pool.query(`insert into admin_users (user_email, user_role) values (lower($1), $2)`, [email, role]);
+  return jar;
 }

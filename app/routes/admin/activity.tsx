@@ -3,7 +3,7 @@ import type { Route } from "./+types/activity";
 import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../../domain/activity";
 import { Badge, DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { activityActions } from "../../../domain/vocabulary";
 import { AdminHeader } from "./layout";
 import { dateTime } from "../../../domain/dates";
@@ -12,7 +12,7 @@ import { dateTime } from "../../../domain/dates";
 const PER_PAGE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "activity");
   const params = new URL(request.url).searchParams;
   const filters = activityFiltersFromSearch(params);
   const [{ entries, page }, people] = await Promise.all([

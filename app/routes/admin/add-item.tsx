@@ -6,7 +6,7 @@ import { simpleItemSchema } from "../../../domain/catalogue";
 import { formAction } from "../../lib/form.server";
 import { accessTypes, itemFormats } from "../../../domain/vocabulary";
 import { longDate } from "../../../domain/dates";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 
 /** Stored simple items shown per page under the form. */
 const PAGE_SIZE = 10;
@@ -14,14 +14,14 @@ const PAGE_SIZE = 10;
 const SAVED = "Item is Updated";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "items");
   const page = new URL(request.url).searchParams.get("page");
   const list = await context.services.catalogue.listSimpleItems(viewer, { page, perPage: PAGE_SIZE });
   return { ...list, timeZone: context.config.timeZone };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "items");
   return formAction(await request.formData(), {
     schema: simpleItemSchema,
     run: (item) => context.services.catalogue.addSimpleItem(viewer, item),

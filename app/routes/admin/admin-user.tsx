@@ -1,18 +1,24 @@
 import type { Route } from "./+types/admin-user";
 import { SingleFieldCard } from "../../components/SingleFieldForm";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "users");
   return { user: await context.services.adminUsers.get(params.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "users");
   return formAction(await request.formData(), {
-    run: (input) => context.services.adminUsers.update(params.id, { ...input, userRole: "Admin" }, viewer),
+    // The spec's screen changes the address; the role stays what it is (the users screen changes roles).
+    run: async (input) =>
+      context.services.adminUsers.update(
+        params.id,
+        { ...input, userRole: (await context.services.adminUsers.get(params.id)).userRole },
+        viewer,
+      ),
     success: "Admin user is updated",
   });
 }

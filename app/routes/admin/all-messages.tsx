@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/all-messages";
 import { Badge, DataTable } from "../../components/DataTable";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import type { MessageRecord } from "../../../server/services/inbox";
 import { AdminHeader } from "./layout";
 import { messageStatuses } from "../../../domain/vocabulary";
@@ -10,7 +10,7 @@ import { messageStatuses } from "../../../domain/vocabulary";
 export const MESSAGES_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "messages");
   const q = new URL(request.url).searchParams;
   const [unread, read] = await Promise.all([
     context.services.inbox.messagesByStatus("UnRead", q.get("unread"), MESSAGES_PAGE_SIZE),

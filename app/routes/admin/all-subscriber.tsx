@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/all-subscriber";
 import { Badge, DataTable } from "../../components/DataTable";
 import { ViewTabs } from "../../components/admin/ViewTabs";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { longDate } from "../../../domain/dates";
 import { subscriberStates, type SubscriberState } from "../../../domain/vocabulary";
@@ -14,7 +14,7 @@ const PATH = "/all-subscriber";
 const stateOf = (value: string | null): SubscriberState => (subscriberStates.includes(value) ? value : "confirmed");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "subscribers");
   const q = new URL(request.url).searchParams;
   const state = stateOf(q.get("state"));
   const [list, counts] = await Promise.all([

@@ -4,7 +4,7 @@ import type { Route } from "./+types/background-jobs";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, type Column } from "../../components/DataTable";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import type { JobRow } from "../../../server/services/jobs";
 import { dateTime } from "../../../domain/dates";
 import { jobStatuses } from "../../../domain/vocabulary";
@@ -16,13 +16,13 @@ const SCREEN = "/background-jobs";
 const retryJobSchema = z.object({ id: z.uuid({ error: "Unknown job." }) });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "settings");
   const { pending, failed } = await context.services.jobs.list();
   return { pending, failed, timeZone: context.config.timeZone };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "settings");
   const form = await request.formData();
   if (form.get("intent") === "retry") {
     return formAction(form, {

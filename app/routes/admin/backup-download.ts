@@ -3,11 +3,11 @@ import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { data } from "react-router";
 import type { Route } from "./+types/backup-download";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 
 /** One backup archive, streamed to the admin who asked (its name must be one of BACKUP_DIR's archives). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "backups");
   const file = await context.services.backups.file(params.name);
   if (!file) throw data({ message: "No backup with this name." }, { status: 404 });
   const { size } = await stat(file);
@@ -16,7 +16,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       "Content-Type": "application/x-tar",
       "Content-Length": String(size),
       "Content-Disposition": `attachment; filename="${params.name}"`,
-      "Cache-Control": "no-store",
+      // no-transform: the entries are gzipped already, and the browser shows the download's progress by its length.
+      "Cache-Control": "no-store, no-transform",
     },
   });
 }

@@ -3,7 +3,7 @@ import type { Route } from "./+types/backups";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DataTable, type Column } from "../../components/DataTable";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import type { BackupInfo } from "../../../server/services/backups";
 import { dateTime } from "../../../domain/dates";
 import { count, fileSize } from "../../../domain/format";
@@ -12,14 +12,14 @@ import { AdminHeader } from "./layout";
 const SCREEN = "/backups";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "backups");
   const backups = context.services.backups;
   const [list, inProgress] = await Promise.all([backups.list(), backups.inProgress()]);
   return { backups: list, inProgress, dir: backups.dir, keep: backups.keep, timeZone: context.config.timeZone };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "backups");
   const form = await request.formData();
   if (form.get("intent") === "backup") {
     return formAction(form, {

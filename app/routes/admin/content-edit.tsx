@@ -3,12 +3,12 @@ import type { Route } from "./+types/content-edit";
 import { editFor } from "../../content/admin-screens";
 import { getSection } from "../../../domain/registry";
 import { RegistryForm } from "../../components/RegistryForm";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { contentAction } from "./content.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "content");
   const found = editFor(new URL(request.url).pathname);
   if (!found) throw data({ message: "Not found" }, { status: 404 });
   const record = await context.services.content.get(found.section.type, found.id);

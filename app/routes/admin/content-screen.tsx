@@ -5,14 +5,14 @@ import { getSection, recordTitle, type SectionDef } from "../../../domain/regist
 import { Curation, DeleteButton, RecordList } from "../../components/admin/SectionList";
 import { PageAnswer } from "../../components/ActionForm";
 import { RegistryForm, registryFormId } from "../../components/RegistryForm";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { contentAction } from "./content.server";
 
 type Rec = Record<string, unknown> & { _id: string };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "content");
   const screen = screenFor(new URL(request.url).pathname);
   if (!screen) throw data({ message: "Not found" }, { status: 404 });
   const snapshot = await context.services.content.snapshot();

@@ -2,13 +2,13 @@ import { data, type AppLoadContext } from "react-router";
 import { deletedText, getSection } from "../../../domain/registry";
 import { sectionSchema } from "../../../domain/validation";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 
 /**
  * The action of every content screen: add, update, delete or move one record of a section (the one form pattern).
  */
 export async function contentAction(request: Request, context: AppLoadContext) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "content");
   const form = await request.formData();
   const intent = form.get("intent");
   const type = form.get("type");

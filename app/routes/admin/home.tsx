@@ -3,7 +3,7 @@ import type { Route } from "./+types/home";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { SalesChart } from "../../components/SalesChart";
 import { DASHBOARD_CARDS } from "../../content/admin-screens";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaffHome } from "../../lib/guards.server";
 import { money } from "../../../domain/format";
 import { AdminHeader } from "./layout";
 
@@ -12,7 +12,7 @@ export const ADMIN_ORDERS_PAGE_SIZE = 10;
 export const DASHBOARD_SUBSCRIBERS_PAGE_SIZE = 3;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaffHome(request, context);
   const q = new URL(request.url).searchParams;
   const [{ total: totalSales, months: sales }, orders, subscribers] = await Promise.all([
     context.services.orders.sales(),

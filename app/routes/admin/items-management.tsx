@@ -9,20 +9,20 @@ import { availableCategories, itemFormSchema } from "../../../domain/catalogue";
 import type { FormAnswer } from "../../lib/form";
 import { formAction } from "../../lib/form.server";
 import { categories as allCategories, categoryLabel } from "../../../domain/vocabulary";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import type { CatalogueItem } from "../../../server/services/catalogue";
 
 const SCREEN = "/items-management";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "items");
   const { items } = await context.services.catalogue.list(viewer);
   return { items: items as CatalogueItem[] };
 }
 
 /** The modal's add and edit forms and each row's delete (intent add, update, delete). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "items");
   const form = await request.formData();
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");

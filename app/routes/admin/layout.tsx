@@ -1,13 +1,16 @@
 import { Link, Outlet, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/layout";
 import { ADMIN_AREAS, areaHref, isAreaActive } from "../../content/admin-screens";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
+import { can } from "../../../domain/capabilities";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context);
   // A bounded count over a partial index: cheap on every back-office page, however many orders exist.
-  const toDeliver = await context.services.orders.toDeliverCount();
-  return { email: viewer.email, paypalMode: context.services.paypal.mode, toDeliver };
+  const toDeliver = can(viewer.staffRole, "orders") ? await context.services.orders.toDeliverCount() : undefined;
+  // The navigation shows a staff member only the areas their role opens (decision 036).
+  const areas = ADMIN_AREAS.filter((area) => can(viewer.staffRole, area.area)).map(areaHref);
+  return { email: viewer.email, role: viewer.staffRole, paypalMode: context.services.paypal.mode, toDeliver, areas };
 }
 
 export type AdminLayoutData = Awaited<ReturnType<typeof loader>>;
@@ -31,7 +34,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             className="-mx-5 overflow-x-auto px-5 lg:mx-0 lg:mt-4 lg:overflow-visible lg:px-0"
           >
             <ul className="flex gap-2 lg:flex-col lg:gap-1">
-              {ADMIN_AREAS.map((area) => {
+              {ADMIN_AREAS.filter((area) => loaderData.areas.includes(areaHref(area))).map((area) => {
                 const active = isAreaActive(area, location.pathname, location.search);
                 const count = area.badge ? loaderData[area.badge] : undefined;
                 return (
@@ -58,7 +61,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
               })}
             </ul>
           </nav>
-          <p className="mt-6 hidden text-xs break-all text-mist lg:block">Signed in as {loaderData.email}</p>
+          <p className="mt-6 hidden text-xs break-all text-mist lg:block">
+            Signed in as {loaderData.email} ({loaderData.role})
+          </p>
         </aside>
         <div className="min-w-0">
           {loaderData.paypalMode !== "live" ? (

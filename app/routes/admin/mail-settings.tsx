@@ -2,13 +2,13 @@ import { Link } from "react-router";
 import type { Route } from "./+types/mail-settings";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { mailSwitchSchema, mailTestSchema } from "../../../server/services/mails";
 import { isMailKind, MAIL_KIND_NAMES, MAIL_KINDS, type MailKind } from "../../../server/mail/kinds";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "settings");
   const asked = new URL(request.url).searchParams.get("kind");
   const selected: MailKind = isMailKind(asked) ? asked : MAIL_KIND_NAMES[0]!;
   const [switches, preview] = await Promise.all([
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Two forms: a kind's on/off switch ("switch"), and a test of a kind sent to the signed-in admin ("test"). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "settings");
   const formData = await request.formData();
   if (formData.get("intent") === "test") {
     return formAction(formData, {

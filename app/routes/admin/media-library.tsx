@@ -7,7 +7,7 @@ import { TextField } from "../../components/forms";
 import { MediaThumbnail, UploadBox } from "../../components/media/MediaPicker";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { formatBytes, type MediaItem, type Usage } from "../../../domain/media";
 import { altSchema } from "../../../domain/media-alt";
 import { AdminHeader } from "./layout";
@@ -15,7 +15,7 @@ import { AdminHeader } from "./layout";
 const PER_PAGE = 24;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "media");
   const url = new URL(request.url);
   const { items, page } = await context.services.media.list(url.searchParams.get("page"), PER_PAGE);
   const usages = await context.services.media.usagesByKey(items.map((i) => i.key));
@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const idOnly = z.object({ id: z.string() });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "media");
   const form = await request.formData();
   if (form.get("intent") === "delete") {
     return formAction(form, {

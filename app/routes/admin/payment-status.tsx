@@ -7,7 +7,7 @@ import { Badge, orderTone, paymentTone } from "../../components/DataTable";
 import { SelectField } from "../../components/forms";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
@@ -15,7 +15,7 @@ import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
   const events = await context.services.paypal.events(order._id);
   const valid = order.membershipValid ? new Date(order.membershipValid) : null;
@@ -29,7 +29,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 /** The payment status and order status forms (intent payment or order), with the spec's texts (spec 2, section 9). */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "orders");
   const form = await request.formData();
   const { orders } = context.services;
   if (form.get("intent") === "payment") {

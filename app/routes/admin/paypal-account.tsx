@@ -1,16 +1,16 @@
 import type { Route } from "./+types/paypal-account";
 import { SingleFieldCard } from "../../components/SingleFieldForm";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "payments");
   return { account: await context.services.paymentAccounts.get(params.id) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "payments");
   return formAction(await request.formData(), {
     run: (input) => context.services.paymentAccounts.update(params.id, input, viewer),
     success: "PayPal email is updated",

@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/paypal-accounts";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "payments");
   return {
     accounts: await context.services.paymentAccounts.list(),
     receiver: await context.services.paymentAccounts.receiver(),
@@ -14,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "payments");
   return formAction(await request.formData(), {
     run: (input) => context.services.paymentAccounts.add(input, viewer),
     success: "PayPal email is added",

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/setting";
 import { HUB_GROUPS } from "../../content/admin-screens";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "content");
   return null;
 }
 

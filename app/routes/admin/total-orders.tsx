@@ -6,7 +6,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone, validityMarker } from "../../../domain/membership";
@@ -15,7 +15,7 @@ import { AdminHeader, type AdminLayoutData } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "orders");
   const url = new URL(request.url);
   const filters = filtersFromSearch(url.searchParams);
   const [{ orders, page }, settings] = await Promise.all([
@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Deliver one paid order (intent deliver), or save the desk's setting (intent settings). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "orders");
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent === "deliver") {

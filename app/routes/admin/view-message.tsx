@@ -1,18 +1,18 @@
 import type { Route } from "./+types/view-message";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
-import { requireAdmin } from "../../lib/guards.server";
+import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { dateTime } from "../../../domain/dates";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "messages");
   return { message: await context.services.inbox.message(params.id), timeZone: context.config.timeZone };
 }
 
 /** 'Mark Read': UnRead to Read, once. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const viewer = await requireAdmin(request, context);
+  const viewer = await requireStaff(request, context, "messages");
   return formAction(await request.formData(), {
     run: () => context.services.inbox.markRead(params.id, { messageStatus: "Read" }, viewer),
     success: "Message is Read",

@@ -12,6 +12,7 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
       paths: s.api,
       what: { list: `${s.title}: list`, one: `${s.title}: one`, add: `${s.title}: add`, update: `${s.title}: update` },
       read: "public",
+      area: "content",
       store: {
         list: () => content.list(s.type),
         get: (recordId) => content.get(s.type, recordId),
@@ -23,6 +24,7 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
       method: "delete",
       path: s.api.one,
       access: "admin",
+      area: "content",
       what: `${s.title}: delete`,
       handler: async (req, _res, viewer) => {
         await content.remove(s.type, id(req), viewer);
@@ -35,6 +37,7 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
             method: "put",
             path: `/reorder${s.api.list}`,
             access: "admin",
+            area: "content",
             what: `${s.title}: reorder (body {ids: [...]}, every record once, in the new order)`,
             handler: async (req, _res, viewer) =>
               updated((await content.reorder(s.type, req.body?.ids, viewer)).modified),

@@ -38,6 +38,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       method: "get",
       path: "/messages",
       access: "admin",
+      area: "messages",
       what: "contact messages",
       handler: async (req, res) => {
         const status = req.query.status === "Read" ? "Read" : req.query.status === "UnRead" ? "UnRead" : undefined;
@@ -50,6 +51,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       method: "get",
       path: "/message/:id",
       access: "admin",
+      area: "messages",
       what: "one message",
       handler: (req) => inbox.message(id(req)),
     },
@@ -57,6 +59,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       method: "put",
       path: "/message/:id",
       access: "admin",
+      area: "messages",
       what: "mark a message read",
       handler: async (req, _res, viewer) => updated((await inbox.markRead(id(req), req.body, viewer)).modified),
     },
@@ -64,6 +67,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       method: "get",
       path: "/subscribers",
       access: "admin",
+      area: "subscribers",
       what: "newsletter subscribers",
       // Confirmed addresses (the subscribers) unless ?state= asks for pending or unsubscribed ones.
       handler: async (req, res) => {

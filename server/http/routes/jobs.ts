@@ -8,6 +8,7 @@ export function jobRoutes({ jobs }: Services): ApiRoute[] {
       method: "get",
       path: "/jobs",
       access: "admin",
+      area: "settings",
       what: "pending and failed background jobs",
       handler: () => jobs.list(),
     },
@@ -15,6 +16,7 @@ export function jobRoutes({ jobs }: Services): ApiRoute[] {
       method: "post",
       path: "/jobs/:id/retry",
       access: "admin",
+      area: "settings",
       what: "run a failed background job again",
       handler: async (req) => {
         await jobs.retry(id(req));

@@ -11,6 +11,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       method: "get",
       path: "/media",
       access: "admin",
+      area: "media",
       what: "Media library: one page, newest first",
       handler: async (req, res) => {
         const { items, page } = await media.list(req.query.page, perPage(req, 24));
@@ -21,6 +22,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       method: "get",
       path: "/media/:id",
       access: "admin",
+      area: "media",
       what: "Media library: one image and where it is used",
       handler: async (req) => ({ ...(await media.get(id(req))), usages: await media.usages(id(req)) }),
     },
@@ -28,6 +30,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       method: "put",
       path: "/media/:id",
       access: "admin",
+      area: "media",
       what: "Media library: change an image's alt text",
       handler: async (req, _res, viewer) => updated((await media.setAlt(id(req), req.body, viewer)).modified),
     },
@@ -35,6 +38,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       method: "delete",
       path: "/media/:id",
       access: "admin",
+      area: "media",
       what: "Media library: delete an image no section uses",
       handler: async (req, _res, viewer) => {
         await media.remove(id(req), viewer);

@@ -11,6 +11,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "post",
       path: "/new-order",
       access: "user",
+      area: "orders",
       what: "place an order (an Idempotency-Key header: the same key places one order and gets the same answer)",
       handler: async (req, res, viewer) => {
         const { order } = await orders.place(viewer, req.body?.packageId, req.body, req.get("idempotency-key"));
@@ -21,6 +22,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/orders",
       access: "user",
+      area: "orders",
       what: "orders (own; admin: all), filtered by ?q= ?payment= ?status= ?from= ?to= ?view=to-deliver, by ?page= or ?after=",
       handler: async (req, res, viewer) => {
         const filters = parseWith(orderFiltersSchema, req.query);
@@ -55,6 +57,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/order/:id",
       access: "user",
+      area: "orders",
       what: "one order (owner or admin)",
       handler: (req, _res, viewer) => orders.get(viewer, id(req)),
     },
@@ -62,6 +65,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "put",
       path: "/order-cancelled/:id",
       access: "user",
+      area: "orders",
       what: "cancel an unpaid order (owner)",
       handler: async (req, _res, viewer) => {
         if (req.body?.paymentStatus !== undefined && req.body.paymentStatus !== "Cancelled") {
@@ -76,6 +80,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "put",
       path: "/order/:id",
       access: "admin",
+      area: "orders",
       what: "set payment status",
       handler: async (req, _res, viewer) => {
         const r = await orders.setPaymentStatus(id(req), req.body, viewer);
@@ -86,6 +91,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "put",
       path: "/order-status/:id",
       access: "admin",
+      area: "orders",
       what: "set order status",
       handler: async (req, _res, viewer) => updated((await orders.setOrderStatus(id(req), req.body, viewer)).modified),
     },
@@ -93,6 +99,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/orders-to-deliver/count",
       access: "admin",
+      area: "orders",
       what: "how many paid orders wait for delivery",
       handler: () => orders.toDeliverCount(),
     },
@@ -100,6 +107,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "get",
       path: "/settings",
       access: "admin",
+      area: "settings",
       what: "the back office's settings",
       handler: () => settings.all(),
     },
@@ -107,6 +115,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       method: "put",
       path: "/settings",
       access: "admin",
+      area: "settings",
       what: "change settings (autoActivate)",
       handler: async (req, _res, viewer) => {
         const r = await settings.update(req.body, viewer);

@@ -12,6 +12,7 @@ export function paymentAccountRoutes({ paymentAccounts }: Services): ApiRoute[] 
       update: "update a payment account",
     },
     read: "admin",
+    area: "payments",
     store: paymentAccounts,
   });
 }

@@ -1,7 +1,9 @@
 import type { Request, Response } from "express";
 import type { PageInfo } from "../../../domain/pagination";
+import type { StaffArea } from "../../../domain/capabilities";
 import type { Viewer } from "../../services/accounts";
 
+/** Who may call: anyone, anyone signed in, or staff (`admin`: the back office, whose `area` says which roles). */
 export type Access = "public" | "user" | "admin";
 
 interface RouteBase {
@@ -20,11 +22,27 @@ export interface PublicRoute extends RouteBase {
   handler: (req: Request, res: Response) => Promise<unknown>;
 }
 
-/** A call for signed-in people (`user`) or administrators (`admin`): admitted before it runs, so the viewer is there. */
-export interface SignedInRoute extends RouteBase {
-  access: "user" | "admin";
+interface SignedInBase extends RouteBase {
   handler: (req: Request, res: Response, viewer: Viewer) => Promise<unknown>;
 }
+
+/** A back-office call: for staff whose role opens its area (domain/capabilities.ts, decision 036). */
+export interface StaffRoute extends SignedInBase {
+  access: "admin";
+  area: StaffArea;
+}
+
+/**
+ * A call for anyone signed in (a customer's own records). With an area, staff call it as staff (every record), so a
+ * staff member whose role does not open that area is refused rather than answered as a customer.
+ */
+export interface UserRoute extends SignedInBase {
+  access: "user";
+  area?: StaffArea;
+}
+
+/** Admitted before it runs, so the viewer is there. */
+export type SignedInRoute = StaffRoute | UserRoute;
 
 /** One REST call: declared once as a plain object, registered from the table, and tested from it (the permission matrix). */
 export type ApiRoute = PublicRoute | SignedInRoute;
@@ -69,17 +87,19 @@ type Quartet<T> = { list: T; one: T; add: T; update: T };
 
 /**
  * The spec's four calls for one kind of record, at its paths: list and one (open to `read`), add (201 with the insert
- * answer) and update (the update answer), for administrators.
+ * answer) and update (the update answer), for the staff whose role opens `area`.
  */
 export function recordRoutes({
   paths,
   what,
   read,
+  area,
   store,
 }: {
   paths: Quartet<string>;
   what: Quartet<string>;
   read: Access;
+  area: StaffArea;
   store: {
     list: () => Promise<unknown>;
     get: (id: string) => Promise<unknown>;
@@ -87,13 +107,16 @@ export function recordRoutes({
     update: (id: string, body: unknown, viewer: Viewer) => Promise<{ modified: boolean }>;
   };
 }): ApiRoute[] {
+  const readAccess = (read === "public" ? { access: read } : { access: read, area }) as
+    { access: "public" } | { access: "user" | "admin"; area: StaffArea };
   return [
-    { method: "get", path: paths.list, access: read, what: what.list, handler: () => store.list() },
-    { method: "get", path: paths.one, access: read, what: what.one, handler: (req: Request) => store.get(id(req)) },
+    { method: "get", path: paths.list, ...readAccess, what: what.list, handler: () => store.list() },
+    { method: "get", path: paths.one, ...readAccess, what: what.one, handler: (req: Request) => store.get(id(req)) },
     {
       method: "post",
       path: paths.add,
       access: "admin",
+      area,
       what: what.add,
       handler: async (req, res, viewer) => added(res, await store.add(req.body, viewer)),
     },
@@ -101,6 +124,7 @@ export function recordRoutes({
       method: "put",
       path: paths.update,
       access: "admin",
+      area,
       what: what.update,
       handler: async (req, _res, viewer) => updated((await store.update(id(req), req.body, viewer)).modified),
     },

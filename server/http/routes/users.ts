@@ -1,8 +1,9 @@
+import { staffRoleOf } from "../../../domain/capabilities";
 import type { Services } from "../../services";
-import { recordRoutes, type ApiRoute } from "./route";
+import { added, id, recordRoutes, updated, type ApiRoute } from "./route";
 
 /** Who is asking, and the admin list (spec 2: userEmail, userRole). */
-export function userRoutes({ adminUsers }: Services): ApiRoute[] {
+export function userRoutes({ adminUsers, staff }: Services): ApiRoute[] {
   return [
     {
       method: "get",
@@ -12,7 +13,7 @@ export function userRoutes({ adminUsers }: Services): ApiRoute[] {
       handler: async (_req, _res, viewer) => ({
         email: viewer.email,
         displayName: viewer.displayName,
-        role: viewer.isAdmin ? "Admin" : "Customer",
+        role: staffRoleOf(viewer) ?? "Customer",
         emailVerified: viewer.emailVerified,
       }),
     },
@@ -25,6 +26,7 @@ export function userRoutes({ adminUsers }: Services): ApiRoute[] {
         update: "update the admin user",
       },
       read: "admin",
+      area: "users",
       store: {
         list: () => adminUsers.list(),
         get: (userId) => adminUsers.get(userId),
@@ -32,5 +34,32 @@ export function userRoutes({ adminUsers }: Services): ApiRoute[] {
         update: (userId, body, viewer) => adminUsers.update(userId, body, viewer),
       },
     }),
+    {
+      method: "post",
+      path: "/staff-invite",
+      access: "admin",
+      area: "users",
+      what: "invite a staff member (userEmail, userRole): a mail with a link to choose a password",
+      handler: async (req, res, viewer) => added(res, (await staff.invite(req.body, viewer)).id),
+    },
+    {
+      method: "put",
+      path: "/users/:id/role",
+      access: "admin",
+      area: "users",
+      what: "change a staff member's role (userRole); the last Admin stays one",
+      handler: async (req, _res, viewer) => updated((await adminUsers.setRole(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "delete",
+      path: "/users/:id",
+      access: "admin",
+      area: "users",
+      what: "remove a staff member (not the last Admin)",
+      handler: async (req, _res, viewer) => {
+        await adminUsers.remove(id(req), viewer);
+        return { acknowledged: true, deletedCount: 1 };
+      },
+    },
   ];
 }

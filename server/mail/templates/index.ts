@@ -10,6 +10,7 @@ import {
   paymentRefunded,
 } from "./customer";
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
+import { staffInvite } from "./staff";
 import type { Template } from "./types";
 
 /** One template per kind: the compiler refuses a kind without one. */
@@ -27,6 +28,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   newsletterConfirm,
   passwordReset,
   verifyEmail,
+  staffInvite,
 };
 
 export type { MailContext, Template } from "./types";
