@@ -11,6 +11,9 @@ import { AdminHeader } from "./layout";
 
 const SCREEN = "/backups";
 
+/** "1 order", "12,400 orders". */
+const some = (n: number, thing: string) => `${count(n)} ${thing}${n === 1 ? "" : "s"}`;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "backups");
   const backups = context.services.backups;
@@ -46,8 +49,8 @@ export default function Backups({ loaderData: { backups, inProgress, dir, keep, 
       cell: (b) =>
         b.counts ? (
           <span>
-            {count(b.counts.total)} in all: {count(b.counts.orders)} orders, {count(b.counts.accounts)} accounts,{" "}
-            {count(b.counts.images)} images, {count(b.counts.messages)} messages
+            {count(b.counts.total)} in all: {some(b.counts.orders, "order")}, {some(b.counts.accounts, "account")},{" "}
+            {some(b.counts.images, "image")}, {some(b.counts.messages, "message")}
           </span>
         ) : (
           "The file cannot be read as a backup."

@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attemptSignIn, signUp } from "../support/accounts";
+import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { main, toast } from "../support/pages";
+import { ROOT, startBuiltServer } from "../support/server";
+
+/** Issue 24, part 1: the back office's Backups screen, and `npm run backup` / `npm run restore` as the README says. */
+let env: E2EEnv;
+let admin: Page;
+const work = mkdtempSync(path.join(tmpdir(), "atelier-e2e-backups-"));
+chmodSync(work, 0o755); // the embedded clusters inside run as the postgres user
+
+beforeAll(async () => {
+  ({ env, admin } = await startAdminE2E({ BACKUP_DIR: path.join(work, "screen") }));
+});
+afterAll(async () => {
+  await env?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const cookies = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+
+describe("the Backups screen", () => {
+  it("starts a backup now, lists it with its size and row counts, and downloads it", async () => {
+    await admin.goto("/admin");
+    await admin.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Backups" }).click();
+    await expect.poll(() => main(admin).getByRole("heading", { level: 1 }).textContent()).toBe("Backups");
+    const table = main(admin).getByTestId("backups");
+    expect(await table.textContent()).toContain("No backup yet");
+
+    await main(admin).getByRole("button", { name: "Back up now" }).click();
+    await toast(admin, "The backup has started.").first().waitFor();
+    await expect
+      .poll(
+        async () => {
+          await admin.goto("/backups");
+          return table.getByRole("row").count();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(2); // the header and the backup
+    const row = await table.getByRole("row").nth(1).textContent();
+    expect(row).toContain("Started in the back office");
+    expect(row).toMatch(/\d+ KB|\d+\.\d MB/);
+    expect(row).toMatch(/[\d,]+ in all: \d+ orders, 1 account, \d+ images/);
+
+    const link = table.getByRole("link", { name: /^Download/ });
+    const href = (await link.getAttribute("href"))!;
+    expect(href).toMatch(/^\/backups\/atelier-backup-\d{8}T\d{6}Z-manual\.tar$/);
+    const res = await fetch(env.server.url + href, { headers: { cookie: await cookies(admin) } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/x-tar");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${href.split("/").pop()}"`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 13).toString()).toBe("manifest.json");
+    expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
+
+    // Not to a customer, and not a file outside the backups.
+    const customer = await signUp(env.server, "peeking@example.org");
+    expect(
+      (await fetch(env.server.url + href, { headers: { cookie: customer.header() }, redirect: "manual" })).status,
+    ).toBe(403);
+    const outside = await fetch(`${env.server.url}/backups/..%2Fsecrets%2Fauth-secret`, {
+      headers: { cookie: await cookies(admin) },
+    });
+    expect(outside.status).toBe(404);
+  });
+});
+
+/** `npm run …` as a person types it, in the project folder (the scripts run TypeScript through tsx). */
+function npm(args: string[], env: Record<string, string>) {
+  const res = spawnSync("npm", ["run", "--silent", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    encoding: "utf8",
+  });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+describe("npm run backup, then npm run restore into a fresh data folder, as the README says", () => {
+  it("backs up the running app's embedded database; the restored folder starts with the same accounts", async () => {
+    const first = path.join(work, "site");
+    const restored = path.join(work, "restored");
+    const site = await startBuiltServer({ ...ADMIN_ENV, DATABASE_URL: "" }, { dataDir: first });
+    try {
+      await signUp(site, "kept@example.org", { password: "kept-pass-1" });
+      const backup = npm(["backup"], { DATA_DIR: first, DATABASE_URL: "" });
+      expect(backup.code, backup.out).toBe(0);
+      expect(backup.out).toContain("npm run restore");
+      const [name] = readdirSync(path.join(first, "backups"));
+      expect(name).toMatch(/-command\.tar$/);
+      const file = path.join(first, "backups", name!);
+
+      // A folder in use, or one that holds a database, is refused.
+      const busy = npm(["restore", file], { DATA_DIR: first, DATABASE_URL: "" });
+      expect(busy.code).toBe(1);
+      expect(busy.out).toContain("Another app process");
+
+      const restore = npm(["restore", file], { DATA_DIR: restored, DATABASE_URL: "" });
+      expect(restore.code, restore.out).toBe(0);
+      expect(restore.out).toContain(`Start the app on it: DATA_DIR=${restored} npm start`);
+    } finally {
+      await site.stop();
+    }
+
+    const again = await startBuiltServer({ ...ADMIN_ENV, DATABASE_URL: "" }, { dataDir: restored });
+    try {
+      expect((await attemptSignIn(again, "kept@example.org", "kept-pass-1")).res.status).toBe(200);
+      expect((await attemptSignIn(again, ADMIN.email, ADMIN.password)).res.status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+const ADMIN_ENV = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEED_DEMO_CONTENT: "false" };
