@@ -190,7 +190,7 @@ export async function signIn(url: string, account: { email: string; password: st
     const res = await fetch(`${url}/api/auth/sign-up/email`, {
       method: "POST",
       headers,
-      body: JSON.stringify(account),
+      body: JSON.stringify({ ...account, acceptTerms: true }),
     });
     if (!res.ok) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   }

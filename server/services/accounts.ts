@@ -11,6 +11,7 @@ import {
   newPasswordSchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
+  registrationSchema,
   resetRequestSchema,
 } from "../../domain/account-forms";
 import { parseWith } from "../../domain/validation";
@@ -20,6 +21,7 @@ import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
+import { createAuthHooks, REFUSAL_CODES } from "./auth-hooks";
 import type { StaffRole } from "../../domain/capabilities";
 import { createHash } from "node:crypto";
 import type { MailsService } from "./mails";
@@ -168,6 +170,8 @@ export function createAuth(
     // reset and verification in front of this handler and in our own actions. better-auth's in-memory limiter has
     // stricter rules of its own that would contradict them, and is per process.
     rateLimit: { enabled: false },
+    // The password rule and the acceptance of the terms, wherever better-auth sets a password or opens an account.
+    hooks: createAuthHooks(db),
     logger: {
       log: (level, message) => {
         if (level === "error") logger.error(`auth: ${message}`);
@@ -196,6 +200,17 @@ export function createAccountsService(deps: {
   async function limit(rule: RateLimitRule, key: string, message: string) {
     const { allowed } = await limiter.hit(rule, key.toLowerCase());
     if (!allowed) throw tooMany(message);
+  }
+
+  /** The password rule's or the consent's refusal (auth-hooks.ts), as the field error a form shows. */
+  function refusal(error: unknown): AppError | undefined {
+    if (!isAPIError(error)) return undefined;
+    const code = String(error.body?.code);
+    const field =
+      code === REFUSAL_CODES.passwordRefused ? "password" : code === REFUSAL_CODES.consentRequired ? "acceptTerms" : "";
+    if (!field) return undefined;
+    const message = String(error.body?.message);
+    return new AppError(400, message, [{ field, message }]);
   }
 
   const pairKey = (ip: string, email: string) => `${ip}|${email.toLowerCase()}`;
@@ -321,11 +336,15 @@ export function createAccountsService(deps: {
 
     /** Registers and signs in; answers the Set-Cookie headers to send. */
     async signUp(input: unknown, ctx: AttemptContext): Promise<Headers> {
-      const { email, password } = credentials(input);
+      const parsed = parseWith(registrationSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const { email, password, acceptTerms } = parsed.data;
       await limit(AUTH_LIMITS.signUpIp, ctx.ip, TOO_MANY.signUp);
+      // acceptTerms is ours, read by the sign-up hook (auth-hooks.ts); better-auth keeps only the fields it knows.
+      const body = { email, password, name: "", callbackURL: "/dashboard", acceptTerms };
       try {
         const { headers } = await auth.api.signUpEmail({
-          body: { email, password, name: "", callbackURL: "/dashboard" },
+          body,
           headers: ctx.headers,
           returnHeaders: true,
         });
@@ -336,7 +355,7 @@ export function createAccountsService(deps: {
             { field: "email", message: "An account with this email already exists. Please log in instead." },
           ]);
         }
-        throw error;
+        throw refusal(error) ?? error;
       }
     },
 
@@ -393,6 +412,8 @@ export function createAccountsService(deps: {
       try {
         await auth.api.resetPassword({ body: { newPassword: parsed.data.password, token: parsed.data.token } });
       } catch (error) {
+        const refused = refusal(error);
+        if (refused) throw refused;
         if (isAPIError(error)) {
           throw new AppError(400, "This reset link has expired or was already used. Ask for a new one.", [
             { field: "token", message: "This reset link has expired or was already used. Ask for a new one." },

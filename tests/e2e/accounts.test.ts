@@ -26,16 +26,19 @@ describe("accounts in the browser", () => {
     await page.goto("/register?redirectTo=%2Fpricing");
     expect(await heading(page).textContent()).toBe("Welcome! Register to continue");
     // The browser checks first, with the spec's messages; nothing is sent.
+    await page.getByLabel("I accept the terms and the privacy notice").check();
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Email is Required").count()).toBe(1);
     expect(await page.getByText("Password is Required").count()).toBe(1);
     await main(page).getByLabel("Email", { exact: true }).fill("mira@example.org");
     await main(page).getByLabel("Password", { exact: true }).fill("12345");
+    await page.getByLabel("I accept the terms and the privacy notice").check();
     await page.getByRole("button", { name: "Register" }).click();
     await expect.poll(() => page.getByText("Minimum 6 Characters").count()).toBe(1);
     expect(await main(page).getByLabel("Email", { exact: true }).inputValue()).toBe("mira@example.org");
 
     await main(page).getByLabel("Password", { exact: true }).fill("mira-pass-1");
+    await page.getByLabel("I accept the terms and the privacy notice").check();
     await page.getByRole("button", { name: "Register" }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await expect.poll(() => headerLinks(page)).toEqual(["Dashboard"]);
@@ -45,6 +48,7 @@ describe("accounts in the browser", () => {
     await other.goto("/register");
     await main(other).getByLabel("Email", { exact: true }).fill("mira@example.org");
     await main(other).getByLabel("Password", { exact: true }).fill("another-1");
+    await other.getByLabel("I accept the terms and the privacy notice").check();
     await other.getByRole("button", { name: "Register" }).click();
     await expect
       .poll(() => other.getByText("An account with this email already exists. Please log in instead.").count())

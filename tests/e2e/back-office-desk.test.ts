@@ -34,7 +34,7 @@ async function customerOrder(email: string, name: string, paid = false): Promise
   let jar = jars.get(email);
   if (!jar) {
     jar = new CookieJar();
-    await api(jar, "/api/auth/sign-up/email", "POST", { email, password: "secret-pass-1", name });
+    await api(jar, "/api/auth/sign-up/email", "POST", { email, password: "secret-pass-1", name, acceptTerms: true });
     jars.set(email, jar);
   }
   const [pkg] = await sql("select id from content_entries where type = 'pricing' order by position limit 1");

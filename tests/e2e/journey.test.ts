@@ -42,6 +42,7 @@ describe("visitor to member", () => {
     await customer.waitForURL((u) => u.pathname === "/register");
     await main(customer).getByLabel("Email", { exact: true }).fill("journey@example.org");
     await main(customer).getByLabel("Password", { exact: true }).fill("journey-pass-1");
+    await main(customer).getByLabel("I accept the terms and the privacy notice").check();
     await main(customer).getByRole("button", { name: "Register" }).click();
     await customer.waitForURL((u) => u.pathname === "/");
 

@@ -77,11 +77,13 @@ const cases: Case[] = [
       customer = await noScript();
       await open(customer, "/register");
       await main(customer).getByLabel("Email", { exact: true }).fill("not-an-email");
+      await main(customer).getByLabel("I accept the terms and the privacy notice").check();
       await post(customer, main(customer).getByRole("button", { name: "Register" }));
       expect(await fieldError(main(customer), "Email")).toBe("Provide a Valid Email");
       expect(await main(customer).getByLabel("Email", { exact: true }).inputValue()).toBe("not-an-email");
       await main(customer).getByLabel("Email", { exact: true }).fill(CUSTOMER.email);
       await main(customer).getByLabel("Password", { exact: true }).fill(CUSTOMER.password);
+      await main(customer).getByLabel("I accept the terms and the privacy notice").check();
       await post(customer, main(customer).getByRole("button", { name: "Register" }));
       expect(new URL(customer.url()).pathname).toBe("/");
       expect(await sql("select email from public.user where email = $1", [CUSTOMER.email])).toHaveLength(1);

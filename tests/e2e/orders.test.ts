@@ -16,6 +16,7 @@ async function register(page: Page, email: string) {
   await page.goto("/register");
   await main(page).getByLabel("Email", { exact: true }).fill(email);
   await main(page).getByLabel("Password", { exact: true }).fill("buyer-pass-1");
+  await main(page).getByLabel("I accept the terms and the privacy notice").check();
   await main(page).getByRole("button", { name: "Register" }).click();
   await page.waitForURL((u) => u.pathname === "/");
 }

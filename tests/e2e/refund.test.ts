@@ -51,6 +51,7 @@ describe("a refund of another order", () => {
     await customer.goto("/register");
     await main(customer).getByLabel("Email", { exact: true }).fill("rae@example.org");
     await main(customer).getByLabel("Password", { exact: true }).fill("rae-pass-12");
+    await main(customer).getByLabel("I accept the terms and the privacy notice").check();
     await main(customer).getByRole("button", { name: "Register" }).click();
     await customer.waitForURL((u) => u.pathname === "/");
 

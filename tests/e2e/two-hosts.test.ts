@@ -55,7 +55,7 @@ describe("two hosts on one database, without AUTH_SECRET", () => {
   it("a session made on one is valid on the other, both ways", async () => {
     const onA = await signUp(a, "roaming@example.org");
     expect(await me(b, onA.header())).toMatchObject({ status: 200, body: { email: "roaming@example.org" } });
-    const onB = await signIn(b, "roaming@example.org", "secret1");
+    const onB = await signIn(b, "roaming@example.org", "quiet-harbour-71");
     expect(await me(a, onB.header())).toMatchObject({ status: 200, body: { email: "roaming@example.org" } });
     // A cookie signed with another secret is no session on either.
     const session = onA

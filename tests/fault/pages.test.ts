@@ -185,7 +185,7 @@ describe("hostile bodies to page forms (D6, D7)", () => {
       ["multipart/form-data; boundary=xx", '--xx\r\nContent-Disposition: form-data; name="a"\r\n\r\nb', [400]],
       ["multipart/form-data", "no boundary", [400]],
       ["application/x-www-form-urlencoded", "name=a%00b&email=a%40example.org&subject=s&message=m", [400]],
-      ["application/x-www-form-urlencoded", "email=a%00%40example.org&password=secret1", [400]],
+      ["application/x-www-form-urlencoded", "email=a%00%40example.org&password=quiet-harbour-71", [400]],
     ];
     let tried = 0;
     const wrong: string[] = [];
@@ -288,8 +288,8 @@ describe("the PayPal simulator pays only the order's owner (D5)", () => {
 
   it("a visitor or another customer pressing Pay on the customer's order changes nothing; the owner pays", async () => {
     // Fresh sessions: the form corpus above posted to /logout.
-    jars.customer = await signIn(server.url, "probe-customer@example.org", "secret1");
-    jars.other = await signIn(server.url, "probe-other@example.org", "secret1");
+    jars.customer = await signIn(server.url, "probe-customer@example.org", "quiet-harbour-71");
+    jars.other = await signIn(server.url, "probe-other@example.org", "quiet-harbour-71");
     const body = await payForm(jars.customer);
     expect(body).toContain(`custom=${ids.order}`);
     for (const jar of [jars.visitor, jars.other]) {

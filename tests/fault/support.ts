@@ -14,11 +14,11 @@ export function cookieOf(res: Response): string {
     .join("; ");
 }
 
-export async function signUp(url: string, email: string, password = "secret1"): Promise<string> {
+export async function signUp(url: string, email: string, password = "quiet-harbour-71"): Promise<string> {
   const res = await fetch(`${url}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password, name: "" }),
+    body: JSON.stringify({ email, password, name: "", acceptTerms: true }),
   });
   if (!res.ok) throw new Error(`sign-up ${email}: ${res.status} ${await res.text()}`);
   return cookieOf(res);

@@ -43,7 +43,7 @@ describe("registration and sign-in", () => {
 
   it("refuses a taken email with a message that says so", async () => {
     await expect(
-      app.services.accounts.signUp({ email: "ANA@example.org", password: "another1" }, ctx()),
+      app.services.accounts.signUp({ email: "ANA@example.org", password: "another-pass-1", acceptTerms: true }, ctx()),
     ).rejects.toMatchObject({
       status: 409,
       message: "An account with this email already exists. Please log in instead.",
@@ -51,7 +51,9 @@ describe("registration and sign-in", () => {
   });
 
   it("checks the input with the spec's messages", async () => {
-    await expect(app.services.accounts.signUp({ email: "nope", password: "123" }, ctx())).rejects.toMatchObject({
+    await expect(
+      app.services.accounts.signUp({ email: "nope", password: "123", acceptTerms: true }, ctx()),
+    ).rejects.toMatchObject({
       status: 400,
       errors: [
         { field: "email", message: MESSAGES.emailInvalid },
@@ -61,7 +63,7 @@ describe("registration and sign-in", () => {
   });
 
   it("signs in with the right password and refuses a wrong one with the spec's message", async () => {
-    const ok = await attemptSignIn(app, "ana@example.org", "secret1");
+    const ok = await attemptSignIn(app, "ana@example.org", "quiet-harbour-71");
     expect(ok.res.status).toBe(200);
     expect((await app.request("/api/me", { jar: ok.jar })).status).toBe(200);
     expect((await attemptSignIn(app, "ana@example.org", "wrong-password")).res.status).toBe(401);
@@ -80,7 +82,7 @@ describe("registration and sign-in", () => {
   });
 
   it("signs out: the session no longer works", async () => {
-    const { jar } = await attemptSignIn(app, "ana@example.org", "secret1");
+    const { jar } = await attemptSignIn(app, "ana@example.org", "quiet-harbour-71");
     const out = await app.request("/api/auth/sign-out", { method: "POST", json: {}, jar });
     expect(out.status).toBe(200);
     expect((await app.request("/api/me", { jar })).status).toBe(401);
@@ -95,28 +97,34 @@ describe("rate limits", () => {
       statuses.push((await attemptSignIn(app, "limited@example.org", "wrong-password")).res.status);
     }
     expect(statuses.slice(0, AUTH_LIMITS.signInPairFailures.limit).every((s) => s === 401)).toBe(true);
-    const last = await attemptSignIn(app, "limited@example.org", "secret1");
+    const last = await attemptSignIn(app, "limited@example.org", "quiet-harbour-71");
     expect(last.res.status).toBe(429);
     expect(await last.res.json()).toEqual({
       error: "Too many sign-in attempts. Please wait a few minutes and try again.",
     });
     // The service (used by the login page) counts the same failures for the same address (the tests' 127.0.0.1)…
     await expect(
-      app.services.accounts.signIn({ email: "limited@example.org", password: "secret1" }, ctx("127.0.0.1")),
+      app.services.accounts.signIn({ email: "limited@example.org", password: "quiet-harbour-71" }, ctx("127.0.0.1")),
     ).rejects.toMatchObject({ status: 429 });
     // …and the owner, elsewhere, is not locked out (issue 12, D10).
     await expect(
-      app.services.accounts.signIn({ email: "limited@example.org", password: "secret1" }, ctx("198.51.100.1")),
+      app.services.accounts.signIn({ email: "limited@example.org", password: "quiet-harbour-71" }, ctx("198.51.100.1")),
     ).resolves.toBeInstanceOf(Headers);
   });
 
   it("limits sign-ups per IP", async () => {
     const ip = "198.51.100.99";
     for (let i = 0; i < AUTH_LIMITS.signUpIp.limit; i++) {
-      await app.services.accounts.signUp({ email: `bulk${i}@example.org`, password: "secret1" }, ctx(ip));
+      await app.services.accounts.signUp(
+        { email: `bulk${i}@example.org`, password: "quiet-harbour-71", acceptTerms: true },
+        ctx(ip),
+      );
     }
     await expect(
-      app.services.accounts.signUp({ email: "one-more@example.org", password: "secret1" }, ctx(ip)),
+      app.services.accounts.signUp(
+        { email: "one-more@example.org", password: "quiet-harbour-71", acceptTerms: true },
+        ctx(ip),
+      ),
     ).rejects.toMatchObject({ status: 429 });
   });
 });
@@ -166,7 +174,10 @@ describe("password reset through SMTP", () => {
     const smtp = await startSmtpServer();
     const mailApp = await startTestApp({ SMTP_URL: smtp.url });
     try {
-      await mailApp.services.accounts.signUp({ email: "smtp@example.org", password: "secret1" }, ctx());
+      await mailApp.services.accounts.signUp(
+        { email: "smtp@example.org", password: "quiet-harbour-71", acceptTerms: true },
+        ctx(),
+      );
       await expect.poll(() => smtp.received.length).toBe(1); // the verification email
       expect(smtp.received[0]!.subject).toBe("Confirm your email address");
       await mailApp.services.accounts.requestPasswordReset({ email: "smtp@example.org" }, ctx());
@@ -181,7 +192,10 @@ describe("password reset through SMTP", () => {
     }
     const deadMail = await startTestApp({ SMTP_URL: "smtp://127.0.0.1:1" });
     try {
-      await deadMail.services.accounts.signUp({ email: "nomail@example.org", password: "secret1" }, ctx());
+      await deadMail.services.accounts.signUp(
+        { email: "nomail@example.org", password: "quiet-harbour-71", acceptTerms: true },
+        ctx(),
+      );
       await expect(
         deadMail.services.accounts.requestPasswordReset({ email: "nomail@example.org" }, ctx()),
       ).resolves.toBeUndefined();
@@ -215,7 +229,7 @@ describe("who is an admin", () => {
   });
 
   it("GET /api/users and /api/users/:id: 401 signed out, 403 for a customer, the list for an admin", async () => {
-    const { jar: customer } = await attemptSignIn(app, "ana@example.org", "secret1");
+    const { jar: customer } = await attemptSignIn(app, "ana@example.org", "quiet-harbour-71");
     const { jar: admin } = await attemptSignIn(app, "owner@example.org", "owner-pass-1");
     expect((await app.request("/api/users")).status).toBe(401);
     expect((await app.request("/api/users", { jar: customer })).status).toBe(403);
@@ -271,7 +285,7 @@ describe("cross-site requests", () => {
   it("the auth calls accept only JSON bodies", async () => {
     const res = await app.request("/api/auth/sign-in/email", {
       method: "POST",
-      body: new URLSearchParams({ email: "a@b.co", password: "secret1" }),
+      body: new URLSearchParams({ email: "a@b.co", password: "quiet-harbour-71" }),
     });
     expect(res.status).toBe(415);
   });

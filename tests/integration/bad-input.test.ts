@@ -150,7 +150,7 @@ describe("the bad-input corpus over every write call", () => {
   it("update-user with a null name is refused (4xx), and the name is unchanged", async () => {
     const jar = new CookieJar();
     const headers = await app.services.accounts.signUp(
-      { email: "named@example.org", password: "secret1" },
+      { email: "named@example.org", password: "quiet-harbour-71", acceptTerms: true },
       { ip: "203.0.113.99", headers: new Headers() },
     );
     jar.store(new Response(null, { headers }));

@@ -25,7 +25,7 @@ beforeAll(async () => {
   basic = pricing.find((p) => p.packageName === "Basic")!;
   await app.request("/api/auth/sign-up/email", {
     method: "POST",
-    json: { email: "payer@example.org", password: "secret1", name: "" },
+    json: { email: "payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
     jar: customer,
   });
 });

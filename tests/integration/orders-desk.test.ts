@@ -28,7 +28,7 @@ beforeAll(async () => {
   ] as const) {
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
-      json: { email, password: "secret1", name: "" },
+      json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
       jar,
     });
   }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   ] as const) {
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
-      json: { email, password: "secret1", name: "" },
+      json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
       jar,
     });
   }
@@ -244,7 +244,7 @@ describe("PayPal notifications (IPN)", () => {
     const newcomer = new CookieJar();
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
-      json: { email: "newcomer@example.org", password: "secret1", name: "" },
+      json: { email: "newcomer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
       jar: newcomer,
     });
     const id = await placeOrder(newcomer, basic._id);
@@ -375,7 +375,7 @@ describe("membership", () => {
     const fresh = new CookieJar();
     await app.request("/api/auth/sign-up/email", {
       method: "POST",
-      json: { email: "stack@example.org", password: "secret1", name: "" },
+      json: { email: "stack@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
       jar: fresh,
     });
     const first = await placeOrder(fresh, basic._id);

@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: "1" });
   for (const email of ["victim@example.org", "steady@example.org", "spread@example.org"]) {
     await app.services.accounts.signUp(
-      { email, password: "right-pass-1" },
+      { email, password: "right-pass-1", acceptTerms: true },
       { ip: "203.0.113.1", headers: new Headers() },
     );
   }

@@ -36,6 +36,7 @@ export async function register(page: Page, who: Who) {
   await page.goto("/register");
   await main(page).getByLabel("Email", { exact: true }).fill(who.email);
   await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+  await main(page).getByLabel("I accept the terms and the privacy notice").check();
   await main(page).getByRole("button", { name: "Register" }).click();
   await page.waitForURL((u) => u.pathname === "/");
 }

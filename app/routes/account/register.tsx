@@ -1,9 +1,9 @@
-import { redirect } from "react-router";
+import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
-import { credentialsSchema } from "../../../domain/account-forms";
+import { registrationSchema } from "../../../domain/account-forms";
 import { HONEYPOT_FIELD } from "../../../domain/public-forms";
-import { ActionForm } from "../../components/ActionForm";
-import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
+import { ActionForm, useActionForm, useFieldState } from "../../components/ActionForm";
+import { AuthCard, AuthSwitch, EmailField, PasswordField } from "../../components/AuthCard";
 import { Honeypot } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
@@ -19,10 +19,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A bot that filled the hidden field gets the page it expects and no account.
   if (bot) throw redirect("/");
   return formAction(form, {
-    schema: credentialsSchema,
+    schema: registrationSchema,
     hide: ["password"],
-    run: async (credentials) => {
-      const headers = await context.services.accounts.signUp(credentials, attempt(request, context));
+    run: async (registration) => {
+      const headers = await context.services.accounts.signUp(registration, attempt(request, context));
       // Spec 1 and the accounts issue: after registration the new member goes to the landing page.
       throw redirect("/", { headers });
     },
@@ -31,8 +31,48 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Register" }, { name: "robots", content: "noindex" }];
 
+/** "I accept the terms and the privacy notice", required; the server records which versions were accepted, and when. */
+function ConsentField() {
+  const state = useFieldState("acceptTerms");
+  const id = state?.id ?? "f-acceptTerms";
+  const errorId = state?.errorId ?? `${id}-error`;
+  return (
+    <div>
+      <div className="flex items-start gap-3 text-sm text-ink">
+        <input
+          key={state?.key}
+          id={id}
+          type="checkbox"
+          name="acceptTerms"
+          required
+          className="mt-0.5 h-5 w-5 shrink-0 accent-clay"
+          aria-invalid={state?.error ? true : undefined}
+          aria-describedby={state?.error ? errorId : undefined}
+        />
+        <label htmlFor={id}>
+          I accept the{" "}
+          <Link to="/terms" className="font-semibold text-clay underline">
+            terms
+          </Link>{" "}
+          and the{" "}
+          <Link to="/privacy" className="font-semibold text-clay underline">
+            privacy notice
+          </Link>
+        </label>
+      </div>
+      {state?.error ? (
+        <p id={errorId} className="field-error">
+          {state.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function Register() {
-  const { redirectTo, form } = useCredentialsForm("register");
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirectTo") ?? "";
+  const form = useActionForm({ id: "register", schema: registrationSchema, feedback: "inline" });
   return (
     <AuthCard
       title="Welcome! Register to continue"
@@ -52,6 +92,7 @@ export default function Register() {
         <Honeypot />
         <EmailField />
         <PasswordField autoComplete="new-password" />
+        <ConsentField />
         <button type="submit" className="btn-primary w-full" disabled={form.busy}>
           Register
         </button>
