@@ -18,6 +18,8 @@ const PUBLIC = [
   "/pricing",
   "/contact",
   "/thanks",
+  "/privacy",
+  "/terms",
   "/login",
   "/register",
   "/reset",

@@ -279,6 +279,48 @@ describe("the other public pages", () => {
     await page.context().close();
   });
 
+  it("/privacy and /terms show the documents from the content, linked from the footer and listed in the sitemap; markup typed into them stays text", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    for (const [path, type] of [
+      ["/privacy", "privacy"],
+      ["/terms", "terms"],
+    ] as const) {
+      await page.goto("/");
+      await page
+        .locator("footer")
+        .getByRole("link", { name: type === "privacy" ? "Privacy notice" : "Terms" })
+        .click();
+      await page.waitForURL((u) => u.pathname === path);
+      const record = seeded(type)[0]!;
+      expect(await heading(page).textContent()).toBe(record.documentHeading);
+      const text = await page.locator("main").textContent();
+      expect(text).toContain(`Last updated ${record.lastUpdated}`);
+      expect(await page.locator("main h2").count()).toBeGreaterThan(3);
+    }
+    expect(await page.locator("main").textContent()).toContain("England and Wales");
+    await page.goto("/privacy");
+    expect(await page.locator("main").textContent()).toContain("Information Commissioner");
+    expect(await page.locator("main li").count()).toBeGreaterThanOrEqual(5);
+
+    await env.db.pool.query(
+      `update content_entries set data = data || '{"documentText": "Intro <b>bold</b> <script>window.owned = 1</script>."}' where type = 'terms'`,
+    );
+    await notifyContentChanged(env.db);
+    await expect
+      .poll(async () => {
+        await page.goto("/terms");
+        return page.locator("main p").last().textContent();
+      }, POLL_PAGES)
+      .toBe("Intro <b>bold</b> <script>window.owned = 1</script>.");
+    expect(await page.locator("main b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { owned?: number }).owned)).toBeUndefined();
+
+    const xml = await (await fetch(env.server.url + "/sitemap.xml")).text();
+    expect(xml).toContain(`<loc>${env.server.url}/privacy</loc>`);
+    expect(xml).toContain(`<loc>${env.server.url}/terms</loc>`);
+    await page.context().close();
+  });
+
   it("serves sitemap.xml, robots.txt, the favicon, and a 404 page for unknown addresses", async () => {
     const sitemap = await fetch(env.server.url + "/sitemap.xml");
     expect(sitemap.headers.get("content-type")).toContain("application/xml");
