@@ -1,10 +1,11 @@
 import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
-import { notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
-import { signUp } from "../support/accounts";
+import { logIn, notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { CUSTOMER_PASSWORD, signUp, signUpStaff } from "../support/accounts";
 import { heading, main, register, toast } from "../support/pages";
-import { adminPages } from "../support/routes";
+import { adminPagesWithAreas } from "../support/routes";
+import { can, staffHome } from "../../domain/capabilities";
 
 let env: E2EEnv;
 let admin: Page;
@@ -12,18 +13,32 @@ beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
 
 describe("who may open the back office", () => {
-  it("every admin page: a visitor goes to /login, a customer is refused, the admin gets it", async () => {
+  it("every admin page: a visitor goes to /login, a customer is refused, an Editor gets only the areas of the role, the admin gets it", async () => {
     const customer = await signUp(env.server, "nosy@example.org", { password: "secret-pass" });
+    const editor = await signUpStaff(env.server, env.db.pool, "editor@example.org", "Editor");
+    const editorPages: Record<string, string[]> = { allowed: [], refused: [] };
     // Every page under the admin layout in app/routes.ts, its downloads among them; an :id names no record (404 to the
     // admin, after the guards), a download is the orders CSV.
     const [{ id: unknownId }] = (await env.db.pool.query("select gen_random_uuid() as id")).rows;
-    const paths = await adminPages({
+    const pages = await adminPagesWithAreas({
       resources: true,
       fill: (param) => (param === "file" ? "orders.csv" : unknownId),
     });
     const unknown = (path: string) => path.endsWith(`/${unknownId}`);
     const adminCookies = (await admin.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-    for (const path of paths) {
+    for (const { path, area } of pages) {
+      // The Editor: what domain/capabilities.ts opens to the role, nothing else; the dashboard sends them to /setting.
+      const asEditor = await fetch(env.server.url + path, { headers: { cookie: editor.header() }, redirect: "manual" });
+      if (area === "home") {
+        expect(asEditor.status, `${path} as an Editor`).toBe(302);
+        expect(asEditor.headers.get("location")).toBe(staffHome("Editor"));
+      } else if (can("Editor", area)) {
+        expect(asEditor.status, `${path} as an Editor`).toBe(unknown(path) ? 404 : 200);
+        editorPages.allowed!.push(path);
+      } else {
+        expect(asEditor.status, `${path} as an Editor`).toBe(403);
+        editorPages.refused!.push(path);
+      }
       const visitor = await fetch(env.server.url + path, { redirect: "manual" });
       expect(visitor.status, `${path} signed out`).toBe(302);
       expect(visitor.headers.get("location"), path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
@@ -34,6 +49,22 @@ describe("who may open the back office", () => {
       const res = await fetch(env.server.url + path, { headers: { cookie: adminCookies }, redirect: "manual" });
       expect(unknown(path) ? 404 : 200, `${path} as the admin`).toBe(res.status);
     }
+    // The done-criterion of issue 25: the orders desk and the orders call are closed to an Editor.
+    expect(editorPages.refused).toContain("/total-orders");
+    expect((await fetch(env.server.url + "/api/orders", { headers: { cookie: editor.header() } })).status).toBe(403);
+    console.info(
+      `admin pages × Editor: ${pages.length} pages, ${editorPages.allowed!.length} opened, ${editorPages.refused!.length} refused`,
+    );
+  });
+
+  it("shows an Editor only the areas of the role in the navigation", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await logIn(page, "editor@example.org", CUSTOMER_PASSWORD);
+    await page.goto("/setting");
+    const nav = page.getByRole("navigation", { name: "Back office" });
+    const labels = (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
+    expect(labels).toEqual(["Messages", "Site content", "Media library", "Items", "Add item"]);
+    await page.close();
   });
 });
 

@@ -5,6 +5,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { editFor } from "../../app/content/admin-screens";
 import { ROOT } from "./server";
+import { STAFF_AREAS, type StaffArea } from "../../domain/capabilities";
 
 /**
  * The back office's addresses, read from the route config (app/routes.ts), so that a page added there is visited by
@@ -21,6 +22,11 @@ export interface AdminRoute {
   params: string[];
   /** Whether the module renders a page (a default export), or is a resource route (a download). */
   page: boolean;
+  /**
+   * The area its loader's guard declares (`requireStaff(request, context, "orders")`, domain/capabilities.ts), or
+   * "home" for the dashboard's guard (requireStaffHome): read from the module, so the test follows the page.
+   */
+  area: StaffArea | "home";
 }
 
 const join = (parent: string, child: string) =>
@@ -30,7 +36,18 @@ const join = (parent: string, child: string) =>
     .filter(Boolean)
     .join("/");
 
-const rendersPage = (file: string) => /^export default\b/m.test(readFileSync(path.join(ROOT, "app", file), "utf8"));
+const source = (file: string) => readFileSync(path.join(ROOT, "app", file), "utf8");
+const rendersPage = (file: string) => /^export default\b/m.test(source(file));
+
+/** The area the route's first guard declares; a back-office route without one fails here. */
+function guardArea(file: string): StaffArea | "home" {
+  const text = source(file);
+  if (/requireStaffHome\(/.test(text)) return "home";
+  const m = /requireStaff\(request, context, "(\w+)"\)/.exec(text);
+  if (!m || !(STAFF_AREAS as readonly string[]).includes(m[1]!))
+    throw new Error(`${file}: its loader does not declare its area with requireStaff(request, context, area)`);
+  return m[1] as StaffArea;
+}
 
 /** Every route under the admin layout, in the order app/routes.ts declares them. */
 export function adminRoutes(): AdminRoute[] {
@@ -44,6 +61,7 @@ export function adminRoutes(): AdminRoute[] {
           file: entry.file,
           params: [...at.matchAll(/:(\w+)/g)].map((m) => m[1]!),
           page: rendersPage(entry.file),
+          area: guardArea(entry.file),
         });
       }
       if (entry.children) walk(entry.children, at, inAdmin || entry.file === ADMIN_LAYOUT);
@@ -62,7 +80,14 @@ export type Fill = (param: string, route: AdminRoute) => string | undefined | Pr
  * `fill`, only the fixed pages are listed); resource routes (the CSV downloads) only with `resources: true`.
  */
 export async function adminPages(options: { fill?: Fill; resources?: boolean } = {}): Promise<string[]> {
-  const pages: string[] = [];
+  return (await adminPagesWithAreas(options)).map((p) => p.path);
+}
+
+/** The same addresses, each with the area its guard declares. */
+export async function adminPagesWithAreas(
+  options: { fill?: Fill; resources?: boolean } = {},
+): Promise<{ path: string; area: AdminRoute["area"] }[]> {
+  const pages: { path: string; area: AdminRoute["area"] }[] = [];
   for (const route of adminRoutes()) {
     if (!route.page && !options.resources) continue;
     let address: string | undefined = route.path;
@@ -74,7 +99,7 @@ export async function adminPages(options: { fill?: Fill; resources?: boolean } =
       }
       address = address.replace(`:${param}`, encodeURIComponent(value));
     }
-    if (address !== undefined) pages.push(address);
+    if (address !== undefined) pages.push({ path: address, area: route.area });
   }
   return pages;
 }
