@@ -107,6 +107,15 @@ async function requestFor(
     });
     return ((await res.json()) as { insertedId: string }).insertedId;
   };
+  /** A fresh Editor in the admin list, for the staff calls (decision 036). */
+  const editorRecord = async () =>
+    String(
+      (
+        await app.db.pool.query(
+          `insert into admin_users (user_email, user_role) values ('ed-' || gen_random_uuid() || '@example.org', 'Editor') returning id`,
+        )
+      ).rows[0].id,
+    );
   switch (route.path) {
     case "/order/:id":
       return { path: `/order/${await order()}`, body: route.method === "put" ? { paymentStatus: "Paid" } : undefined };
@@ -115,7 +124,12 @@ async function requestFor(
     case "/message/:id":
       return { path: `/message/${ids.message}`, body: route.method === "put" ? { messageStatus: "Read" } : undefined };
     case "/users/:id":
-      return { path: `/users/${ids.user}` };
+      // The delete removes an Editor made for it (the admin is the last Admin, whom nobody may remove).
+      return { path: `/users/${route.method === "delete" ? await editorRecord() : ids.user}` };
+    case "/users/:id/role":
+      return { path: `/users/${await editorRecord()}/role`, body: { userRole: "Admin" } };
+    case "/staff-invite":
+      return { path: "/staff-invite", body: { userEmail: "invitee@example.org", userRole: "Editor" } };
     case "/jobs/:id/retry":
       return { path: `/jobs/${await failedJob()}/retry` };
     case "/upadete-users/:id":
