@@ -422,7 +422,9 @@ const cases: Case[] = [
       await main(admin).getByLabel("Admin email").fill(CUSTOMER.email);
       await post(admin, main(admin).getByRole("button", { name: "Add Admin" }));
       // The service's own refusal (one admin user at most) comes back the same way, with its status.
-      expect(await main(admin).getByRole("alert").textContent()).toBe("An admin user already exists: edit it instead.");
+      expect(await main(admin).getByRole("alert").textContent()).toBe(
+        "An admin user already exists: edit it instead, or invite staff on the users screen.",
+      );
       expect(await main(admin).getByLabel("Admin email").inputValue()).toBe(CUSTOMER.email);
     },
   ],
