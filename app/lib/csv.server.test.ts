@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { csvResponse, csvStream } from "./csv.server";
+import { csvResponse, csvStream, releasingChunks } from "./csv.server";
 
 /** The bytes as text, byte-order mark kept (a TextDecoder would drop it). */
 const text = async (stream: Readable) => (await buffer(stream)).toString("utf8");
@@ -68,5 +68,26 @@ describe("csvResponse", () => {
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="orders-2026-12-22.csv"');
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(Buffer.from(await res.arrayBuffer()).toString("utf8")).toBe("\uFEFFA\r\n1\r\n");
+  });
+});
+
+const webStream = (chunks: Buffer[]) => Readable.toWeb(Readable.from(chunks)) as ReadableStream<Uint8Array>;
+
+describe("releasingChunks (remix-run/react-router#15247)", () => {
+  it("gives each chunk once, and forgets the last one when the next is asked for", async () => {
+    const body = releasingChunks(webStream([Buffer.from("a"), Buffer.from("b")]));
+    const reader = body.getReader();
+    const first = await reader.read();
+    expect(String(first.value)).toBe("a");
+    const second = await reader.read();
+    expect(String(second.value)).toBe("b");
+    expect(first.value).toBeUndefined(); // a reader that holds on to `first` no longer holds its chunk
+    expect((await reader.read()).done).toBe(true);
+    expect(second.value).toBeUndefined();
+  });
+
+  it("is read whole by a Response as any body is", async () => {
+    const res = new Response(releasingChunks(webStream([Buffer.from("x,"), Buffer.from("y")])));
+    expect(await res.text()).toBe("x,y");
   });
 });
