@@ -82,6 +82,8 @@ const envSchema = z.object({
   JOB_POLL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).optional()),
   JOB_WORKERS: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true")),
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
+  BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(14)),
 });
 
 export interface Config {
@@ -92,8 +94,6 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Connections of each process's pool (DATABASE_POOL_SIZE); the job queue has a few more of its own. */
   databasePoolSize: number;
-  BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
-  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(14)),
   /**
    * How many connections all the app's hosts may open together (DATABASE_MAX_CONNECTIONS); unset: what the server
    * accepts (max_connections less its reserved ones). Behind PgBouncer, what PgBouncer accepts (server/db/capacity.ts).
@@ -137,6 +137,8 @@ export interface Config {
    * than one, the first process runs the database, migrations and seed, and its workers share the port (server/main.ts).
    */
   processes: number;
+  /** Backups (server/backup/): the folder they are written to (DATA_DIR/backups) and how many the daily one keeps. */
+  backup: { dir: string; keep: number };
 }
 
 /**
@@ -154,8 +156,6 @@ const FROM_FILE = ["AUTH_SECRET", "DATABASE_URL", "SMTP_URL"] as const;
  * Parses the environment once; a bad value stops the start with a message naming the variable. Given AUTH_SECRET, the
  * configuration is complete; without it, the auth secret is the database's to give.
  */
-  /** Backups (server/backup/): the folder they are written to (DATA_DIR/backups) and how many the daily one keeps. */
-  backup: { dir: string; keep: number };
 export function loadConfig(env: NodeJS.ProcessEnv & { AUTH_SECRET: string }): Config;
 export function loadConfig(env?: NodeJS.ProcessEnv): EnvConfig;
 export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
@@ -217,6 +217,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
     processes: e.WEB_CONCURRENCY ?? (e.NODE_ENV === "production" ? Math.min(availableParallelism(), 4) : 1),
+    backup: { dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: e.BACKUP_KEEP },
   };
 }
 
@@ -236,7 +237,6 @@ function withFileSettings(given: NodeJS.ProcessEnv) {
       problems.push(`  ${name} and ${name}_FILE: both are set; keep one`);
       continue;
     }
-    backup: { dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: e.BACKUP_KEEP },
     try {
       env[name] = readFileSync(file, "utf8").trim();
       fromFile.set(name, file);

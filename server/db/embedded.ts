@@ -111,9 +111,6 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
   };
 }
 
-/**
- * DATA_DIR/postgres, which the postgres user must be able to reach. Our own DATA_DIR gets traverse-only permission
- * (o+x: no listing; secrets stay 0700/0600) when it alone is in the way; when a parent blocks (a DATA_DIR under /root,
 const connectionOf = (socketDir: string, password: string): PoolConfig => ({
   host: socketDir,
   port: PORT,
@@ -134,6 +131,9 @@ export function runningEmbeddedConnection(appDataDir: string, logger: Logger): P
   );
 }
 
+/**
+ * DATA_DIR/postgres, which the postgres user must be able to reach. Our own DATA_DIR gets traverse-only permission
+ * (o+x: no listing; secrets stay 0700/0600) when it alone is in the way; when a parent blocks (a DATA_DIR under /root,
  * mode 0700), the cluster lives in a system folder instead, and the log says where.
  */
 function clusterDir(appDataDir: string, logger: Logger): string {

@@ -64,9 +64,9 @@ interface Recurring {
   firstRunAfterSeconds: number | undefined;
   /** What it does, in words, for the jobs screen. */
   title: string;
-}
   /** How long one run may take before it counts as failed (15 minutes unless said). */
   expireInSeconds: number;
+}
 
 /** One row of the admin's jobs screen. */
 export interface JobRow {
@@ -184,8 +184,6 @@ export function createJobsService(deps: {
       }
     },
 
-    /** Pending jobs (waiting, waiting to retry, or running), oldest first, then failed ones, newest first. */
-    async list(): Promise<{ pending: JobRow[]; failed: JobRow[] }> {
     /**
      * Runs a recurring task now, once across the instances, with `data` for its handler: false when a run of it is
      * already waiting (the queue keeps one waiting and one running at most).
@@ -207,6 +205,8 @@ export function createJobsService(deps: {
       return Boolean(rows[0]?.found);
     },
 
+    /** Pending jobs (waiting, waiting to retry, or running), oldest first, then failed ones, newest first. */
+    async list(): Promise<{ pending: JobRow[]; failed: JobRow[] }> {
       const rows = async (states: string[], order: "asc" | "desc") => {
         const result = await db.execute<JobTableRow>(sql`
           select id, name, state, retry_count, retry_limit, data, output, created_on, start_after, started_on,
@@ -316,6 +316,9 @@ export async function installJobQueue(
     registerInstance: false,
     max: 1,
   });
+  boss.on("error", () => {
+    /* the caller sees the failure of the call that met it */
+  });
   await boss.start();
   try {
     await boss.createQueue(MAIL_QUEUE, mailQueue(options));
@@ -324,6 +327,14 @@ export async function installJobQueue(
     await boss.stop({ graceful: false });
   }
 }
+
+/**
+ * A recurring task's queue. "stately": at most one run waiting and one running, so runs never overlap or pile up,
+ * whatever the number of instances. A missed tick is not worth a retry (the next one comes); a failure stays visible
+ * as failed.
+ */
+const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
+  ({ policy: "stately", retryLimit: 0, expireInSeconds: task.expireInSeconds }) as const;
 
 const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
   retryLimit: options.retryLimit,
@@ -335,22 +346,11 @@ const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds"
 // A queued mail wakes the workers at once (LISTEN/NOTIFY, on commit); polling stays as the fallback.
 const mailQueue = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
   ...mailRetry(options),
-  boss.on("error", () => {
-    /* the caller sees the failure of the call that met it */
-  });
   notify: true,
 });
 
 /** pg-boss opens its own small pool to the same database as the app's. */
 function connectionOf(pool: pg.Pool) {
-/**
- * A recurring task's queue. "stately": at most one run waiting and one running, so runs never overlap or pile up,
- * whatever the number of instances. A missed tick is not worth a retry (the next one comes); a failure stays visible
- * as failed.
- */
-const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
-  ({ policy: "stately", retryLimit: 0, expireInSeconds: task.expireInSeconds }) as const;
-
   const o = pool.options as pg.PoolConfig;
   return {
     connectionString: o.connectionString,
