@@ -51,7 +51,8 @@ const envSchema = z.object({
         return parsed;
       }),
   ),
-  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error"]).default("info")),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
+  LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty"]).optional()),
   SEED_DEMO_CONTENT: z
     .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true"))
     .transform((v) => v === "true"),
@@ -107,7 +108,9 @@ export interface Config {
    * a number of hops (the client is that many addresses from the right of X-Forwarded-For), or proxy addresses.
    */
   trustProxy: false | number | string[];
-  logLevel: "debug" | "info" | "warn" | "error";
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** JSON lines, or readable ones (pino-pretty); unset: readable in development and in a terminal, else JSON. */
+  logFormat: "json" | "pretty" | undefined;
   seedDemoContent: boolean;
   contentCacheTtlMs: number;
   /** Contact messages and newsletter signups allowed per IP in ten minutes. */
@@ -194,6 +197,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     authSecret: e.AUTH_SECRET,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "development" ? "pretty" : undefined),
     seedDemoContent: e.SEED_DEMO_CONTENT,
     contentCacheTtlMs: e.CONTENT_CACHE_TTL_MS,
     publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,

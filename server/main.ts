@@ -34,7 +34,7 @@ class StartError extends Error {}
 async function main() {
   const startedAt = Date.now();
   const settings = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
-  const logger = createLogger(settings.logLevel);
+  const logger = createLogger(settings.logLevel, { format: settings.logFormat });
   if (cluster.isWorker) return runWorker(settings, logger);
   if (!dev && process.env.NODE_ENV !== "production" && settings.env === "production")
     logger.warn("NODE_ENV is not production: React renders with its development build; start with npm start");
@@ -129,7 +129,7 @@ async function serve(
     async stop(signal: string) {
       if (stopping) return;
       stopping = true;
-      logger.info("stopping", { signal, pid: process.pid });
+      logger.info({ signal }, "stopping");
       exitAfter(STOP_LIMIT_MS, logger);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -137,7 +137,7 @@ async function serve(
       });
       await closeVite();
       await close();
-      logger.info("stopped", { pid: process.pid });
+      logger.info("stopped");
       process.exit(0);
     },
   };
@@ -179,7 +179,7 @@ async function startWorkers(
   const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
-    logger.info("stopping", { signal, workers: Object.keys(cluster.workers ?? {}).length });
+    logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, "stopping");
     exitAfter(STOP_LIMIT_MS, logger);
     const exits = Object.values(cluster.workers ?? {}).map(
       (worker) =>
@@ -207,7 +207,7 @@ async function startWorkers(
     const ranFor = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     if (stopping) return;
-    logger.error("a worker process stopped", { pid: worker.process.pid, code, signal, ranForMs: ranFor });
+    logger.error({ workerPid: worker.process.pid, code, signal, ranForMs: ranFor }, "a worker process stopped");
     if (failed) return failed(new StartError("A worker process could not start; its error is above."));
     const now = Date.now();
     deaths.push(now);
@@ -252,15 +252,18 @@ function ready(
   // The address the site is meant to be opened at (its links, cookies and PayPal's return addresses use it):
   // PUBLIC_URL, or localhost on the port actually bound (PORT=0 picks one).
   const openAt = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
-  logger.info(`ready: open ${openAt} in a browser`, {
-    listening: `${config.host}:${port}`,
-    startupMs: Date.now() - startedAt,
-    database: embedded ? "embedded" : "DATABASE_URL",
-    processes,
-    paypal: services.paypal.mode,
-    node: process.version,
-    timeZone: config.timeZone,
-  });
+  logger.info(
+    {
+      listening: `${config.host}:${port}`,
+      startupMs: Date.now() - startedAt,
+      database: embedded ? "embedded" : "DATABASE_URL",
+      processes,
+      paypal: services.paypal.mode,
+      node: process.version,
+      timeZone: config.timeZone,
+    },
+    `ready: open ${openAt} in a browser`,
+  );
   if (services.paypal.mode === "simulator") {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }

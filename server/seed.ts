@@ -12,6 +12,6 @@ export async function seedIfEmpty(services: Services, logger: Logger): Promise<b
   if (!(await services.content.isEmpty())) return false;
   await services.content.insertMany(await withLibraryImages(services.media, demoContent, logger));
   const items = await services.catalogue.seedIfEmpty(demoCatalogue);
-  logger.info("seeded the demo content", { records: demoContent.length, catalogueItems: items });
+  logger.info({ records: demoContent.length, catalogueItems: items }, "seeded the demo content");
   return true;
 }

@@ -40,7 +40,7 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
 
   if (existsSync(pgDir) && !existsSync(path.join(pgDir, "PG_VERSION"))) {
     // An earlier initdb died half-way: nothing was ever stored there, so start the cluster afresh.
-    logger.warn("removing an incomplete database folder left by an interrupted first start", { pgDir });
+    logger.warn({ pgDir }, "removing an incomplete database folder left by an interrupted first start");
     rmSync(pgDir, { recursive: true, force: true });
   }
 
@@ -67,14 +67,14 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
       "max_connections=100",
     ],
     onLog: (m) => logger.debug(`postgres: ${m.trim()}`),
-    onError: (e) => logger.error("postgres error", { error: e instanceof Error ? e : String(e) }),
+    onError: (e) => logger.error({ error: e instanceof Error ? e : String(e) }, "postgres error"),
   });
 
   const created = !existsSync(path.join(pgDir, "PG_VERSION"));
   if (created) {
     const started = Date.now();
     await server.initialise();
-    logger.info("initialised the embedded PostgreSQL cluster", { pgDir, ms: Date.now() - started });
+    logger.info({ pgDir, ms: Date.now() - started }, "initialised the embedded PostgreSQL cluster");
   }
   // After a crash that also killed the database, its processes may still be dying (a zombie postmaster, backends
   // holding the shared memory): PostgreSQL then refuses to start for a moment. Wait for them, up to 30 s.
@@ -90,10 +90,13 @@ export async function startEmbeddedPostgres(appDataDir: string, logger: Logger):
             (error instanceof Error ? ` ${error.message}` : ""),
         );
       }
-      logger.warn("the embedded PostgreSQL server did not start; waiting for the previous one to go", {
-        attempt,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      logger.warn(
+        {
+          attempt,
+          error: error instanceof Error ? error.message : String(error),
+        },
+        "the embedded PostgreSQL server did not start; waiting for the previous one to go",
+      );
       await new Promise((r) => setTimeout(r, Math.min(250 * attempt, 2000)));
       await stopOrphan(pgDir, logger);
     }
@@ -141,17 +144,23 @@ function clusterDir(appDataDir: string, logger: Logger): string {
   if (!isRoot() || traversableByOthers(appDataDir)) return preferred;
   if (traversableByOthers(path.dirname(appDataDir))) {
     chmodSync(appDataDir, statSync(appDataDir).mode | 0o001);
-    logger.info("gave DATA_DIR traverse-only permission so that the postgres user can reach its database", {
-      dataDir: appDataDir,
-    });
+    logger.info(
+      {
+        dataDir: appDataDir,
+      },
+      "gave DATA_DIR traverse-only permission so that the postgres user can reach its database",
+    );
     return preferred;
   }
   const hash = createHash("sha256").update(appDataDir).digest("hex").slice(0, 16);
   const fallback = path.join("/var/lib/atelier-embedded-postgres", hash);
-  logger.warn("the postgres user cannot reach DATA_DIR, so the database cluster lives in a system folder", {
-    dataDir: appDataDir,
-    cluster: fallback,
-  });
+  logger.warn(
+    {
+      dataDir: appDataDir,
+      cluster: fallback,
+    },
+    "the postgres user cannot reach DATA_DIR, so the database cluster lives in a system folder",
+  );
   mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
   return fallback;
 }
@@ -194,17 +203,17 @@ export async function stopOrphan(pgDir: string, logger: Logger): Promise<void> {
   if (isZombie(pid)) {
     // A killed postmaster nobody has reaped yet: it holds nothing, but its PID still "exists", and PostgreSQL would
     // refuse to start while postmaster.pid names it. The file is stale: remove it.
-    logger.warn("the previous database server is dead but not yet reaped; removing its stale postmaster.pid", { pid });
+    logger.warn({ pid }, "the previous database server is dead but not yet reaped; removing its stale postmaster.pid");
     rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
     return;
   }
   if (!isPostgres(pid)) return; // no such process: a stale file, which postgres copes with by itself
-  logger.warn("stopping the database server left running by an earlier start", { pid });
+  logger.warn({ pid }, "stopping the database server left running by an earlier start");
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + 30_000;
   while (isAlive(pid)) {
     if (Date.now() > deadline) {
-      logger.warn("the orphaned database server did not stop in 30 s; sending SIGQUIT", { pid });
+      logger.warn({ pid }, "the orphaned database server did not stop in 30 s; sending SIGQUIT");
       process.kill(pid, "SIGQUIT");
       await waitForExit(pid, 10_000);
       break;

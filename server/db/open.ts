@@ -41,14 +41,14 @@ export async function openDatabase(envConfig: EnvConfig, logger: Logger): Promis
       server = await startEmbeddedPostgres(envConfig.dataDir, logger);
       connection = server.connection;
       database = connect(connection, poolOptions(envConfig));
-      logger.info("embedded PostgreSQL is running", { dataDir: server.dataDir });
+      logger.info({ dataDir: server.dataDir }, "embedded PostgreSQL is running");
     }
     await checkConnections(database.pool, envConfig, logger);
     // The embedded default backs up before a new migration changes its data (docs/decisions/033).
     if (server) await backupBeforeMigrations(database.pool, envConfig.backup.dir, logger);
     const started = Date.now();
     await runMigrations(database);
-    logger.info("database migrations applied", { ms: Date.now() - started });
+    logger.info({ ms: Date.now() - started }, "database migrations applied");
     config = await withSharedSecrets(envConfig, database.db, logger);
   } catch (error) {
     await database?.close().catch(() => undefined);

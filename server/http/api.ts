@@ -86,7 +86,7 @@ export function apiErrorHandler(logger: Logger) {
       res.status(e.status).json({ error: "The request could not be read." });
       return;
     }
-    logger.error("api error", { method: req.method, path: req.path, error });
+    logger.error({ method: req.method, path: req.path, error }, "api error");
     res.status(500).json({ error: "Something went wrong on our side. Please try again." });
   };
 }

@@ -122,7 +122,7 @@ export function createApp(options: AppOptions): Express {
         if (!eventId) return;
         services.paypal
           .process(eventId, raw)
-          .catch((error: unknown) => logger.error("paypal notification failed", { error }));
+          .catch((error: unknown) => logger.error({ error }, "paypal notification failed"));
       }, next);
     }) satisfies RequestHandler,
     whenDatabaseDown,

@@ -103,7 +103,7 @@ function upload(services: Services, logger: Logger): RequestHandler {
     })().catch((error: unknown) => {
       if (res.headersSent) return;
       if (isAppError(error)) return answer(req, res, error.status, { error: error.message });
-      logger.error("media upload failed", { error });
+      logger.error({ error }, "media upload failed");
       answer(req, res, 500, { error: "Something went wrong on our side. Please try again." });
     });
   };

@@ -52,7 +52,7 @@ export async function withLibraryImages(
       : await media.importTrusted({ bytes, fileName: name, alt: "" });
     urls.set(path, item.url);
   }
-  logger.info("entered the demo images into the media library", { images: urls.size, ms: Date.now() - started });
+  logger.info({ images: urls.size, ms: Date.now() - started }, "entered the demo images into the media library");
   return records.map(
     (r) =>
       ({

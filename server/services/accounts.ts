@@ -121,7 +121,7 @@ export function createAuth(
     const key = `${kind}:${createHash("sha256").update(url).digest("hex").slice(0, 32)}`;
     mail
       .then((m) => jobs.queueMail(db, m, key))
-      .catch((error: unknown) => logger.error("mail could not be queued", { kind, error }));
+      .catch((error: unknown) => logger.error({ kind, error }, "mail could not be queued"));
   };
   return betterAuth({
     appName: "Atelier North",
@@ -401,7 +401,7 @@ export function createAccountsService(deps: {
           headers: ctx.headers,
         });
       } catch (error) {
-        logger.error("Error sending password reset email", { error });
+        logger.error({ error }, "Error sending password reset email");
       }
     },
 
@@ -458,14 +458,14 @@ export function createAccountsService(deps: {
       }
       await adminUsers.add(email);
       if (existing) {
-        logger.info("the existing account is now the first administrator", { email });
+        logger.info({ email }, "the existing account is now the first administrator");
       } else if (generated) {
         // Printed once, on the first start only; set ADMIN_EMAIL and ADMIN_PASSWORD to choose them instead.
         process.stdout.write(
           `\n  First administrator created.\n    Email:    ${email}\n    Password: ${password}\n  Sign in at ${config.publicUrl}/login and keep this password somewhere safe.\n\n`,
         );
       } else {
-        logger.info("first administrator created from ADMIN_EMAIL", { email });
+        logger.info({ email }, "first administrator created from ADMIN_EMAIL");
       }
     },
 

@@ -82,7 +82,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
         lost = true;
         if (listener === connected) listener = undefined;
         connected.release(true);
-        logger.warn("content change listener lost its connection; reconnecting", { error });
+        logger.warn({ error }, "content change listener lost its connection; reconnecting");
         invalidate();
         scheduleReconnect();
       };
@@ -95,13 +95,13 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
         return;
       }
       listener = connected;
-      if (attempts > 0) logger.info("content change listener reconnected", { attempts });
+      if (attempts > 0) logger.info({ attempts }, "content change listener reconnected");
       attempts = 0;
       invalidate(); // whatever changed while we were not listening
     } catch (error) {
       client?.release(true);
       if (closed) return;
-      logger.warn("could not listen for content changes; retrying", { error, attempts });
+      logger.warn({ error, attempts }, "could not listen for content changes; retrying");
       scheduleReconnect();
     }
   }
@@ -170,7 +170,7 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       } catch (error) {
         if (!lastGood || !isDatabaseUnavailable(error)) throw error;
         failedAt = now();
-        logger.warn("the database is unreachable; serving the last content read", { error });
+        logger.warn({ error }, "the database is unreachable; serving the last content read");
         return lastGood;
       }
     },

@@ -107,7 +107,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     "*/5 * * * *",
     async () => {
       const { retried } = await paypal.retryUnverified();
-      if (retried) logger.info("PayPal notifications processed again", { retried });
+      if (retried) logger.info({ retried }, "PayPal notifications processed again");
     },
     { firstRunAfterSeconds: 10, title: "PayPal notifications checked again" },
   );

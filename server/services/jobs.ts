@@ -180,7 +180,7 @@ export function createJobsService(deps: {
         const b = boss;
         void started
           ?.then(() => startRecurring(b, name, task))
-          .catch((error: unknown) => logger.error("recurring job could not start", { name, error }));
+          .catch((error: unknown) => logger.error({ name, error }, "recurring job could not start"));
       }
     },
 
@@ -249,7 +249,7 @@ export function createJobsService(deps: {
         application_name: "atelier-jobs",
         max: 4,
       });
-      b.on("error", (error) => logger.error("job queue", { error }));
+      b.on("error", (error) => logger.error({ error }, "job queue"));
       boss = b;
       started = (async () => {
         await b.start();

@@ -9,7 +9,7 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** The one link the message is about (logged with the outbox, so a machine without mail works end to end). */
+  /** The one link the message is about (never logged: the outbox's file holds it, for a machine without mail). */
   link?: string;
   /** Reply-To (a contact message's visitor). */
   replyTo?: string;
@@ -27,7 +27,7 @@ export interface Mailer {
 
 /**
  * SMTP_URL: nodemailer over SMTP. Without it, each message is written as an .eml file under DATA_DIR/outbox/ and its
- * subject and link are logged.
+ * recipient, subject and file are logged (not its link, a credential: open the file).
  */
 export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; logger: Logger }): Mailer {
   const { logger, from } = options;
@@ -53,14 +53,10 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
         `${new Date().toISOString().replace(/[:.]/g, "-")}-${slug(mail.subject)}-${randomBytes(3).toString("hex")}.eml`,
       );
       writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-      logger.info("mail written to the outbox (no SMTP_URL)", {
-        to: mail.to,
-        subject: mail.subject,
-        link: mail.link,
-        file,
-      });
+      // Not its link: a reset or confirmation link is a credential; the file holds it.
+      logger.info({ to: mail.to, subject: mail.subject, file }, "mail written to the outbox (no SMTP_URL)");
     } else {
-      logger.info("mail sent", { to: mail.to, subject: mail.subject });
+      logger.info({ to: mail.to, subject: mail.subject }, "mail sent");
     }
   }
 
@@ -72,7 +68,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
         await deliver(mail);
         return true;
       } catch (error) {
-        logger.error("mail could not be sent", { to: mail.to, subject: mail.subject, error });
+        logger.error({ to: mail.to, subject: mail.subject, error }, "mail could not be sent");
         return false;
       }
     },

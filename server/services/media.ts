@@ -231,12 +231,15 @@ export function createMediaService({
       const existing = await byKey(key);
       if (existing) return { item: existing, created: false };
       const processed = await queue.run(() => processImage(input.bytes));
-      logger.info("image processed", {
-        width: processed.width,
-        height: processed.height,
-        files: processed.variants.length,
-        ms: processed.timings.total,
-      });
+      logger.info(
+        {
+          width: processed.width,
+          height: processed.height,
+          files: processed.variants.length,
+          ms: processed.timings.total,
+        },
+        "image processed",
+      );
       const stored = await store(
         key,
         processed,

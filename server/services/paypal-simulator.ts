@@ -105,7 +105,7 @@ export function createPayPalSimulator(deps: {
         body: ipn,
         signal: AbortSignal.timeout(10_000),
       });
-      if (!res.ok) logger.warn("the simulated notification was not accepted", { status: res.status });
+      if (!res.ok) logger.warn({ status: res.status }, "the simulated notification was not accepted");
       return ownPath(fields.return)!;
     },
 

@@ -77,13 +77,10 @@ export function createPayPalService(deps: {
         reason,
       })
       .where(eq(paymentEvents.id, eventId));
-    const log = outcome === "applied" || outcome === "pending" || outcome === "refunded" ? logger.info : logger.warn;
-    log.call(logger, `paypal notification ${outcome}`, {
-      reason,
-      orderId,
-      txnId: params.get("txn_id"),
-      status: params.get("payment_status"),
-    });
+    const fields = { reason, orderId, txnId: params.get("txn_id"), status: params.get("payment_status") };
+    if (outcome === "applied" || outcome === "pending" || outcome === "refunded")
+      logger.info(fields, `paypal notification ${outcome}`);
+    else logger.warn(fields, `paypal notification ${outcome}`);
   }
 
   /**

@@ -170,7 +170,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     await audit.updated(before.id, audited_(before), audited_(after));
     await queueMails(tx, event, before, after, windows);
     if (event.type === "pay" && after.orderStatus === "Delivered" && before.orderStatus === "Pending")
-      logger.info("verified payment: membership activated automatically", { orderId: before.id });
+      logger.info({ orderId: before.id }, "verified payment: membership activated automatically");
     return { changed: true, order: after };
   }
 
@@ -464,7 +464,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
         if (!batch) break;
         customers += batch;
       }
-      if (customers) logger.info("membership timelines recomputed", { customers, ordersChanged: moved });
+      if (customers) logger.info({ customers, ordersChanged: moved }, "membership timelines recomputed");
       return { customers, moved };
     },
   };
