@@ -12,7 +12,9 @@
  * Prints a table of requests/s, p50 and p97.5, and the ratios the goals are stated in. Figures on a shared machine
  * are noisy: compare ratios within one run, never figures across runs.
  *
- * Settings: BENCH_SECONDS (per measurement, default 8), BENCH_ORDERS, BENCH_FEW_ORDERS, BENCH_CUSTOMERS.
+ * Settings: BENCH_SECONDS (per measurement, default 8), BENCH_ORDERS, BENCH_FEW_ORDERS, BENCH_CUSTOMERS, and BENCH_ONLY:
+ * a regular expression (case-insensitive) of the signed-in rows to measure, alone (no references, no public pages),
+ * while working on a few of them, e.g. BENCH_ONLY='api/orders' or BENCH_ONLY='page 50,000|page 40,000'.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +27,8 @@ import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWit
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const FEW_ORDERS = Number(process.env.BENCH_FEW_ORDERS ?? 1_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : undefined;
 /** The app's processes as `npm start` runs them here (WEB_CONCURRENCY, else one per core, at most 4): nginx gets as many. */
 const PROCESSES = Number(process.env.WEB_CONCURRENCY) || Math.min(availableParallelism(), 4);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
@@ -35,10 +39,16 @@ const CUSTOMER = { name: "Nora Lindqvist", email: "nora.lindqvist@example.com", 
  * Signed-in pages with real work and the orders desk, at 10 connections, measured on the nearly empty shop and again
  * with the orders: [name, path, who, options]. The desk's filters: each has an index its plan uses (decision 026).
  * Each row's ratio is its figure with the orders ÷ with the few, unless `against` names the row it is compared with on
- * the same shop (a deep page against the first page of the same list: the few orders have no such page). `floor`
- * marks the lightest page of the back office (a form, no list): what any signed-in page costs here, orders or not.
+ * the same shop (a deep page against the first page of the same list: the few orders have no such page). `few` is
+ * the path measured on the small shop instead, when the row compares a page of the million with another page of the
+ * small shop (the REST list's last page against the small shop's middle one). `floor` marks the lightest page of the
+ * back office (a form, no list): what any signed-in page costs here, orders or not.
  */
-type WorkRow = readonly [string, string, "admin" | "customer", { against?: string; floor?: boolean }?];
+type WorkRow = readonly [string, string, "admin" | "customer", { against?: string; few?: string; floor?: boolean }?];
+/** The REST list's page size, its last page on the million (50,000), and the small shop's middle page (25). */
+const API_PER_PAGE = 20;
+const API_DEEP_PAGE = Math.max(1, Math.floor(ORDERS / API_PER_PAGE));
+const API_MIDDLE_PAGE = Math.max(1, Math.ceil(FEW_ORDERS / API_PER_PAGE / 2));
 const WORK: readonly WorkRow[] = [
   ["/dashboard (customer, c10)", "/dashboard", "customer"],
   ["/my-order (customer, c10)", "/my-order", "customer"],
@@ -64,9 +74,20 @@ const WORK: readonly WorkRow[] = [
   ["/total-orders search a customer's name (c10)", "/total-orders?q=lindqvist", "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],
   ["GET /api/orders?page=20,000&limit=20 (admin, c10)", "/api/orders?limit=20&page=20000", "admin"],
+  [
+    `GET /api/orders?page=${thousands(API_DEEP_PAGE)}, the last (admin, c10)`,
+    `/api/orders?page=${API_DEEP_PAGE}`,
+    "admin",
+    { few: `/api/orders?page=${API_MIDDLE_PAGE}` },
+  ],
 ];
-
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** The rows measured: all, or those BENCH_ONLY selects and the rows their ratios are taken against. */
+const WORK_RUN = ONLY
+  ? WORK.filter(
+      ([name]) => ONLY.test(name) || WORK.some(([other, , , options]) => ONLY.test(other) && options?.against === name),
+    )
+  : WORK;
+if (WORK_RUN.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} matches no row`);
 
 const { dir: scratch, lua: LUA } = makeScratch("atelier-bench-");
 
@@ -262,13 +283,19 @@ async function main() {
      */
     const work = () => {
       console.log(`\nsigned-in pages, ${thousands(FEW_ORDERS)} and ${thousands(ORDERS)} orders, alternately`);
-      for (const [name, path, who] of WORK) {
+      for (const [name, path, who, options] of WORK_RUN) {
         const on = (phase: "empty" | "1M", warmUp?: { seconds: number; quiet: boolean }) =>
-          wrk(`${name}, ${phase}`, `${phase === "empty" ? emptyApp.url : app.url}${path}`, {
-            ...warmUp,
-            connections: 10,
-            headers: { cookie: phase === "empty" ? emptyCookies[who] : who === "admin" ? adminCookie : customerCookie },
-          });
+          wrk(
+            `${name}, ${phase}`,
+            `${phase === "empty" ? emptyApp.url : app.url}${phase === "empty" ? (options?.few ?? path) : path}`,
+            {
+              ...warmUp,
+              connections: 10,
+              headers: {
+                cookie: phase === "empty" ? emptyCookies[who] : who === "admin" ? adminCookie : customerCookie,
+              },
+            },
+          );
         // Warm up both first (the first requests of a page compile code and fill caches).
         on("empty", { seconds: 2, quiet: true });
         on("1M", { seconds: 2, quiet: true });
@@ -278,36 +305,45 @@ async function main() {
       }
     };
 
-    console.log("\nreferences (same bytes as anonymous /)");
-    figures["nginx"] = wrk("nginx, static file", references.nginx);
-    figures["node"] = wrk("bare node:http", references.node);
-    await measure("empty");
+    if (!ONLY) {
+      console.log("\nreferences (same bytes as anonymous /)");
+      figures["nginx"] = wrk("nginx, static file", references.nginx);
+      figures["node"] = wrk("bare node:http", references.node);
+      await measure("empty");
+    }
     await insertOrders(pgServer.connection, "bench", ORDERS);
     await insertOrders(pgServer.connection, "bench_empty", FEW_ORDERS);
-    await measure("1M");
+    if (!ONLY) await measure("1M");
     work();
 
     const g = (k: string) => figures[k];
+    const few = (name: string) => WORK.find(([n]) => n === name)?.[3]?.few;
     console.log("\n## Figures\n");
     console.log(
       table([
-        [`nginx (${PROCESSES} workers), same bytes`, g("nginx"), ""],
-        ["bare node:http (one process), same bytes", g("node"), ""],
-        ...(
+        ...(ONLY
+          ? []
+          : ([
+              [`nginx (${PROCESSES} workers), same bytes`, g("nginx"), ""],
+              ["bare node:http (one process), same bytes", g("node"), ""],
+            ] as Array<[string, Figure | undefined, string]>)),
+        ...[
+          ...(ONLY
+            ? []
+            : [
+                "anonymous /",
+                "signed-in /",
+                "signed-in / (admin)",
+                "anonymous /pricing",
+                "signed-in /pricing",
+                "anonymous /, random query strings",
+                "signed-in / without its role cookie (session looked up)",
+                "GET /api/me (customer)",
+              ]),
+          ...WORK_RUN.map(([name]) => name),
+        ].flatMap((name): Array<[string, Figure | undefined, string]> => [
           [
-            "anonymous /",
-            "signed-in /",
-            "signed-in / (admin)",
-            "anonymous /pricing",
-            "signed-in /pricing",
-            "anonymous /, random query strings",
-            "signed-in / without its role cookie (session looked up)",
-            "GET /api/me (customer)",
-            ...WORK.map(([name]) => name),
-          ] as const
-        ).flatMap((name): Array<[string, Figure | undefined, string]> => [
-          [
-            `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders` : "empty database"}`,
+            `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders${few(name) ? `: ${few(name)}, their middle page` : ""}` : "empty database"}`,
             g(`empty:${name}`),
             "",
           ],
@@ -326,28 +362,30 @@ async function main() {
       ]),
     );
     console.log("\n## Ratios\n");
-    console.log(`- anonymous / ÷ nginx: ${verdict(ratio(g("1M:anonymous /"), g("nginx")), 0.8)}`);
-    console.log(`- signed-in / ÷ anonymous /: ${verdict(ratio(g("1M:signed-in /"), g("1M:anonymous /")), 0.8)}`);
-    console.log(
-      `- signed-in / (admin) ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / (admin)"), g("1M:anonymous /")), 0.8)}`,
-    );
-    console.log(
-      `- signed-in /pricing ÷ anonymous /pricing: ${verdict(ratio(g("1M:signed-in /pricing"), g("1M:anonymous /pricing")), 0.8)}`,
-    );
-    console.log(
-      `- anonymous / with random query strings ÷ without: ${verdict(ratio(g("1M:anonymous /, random query strings"), g("1M:anonymous /")), 0.8)}`,
-    );
-    // Way (a): one page view = the shared copy (as fast as anonymous) plus a per-person call (as costly as /api/me).
-    const anonymous = g("1M:anonymous /")?.rps ?? NaN;
-    const me = g("1M:GET /api/me (customer)")?.rps ?? NaN;
-    const perView = 1 / (1 / anonymous + 1 / me);
-    console.log(
-      `- for comparison, the ways not chosen (decision 025): (a) shared copy + per-person call, views/s ÷ anonymous /: ${(perView / anonymous).toFixed(2)} (${perView.toFixed(0)} views/s)`,
-    );
-    console.log(
-      `- for comparison: (b) without the role cookie (a session lookup per view) ÷ anonymous /: ${ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")).toFixed(2)}`,
-    );
-    for (const [name, , who, options] of WORK) {
+    if (!ONLY) {
+      console.log(`- anonymous / ÷ nginx: ${verdict(ratio(g("1M:anonymous /"), g("nginx")), 0.8)}`);
+      console.log(`- signed-in / ÷ anonymous /: ${verdict(ratio(g("1M:signed-in /"), g("1M:anonymous /")), 0.8)}`);
+      console.log(
+        `- signed-in / (admin) ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / (admin)"), g("1M:anonymous /")), 0.8)}`,
+      );
+      console.log(
+        `- signed-in /pricing ÷ anonymous /pricing: ${verdict(ratio(g("1M:signed-in /pricing"), g("1M:anonymous /pricing")), 0.8)}`,
+      );
+      console.log(
+        `- anonymous / with random query strings ÷ without: ${verdict(ratio(g("1M:anonymous /, random query strings"), g("1M:anonymous /")), 0.8)}`,
+      );
+      // Way (a): one page view = the shared copy (as fast as anonymous) plus a per-person call (as costly as /api/me).
+      const anonymous = g("1M:anonymous /")?.rps ?? NaN;
+      const me = g("1M:GET /api/me (customer)")?.rps ?? NaN;
+      const perView = 1 / (1 / anonymous + 1 / me);
+      console.log(
+        `- for comparison, the ways not chosen (decision 025): (a) shared copy + per-person call, views/s ÷ anonymous /: ${(perView / anonymous).toFixed(2)} (${perView.toFixed(0)} views/s)`,
+      );
+      console.log(
+        `- for comparison: (b) without the role cookie (a session lookup per view) ÷ anonymous /: ${ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")).toFixed(2)}`,
+      );
+    }
+    for (const [name, , who, options] of WORK_RUN) {
       if (who !== "admin") continue;
       const f = g(`1M:${name}`);
       const p975 = `p97.5 ${f ? f.p975.toFixed(1) : "-"} ms`;
@@ -357,13 +395,14 @@ async function main() {
       }
       const against = options?.against
         ? `÷ ${options.against}, both with ${thousands(ORDERS)} orders: ${verdict(ratio(f, g(`1M:${options.against}`)), 0.8)}`
-        : `with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}`;
+        : `with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders${options?.few ? ` (on the few: ${options.few}, their middle page)` : ""}: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}`;
       console.log(`- ${name} ${against}; ${p975} (goal ≤ 50: ${f && f.p975 <= 50 ? "met" : "NOT met"})`);
     }
     const dashboard = g("1M:/dashboard (customer, c10)");
-    console.log(
-      `- /dashboard with orders: ${dashboard ? dashboard.rps.toFixed(0) : "-"} req/s (goal ≥ 400: ${dashboard && dashboard.rps >= 400 ? "met" : "NOT met"})`,
-    );
+    if (dashboard)
+      console.log(
+        `- /dashboard with orders: ${dashboard.rps.toFixed(0)} req/s (goal ≥ 400: ${dashboard.rps >= 400 ? "met" : "NOT met"})`,
+      );
   } finally {
     references?.stop();
     await emptyApp.stop();
