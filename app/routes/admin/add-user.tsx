@@ -1,7 +1,7 @@
-import { Link } from "react-router";
+import { Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/add-user";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
 import { Badge } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
@@ -65,6 +65,12 @@ export default function AddUser({ loaderData: { users, me } }: Route.ComponentPr
   const admins = users.filter((u) => u.userRole === "Admin");
   const [only] = admins;
   const inviteForm = useActionForm({ id: "invite", schema: inviteSchema });
+  // Without JavaScript, a removal's answer comes with the page, whose list no longer has the row (nor its form).
+  const answered = (useActionData() as { form?: unknown } | undefined)?.form;
+  const removedForm =
+    typeof answered === "string" && answered.startsWith("remove:") && !users.some((u) => `remove:${u._id}` === answered)
+      ? answered
+      : undefined;
   return (
     <>
       <AdminHeader
@@ -98,6 +104,11 @@ export default function AddUser({ loaderData: { users, me } }: Route.ComponentPr
             </div>
           ))}
         </dl>
+        {removedForm ? (
+          <div className="mt-6">
+            <PageAnswer form={removedForm} />
+          </div>
+        ) : null}
         <ul className="mt-6 divide-y divide-linen" data-testid="staff-list">
           {users.map((u) => (
             <StaffRow key={u._id} member={u} isMe={u.userEmail.toLowerCase() === me} />
@@ -167,7 +178,7 @@ function StaffRow({ member, isMe }: { member: StaffMember; isMe: boolean }) {
             if (!window.confirm(`Remove ${member.userEmail} from the staff?`)) e.preventDefault();
           }}
         >
-          <button type="submit" className="text-xs text-red-700 hover:underline" disabled={removeForm.busy}>
+          <button type="submit" className="py-2 text-xs text-red-700 hover:underline" disabled={removeForm.busy}>
             Remove
           </button>
         </ActionForm>
