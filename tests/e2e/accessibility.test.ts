@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
+import { signUpStaff } from "../support/accounts";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
 import { adminPages } from "../support/routes";
@@ -33,6 +34,8 @@ const CUSTOMER = ["/dashboard", "/my-order"];
 let env: E2EEnv;
 beforeAll(async () => {
   env = await startE2E();
+  // The users screen's Staff section (decision 036) with an Editor beside the admin: a row of each role.
+  await signUpStaff(env.server, env.db.pool, "editor@example.org", "Editor");
 });
 afterAll(() => env?.close());
 
@@ -75,6 +78,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
       const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
       const found: string[] = [];
       const paths = [...CUSTOMER, ...(await adminPages()), `/order-now/${pkg!._id}`];
+      expect(paths).toContain("/add-user");
       for (const path of paths) found.push(...(await violations(page, path)));
       expect(found).toEqual([]);
       await page.context().close();
