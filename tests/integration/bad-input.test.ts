@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { BODY_LIMIT_BYTES } from "../../server/http/body";
-import { signInAsAdmin, signUp } from "../support/accounts";
+import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -23,6 +23,8 @@ beforeAll(async () => {
   await app.services.accounts.ensureFirstAdmin();
   await signInAsAdmin(app, { jar: admin });
   await signUp(app, "corpus@example.org", { jar: customer });
+  // Before the corpus, which sets off the sign-up rate limit: an Editor for the staff calls' own case.
+  await signUpStaff(app, app.db.pool, "corpus-editor@example.org", "Editor");
 });
 afterAll(async () => {
   console.info(`bad-input corpus (REST): ${tally.tried} requests, ${tally.fiveHundreds.length} answered 5xx`);
@@ -133,6 +135,122 @@ describe("the bad-input corpus over every write call", () => {
     },
     300_000,
   );
+
+  // The staff calls (decision 036) are in the corpus above through the route table, but with ids that match no one:
+  // there the handlers stop at "not found". Here they meet real records (an Editor, and the last Admin), bodies aimed
+  // at one field at a time, and hostile ids in the path. Every answer must be a 4xx, and nothing may change.
+  it("the staff calls (invite, change a role, remove): real records, one bad field at a time, hostile ids", async () => {
+    // The corpus as admin ends with better-auth's sign-out: a session of its own (through the service: the corpus has
+    // set off the sign-in rate limit for the loopback address).
+    const chief = new CookieJar();
+    const signedIn = await app.services.accounts.signIn(
+      { email: "chief@example.org", password: "chief-pass-1" },
+      { ip: "203.0.113.98", headers: new Headers() },
+    );
+    chief.store(new Response(null, { headers: signedIn }));
+    expect((await app.request("/api/users", { jar: chief })).status).toBe(200);
+    const staff = await app.services.adminUsers.list();
+    const editorId = staff.find((u) => u.userEmail === "corpus-editor@example.org")!._id;
+    const adminId = staff.find((u) => u.userEmail === "chief@example.org")!._id;
+    const not4xx: string[] = [];
+    const expect4xx = async (label: string, method: string, path: string, init: Parameters<typeof tryOne>[3]) => {
+      const res = await tryOne(label, method, path, init);
+      // The admin's calls must reach the handlers: neither refused at the door nor throttled.
+      const stopped = init.jar === chief && [401, 403, 429].includes(res.status);
+      if (res.status < 400 || res.status >= 500 || stopped)
+        not4xx.push(`${method} ${path.slice(0, 120)} ${label} → ${res.status}`);
+      return res.status;
+    };
+    const badValues = [...WRONG_TYPES, ...HOSTILE_STRINGS, "admin", "ADMIN", "Admin ", "Owner", "Editor\u0000"];
+
+    // Invite: each field bad while the other is good; and an address on the staff already, in other letters (409).
+    const inviteBodies: { label: string; body: unknown }[] = [
+      ...badValues.map((v, i) => ({ label: `bad userEmail ${i}`, body: { userEmail: v, userRole: "Editor" } })),
+      ...badValues.map((v, i) => ({
+        label: `bad userRole ${i}`,
+        body: { userEmail: `new-${i}@example.org`, userRole: v },
+      })),
+      ...[
+        "a@b",
+        "@example.org",
+        "a@example.org\nBcc: x@example.org",
+        `${"x".repeat(300)}@example.org`,
+        "a <a@example.org>",
+      ].map((userEmail, i) => ({ label: `odd address ${i}`, body: { userEmail, userRole: "Editor" } })),
+      { label: "listed already", body: { userEmail: "Corpus-Editor@Example.org", userRole: "Admin" } },
+      { label: "extra fields", body: { userEmail: "chief@example.org", userRole: "Admin", id: editorId } },
+    ];
+    for (const { label, body } of inviteBodies)
+      await expect4xx(label, "POST", "/api/staff-invite", { json: body, jar: chief });
+    for (const raw of RAW_BODIES)
+      await expect4xx(raw.label, "POST", "/api/staff-invite", {
+        headers: { "content-type": raw.type },
+        body: raw.body,
+        jar: chief,
+      });
+
+    // A change of role on real records: every bad role, every raw body; the last Admin made an Editor (409).
+    for (const id of [editorId, adminId]) {
+      const path = `/api/users/${id}/role`;
+      for (const [i, v] of badValues.entries())
+        await expect4xx(`userRole ${i}`, "PUT", path, { json: { userRole: v }, jar: chief });
+      for (const { label, body } of fieldBodies()) await expect4xx(label, "PUT", path, { json: body, jar: chief });
+      for (const raw of RAW_BODIES)
+        await expect4xx(raw.label, "PUT", path, { headers: { "content-type": raw.type }, body: raw.body, jar: chief });
+    }
+    expect(
+      await expect4xx("last Admin", "PUT", `/api/users/${adminId}/role`, { json: { userRole: "Editor" }, jar: chief }),
+    ).toBe(409);
+    // Removing the last Admin, whatever the body says (409); the Editor, as a customer or a visitor (401/403).
+    for (const raw of RAW_BODIES)
+      await expect4xx(raw.label, "DELETE", `/api/users/${adminId}`, {
+        headers: { "content-type": raw.type },
+        body: raw.body,
+        jar: chief,
+      });
+    for (const jar of [customer, undefined]) {
+      await expect4xx("not staff", "DELETE", `/api/users/${editorId}`, { jar });
+      await expect4xx("not staff", "PUT", `/api/users/${editorId}/role`, { json: { userRole: "Admin" }, jar });
+      await expect4xx("not staff", "POST", "/api/staff-invite", {
+        json: { userEmail: "sneak@example.org", userRole: "Admin" },
+        jar,
+      });
+    }
+
+    // Ids that are not ids, in both calls' paths.
+    const hostileIds = [
+      "not-a-uuid",
+      "%00",
+      `${editorId}%00`,
+      "%ED%A0%80",
+      "%F0%28%8C%BC",
+      "x".repeat(5000),
+      "00000000-0000-0000-0000-000000000000",
+      ` ${editorId}`.replace(" ", "%20"),
+      encodeURIComponent(`${editorId}' or '1'='1`),
+      "..%2F..%2Fstaff-invite",
+      "%2e%2e",
+      "null",
+      "%5B%5D",
+    ];
+    for (const id of hostileIds) {
+      for (const jar of [chief, customer, undefined]) {
+        await expect4xx(`id ${id.slice(0, 40)}`, "PUT", `/api/users/${id}/role`, { json: { userRole: "Admin" }, jar });
+        await expect4xx(`id ${id.slice(0, 40)}`, "DELETE", `/api/users/${id}`, { jar });
+      }
+    }
+
+    expect(not4xx).toEqual([]);
+    // Nothing changed: the Editor is still one, the chief still the Admin, and nobody was invited.
+    const after = await app.services.adminUsers.list();
+    expect(after.map((u) => [u.userEmail, u.userRole]).sort()).toEqual([
+      ["chief@example.org", "Admin"],
+      ["corpus-editor@example.org", "Editor"],
+    ]);
+    // Removed once (200), the Editor is gone: again, 404.
+    expect((await app.request(`/api/users/${editorId}`, { method: "DELETE", jar: chief })).status).toBe(200);
+    expect((await app.request(`/api/users/${editorId}`, { method: "DELETE", jar: chief })).status).toBe(404);
+  }, 120_000);
 
   it("NUL and lone surrogates are refused with 400 and a sentence, on a public call and in a query", async () => {
     for (const message of [NUL, LONE_HIGH, LONE_LOW]) {
