@@ -44,7 +44,7 @@ describe("the container image's start command", () => {
     const port = await freePort();
     const secret = path.join(dir, "database_url");
     writeFileSync(secret, `${databaseUrl(inject("testDb").admin as never, database.name)}\n`);
-    const environment = {
+    const environment: NodeJS.ProcessEnv = {
       ...process.env,
       ...env,
       HOST: "127.0.0.1",
