@@ -1,4 +1,5 @@
 import type { PublicConfig } from "../server/http/app";
+import type { Logger } from "../server/lib/logger";
 import type { Services } from "../server/services";
 import type { Viewer } from "../server/services/accounts";
 
@@ -11,6 +12,10 @@ declare module "react-router" {
     viewer: () => Promise<Viewer | null>;
     /** Shipped images (`/images/x.svg`) to their hashed, year-cached copies (server/http/static-images.ts). */
     staticImages: Readonly<Record<string, string>>;
+    /** The request's id (X-Request-Id): in its access line, its log lines and a 500 page's "Reference". */
+    requestId: string;
+    /** The logger of this request: every line carries its id. */
+    logger: Logger;
   }
 }
 

@@ -53,6 +53,15 @@ const envSchema = z.object({
   ),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(["debug", "info", "warn", "error", "silent"]).default("info")),
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(["json", "pretty"]).optional()),
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().min(1).default("127.0.0.1")),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{32,200}$/, { error: "must be 32 to 200 printable characters without spaces" })
+      .optional(),
+  ),
   SEED_DEMO_CONTENT: z
     .preprocess(emptyToUndefined, z.enum(["true", "false"]).default("true"))
     .transform((v) => v === "true"),
@@ -111,6 +120,11 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** JSON lines, or readable ones (pino-pretty); unset: readable in development and in a terminal, else JSON. */
   logFormat: "json" | "pretty" | undefined;
+  /**
+   * Where /metrics is answered (decision 034): on its own port (METRICS_PORT, on METRICS_HOST) and/or on the site's
+   * port to a bearer of METRICS_TOKEN (required on the metrics port too when set). Neither: nowhere.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   seedDemoContent: boolean;
   contentCacheTtlMs: number;
   /** Contact messages and newsletter signups allowed per IP in ten minutes. */
@@ -198,6 +212,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === "development" ? "pretty" : undefined),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     seedDemoContent: e.SEED_DEMO_CONTENT,
     contentCacheTtlMs: e.CONTENT_CACHE_TTL_MS,
     publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,

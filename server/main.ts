@@ -11,7 +11,9 @@ import { openDatabase } from "./db/open";
 import { AppLockError } from "./db/lock";
 import { withSharedSecrets } from "./db/secrets";
 import { createApp } from "./http/app";
+import { ownMetrics, startMetricsServer, workerMetrics, workersMetrics, type MetricsText } from "./http/metrics";
 import { createLogger, type Logger } from "./lib/logger";
+import { reportBackups } from "./lib/metrics";
 import { seedIfEmpty } from "./seed";
 import { createServices, type Services } from "./services";
 
@@ -52,19 +54,49 @@ async function main() {
   if (config.seedDemoContent) await seedIfEmpty(services, logger);
 
   if (processes === 1) {
-    const serving = await serve(config, logger, opened.database, services, async () => {
+    const metricsPort = await openMetricsPort(config, ownMetrics, opened.close);
+    const serving = await serve(config, logger, opened.database, services, ownMetrics, async () => {
+      await metricsPort.close();
       await services.close();
       await opened.close();
     });
-    ready(config, logger, serving.port, startedAt, opened.embedded, services, 1);
+    ready(config, logger, serving.port, startedAt, opened.embedded, services, 1, metricsPort.port);
     onStopSignals((signal) => serving.stop(signal));
     return;
   }
 
   await services.close();
-  const workers = await startWorkers(processes, opened.connection, logger, async () => opened.close());
-  ready(config, logger, workers.port, startedAt, opened.embedded, services, processes);
+  // Listening for the workers' metrics before they start: a worker asked on the site's port asks this process.
+  const metrics = workersMetrics();
+  const metricsPort = await openMetricsPort(config, metrics, opened.close);
+  const workers = await startWorkers(processes, opened.connection, logger, async () => {
+    await metricsPort.close();
+    await opened.close();
+  });
+  ready(config, logger, workers.port, startedAt, opened.embedded, services, processes, metricsPort.port);
   onStopSignals((signal) => workers.stop(signal));
+}
+
+/**
+ * METRICS_PORT: /metrics on a port of its own, in the process that sees every worker (decision 034). A port in use
+ * stops the start, as the site's own does (after `closeDatabase`).
+ */
+async function openMetricsPort(config: Config, text: MetricsText, closeDatabase: () => Promise<void>) {
+  const { port, host, token } = config.metrics;
+  if (port === undefined) return { port: undefined, close: async () => {} };
+  try {
+    const started = await startMetricsServer({ host, port, token, text });
+    const address = host.includes(":") ? `[${host}]` : host;
+    return { port: `http://${address}:${started.port}/metrics`, close: started.close };
+  } catch (error) {
+    await closeDatabase();
+    throw (error as NodeJS.ErrnoException).code === "EADDRINUSE"
+      ? new StartError(
+          `METRICS_PORT ${port} on ${host} is already in use by another program. ` +
+            `Stop that program, or start this one with another METRICS_PORT.`,
+        )
+      : error;
+  }
 }
 
 /** A worker process: the services on the first process's database, and the server on the shared port. */
@@ -75,7 +107,7 @@ async function runWorker(settings: EnvConfig, logger: Logger) {
   const config = await withSharedSecrets(settings, database.db, logger);
   const services = createServices(database, config, logger);
   await services.start();
-  const serving = await serve(config, logger, database, services, async () => {
+  const serving = await serve(config, logger, database, services, workerMetrics(), async () => {
     await services.close();
     await database.close();
   });
@@ -88,6 +120,7 @@ async function serve(
   logger: Logger,
   database: Database,
   services: Services,
+  metrics: MetricsText,
   close: () => Promise<void>,
 ) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), dev ? ".." : "../..");
@@ -107,7 +140,9 @@ async function serve(
     clientDir = path.join(root, "build/client");
   }
 
-  const app = createApp({ config, database, services, logger, build, clientDir, beforePages });
+  const app = createApp({ config, database, services, logger, build, clientDir, beforePages, metrics });
+  // The backup age in /metrics: the newest readable archive in BACKUP_DIR, read by the backups service at each scrape.
+  reportBackups(() => services.backups.latestAt());
   const server = createServer(app);
   try {
     await listen(server, config);
@@ -248,6 +283,7 @@ function ready(
   embedded: boolean,
   services: Services,
   processes: number,
+  metricsPort: string | undefined,
 ) {
   // The address the site is meant to be opened at (its links, cookies and PayPal's return addresses use it):
   // PUBLIC_URL, or localhost on the port actually bound (PORT=0 picks one).
@@ -261,6 +297,7 @@ function ready(
       paypal: services.paypal.mode,
       node: process.version,
       timeZone: config.timeZone,
+      metrics: metricsPort ?? (config.metrics.token ? "/metrics with METRICS_TOKEN" : "off"),
     },
     `ready: open ${openAt} in a browser`,
   );

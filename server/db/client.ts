@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { AppError } from "../lib/errors";
+import { observePool } from "../lib/metrics";
 import * as schema from "./schema";
 
 /** The app's drizzle database, with the pool it runs on (`$client`). */
@@ -32,7 +33,15 @@ export function connect(
     /* a broken idle client is dropped by the pool; the next query reports the outage */
   });
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  const unobserve = observePool("app", pool, pool.options.max ?? 10); // its use and waits in /metrics
+  return {
+    db,
+    pool,
+    close: () => {
+      unobserve();
+      return pool.end();
+    },
+  };
 }
 
 // Socket-level failures and PostgreSQL's "connection exception" (08…), shutdown (57P…) and too-many-connections codes.

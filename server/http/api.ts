@@ -3,6 +3,7 @@ import { isAppError, type AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { admit, viewerOf } from "./guards";
+import { requestLog, routePattern } from "./requests";
 import { apiRoutes, type ApiRoute } from "./routes";
 
 /** Runs an async handler and sends its result as JSON (or lets it respond itself). */
@@ -86,7 +87,8 @@ export function apiErrorHandler(logger: Logger) {
       res.status(e.status).json({ error: "The request could not be read." });
       return;
     }
-    logger.error({ method: req.method, path: req.path, error }, "api error");
-    res.status(500).json({ error: "Something went wrong on our side. Please try again." });
+    // The route's pattern, never its address (a reset link's token is in one); the request's id links the two lines.
+    requestLog(req, logger).error({ method: req.method, route: routePattern(req), error }, "api error");
+    res.status(500).json({ error: "Something went wrong on our side. Please try again.", reference: req.id });
   };
 }

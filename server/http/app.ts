@@ -20,7 +20,10 @@ import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { PageCache } from "./page-cache";
 import { createPagesHandler } from "./pages";
+import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
+import { pagePatterns, REQUEST_ID_HEADER, requestLog, requestLogger, setRoute, type TrustProxy } from "./requests";
 import { securityHeaders } from "./security";
+import { collectProcessMetrics } from "../lib/metrics";
 
 export interface AppOptions {
   config: Config;
@@ -35,6 +38,8 @@ export interface AppOptions {
   beforePages?: RequestHandler;
   /** Whether migrations have been applied (health). */
   isReady?: () => boolean;
+  /** The text /metrics answers with METRICS_TOKEN: this process's metrics, or (a worker) every worker's, summed. */
+  metrics?: MetricsText;
 }
 
 const noStore: RequestHandler = (_req, res, next) => {
@@ -55,6 +60,15 @@ export function createApp(options: AppOptions): Express {
   app.disable("x-powered-by");
   // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
   app.set("trust proxy", config.trustProxy);
+  collectProcessMetrics();
+  // Every request, cache hits included: its id (a trusted proxy's X-Request-Id, or a new one), its access line and its
+  // duration (requests.ts). In development, what Vite serves (no route of ours) writes no line.
+  const observe = requestLogger({
+    logger,
+    trust: app.get("trust proxy fn") as TrustProxy,
+    quiet: config.env === "development" ? (route) => route === "unmatched" : undefined,
+  });
+  const pagePattern = pagePatternsOf(options.build);
   // No page cache in development: edited components must show at once.
   const pageCache =
     options.build && config.env !== "development"
@@ -62,20 +76,29 @@ export function createApp(options: AppOptions): Express {
           services.accounts.pageRoles.roleOf(cookie),
         )
       : undefined;
-  if (pageCache) {
-    app.locals.pageCache = pageCache;
-    // Page cache hits are answered before Express and every middleware (decision 025): the entry carries every header
-    // they would have set.
-    const handle = (app as unknown as { handle: (req: unknown, res: unknown, next?: unknown) => void }).handle;
-    (app as unknown as { handle: typeof handle }).handle = function (req, res, next) {
-      if (!pageCache.serve(req as IncomingMessage, res as ServerResponse)) handle.call(this, req, res, next);
-    };
-  }
+  if (pageCache) app.locals.pageCache = pageCache;
+  // Page cache hits are answered before Express and every middleware (decision 025): the entry carries every header
+  // they would have set, and writePage adds the request's id.
+  const handle = (app as unknown as { handle: (req: unknown, res: unknown, next?: unknown) => void }).handle;
+  (app as unknown as { handle: typeof handle }).handle = function (req, res, next) {
+    const request = req as IncomingMessage;
+    const response = res as ServerResponse;
+    observe(request, response);
+    if (pageCache?.serve(request, response)) {
+      setRoute(request, pagePattern.now(pathOf(request.url)));
+      return;
+    }
+    response.setHeader(REQUEST_ID_HEADER, String(request.id));
+    handle.call(this, req, res, next);
+  };
   app.use(securityHeaders(config.publicUrl, config.env === "development"));
   // Every text answer compressed (gzip or brotli, as the browser accepts): /__manifest, JSON, robots.txt, the sitemap,
   // SVG. Answers already compressed pass untouched: pages (compressed once with the page cache) and built assets
   // (their .br and .gz files). Under 1 KB it is not worth it.
   app.use(compression());
+  // Prometheus's scrape on the site's port: only with METRICS_TOKEN (else /metrics is an unknown page, as any other).
+  if (config.metrics.token)
+    app.get("/metrics", noStore, metricsRoute(config.metrics.token, options.metrics ?? ownMetrics));
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
   app.use(boundedRequests);
@@ -122,7 +145,7 @@ export function createApp(options: AppOptions): Express {
         if (!eventId) return;
         services.paypal
           .process(eventId, raw)
-          .catch((error: unknown) => logger.error({ error }, "paypal notification failed"));
+          .catch((error: unknown) => requestLog(req, logger).error({ error }, "paypal notification failed"));
       }, next);
     }) satisfies RequestHandler,
     whenDatabaseDown,
@@ -183,8 +206,9 @@ export function createApp(options: AppOptions): Express {
     const publicFiles = express.static(options.clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => {
       const first = req.path.split("/", 2)[1] ?? "";
-      if (topLevel.has(first) || first.includes("%")) return publicFiles(req, res, next);
-      next();
+      if (!topLevel.has(first) && !first.includes("%")) return next();
+      setRoute(req, topLevel.has(first) ? `/${first}${req.path.length > first.length + 1 ? "/*" : ""}` : "/{file}");
+      publicFiles(req, res, next);
     });
   }
   if (options.beforePages) app.use(options.beforePages);
@@ -192,6 +216,12 @@ export function createApp(options: AppOptions): Express {
   if (options.build) {
     app.all(
       "/{*splat}",
+      (req, _res, next) => {
+        pagePattern.of(req.path).then((pattern) => {
+          setRoute(req, pattern);
+          next();
+        }, next);
+      },
       pageForm,
       createPagesHandler({
         build: options.build,
@@ -202,6 +232,8 @@ export function createApp(options: AppOptions): Express {
           clientIp: req.ip ?? "unknown",
           viewer: () => viewerOf(req),
           staticImages,
+          requestId: String(req.id),
+          logger: requestLog(req, logger),
         }),
         databaseDown: async () => !(await databaseAnswers(1000)),
         retryAfterSeconds: RETRY_AFTER_SECONDS,
@@ -211,6 +243,35 @@ export function createApp(options: AppOptions): Express {
     );
   }
   return app;
+}
+
+const pathOf = (url: string | undefined) => {
+  const q = (url ?? "/").indexOf("?");
+  return q === -1 ? (url ?? "/") : url!.slice(0, q);
+};
+
+/**
+ * The route pattern of a page address (requests.ts): `now` for a page-cache hit (the build is loaded: a page was
+ * rendered), `of` behind Express (in development the build is loaded per request).
+ */
+function pagePatternsOf(build: AppOptions["build"]) {
+  if (!build) return { now: () => "unmatched", of: async () => "unmatched" };
+  if (typeof build !== "function") {
+    const patterns = pagePatterns(build);
+    return { now: patterns, of: async (path: string) => patterns(path) };
+  }
+  const byBuild = new WeakMap<ServerBuild, (path: string) => string>();
+  let last: ((path: string) => string) | undefined;
+  return {
+    now: (path: string) => last?.(path) ?? "unmatched",
+    of: async (path: string) => {
+      const loaded = await build();
+      let patterns = byBuild.get(loaded);
+      if (!patterns) byBuild.set(loaded, (patterns = pagePatterns(loaded)));
+      last = patterns;
+      return patterns(path);
+    },
+  };
 }
 
 /** The web Request better-auth's handler takes, from an Express request whose JSON body was read (and checked). */

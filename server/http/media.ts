@@ -4,6 +4,7 @@ import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type VariantFormat } from "../../dom
 import type { Config } from "../config";
 import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { requestLog } from "./requests";
 import type { Services } from "../services";
 import { BAD_CHARACTER, isUnstorable, UNREADABLE_FORM } from "./body";
 import { admit, attachViewer, viewerOf } from "./guards";
@@ -103,8 +104,8 @@ function upload(services: Services, logger: Logger): RequestHandler {
     })().catch((error: unknown) => {
       if (res.headersSent) return;
       if (isAppError(error)) return answer(req, res, error.status, { error: error.message });
-      logger.error({ error }, "media upload failed");
-      answer(req, res, 500, { error: "Something went wrong on our side. Please try again." });
+      requestLog(req, logger).error({ error }, "media upload failed");
+      answer(req, res, 500, { error: "Something went wrong on our side. Please try again.", reference: req.id });
     });
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { countPageCache } from "../lib/metrics";
 import type { PageRole } from "../services/page-role";
 
 /**
@@ -36,7 +37,16 @@ export interface PageCacheOptions {
 
 const VARY = "Accept-Encoding, Cookie";
 /** Headers never frozen into an entry: per response, or written from the entry's own fields. */
-const NOT_STORED = new Set(["x-cache", "set-cookie", "content-length", "content-encoding", "date", "etag", "vary"]);
+const NOT_STORED = new Set([
+  "x-cache",
+  "x-request-id",
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "date",
+  "etag",
+  "vary",
+]);
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
@@ -226,7 +236,8 @@ function headsOf(page: CachedPage, outcome: CacheOutcome, variant: Encoding | "3
 /**
  * Writes a cached page: 304 when If-None-Match names it, else the body in the best accepted encoding (HEAD: headers
  * only). Headers set earlier on `res` (by middleware on a miss) are replaced: the entry carries every header a page
- * answer has, so a hit and a miss send the same ones. `setCookie` is the only addition (a role cookie).
+ * answer has, so a hit and a miss send the same ones. The additions: the request's id (X-Request-Id, when the access
+ * log gave it one) and `setCookie` (a role cookie). Counted in the page-cache metric by outcome.
  */
 export function writePage(
   req: IncomingMessage,
@@ -238,14 +249,19 @@ export function writePage(
   clear = true,
 ) {
   if (res.destroyed || res.writableEnded) return;
+  countPageCache(outcome);
   if (clear) for (const name of res.getHeaderNames()) res.removeHeader(name);
   if (setCookie) res.setHeader("set-cookie", setCookie);
+  const id = (req as { id?: unknown }).id;
   if (matchesEtag(req.headers["if-none-match"], page.etag)) {
-    res.writeHead(304, headsOf(page, outcome, "304"));
+    res.writeHead(304, withId(headsOf(page, outcome, "304"), id));
     res.end();
     return;
   }
   const encoding = encodingFor(req, page);
-  res.writeHead(200, headsOf(page, outcome, encoding));
+  res.writeHead(200, withId(headsOf(page, outcome, encoding), id));
   res.end(req.method === "HEAD" ? undefined : page.bodies[encoding]);
 }
+
+/** The entry's flat header list and the request's id; the list stays the entry's (writeHead copies it at once). */
+const withId = (flat: string[], id: unknown) => (id === undefined ? flat : [...flat, "x-request-id", String(id)]);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { Writable } from "node:stream";
+import { createRequestHandler, type EntryContext, type ServerBuild } from "react-router";
 import { AppError } from "../lib/errors";
+import { createLogger } from "../lib/logger";
 import { withAppErrors } from "./page-errors";
 
 /** Every kind of AppError a service throws. */
@@ -88,5 +90,48 @@ describe("the pages' error boundary", () => {
     const bare = createRequestHandler(build(), "production");
     expect((await bare(request("/boom/404"))).status).toBe(500);
     expect((await bare(request("/boom/409", "POST"))).status).toBe(500);
+  });
+});
+
+describe("a page's own failure (a bug)", () => {
+  /** The build above, its document entry answering with the errors React Router hands the boundaries. */
+  function showingErrors(): ServerBuild {
+    const b = build();
+    const entry = {
+      ...b.entry.module,
+      default: (_request: Request, status: number, _headers: Headers, context: EntryContext) =>
+        new Response(JSON.stringify(context.staticHandlerContext.errors), { status }),
+    };
+    return { ...b, entry: { module: entry } } as ServerBuild;
+  }
+
+  it("is logged with the request's id and answered 500 with that id as the page's reference", async () => {
+    let text = "";
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        text += String(chunk);
+        done();
+      },
+    });
+    const logger = createLogger("info", { format: "json", destination }).child({ reqId: "req-7" });
+    const handle = createRequestHandler(withAppErrors(showingErrors()), "production");
+    const res = await handle(request("/boom/bug"), { requestId: "req-7", logger } as never);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      boom: expect.objectContaining({ status: 500, data: { message: "Something went wrong", reference: "req-7" } }),
+    });
+    const [line] = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(line).toMatchObject({ level: "error", reqId: "req-7", routeId: "boom", msg: "page error" });
+    expect(line!.error).toMatchObject({ type: "TypeError", message: "a bug of ours" });
+  });
+
+  it("a failure that is not ours keeps its status and writes no error line", async () => {
+    const handle = createRequestHandler(withAppErrors(showingErrors()), "production");
+    const res = await handle(request("/boom/404"), { requestId: "req-8" } as never);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(await res.json())).not.toContain("req-8");
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { jobKeys } from "../db/schema";
 import { notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { countJobFailure, reportJobQueues } from "../lib/metrics";
 import type { Mail, Mailer } from "./mailer";
 import { jobStatusOf, type JobStatus } from "../../domain/vocabulary";
 
@@ -104,6 +105,7 @@ export function createJobsService(deps: {
   const recurring = new Map<string, Recurring>();
   let boss: PgBoss | undefined;
   let started: Promise<void> | undefined;
+  let unreport = () => {};
 
   const retry = mailRetry(options);
 
@@ -127,7 +129,7 @@ export function createJobsService(deps: {
       }
     }
     await b.work(name, { pollingIntervalSeconds: options.pollSeconds }, async ([job]) => {
-      await handler(job?.data ?? null);
+      await counted(name, () => handler(job?.data ?? null));
     });
   }
 
@@ -251,6 +253,8 @@ export function createJobsService(deps: {
       });
       b.on("error", (error) => logger.error({ error }, "job queue"));
       boss = b;
+      // Its queues' depth in /metrics, read from pg-boss's own counts at each scrape.
+      unreport = reportJobQueues(() => b.getQueues());
       started = (async () => {
         await b.start();
         await b.createQueue(MAIL_QUEUE, mailQueue(options));
@@ -265,7 +269,7 @@ export function createJobsService(deps: {
           },
           async ([job]: Job<MailJob>[]) => {
             // A failure is thrown: pg-boss retries it with backoff, then keeps it as failed with the reason.
-            await mailer.deliver(job!.data.mail);
+            await counted(MAIL_QUEUE, () => mailer.deliver(job!.data.mail));
           },
         );
         for (const [name, task] of recurring) await startRecurring(b, name, task);
@@ -282,6 +286,7 @@ export function createJobsService(deps: {
       const b = boss;
       if (!b) return;
       boss = undefined;
+      unreport();
       await started?.catch(() => {});
       started = undefined;
       let timer: NodeJS.Timeout | undefined;
@@ -297,6 +302,16 @@ export function createJobsService(deps: {
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
+
+/** Runs a job's work; a failure is counted for its queue (/metrics) and thrown on for pg-boss to retry or keep. */
+async function counted(queue: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    countJobFailure(queue);
+    throw error;
+  }
+}
 
 /**
  * Installs (or migrates) the queue's schema and its mail queue, then lets go: what start() does first, for a database

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "../lib/logger";
+import { countMail } from "../lib/metrics";
 
 export interface Mail {
   to: string;
@@ -37,6 +38,16 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
   async function deliver(mail: Mail): Promise<void> {
+    try {
+      await write(mail);
+      countMail("sent");
+    } catch (error) {
+      countMail("failed");
+      throw error;
+    }
+  }
+
+  async function write(mail: Mail): Promise<void> {
     const info = await transport.sendMail({
       from,
       to: mail.to,

@@ -40,11 +40,13 @@ afterAll(() => app?.close());
 
 const get = (p: string, headers: Record<string, string> = {}, method = "GET") =>
   fetch(app.url + p, { headers, method, redirect: "manual" });
-/** Headers as a plain object, without those that differ by nature between two answers. */
+/** Headers as a plain object, without those that differ by nature between two answers (each has its own id). */
 const headersOf = (res: Response) => {
   const out = Object.fromEntries(res.headers);
+  expect(out["x-request-id"]).toMatch(/^[\w-]+$/);
   delete out["date"];
   delete out["x-cache"];
+  delete out["x-request-id"];
   return out;
 };
 /** The header's account links (Login; Dashboard; Dashboard and Admin). */
