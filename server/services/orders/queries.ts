@@ -413,11 +413,6 @@ export function createOrderQueries({ db, now, timeZone }: OrderQueriesDeps) {
     /** Tallies the months in the site's time zone if they were tallied in another (at start). */
     start: () => tallies.ensureZone(),
 
-    /** Every order for the CSV export, newest first. */
-    async all(): Promise<OrderRecord[]> {
-      return (await db.select().from(orders).orderBy(desc(orders.createdAt))).map(toOrderRecord);
-    },
-
     /** Rows for the payment listener and the simulator (no viewer: server-side only). */
     async byId(id: string): Promise<Row | undefined> {
       if (!isId(id)) return undefined;
