@@ -83,11 +83,12 @@ export function createApp(options: AppOptions): Express {
   (app as unknown as { handle: typeof handle }).handle = function (req, res, next) {
     const request = req as IncomingMessage;
     const response = res as ServerResponse;
-    observe(request, response);
-    if (pageCache?.serve(request, response)) {
+    const cached = () => {
+      if (!pageCache?.serve(request, response)) return false;
       setRoute(request, pagePattern.now(pathOf(request.url)));
-      return;
-    }
+      return true;
+    };
+    if (observe(request, response, cached)) return;
     response.setHeader(REQUEST_ID_HEADER, String(request.id));
     handle.call(this, req, res, next);
   };

@@ -74,35 +74,34 @@ export function requestLog(req: IncomingMessage, fallback: Logger): Logger {
 }
 
 /**
- * The access logger: call it first for every request (before the page cache); it sets `req.id`. Development (`quiet`):
- * requests no route of ours answered (Vite's modules) write no line.
+ * The access logger: call it first for every request, with what answers it at once if it can (the page cache); it sets
+ * `req.id`. A request answered at once is logged then (its answer is in the socket's hands); any other when its
+ * response closes. Development (`quiet`): requests no route of ours answered (Vite's modules) write no line.
  */
 export function requestLogger(options: { logger: Logger; trust: TrustProxy; quiet?: (route: string) => boolean }) {
   const { logger, trust, quiet } = options;
-  return (req: IncomingMessage, res: ServerResponse) => {
+  const finish = (req: IncomingMessage, started: number, sentBefore: number, status: number) => {
+    const route = routePattern(req);
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    recordRequest(req.method ?? "GET", route, status, ms / 1000);
+    if (quiet?.(route)) return;
+    const line = { reqId: req.id, method: req.method, route, status, ms, bytes: req.socket.bytesWritten - sentBefore };
+    if (status >= 500) logger.error(line, "request");
+    else logger.info(line, "request");
+  };
+  return (req: IncomingMessage, res: ServerResponse, answerAtOnce: () => boolean): boolean => {
     const started = performance.now();
     const sentBefore = req.socket.bytesWritten;
     req.id = requestIdFor(req, trust);
     (req as Observed)[LOGGER] = logger;
-    // 'close' comes after 'finish', or alone when the client left before the answer was complete.
-    res.once("close", () => {
-      const route = routePattern(req);
-      // 499 (as nginx says it): the client closed the connection before the answer was complete.
-      const status = res.writableFinished ? res.statusCode : 499;
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      recordRequest(req.method ?? "GET", route, status, ms / 1000);
-      if (quiet?.(route)) return;
-      const line = {
-        reqId: req.id,
-        method: req.method,
-        route,
-        status,
-        ms,
-        bytes: req.socket.bytesWritten - sentBefore,
-      };
-      if (status >= 500) logger.error(line, "request");
-      else logger.info(line, "request");
-    });
+    if (answerAtOnce()) {
+      finish(req, started, sentBefore, res.statusCode);
+      return true;
+    }
+    // 'close' comes after 'finish', or alone when the client left before the answer was complete: then 499, as nginx
+    // says it.
+    res.once("close", () => finish(req, started, sentBefore, res.writableFinished ? res.statusCode : 499));
+    return false;
   };
 }
 

@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import pino, { type DestinationStream, type LoggerOptions } from "pino";
 import pretty from "pino-pretty";
 
@@ -107,7 +108,7 @@ const BATCH_MS = 250;
 
 /**
  * The process's logger. JSON goes to stdout in batches (BATCH_BYTES, or whatever BATCH_MS gathered; all of it on exit):
- * one access line per request written a line at a time cost a page-cache hit 40 % more CPU, in batches 5-10 %.
+ * written a line at a time, the access log cost a page-cache hit 40 % more CPU (one write per line).
  * A process killed outright loses at most its last quarter second. Readable output is written at once, in order with
  * the rest of the terminal's output (the first start's administrator block). `destination` is for tests.
  */
@@ -130,12 +131,37 @@ export function createLogger(
   return pino(loggerOptions(level), destination) as Logger;
 }
 
+/**
+ * Lines gathered in memory and handed to pino's asynchronous stdout writer (sonic-boom) BATCH_BYTES at a time: given
+ * line by line, sonic-boom measures its whole pending buffer at each one (Buffer.byteLength), 0.8 µs a line at 8 KB.
+ */
 function batched(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-  const flush = setInterval(() => destination.flush(), BATCH_MS);
-  flush.unref();
-  destination.on("close", () => clearInterval(flush));
-  return destination;
+  const stdout = pino.destination({ dest: 1, sync: false });
+  let lines: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (lines.length === 0) return;
+    stdout.write(lines.join(""));
+    lines = [];
+    size = 0;
+  };
+  setInterval(flush, BATCH_MS).unref();
+  // Whatever is left is written at once on the way out (pino has flushed the writer itself before this).
+  process.on("exit", () => {
+    try {
+      stdout.flushSync();
+      if (lines.length) writeSync(1, lines.join(""));
+    } catch {
+      /* stdout is gone: nothing more can be said */
+    }
+  });
+  return {
+    write(line: string) {
+      lines.push(line);
+      size += line.length;
+      if (size >= BATCH_BYTES) flush();
+    },
+  };
 }
 
 /** A logger that writes nothing (tests, tools that print their own output). */
