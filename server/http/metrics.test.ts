@@ -1,4 +1,8 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../config";
 import { bearerMatches, CONTENT_TYPE, ownMetrics, startMetricsServer } from "./metrics";
 import { recordRequest } from "../lib/metrics";
 
@@ -51,5 +55,25 @@ describe("the metrics port (METRICS_PORT)", () => {
     expect(await refused.text()).not.toContain("atelier_");
     expect((await fetch(`${url}/metrics`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
     expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+});
+
+describe("the metrics settings", () => {
+  const settings = (env: Record<string, string>) =>
+    loadConfig({ NODE_ENV: "test", DATA_DIR: mkdtempSync(path.join(tmpdir(), "atelier-metrics-")), ...env }).metrics;
+
+  it("are off unless set: no port, no token, the loopback interface", () => {
+    expect(settings({})).toEqual({ port: undefined, host: "127.0.0.1", token: undefined });
+    expect(settings({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5", METRICS_TOKEN: TOKEN })).toEqual({
+      port: 9464,
+      host: "10.0.0.5",
+      token: TOKEN,
+    });
+  });
+
+  it("refuse a token too short to be one, or with spaces, and a port that is none, naming the variable", () => {
+    expect(() => settings({ METRICS_TOKEN: "secret" })).toThrow(/METRICS_TOKEN: must be 32 to 200 printable/);
+    expect(() => settings({ METRICS_TOKEN: `${TOKEN} ${TOKEN}` })).toThrow(/METRICS_TOKEN/);
+    expect(() => settings({ METRICS_PORT: "99999" })).toThrow(/METRICS_PORT/);
   });
 });
