@@ -124,6 +124,7 @@ export function membershipOf(orders: readonly MembershipOrder[], now: Date, isAd
       daysLeft: daysLeft(best.membershipValid!, now),
     };
   }
+  // The first one in the order given: callers pass orders oldest first (placement, then id), so it is always the same.
   const waiting = orders.find(awaitsActivation);
   if (waiting) return { state: "waiting", packageName: waiting.packageName };
   return counted.length ? { state: "expired" } : { state: "none" };

@@ -93,7 +93,9 @@ export function createOrderQueries({ db, now, timeZone }: OrderQueriesDeps) {
         total: sql<string>`(sum(${orders.packagePrice}) over ())::numeric(12,2)`,
       })
       .from(orders)
-      .where(and(ownScope, eq(orders.paymentStatus, "Paid"))),
+      .where(and(ownScope, eq(orders.paymentStatus, "Paid")))
+      // Placement order: membershipOf names the first paid order waiting for activation (ties by id, as the timeline).
+      .orderBy(asc(orders.createdAt), asc(orders.id)),
   );
   const paidOrders = (userId: string) => paidOrdersQuery.execute({ userId });
   /** A customer's unpaid orders, newest first, the latest 20 (My Orders, the pending order). */
