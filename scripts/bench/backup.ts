@@ -22,7 +22,7 @@ import { runMigrations } from "../../server/db/migrate";
 import { silentLogger } from "../../server/lib/logger";
 import { installJobQueue } from "../../server/services/jobs";
 import { ROOT } from "../../tests/support/server";
-import { makeScratch } from "./support";
+import { insertBenchOrders, makeScratch } from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 20_000);
@@ -40,30 +40,7 @@ const thousands = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!
 /** Orders as the shop's own would be: a customer each of CUSTOMERS, over two years, most paid, some delivered. */
 async function fill(client: pg.Client) {
   const started = Date.now();
-  await client.query(
-    `insert into "user" (id, name, email, email_verified, created_at, updated_at)
-     select 'bench-' || g, 'Customer ' || g, 'customer' || g || '@bench.example', true, now(), now()
-     from generate_series(1, $1::int) g`,
-    [CUSTOMERS],
-  );
-  await client.query(
-    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
-                         customer_address, customer_country, payment_status, order_status, order_date,
-                         membership_starts, membership_valid, paid_at, delivered_at, created_at, updated_at)
-     select 'BN-' || lpad(g::text, 7, '0'), 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example',
-            'Customer ' || c, c || ' Bench Street', 'United Kingdom', s.payment, s.delivery,
-            to_char(t, 'MM/DD/YYYY'),
-            case when s.delivery = 'Delivered' then t end,
-            case when s.delivery = 'Delivered' then t + make_interval(days => p.validity) end,
-            case when s.payment = 'Paid' then t end, case when s.delivery = 'Delivered' then t end, t, t
-     from generate_series(1, $1::int) g
-     cross join lateral (select 1 + (g % $2::int) as c, now() - make_interval(secs => (g::float8 / $1::int) * 63072000) as t) x
-     cross join lateral (select (array['Basic','Standard','Premium'])[1 + g % 3] as name,
-                                (array[29, 59, 99])[1 + g % 3]::numeric as price, (array[30, 90, 365])[1 + g % 3] as validity) p
-     cross join lateral (select case when g % 10 < 5 then 'Paid' when g % 10 = 9 then 'Cancelled' else 'UnPaid' end as payment,
-                                case when g % 10 < 4 then 'Delivered' else 'Pending' end as delivery) s`,
-    [ORDERS, CUSTOMERS],
-  );
+  await insertBenchOrders(client, { orders: ORDERS, customers: CUSTOMERS });
   for (let i = 0; i < IMAGES; i++) {
     const id = randomUUID();
     await client.query(

@@ -22,7 +22,16 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../tests/support/server";
-import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith, type Figure } from "./support";
+import {
+  insertBenchOrders,
+  makeScratch,
+  nginxServing,
+  prepare,
+  signIn,
+  startApp,
+  wrk as measureWith,
+  type Figure,
+} from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const FEW_ORDERS = Number(process.env.BENCH_FEW_ORDERS ?? 1_000);
@@ -155,29 +164,7 @@ async function insertOrders(connection: pg.PoolConfig, database: string, ORDERS:
   const client = new pg.Client({ ...connection, database });
   await client.connect();
   const started = Date.now();
-  await client.query(
-    `insert into "user" (id, name, email, email_verified, created_at, updated_at)
-     select 'bench-' || g, 'Customer ' || g, 'customer' || g || '@bench.example', true, now(), now()
-     from generate_series(1, $1::int) g`,
-    [CUSTOMERS],
-  );
-  // Orders spread over two years; about half paid, most of those delivered; a few cancelled.
-  await client.query(
-    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
-                         customer_address, customer_country, payment_status, order_status, order_date,
-                         membership_valid, paid_at, created_at, updated_at)
-     select 'BN-' || lpad(g::text, 7, '0'), 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example', 'Customer ' || c,
-            c || ' Bench Street', 'United Kingdom', s.payment, s.delivery, to_char(t, 'MM/DD/YYYY'),
-            case when s.payment = 'Paid' then t + make_interval(days => p.validity) end,
-            case when s.payment = 'Paid' then t end, t, t
-     from generate_series(1, $1::int) g
-     cross join lateral (select 1 + (g % $2::int) as c, now() - make_interval(secs => (g::float8 / $1::int) * 63072000) as t) x
-     cross join lateral (select (array['Basic','Standard','Premium'])[1 + g % 3] as name,
-                                (array[29, 59, 99])[1 + g % 3]::numeric as price, (array[30, 90, 365])[1 + g % 3] as validity) p
-     cross join lateral (select case when g % 10 < 5 then 'Paid' when g % 10 = 9 then 'Cancelled' else 'UnPaid' end as payment,
-                                case when g % 10 < 4 then 'Delivered' else 'Pending' end as delivery) s`,
-    [ORDERS, CUSTOMERS],
-  );
+  await insertBenchOrders(client, { orders: ORDERS, customers: CUSTOMERS });
   // The signed-in bench customer owns 50 of them, as many with few orders as with many (their dashboard and My Orders
   // list them, and a search of the desk for their name finds them in both shops).
   await client.query(

@@ -1,4 +1,4 @@
-/** What `npm run bench` and `npm run bench:media` share: tools, a scratch directory, wrk, the built app, nginx. */
+/** What the benches share: tools, a scratch directory, wrk, the built app, nginx, the shops' orders. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -229,4 +229,39 @@ http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location
   const nginx = spawn("nginx", ["-c", conf, "-p", scratch], { stdio: "ignore" });
   await waitFor(`http://127.0.0.1:${port}/`, "nginx", 10);
   return { url: `http://127.0.0.1:${port}/`, root, stop: () => nginx.kill("SIGTERM") };
+}
+
+/**
+ * The bench shops' data, one definition for every bench: `customers` accounts and `orders` orders over two years
+ * before now (about half paid, most of those delivered and given their membership window; a few cancelled), numbered
+ * BN-0000001…; `quotedAddresses` puts a comma and quotes in each address (what a CSV export must quote).
+ */
+export async function insertBenchOrders(
+  client: pg.Client,
+  { orders, customers, quotedAddresses = false }: { orders: number; customers: number; quotedAddresses?: boolean },
+) {
+  await client.query(
+    `insert into "user" (id, name, email, email_verified, created_at, updated_at)
+     select 'bench-' || g, 'Customer ' || g, 'customer' || g || '@bench.example', true, now(), now()
+     from generate_series(1, $1::int) g`,
+    [customers],
+  );
+  await client.query(
+    `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
+                         customer_address, customer_country, payment_status, order_status, order_date,
+                         membership_starts, membership_valid, paid_at, delivered_at, created_at, updated_at)
+     select 'BN-' || lpad(g::text, 7, '0'), 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example',
+            'Customer ' || c, c || ' Bench Street' || case when $3::boolean then ', Flat "' || (g % 9) || '"' else '' end,
+            'United Kingdom', s.payment, s.delivery, to_char(t, 'MM/DD/YYYY'),
+            case when s.payment = 'Paid' and s.delivery = 'Delivered' then t end,
+            case when s.payment = 'Paid' and s.delivery = 'Delivered' then t + make_interval(days => p.validity) end,
+            case when s.payment = 'Paid' then t end, case when s.delivery = 'Delivered' then t end, t, t
+     from generate_series(1, $1::int) g
+     cross join lateral (select 1 + (g % $2::int) as c, now() - make_interval(secs => (g::float8 / $1::int) * 63072000) as t) x
+     cross join lateral (select (array['Basic','Standard','Premium'])[1 + g % 3] as name,
+                                (array[29, 59, 99])[1 + g % 3]::numeric as price, (array[30, 90, 365])[1 + g % 3] as validity) p
+     cross join lateral (select case when g % 10 < 5 then 'Paid' when g % 10 = 9 then 'Cancelled' else 'UnPaid' end as payment,
+                                case when g % 10 < 4 then 'Delivered' else 'Pending' end as delivery) s`,
+    [orders, customers, quotedAddresses],
+  );
 }
