@@ -10,7 +10,7 @@ import {
   type OrderState,
 } from "../../../domain/order-lifecycle";
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
-import { parseWith } from "../../../domain/validation";
+import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
 import { membershipRecompute, numberSequences, orders } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
@@ -273,6 +273,18 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     });
   }
 
+  /** An admin's status form or call: its parsed value as an event, with the order's window after it. */
+  async function adminChange<V>(
+    id: string,
+    actor: Actor,
+    parsed: ParseResult<V>,
+    event: (value: V) => OrderEvent,
+  ): Promise<{ modified: boolean; membershipValid: string | null }> {
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    const r = await change(id, event(parsed.data), actor);
+    return { modified: r.changed, membershipValid: r.order.membershipValid?.toISOString() ?? null };
+  }
+
   /**
    * The package an order is for: by packageId (our pages send it), or by the spec's packageName when no id is given.
    * Name, price and validity are then copied from that record; what the request says about them is ignored.
@@ -402,28 +414,14 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     },
 
     /** An admin sets the payment status (Paid, UnPaid, Refunded); the membership timeline follows. */
-    async setPaymentStatus(
-      id: string,
-      input: unknown,
-      actor: Actor,
-    ): Promise<{ modified: boolean; membershipValid: string | null }> {
-      const parsed = parseWith(paymentStatusSchema, input ?? {});
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      const r = await change(id, paymentStatusEvent(parsed.data.paymentStatus, now()), actor);
-      return { modified: r.changed, membershipValid: r.order.membershipValid?.toISOString() ?? null };
-    },
+    setPaymentStatus: (id: string, input: unknown, actor: Actor) =>
+      adminChange(id, actor, parseWith(paymentStatusSchema, input ?? {}), (v) =>
+        paymentStatusEvent(v.paymentStatus, now()),
+      ),
 
     /** An admin sets the order status: Delivered starts a paid order's membership, Pending stops it. */
-    async setOrderStatus(
-      id: string,
-      input: unknown,
-      actor: Actor,
-    ): Promise<{ modified: boolean; membershipValid: string | null }> {
-      const parsed = parseWith(orderStatusSchema, input ?? {});
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      const r = await change(id, orderStatusEvent(parsed.data.orderStatus, now()), actor);
-      return { modified: r.changed, membershipValid: r.order.membershipValid?.toISOString() ?? null };
-    },
+    setOrderStatus: (id: string, input: unknown, actor: Actor) =>
+      adminChange(id, actor, parseWith(orderStatusSchema, input ?? {}), (v) => orderStatusEvent(v.orderStatus, now())),
 
     /** PayPal says the payment is pending (an eCheck, a review): shown on the order while it is unpaid. */
     async notePending(id: string, reason: string | null): Promise<void> {

@@ -1,25 +1,12 @@
-import type { Db } from "../../db/client";
-import type { Logger } from "../../lib/logger";
-import type { ContentService } from "../content";
-import type { MailsService } from "../mails";
-import type { SettingsService } from "../settings";
-import { createOrderCommands } from "./commands";
+import { createOrderCommands, type OrderCommandsDeps } from "./commands";
 import { createOrderQueries } from "./queries";
 
 export { PAYPAL_ACTOR } from "./commands";
 export { ORDERS_COUNT_LIMIT } from "./queries";
 export { scope, toOrderRecord, type OrderRecord, type OrderRow } from "./record";
 
-export interface OrdersServiceDeps {
-  db: Db;
-  content: Pick<ContentService, "get" | "list">;
-  logger: Logger;
-  now: () => Date;
-  timeZone: string;
-  /** For the automatic activation of a verified payment (an admin setting). */
-  settings?: Pick<SettingsService, "readTx">;
-  mails: Pick<MailsService, "queue" | "queueToAdmins">;
-}
+/** The queries need a subset of what the commands need: one set of dependencies for both. */
+export type OrdersServiceDeps = OrderCommandsDeps;
 
 /**
  * Orders and the membership they give: the reads (queries.ts) and the one writer (commands.ts), as one face for the
