@@ -12,6 +12,8 @@ export const STAFF_AREAS = [
   "messages",
   "subscribers",
   "orders",
+  "customers",
+  "reports",
   "payments",
   "users",
   "settings",
