@@ -127,7 +127,29 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** better-auth's two-factor plugin: a confirmed authenticator app (the two_factor row below) asks for a code at sign-in. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
 });
+
+/**
+ * better-auth's two-factor plugin (issue 25, decision 038): the person's authenticator key and recovery codes, both
+ * encrypted with the auth secret; `verified` false while an enrolment waits for its first code. One row per person.
+ */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
+);
 
 export const session = pgTable(
   "session",
