@@ -104,10 +104,13 @@ export const adminRoles = vocabulary(["Admin", "Editor"], {
 export type AdminRole = (typeof adminRoles.values)[number];
 
 /** What an activity-log entry records. */
-export const activityActions = vocabulary(["create", "update", "delete"], {
+export const activityActions = vocabulary(["create", "update", "delete", "restore", "purge"], {
   create: { tone: "green" },
   update: { tone: "blue" },
   delete: { tone: "red" },
+  // Taken back out of the trash, and deleted for good from it (decision 038).
+  restore: { tone: "green" },
+  purge: { tone: "grey" },
 });
 export type ActivityAction = (typeof activityActions.values)[number];
 

@@ -32,6 +32,7 @@ import {
 } from "../../domain/vocabulary";
 import { sourceFormats, variantFormats } from "../../domain/media";
 import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
+import { TRASH_KINDS } from "../../domain/trash";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -63,10 +64,19 @@ export const messages = pgTable(
     message: text("message").notNull(),
     messageStatus: text("message_status", { enum: messageStatuses.values }).notNull().default("UnRead"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When staff put it away (decision 038): out of the Unread and Read tables and the unread count; null in the inbox. */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
   },
   (t) => [
     check("messages_status_check", oneOf(t.messageStatus, messageStatuses.values)),
     index("messages_status_created_idx").on(t.messageStatus, t.createdAt),
+    // The inbox's tables and its unread count: messages not archived, by status, newest first.
+    index("messages_inbox_idx")
+      .on(t.messageStatus, t.createdAt)
+      .where(sql`${t.archivedAt} is null`),
+    index("messages_archived_idx")
+      .on(t.archivedAt)
+      .where(sql`${t.archivedAt} is not null`),
   ],
 );
 
@@ -516,6 +526,53 @@ export const mediaVariants = pgTable(
     primaryKey({ columns: [t.mediaId, t.format, t.width] }),
     check("media_variants_format_check", oneOf(t.format, variantFormats)),
   ],
+);
+
+// ── Trash (decision 038) ─────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What was deleted from the site content, the catalogue or the media library, kept 30 days to be restored: the whole
+ * row as its own table stored it (`row`), taken out of that table, so that no page, cache or query of it ever sees
+ * it. One entry per record (a restored record leaves the trash). Written only by server/services/trash.ts.
+ */
+export const trash = pgTable(
+  "trash",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** content, items or media (domain/trash.ts): the staff area that opens it. */
+    kind: text("kind", { enum: TRASH_KINDS }).notNull(),
+    /** The activity log's entity of the record ("content:testimonial", "catalogue_item", "media"). */
+    entity: text("entity").notNull(),
+    recordId: uuid("record_id").notNull(),
+    /** What people called it when it was deleted. */
+    title: text("title").notNull(),
+    row: jsonb("row").$type<Record<string, unknown>>().notNull(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull(),
+    deletedBy: text("deleted_by").notNull(),
+  },
+  (t) => [
+    check("trash_kind_check", oneOf(t.kind, TRASH_KINDS)),
+    uniqueIndex("trash_record_idx").on(t.recordId),
+    // The trash screen (one kind or several, newest first) and the clean-up (the oldest first).
+    index("trash_kind_deleted_idx").on(t.kind, t.deletedAt),
+    index("trash_deleted_idx").on(t.deletedAt),
+  ],
+);
+
+/** A trashed image's files (its media_variants rows), gone with its trash entry. */
+export const trashFiles = pgTable(
+  "trash_files",
+  {
+    trashId: uuid("trash_id")
+      .notNull()
+      .references(() => trash.id, { onDelete: "cascade" }),
+    format: text("format").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    size: integer("size").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.trashId, t.format, t.width] })],
 );
 
 // ── Mail ─────────────────────────────────────────────────────────────────────────────────────────────────────────
