@@ -267,6 +267,13 @@ export const orders = pgTable(
     /** The last status PayPal reported when it was not Completed (e.g. Pending), shown while we wait. */
     providerStatus: text("provider_status"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /**
+     * The invoice number (domain/invoice-number.ts): INV-2026-00001, taken by the order's first payment for money in
+     * that payment's transaction, gap-free within each year, and kept whatever happens after (decision 038).
+     */
+    invoiceNumber: text("invoice_number").unique(),
+    /** When the invoice was issued: that first payment. */
+    invoicedAt: timestamp("invoiced_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
