@@ -50,6 +50,18 @@ export type PaymentStatus = (typeof paymentStatuses.values)[number];
 /** What the administrator's order screen offers (spec 2 section 4): any of these; Cancelled is the customer's. */
 export const ADMIN_PAYMENT_STATUSES = ["Paid", "UnPaid", "Refunded"] as const satisfies readonly PaymentStatus[];
 
+/**
+ * How an order's payment came (null while unpaid): PayPal's verified payment, a bank transfer the studio recorded, a
+ * payment the studio set Paid by hand, or days given by the agency (a zero-price order: no sale, no invoice).
+ */
+export const paymentMethods = vocabulary(["PayPal", "Bank transfer", "By hand", "Gift"], {
+  PayPal: { tone: "blue" },
+  "Bank transfer": { tone: "blue" },
+  "By hand": { tone: "grey", label: "Marked paid by the studio" },
+  Gift: { tone: "green", label: "Given by the agency" },
+});
+export type PaymentMethod = (typeof paymentMethods.values)[number];
+
 /** An order's delivery: new orders start Pending. */
 export const orderStatuses = vocabulary(["Pending", "Delivered"], {
   Pending: { tone: "blue" },

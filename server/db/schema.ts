@@ -27,6 +27,7 @@ import {
   itemFormats,
   messageStatuses,
   orderStatuses,
+  paymentMethods,
   paymentStatuses,
   subscriberStates,
 } from "../../domain/vocabulary";
@@ -129,17 +130,25 @@ export const rateLimiter = pgTable(
 
 // ── Identity (better-auth's four tables, written by hand: its CLI needs Node 22) ─────────────────────────────────
 
-export const user = pgTable("user", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  /** better-auth's two-factor plugin: a confirmed authenticator app (the two_factor row below) asks for a code at sign-in. */
-  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
-});
+export const user = pgTable(
+  "user",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** better-auth's two-factor plugin: a confirmed authenticator app (the two_factor row below) asks for a code at sign-in. */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+  },
+  (t) => [
+    // The customers list (server/services/customers.ts): search by name or email anywhere in the text, sort by joined.
+    index("user_search_idx").using("gin", sql`(lower(${t.name} || ' ' || ${t.email})) gin_trgm_ops`),
+    index("user_created_idx").on(t.createdAt, t.id),
+  ],
+);
 
 /**
  * better-auth's two-factor plugin (issue 25, decision 038): the person's authenticator key and recovery codes, both
@@ -267,6 +276,10 @@ export const orders = pgTable(
     /** The last status PayPal reported when it was not Completed (e.g. Pending), shown while we wait. */
     providerStatus: text("provider_status"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** How the payment came (domain/vocabulary.ts paymentMethods; null while unpaid): PayPal, Bank transfer, By hand, Gift. */
+    paymentMethod: text("payment_method", { enum: paymentMethods.values }),
+    /** The bank transfer's reference, or why the agency gave the days (a Gift), as the studio typed it. */
+    paymentReference: text("payment_reference"),
     /**
      * The invoice number (domain/invoice-number.ts): INV-2026-00001, taken by the order's first payment for money in
      * that payment's transaction, gap-free within each year, and kept whatever happens after (decision 038).
@@ -279,6 +292,7 @@ export const orders = pgTable(
   },
   (t) => [
     check("orders_payment_status_check", oneOf(t.paymentStatus, paymentStatuses.values)),
+    check("orders_payment_method_check", oneOf(t.paymentMethod, paymentMethods.values)),
     check("orders_order_status_check", oneOf(t.orderStatus, orderStatuses.values)),
     check("orders_price_check", sql`${t.packagePrice} >= 0`),
     check("orders_validity_check", sql`${t.packageValidity} >= 1`),
@@ -294,6 +308,10 @@ export const orders = pgTable(
     index("orders_to_deliver_idx")
       .on(t.createdAt)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
+    // Today's sales (server/services/back-office.ts): the payments of one day, by when they came.
+    index("orders_paid_at_idx")
+      .on(t.paidAt)
+      .where(sql`${t.paymentStatus} = 'Paid'`),
     // The membership reminders' scan (server/services/reminders.ts): delivered paid memberships by their end.
     index("orders_membership_end_idx")
       .on(t.membershipValid)
@@ -306,6 +324,43 @@ export const orders = pgTable(
     ),
   ],
 );
+
+/**
+ * One row per customer who has orders, derived from their orders by statement-level triggers (migration 0021,
+ * docs/decisions/039): the end of their membership (the latest end of a Paid and Delivered order's stored window),
+ * how many paid orders wait for activation, and what they spent. The customers list filters and sorts on these
+ * columns (server/services/customers.ts); nothing else writes them.
+ */
+export const customerTotals = pgTable(
+  "customer_totals",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    membershipEnds: timestamp("membership_ends", { withTimezone: true }),
+    waiting: integer("waiting").notNull().default(0),
+    paidOrders: integer("paid_orders").notNull().default(0),
+    spent: numeric("spent", { precision: 12, scale: 2, mode: "number" }).notNull().default(0),
+    orders: integer("orders").notNull().default(0),
+    lastOrderAt: timestamp("last_order_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("customer_totals_ends_idx").on(t.membershipEnds, t.userId),
+    index("customer_totals_spent_idx").on(t.spent, t.userId),
+    index("customer_totals_waiting_idx")
+      .on(t.userId)
+      .where(sql`${t.waiting} > 0`),
+  ],
+);
+
+/** The studio's private note about a customer (never shown to them); every change is in the activity log. */
+export const customerNotes = pgTable("customer_notes", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  note: text("note").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Gap-free counters (order numbers per year): the next number is taken in the transaction that uses it. */
 export const numberSequences = pgTable("number_sequences", {
