@@ -45,6 +45,7 @@ const OTHER_KINDS: ActivityKind[] = [
       paymentStatus: "Payment Status",
       orderStatus: "Order Status",
       membershipValid: "Membership Valid Until",
+      invoiceNumber: "Invoice Number",
     }),
     recordTitle: (f) => [str(f.customerName), str(f.packageName)].filter(Boolean).join(" · "),
     href: (id) => `/admin/payment-status/${id}`,

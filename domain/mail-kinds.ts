@@ -25,6 +25,8 @@ export interface MailData {
     txnId: string | null;
     /** True when the membership started with the payment (automatic activation). */
     activated: boolean;
+    /** The order's invoice (decision 038), linked from the mail; none for an order that costs nothing. */
+    invoiceNumber?: string | null;
   };
   membershipActive: OrderRef & { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };

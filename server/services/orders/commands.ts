@@ -11,6 +11,7 @@ import {
 } from "../../../domain/order-lifecycle";
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
 import { parseWith, type ParseResult } from "../../../domain/validation";
+import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
 import type { Db } from "../../db/client";
 import { membershipRecompute, numberSequences, orders } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
@@ -56,11 +57,12 @@ const stateOf = (o: OrderRow): OrderState => ({
   txnId: o.txnId,
 });
 /** The fields of an order its activity entries show. */
-const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershipValid">) => ({
+const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershipValid" | "invoiceNumber">) => ({
   paymentStatus: o.paymentStatus,
   orderStatus: o.orderStatus,
   membershipValid: o.membershipValid?.toISOString() ?? null,
 });
+  invoiceNumber: o.invoiceNumber,
 
 /**
  * The only writer of the orders table: one function per transition. Each runs in one transaction that takes the
@@ -130,15 +132,23 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     return end;
   };
 
-  /** The next number of the year, taken in this transaction (a rollback gives it back: no gap). */
-  async function nextNumber(tx: Tx, at: Date): Promise<string> {
+  /**
+   * The next number of the year (in the site's zone) from one of the counters (orders, invoices), taken in this
+   * transaction: a rollback gives it back, so a year's numbers have no gap.
+   */
+  async function nextNumber(
+    tx: Tx,
+    at: Date,
+    scope: (year: number) => string,
+    format: (year: number, sequence: number) => string,
+  ): Promise<string> {
     const year = Number(dayKey(at, timeZone).slice(0, 4));
     const [row] = await tx
       .insert(numberSequences)
-      .values({ scope: orderNumberScope(year), last: 1 })
+      .values({ scope: scope(year), last: 1 })
       .onConflictDoUpdate({ target: numberSequences.scope, set: { last: sql`${numberSequences.last} + 1` } })
       .returning({ last: numberSequences.last });
-    return formatOrderNumber(year, row!.last);
+    return format(year, row!.last);
   }
 
   /**
@@ -155,8 +165,12 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     if (result.kind === "unchanged") return { changed: false, order: before };
     const next = result.state;
     await tx
+    // The first payment for money issues the order's invoice, numbered in this transaction (decision 038).
+    const invoice = takesInvoiceNumber(before, event.type)
+      ? { invoiceNumber: await nextNumber(tx, t, invoiceNumberScope, formatInvoiceNumber), invoicedAt: t }
+      : {};
       .update(orders)
-      .set({ ...next, ...(event.type === "pay" ? { providerStatus: null } : {}), updatedAt: t })
+      .set({ ...next, ...invoice, ...(event.type === "pay" ? { providerStatus: null } : {}), updatedAt: t })
       .where(eq(orders.id, before.id));
     const { windows } = await recomputeTx(tx, before.userId);
     const window = windows.get(before.id);
@@ -164,6 +178,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
       ...before,
       ...next,
       membershipStarts: window?.starts ?? null,
+      ...invoice,
       membershipValid: window?.ends ?? null,
       updatedAt: t,
     };
@@ -202,6 +217,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
             txnId: event.txnId ?? null,
             activated: after.orderStatus === "Delivered",
           },
+            invoiceNumber: after.invoiceNumber,
           to,
           jobKey("order", after.id, "paid"),
         );
@@ -358,7 +374,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
         const [row] = await tx
           .insert(orders)
           .values({
-            number: await nextNumber(tx, t),
+            number: await nextNumber(tx, t, orderNumberScope, formatOrderNumber),
             userId: viewer.id,
             packageId: pkg._id,
             packageName: String(pkg.packageName),

@@ -27,6 +27,8 @@ export interface OrderRecord {
   providerStatus: string | null;
   paidAt: string | null;
   deliveredAt: string | null;
+  /** Its invoice (INV-2026-00001, decision 038): issued by its first payment for money; null before, or for a gift. */
+  invoiceNumber: string | null;
   createdAt: string;
 }
 
@@ -51,6 +53,7 @@ export function toOrderRecord(r: OrderRow): OrderRecord {
     providerStatus: r.providerStatus,
     paidAt: iso(r.paidAt),
     deliveredAt: iso(r.deliveredAt),
+    invoiceNumber: r.invoiceNumber,
     createdAt: r.createdAt.toISOString(),
   };
 }
