@@ -71,6 +71,10 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().min(6, { error: "must be at least 6 characters" }).optional(),
   ),
+  ADMIN_2FA: z.preprocess(
+    emptyToUndefined,
+    z.enum(["required", "optional"], { error: "must be required or optional" }).default("required"),
+  ),
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -132,6 +136,8 @@ export interface Config {
   /** The first administrator, created on the first start of an empty database. */
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** Staff must sign in with a second factor (ADMIN_2FA, decision 038): "required" unless set to "optional". */
+  staffTwoFactor: "required" | "optional";
   smtpUrl: string | undefined;
   mailFrom: string;
   paypalMode: "live" | "sandbox" | "simulator";
@@ -218,6 +224,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
+    staffTwoFactor: e.ADMIN_2FA,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
     paypalMode,

@@ -304,6 +304,9 @@ function ready(
   if (services.paypal.mode === "simulator") {
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
+  if (config.staffTwoFactor === "optional") {
+    logger.warn("ADMIN_2FA=optional: staff may sign in to the back office with a password alone (decision 038)");
+  }
 }
 
 function exitAfter(ms: number, logger: Logger) {

@@ -3,6 +3,9 @@ import type { Viewer } from "../../server/services/accounts";
 import { loginUrl } from "./redirect";
 import { can, staffHome, staffRoleOf, type StaffArea, type StaffRole } from "../../domain/capabilities";
 
+/** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 038). */
+export const TWO_FACTOR_PAGE = "/account/security";
+
 /**
  * Page guards: a loader or action starts with the one for its audience; nothing else checks roles.
  * Signed out: to /login, remembering where the visitor was going. Signed in without the right: 403.
@@ -25,6 +28,8 @@ export async function requireStaff(
   const viewer = await requireUser(request, context);
   const role = staffRoleOf(viewer);
   if (!role || (area && !can(role, area))) throw data({ message: "You don't have any permission" }, { status: 403 });
+  // Staff who must have a second factor and have none enrol first (decision 038).
+  if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
   return { ...viewer, staffRole: role };
 }
 
@@ -39,6 +44,7 @@ export async function requireStaffHome(request: Request, context: AppLoadContext
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await requireUser(request, context);
   if (!viewer.isAdmin) throw data({ message: "You don't have any permission" }, { status: 403 });
+  if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
   return viewer;
 }
 

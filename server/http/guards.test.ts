@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "../services/accounts";
+import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import { admit } from "./guards";
 
 const person = (isAdmin: boolean, staffRole: Viewer["staffRole"] = isAdmin ? "Admin" : null): Viewer => ({
@@ -10,6 +11,8 @@ const person = (isAdmin: boolean, staffRole: Viewer["staffRole"] = isAdmin ? "Ad
   emailVerified: true,
   staffRole,
   isAdmin,
+  twoFactorEnabled: true,
+  twoFactorDue: false,
 });
 
 describe("admit", () => {
@@ -37,5 +40,14 @@ describe("admit", () => {
     expect(admit("user", editor, "orders")).toEqual(refused);
     expect(admit("user", editor)).toEqual({ viewer: editor });
     expect(admit("user", person(false), "orders")).toEqual({ viewer: person(false) });
+  });
+  it("refuses staff who must still turn on two-factor sign-in every staff call, saying what to do", () => {
+    const due = { ...person(true), twoFactorEnabled: false, twoFactorDue: true };
+    const refused = { refused: { status: 403, error: TWO_FACTOR_MESSAGES.required } };
+    expect(admit("admin", due, "orders")).toEqual(refused);
+    expect(admit("user", due, "orders")).toEqual(refused);
+    expect(admit("admin", { ...due, staffRole: "Editor", isAdmin: false }, "content")).toEqual(refused);
+    // Their own customer calls (no area) still answer: the requirement is the back office's.
+    expect(admit("user", due)).toEqual({ viewer: due });
   });
 });

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
 import { can, staffRoleOf, type StaffArea } from "../../domain/capabilities";
+import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
 import { pageRoleOf, type PageRole, type PageRoleCookies } from "../services/page-role";
@@ -62,5 +63,7 @@ export function admit(
   const refused = { refused: { status: 403 as const, error: "You don't have any permission" } };
   if (access === "admin" && (!role || !area || !can(role, area))) return refused;
   if (access === "user" && role && area && !can(role, area)) return refused;
+  // Staff calls (an admin call, or a user call with an area: made as staff) wait for the second factor (decision 038).
+  if (role && area && viewer.twoFactorDue) return { refused: { status: 403, error: TWO_FACTOR_MESSAGES.required } };
   return { viewer };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { isAPIError } from "better-auth/api";
 import { getCookies } from "better-auth/cookies";
@@ -22,7 +23,8 @@ import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AdminUsersService } from "./admin-users";
 import { createAuthHooks, REFUSAL_CODES } from "./auth-hooks";
-import type { StaffRole } from "../../domain/capabilities";
+import { staffHome, type StaffRole } from "../../domain/capabilities";
+import { twoFactorDue, type StaffTwoFactorPolicy } from "../../domain/two-factor";
 import { createHash } from "node:crypto";
 import type { MailsService } from "./mails";
 import type { JobsService } from "./jobs";
@@ -30,6 +32,7 @@ import type { Mail } from "./mailer";
 import { cookieValue, createPageRoleCookies } from "./page-role";
 import { sessionRefreshDue, sessionTokenOf } from "./session-token";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
+import { SIGN_IN_LOCKOUT, TOTP_ISSUER } from "./two-factor";
 
 /** Who is asking: resolved from the session cookie, once per request. */
 export interface Viewer {
@@ -42,16 +45,22 @@ export interface Viewer {
   staffRole: StaffRole | null;
   /** Staff in the Admin role (the owner): every area. */
   isAdmin: boolean;
+  /** Signs in with a second factor (decision 038). */
+  twoFactorEnabled: boolean;
+  /** Staff who must turn on two-factor sign-in before the back office opens to them (domain/two-factor.ts). */
+  twoFactorDue: boolean;
 }
 
 const MINUTE = 60_000;
 
 /** The viewer a person is; staff are listed in admin_users (with their role) and have a verified email. */
 function viewerOf(
-  person: { id: string; email: string; name: string; emailVerified: boolean },
+  person: { id: string; email: string; name: string; emailVerified: boolean; twoFactorEnabled?: boolean | null },
   listed: StaffRole | null,
+  policy: StaffTwoFactorPolicy,
 ): Viewer {
   const staffRole = person.emailVerified ? listed : null;
+  const twoFactorEnabled = person.twoFactorEnabled === true;
   return {
     id: person.id,
     email: person.email,
@@ -60,6 +69,8 @@ function viewerOf(
     emailVerified: person.emailVerified,
     staffRole,
     isAdmin: staffRole === "Admin",
+    twoFactorEnabled,
+    twoFactorDue: twoFactorDue(staffRole, twoFactorEnabled, policy),
   };
 }
 
@@ -136,8 +147,17 @@ export function createAuth(
         session: schema.session,
         account: schema.account,
         verification: schema.verification,
+        twoFactor: schema.twoFactor,
       },
     }),
+    // Two-factor sign-in (decision 038): an authenticator app's codes and recovery codes; no trusted devices.
+    plugins: [
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        accountLockout: SIGN_IN_LOCKOUT,
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+      }),
+    ],
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
@@ -252,6 +272,7 @@ export function createAccountsService(deps: {
       email: schema.user.email,
       name: schema.user.name,
       emailVerified: schema.user.emailVerified,
+      twoFactorEnabled: schema.user.twoFactorEnabled,
       listed: sql<StaffRole | null>`(select a.user_role from ${schema.adminUsers} a where lower(a.user_email) = lower(${schema.user.email}))`,
     })
     .from(schema.session)
@@ -266,6 +287,46 @@ export function createAccountsService(deps: {
     sessionCookie,
     secure: config.publicUrl.startsWith("https://"),
   });
+
+  /**
+   * Signs in with the password; any failure is the one message the spec names. With two-factor sign-in on, no session
+   * yet: `secondFactor` is true and the headers carry better-auth's short-lived two_factor cookie for the code's page
+   * (/login/two-factor). `landing`: where a sign-in without a chosen destination goes (staff: their back office).
+   */
+  async function beginSignIn(
+    input: unknown,
+    ctx: AttemptContext,
+  ): Promise<{ headers: Headers; secondFactor: boolean; landing: string }> {
+    const { email, password } = credentials(input);
+    await beforeSignIn(ctx.ip, email);
+    try {
+      const { headers, response } = await auth.api.signInEmail({
+        body: { email, password, rememberMe: true },
+        headers: ctx.headers,
+        returnHeaders: true,
+      });
+      await afterSignIn(ctx.ip, email, true);
+      const secondFactor = "twoFactorRedirect" in response && response.twoFactorRedirect === true;
+      return { headers, secondFactor, landing: secondFactor ? "/login/two-factor" : await landingFor(email) };
+    } catch (error) {
+      if (isAPIError(error)) {
+        await afterSignIn(ctx.ip, email, false);
+        throw new AppError(401, MESSAGES.loginFailed);
+      }
+      throw error;
+    }
+  }
+
+  /** Where a person lands after signing in when they asked for no page: staff on their back office, customers on /dashboard. */
+  async function landingFor(email: string): Promise<string> {
+    const [row] = await db
+      .select({ role: schema.adminUsers.userRole })
+      .from(schema.adminUsers)
+      .innerJoin(schema.user, sql`lower(${schema.user.email}) = lower(${schema.adminUsers.userEmail})`)
+      .where(sql`lower(${schema.adminUsers.userEmail}) = lower(${email}) and ${schema.user.emailVerified}`)
+      .limit(1);
+    return row ? staffHome(row.role) : "/dashboard";
+  }
 
   return {
     auth,
@@ -292,7 +353,7 @@ export function createAccountsService(deps: {
         }
         if (!row) return null;
         if (row.expiresAt.getTime() > Date.now() && !sessionRefreshDue(row.expiresAt, Date.now(), SESSION)) {
-          return viewerOf(row, row.listed);
+          return viewerOf(row, row.listed, config.staffTwoFactor);
         }
       }
       let found: Awaited<ReturnType<typeof auth.api.getSession>>;
@@ -305,7 +366,7 @@ export function createAccountsService(deps: {
       }
       if (!found) return null;
       const u = found.user;
-      return viewerOf(u, u.emailVerified ? await adminUsers.roleOf(u.email) : null);
+      return viewerOf(u, u.emailVerified ? await adminUsers.roleOf(u.email) : null, config.staffTwoFactor);
     },
 
     /** Rate limits of a sign-in, sign-up or reset request reaching better-auth's own REST handler. */
@@ -359,26 +420,13 @@ export function createAccountsService(deps: {
       }
     },
 
-    /** Signs in; any failure is the one message the spec names. */
+    /** Signs in (a password alone: the tests' and the API's customers); `beginSignIn` is the page's, with its steps. */
     async signIn(input: unknown, ctx: AttemptContext): Promise<Headers> {
-      const { email, password } = credentials(input);
-      await beforeSignIn(ctx.ip, email);
-      try {
-        const { headers } = await auth.api.signInEmail({
-          body: { email, password, rememberMe: true },
-          headers: ctx.headers,
-          returnHeaders: true,
-        });
-        await afterSignIn(ctx.ip, email, true);
-        return headers;
-      } catch (error) {
-        if (isAPIError(error)) {
-          await afterSignIn(ctx.ip, email, false);
-          throw new AppError(401, MESSAGES.loginFailed);
-        }
-        throw error;
-      }
+      return (await beginSignIn(input, ctx)).headers;
     },
+
+    beginSignIn,
+    landingFor,
 
     async signOut(headers: Headers): Promise<Headers> {
       try {

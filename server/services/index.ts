@@ -21,6 +21,7 @@ import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
+import { createTwoFactorService } from "./two-factor";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
@@ -73,6 +74,13 @@ export function createServices(database: Database, config: Config, logger: Logge
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
   const auth = createAuth(database.db, config, jobs, mails, logger);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
+  const twoFactor = createTwoFactorService({
+    auth,
+    db: database.db,
+    limiter: rateLimiter,
+    policy: config.staffTwoFactor,
+    now,
+  });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({
     db: database.db,
@@ -133,6 +141,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     adminUsers,
     staff,
     accounts,
+    twoFactor,
     async start() {
       await content.start();
       await orders.start();

@@ -56,7 +56,17 @@ async function customerRow(): Promise<Viewer> {
   const id = crypto.randomUUID();
   const email = `p${++customers}-${id.slice(0, 8)}@example.org`;
   await app.db.pool.query(`insert into "user" (id, name, email) values ($1, '', $2)`, [id, email]);
-  return { id, email, name: "", displayName: email, emailVerified: true, staffRole: null, isAdmin: false };
+  return {
+    id,
+    email,
+    name: "",
+    displayName: email,
+    emailVerified: true,
+    staffRole: null,
+    isAdmin: false,
+    twoFactorEnabled: false,
+    twoFactorDue: false,
+  };
 }
 
 const rowsOf = async (userId: string) =>

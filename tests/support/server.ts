@@ -44,6 +44,8 @@ export async function startBuiltServer(
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
+      // As the in-process test app: staff sign in with a password alone unless a test asks ADMIN_2FA=required.
+      ADMIN_2FA: "optional",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
