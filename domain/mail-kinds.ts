@@ -74,6 +74,10 @@ export interface MailData {
     url: string;
     setPassword: boolean;
   };
+  /** To the address a person asks to change their account's email to: the change happens when they follow `url`. */
+  emailChangeConfirm: { url: string; oldEmail: string };
+  /** To the account's address at the time of the request: what was asked, and what to do if it was not them. */
+  emailChangeNotice: { newEmail: string };
 }
 
 export type MailKind = keyof MailData;
@@ -174,6 +178,18 @@ export const MAIL_KINDS = {
     label: "Staff invitation",
     audience: "visitor",
     when: "An admin invites someone to the staff (a link to choose a password, valid for 7 days).",
+    canTurnOff: false,
+  },
+  emailChangeConfirm: {
+    label: "New email confirmation",
+    audience: "customer",
+    when: "Someone asks to change their account's email: a link to the new address (the change happens when followed).",
+    canTurnOff: false,
+  },
+  emailChangeNotice: {
+    label: "Email change notice",
+    audience: "customer",
+    when: "Someone asks to change their account's email: a notice to the old address, saying what to do if it was not them.",
     canTurnOff: false,
   },
 } as const satisfies Record<MailKind, MailKindInfo>;

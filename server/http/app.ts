@@ -24,6 +24,7 @@ import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
 import { pagePatterns, REQUEST_ID_HEADER, requestLog, requestLogger, setRoute, type TrustProxy } from "./requests";
 import { securityHeaders } from "./security";
 import { collectProcessMetrics } from "../lib/metrics";
+import { CLIENT_IP_HEADER } from "../services/my-account-auth";
 
 export interface AppOptions {
   config: Config;
@@ -105,6 +106,12 @@ export function createApp(options: AppOptions): Express {
   app.use(boundedRequests);
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));
+  // The client's address as Express decided it (TRUST_PROXY), for better-auth's session records; whatever a client
+  // sent under this name is replaced.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
+    next();
+  });
 
   const databaseAnswers = (ms: number) =>
     Promise.race([

@@ -76,5 +76,7 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
     passwordReset: { url: `${base}/reset-password` },
     verifyEmail: { url: `${base}/login` },
     staffInvite: { role: "Editor", invitedBy: "owner@example.com", url: `${base}/reset-password`, setPassword: true },
+    emailChangeConfirm: { url: `${base}/account/email-confirmed`, oldEmail: "jane@example.com" },
+    emailChangeNotice: { newEmail: "jane.doe@example.net" },
   };
 }

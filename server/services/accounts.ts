@@ -33,6 +33,7 @@ import { cookieValue, createPageRoleCookies } from "./page-role";
 import { sessionRefreshDue, sessionTokenOf } from "./session-token";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 import { SIGN_IN_LOCKOUT, TOTP_ISSUER } from "./two-factor";
+import { CLIENT_IP_HEADER, emailChangeOf, myAccountAuthPlugin } from "./my-account-auth";
 
 /** Who is asking: resolved from the session cookie, once per request. */
 export interface Viewer {
@@ -125,6 +126,7 @@ export function createAuth(
   jobs: Pick<JobsService, "queueMail">,
   mails: Pick<MailsService, "render">,
   logger: Logger,
+  limiter: RateLimiter,
 ) {
   const https = config.publicUrl.startsWith("https://");
   // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
@@ -157,6 +159,8 @@ export function createAuth(
         accountLockout: SIGN_IN_LOCKOUT,
         backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
       }),
+      // My account's rules on better-auth's own calls (limits, a taken address, the notices; decision 039).
+      myAccountAuthPlugin({ db, limiter, jobs, mails, logger }),
     ],
     emailAndPassword: {
       enabled: true,
@@ -176,15 +180,25 @@ export function createAuth(
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
-      sendVerificationEmail: async ({ user, url }) => {
+      sendVerificationEmail: async ({ user, url, token }) => {
+        // An email change's link goes to the new address (user.email here) with a mail of its own.
+        const change = emailChangeOf(token);
+        if (change) {
+          const mail = mails.render("emailChangeConfirm", { url, oldEmail: change.oldEmail }, user.email);
+          queueLinkMail("change-email", url, mail);
+          return;
+        }
         queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
       },
     },
     session: { expiresIn: SESSION.expiresInSeconds, updateAge: SESSION.updateAgeSeconds },
+    // A confirmed address changes only once the new one is confirmed (its link; my-account-auth.ts for the rest).
+    user: { changeEmail: { enabled: true } },
     advanced: {
       useSecureCookies: https,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ["x-forwarded-for"] : [], disableIpTracking: false },
+      // The address Express decided (TRUST_PROXY), set by the app on every request: a session records where it began.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], disableIpTracking: false },
     },
     // One set of limits: ours (per IP and per email, in PostgreSQL, shared by every instance) guard sign-in, sign-up,
     // reset and verification in front of this handler and in our own actions. better-auth's in-memory limiter has

@@ -164,3 +164,27 @@ async function lastAdminGuard(tx: Tx) {
 }
 
 export type AdminUsersService = ReturnType<typeof createAdminUsersService>;
+
+/**
+ * Once an account's address has become `newEmail` (its owner confirmed it: better-auth's /verify-email): its staff
+ * listing (keyed by email) moves with it, audited as the person's own change. It reads what is stored, so it does
+ * nothing for a change that did not happen, and may run again safely (following the link again finishes a move that
+ * failed half-way).
+ */
+export async function followEmailChange(db: Db, userId: string, oldEmail: string, newEmail: string): Promise<void> {
+  const from = oldEmail.toLowerCase();
+  const to = newEmail.toLowerCase();
+  await audited(db, { id: userId, email: to }, "admin_user", async (tx, audit) => {
+    const [person] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
+    if (!person || person.email.toLowerCase() !== to) return;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
+    const [listed] = await tx
+      .select({ id: adminUsers.id })
+      .from(adminUsers)
+      .where(sql`lower(${adminUsers.userEmail}) = ${from}`)
+      .for("update");
+    if (!listed) return;
+    await tx.update(adminUsers).set({ userEmail: to, updatedAt: new Date() }).where(eq(adminUsers.id, listed.id));
+    await audit.updated(listed.id, { userEmail: from }, { userEmail: to });
+  });
+}

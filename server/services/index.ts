@@ -21,6 +21,7 @@ import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
+import { createMyAccountService } from "./my-account";
 import { createTwoFactorService } from "./two-factor";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
@@ -72,7 +73,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails);
   const adminUsers = createAdminUsersService(database.db);
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
-  const auth = createAuth(database.db, config, jobs, mails, logger);
+  const auth = createAuth(database.db, config, jobs, mails, logger, rateLimiter);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const twoFactor = createTwoFactorService({
     auth,
@@ -81,6 +82,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     policy: config.staffTwoFactor,
     now,
   });
+  const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
   const settings = createSettingsService(database.db);
   const orders = createOrdersService({
     db: database.db,
@@ -141,6 +143,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     adminUsers,
     staff,
     accounts,
+    myAccount,
     twoFactor,
     async start() {
       await content.start();

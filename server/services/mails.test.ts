@@ -34,6 +34,8 @@ const LINKS: Record<MailKind, string> = {
   passwordReset: samples.passwordReset.url,
   verifyEmail: samples.verifyEmail.url,
   staffInvite: samples.staffInvite.url,
+  emailChangeConfirm: samples.emailChangeConfirm.url,
+  emailChangeNotice: `${PUBLIC_URL}/account/password`,
 };
 
 describe("renderMail", () => {

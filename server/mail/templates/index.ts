@@ -11,6 +11,7 @@ import {
 } from "./customer";
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
+import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
 /** One template per kind: the compiler refuses a kind without one. */
@@ -29,6 +30,8 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   passwordReset,
   verifyEmail,
   staffInvite,
+  emailChangeConfirm,
+  emailChangeNotice,
 };
 
 export type { MailContext, Template } from "./types";
