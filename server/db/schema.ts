@@ -308,10 +308,6 @@ export const orders = pgTable(
     index("orders_to_deliver_idx")
       .on(t.createdAt)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
-    // Today's sales (server/services/back-office.ts): the payments of one day, by when they came.
-    index("orders_paid_at_idx")
-      .on(t.paidAt)
-      .where(sql`${t.paymentStatus} = 'Paid'`),
     // The membership reminders' scan (server/services/reminders.ts): delivered paid memberships by their end.
     index("orders_membership_end_idx")
       .on(t.membershipValid)

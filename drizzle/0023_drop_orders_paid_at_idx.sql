@@ -1,0 +1,1 @@
+DROP INDEX "orders_paid_at_idx";
