@@ -47,6 +47,7 @@ export default [
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
     route("activity", "routes/admin/activity.tsx"),
+    route("trash", "routes/admin/trash.tsx"),
     route("mail-settings", "routes/admin/mail-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
     route("backups", "routes/admin/backups.tsx"),

@@ -53,7 +53,13 @@ const OTHER_KINDS: ActivityKind[] = [
   {
     entity: "message",
     title: "Message",
-    label: labels({ messageStatus: "Message Status", subject: "Subject", name: "Name", email: "Email" }),
+    label: labels({
+      messageStatus: "Message Status",
+      subject: "Subject",
+      name: "Name",
+      email: "Email",
+      archived: "Archived",
+    }),
     recordTitle: (f) => [str(f.subject), str(f.name)].filter(Boolean).join(" · from "),
     href: (id) => `/view/${id}`,
   },

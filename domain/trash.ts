@@ -32,3 +32,7 @@ export function purgeBefore(now: Date): Date {
 
 /** Whether something put in the trash at `deletedAt` is due to be deleted for good at `now`. */
 export const isDue = (deletedAt: Date, now: Date): boolean => purgeAt(deletedAt).getTime() <= now.getTime();
+
+/** The kinds of the trash a staff member sees: those whose area their role opens (`opens`: domain/capabilities' can). */
+export const kindsFor = (opens: (area: StaffArea) => boolean): TrashKind[] =>
+  TRASH_KINDS.filter((k) => opens(TRASH_KIND[k].area));

@@ -207,6 +207,21 @@ export function PageAnswer({ form }: { form: string }) {
 }
 
 /**
+ * The successful answer, come with the page, of one of a list's row forms (ids `{prefix}{record id}`) whose row the
+ * success removed (a restored or archived record): without JavaScript it would otherwise be lost. A refusal stays in
+ * the row's own form.
+ */
+export function RowAnswer({ prefix }: { prefix: string }) {
+  const answer = useActionData() as FormAnswer | undefined;
+  if (!isAnswer(answer) || !answer.ok || !answer.form.startsWith(prefix)) return null;
+  return (
+    <div className="mb-6">
+      <AnswerAlert answer={answer} everything />
+    </div>
+  );
+}
+
+/**
  * The answer written in the form. In place of a toast (no JavaScript), every text; on the account pages, a success
  * text or the refusal of the form as a whole (a refusal of fields is told at the fields).
  */

@@ -44,6 +44,10 @@ export interface Audit {
   created(recordId: string, after: object): Promise<void>;
   updated(recordId: string, before: object, after: object): Promise<void>;
   deleted(recordId: string, before: object): Promise<void>;
+  /** Taken back out of the trash, with the fields it has again (decision 038). */
+  restored(recordId: string, after: object): Promise<void>;
+  /** Deleted for good from the trash: what it was. */
+  purged(recordId: string, before: object): Promise<void>;
 }
 
 /**
@@ -59,7 +63,7 @@ export function audited<T>(
 ): Promise<T> {
   return db.transaction((tx) => {
     const log = async (
-      action: "create" | "update" | "delete",
+      action: (typeof activityLog.$inferSelect)["action"],
       recordId: string,
       before: object | null,
       after: object | null,
@@ -78,6 +82,8 @@ export function audited<T>(
       created: (recordId, after) => log("create", recordId, null, after),
       updated: (recordId, before, after) => log("update", recordId, before, after),
       deleted: (recordId, before) => log("delete", recordId, before, null),
+      restored: (recordId, after) => log("restore", recordId, null, after),
+      purged: (recordId, before) => log("purge", recordId, before, null),
     });
   });
 }

@@ -3,13 +3,15 @@ import { parseWith } from "../../domain/validation";
 import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../domain/catalogue";
 import { hasAccess, type Membership } from "../../domain/membership";
 import type { PageInfo } from "../../domain/pagination";
-import { categoryLabel, type CategoryKey } from "../../domain/vocabulary";
+import { categories, categoryLabel, type CategoryKey } from "../../domain/vocabulary";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
 import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
 import { pageOf } from "../lib/paging";
 import { audited } from "./activity";
+import type { Tx } from "./jobs";
+import { putInTrash, type TrashedRow } from "./trash";
 import type { Viewer } from "./accounts";
 import type { ContentService } from "./content";
 import type { OrdersService } from "./orders";
@@ -217,10 +219,49 @@ export function createCatalogueService({ db, orders, changes, now }: CatalogueSe
         audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
           if (!deleted) throw notFound(ITEM_NOT_FOUND);
+          // Kept 30 days in the trash (decision 038); its category is free meanwhile.
+          await putInTrash(tx, {
+            kind: "items",
+            entity: "catalogue_item",
+            recordId: id,
+            title: deleted.itemName,
+            row: { ...deleted, createdAt: deleted.createdAt.toISOString(), updatedAt: deleted.updatedAt.toISOString() },
+            deletedAt: now(),
+            deletedBy: viewer,
+          });
           await audit.deleted(id, toItem(deleted));
           await changes.changedIn(tx);
         }),
       );
+    },
+
+    /**
+     * An item taken out of the trash (the trash service's restore, in its transaction): back as it was, unless its
+     * category has been given to another item since (409). Every instance drops its copy once it commits.
+     */
+    async restoreIn(tx: Tx, { recordId, row }: TrashedRow): Promise<void> {
+      const category = String(row.itemDatabaseUrl);
+      if (!categories.includes(category))
+        throw conflict("This item's category no longer exists: it cannot be restored.");
+      const [taken] = await tx
+        .select({ id: catalogueItems.id })
+        .from(catalogueItems)
+        .where(eq(catalogueItems.itemDatabaseUrl, category as CategoryKey));
+      if (taken)
+        throw conflict(
+          `The category ${categoryLabel(category)} is used by another item now. Delete that item or give it another category first, then restore this one.`,
+        );
+      await tx.insert(catalogueItems).values({
+        id: recordId,
+        itemName: String(row.itemName),
+        itemsDescription: String(row.itemsDescription),
+        itemDatabaseUrl: category as CategoryKey,
+        itemsGuideline: String(row.itemsGuideline),
+        itemUrl: String(row.itemUrl),
+        createdAt: new Date(String(row.createdAt)),
+        updatedAt: new Date(String(row.updatedAt)),
+      });
+      await changes.changedIn(tx);
     },
 
     /**

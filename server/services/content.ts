@@ -1,12 +1,21 @@
 import { asc, and, eq, sql } from "drizzle-orm";
 import type pg from "pg";
-import { getSection, sections, type ContentSnapshot, type SectionDef, type SectionType } from "../../domain/registry";
+import {
+  getSection,
+  recordTitle,
+  sections,
+  type ContentSnapshot,
+  type SectionDef,
+  type SectionType,
+} from "../../domain/registry";
 import { validateSection } from "../../domain/validation";
 import { isDatabaseUnavailable, type Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { audited, type Actor } from "./activity";
+import type { Tx } from "./jobs";
+import { putInTrash, type TrashedRow } from "./trash";
 
 export type ContentRecord = { _id: string } & Record<string, unknown>;
 
@@ -25,13 +34,22 @@ export interface ContentServiceOptions {
   /** The snapshot is re-read at the latest after this long, even if a change notification was missed. */
   ttlMs: number;
   now?: () => number;
+  /** The clock of the trash's dates (the services' one, which tests move). */
+  clock?: () => Date;
 }
 
 /**
  * Public content. Pages read one in-memory snapshot of every section, loaded with one query and dropped when any
  * instance changes content (PostgreSQL LISTEN/NOTIFY), so an anonymous page view costs no database round trip.
  */
-export function createContentService({ db, pool, logger, ttlMs, now = Date.now }: ContentServiceOptions) {
+export function createContentService({
+  db,
+  pool,
+  logger,
+  ttlMs,
+  now = Date.now,
+  clock = () => new Date(),
+}: ContentServiceOptions) {
   let snapshot: { value: ContentSnapshot; loadedAt: number } | undefined;
   /** The last snapshot read, served while the database cannot be reached (a stale page beats an error page). */
   let lastGood: ContentSnapshot | undefined;
@@ -248,17 +266,26 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
 
     /**
      * Deletes a record (a list's, or a singleton, whose add form then shows again); the public pages follow at once.
-     * An unknown id is a 404.
+     * The record goes to the trash for 30 days (decision 038). An unknown id is a 404.
      */
     async remove(type: string, id: string, actor?: Actor): Promise<{ deleted: boolean }> {
-      sectionOr404(type);
+      const def = sectionOr404(type);
       if (!isId(id)) throw notFound();
       await audited(db, actor, `content:${type}`, async (tx, audit) => {
         const [row] = await tx
           .delete(contentEntries)
           .where(and(eq(contentEntries.type, type), eq(contentEntries.id, id)))
-          .returning({ data: contentEntries.data });
+          .returning();
         if (!row) throw notFound();
+        await putInTrash(tx, {
+          kind: "content",
+          entity: `content:${type}`,
+          recordId: id,
+          title: recordTitle(def, row.data) || def.title,
+          row: { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() },
+          deletedAt: clock(),
+          deletedBy: actor,
+        });
         await audit.deleted(id, row.data);
         await notifyChanged(tx);
       });
@@ -327,6 +354,41 @@ export function createContentService({ db, pool, logger, ttlMs, now = Date.now }
       if (to < 0 || to >= ids.length) return { modified: false };
       [ids[from], ids[to]] = [ids[to]!, ids[from]!];
       return this.reorder(type, ids, actor);
+    },
+
+    /**
+     * A record taken out of the trash (the trash service's restore, in its transaction): back with its id, fields,
+     * place and dates, unless its section no longer takes it (409). The caller drops the snapshot once it commits.
+     */
+    async restoreIn(tx: Tx, { recordId, row }: TrashedRow): Promise<void> {
+      const type = String(row.type);
+      const def = getSection(type);
+      if (!def) throw new AppError(409, "This part of the site no longer exists: it cannot be restored.");
+      const parsed = validateSection(def, row.data);
+      if (!parsed.ok)
+        throw new AppError(
+          409,
+          `This ${def.title} no longer fits the site's fields (${parsed.errors[0]!.message}): it cannot be restored.`,
+        );
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"content:" + type}))`);
+      const [{ count }] = (
+        await tx.execute<{ count: number }>(
+          sql`select count(*)::int as count from content_entries where type = ${type}`,
+        )
+      ).rows as [{ count: number }];
+      if (def.cardinality === "singleton" && count >= 1)
+        throw new AppError(409, `A new ${def.title} was added since: delete that one first, then restore this one.`);
+      if (def.cardinality === "list" && def.max !== undefined && count >= def.max)
+        throw new AppError(409, def.maxNotice ?? `The ${def.title} list is full: delete one first.`);
+      await tx.insert(contentEntries).values({
+        id: recordId,
+        type,
+        data: row.data as Record<string, unknown>,
+        position: Number(row.position ?? 0),
+        createdAt: new Date(String(row.createdAt)),
+        updatedAt: new Date(String(row.updatedAt)),
+      });
+      await notifyChanged(tx);
     },
 
     /** Whether any content exists (an empty database gets the demo content). */

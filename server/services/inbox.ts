@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { PageInfo } from "../../domain/pagination";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
@@ -19,6 +19,8 @@ export interface MessageRecord {
   message: string;
   messageStatus: MessageStatus;
   createdAt: string;
+  /** When it was archived (decision 038); null while it is in the inbox. */
+  archivedAt: string | null;
 }
 const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
   _id: r.id,
@@ -29,8 +31,14 @@ const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({
   message: r.message,
   messageStatus: r.messageStatus,
   createdAt: r.createdAt.toISOString(),
+  archivedAt: r.archivedAt?.toISOString() ?? null,
 });
 const markSchema = z.object({ messageStatus: z.literal("Read", { error: "messageStatus can only become Read" }) });
+const archiveSchema = z.object({
+  archived: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], {
+    error: "archived must be true (archive the message) or false (back to the inbox)",
+  }),
+});
 import type { RateLimiter } from "./rate-limit";
 import type { MailsService } from "./mails";
 import { jobKey } from "./jobs";
@@ -53,6 +61,7 @@ export function createInboxService(
   limiter: RateLimiter,
   perIpLimit: number,
   mails: Pick<MailsService, "queueToAdmins">,
+  now: () => Date = () => new Date(),
 ) {
   async function limit(name: string, visitor: Visitor) {
     const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
@@ -81,19 +90,66 @@ export function createInboxService(
       });
     },
 
-    /** Messages of one status, newest first, one page (the admin's Unread and Read tables page separately). */
+    /**
+     * Messages of one status in the inbox (not archived), newest first, one page (the admin's Unread and Read tables
+     * page separately).
+     */
     async messagesByStatus(
       status: "UnRead" | "Read",
       page: unknown,
       perPage: number,
     ): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
       const { rows, page: info } = await pageOf(db, messages, {
-        where: eq(messages.messageStatus, status),
+        where: and(eq(messages.messageStatus, status), isNull(messages.archivedAt)),
         orderBy: [desc(messages.createdAt), desc(messages.id)],
         page,
         perPage,
       });
       return { messages: rows.map(toMessage), page: info };
+    },
+
+    /** Archived messages, the most recently archived first, one page. */
+    async archivedMessages(page: unknown, perPage: number): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
+      const { rows, page: info } = await pageOf(db, messages, {
+        where: isNotNull(messages.archivedAt),
+        orderBy: [desc(messages.archivedAt), desc(messages.id)],
+        page,
+        perPage,
+      });
+      return { messages: rows.map(toMessage), page: info };
+    },
+
+    /** Unread messages in the inbox: an archived message does not count, read or not. */
+    async unreadCount(): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(messages)
+        .where(and(eq(messages.messageStatus, "UnRead"), isNull(messages.archivedAt)));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Archives a message ({archived: true}: out of the inbox and the unread count) or brings it back ({archived:
+     * false}); its status stays as it was. Audited; asking for what is already so changes nothing.
+     */
+    async setArchived(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(archiveSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Message not found");
+      const archived = parsed.data.archived;
+      return audited(db, actor, "message", async (tx, audit) => {
+        const [row] = await tx
+          .select({ archivedAt: messages.archivedAt })
+          .from(messages)
+          .where(eq(messages.id, id))
+          .for("update");
+        if (!row) throw notFound("Message not found");
+        if ((row.archivedAt !== null) === archived) return { modified: false };
+        const archivedAt = archived ? now() : null;
+        await tx.update(messages).set({ archivedAt }).where(eq(messages.id, id));
+        await audit.updated(id, { archived: !archived }, { archived });
+        return { modified: true };
+      });
     },
 
     async allMessages(): Promise<MessageRecord[]> {

@@ -21,6 +21,8 @@ import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
+import { createTrashService } from "./trash";
+import { createVersionsService } from "./versions";
 import { createMyAccountService } from "./my-account";
 import { createTwoFactorService } from "./two-factor";
 
@@ -32,6 +34,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     pool: database.pool,
     logger,
     ttlMs: config.contentCacheTtlMs,
+    clock: now,
   });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
   const jobs = createJobsService({
@@ -70,7 +73,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { title: "Membership reminders: ends in 7 days, ended" },
   );
-  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails);
+  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails, now);
   const adminUsers = createAdminUsersService(database.db);
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
   const auth = createAuth(database.db, config, jobs, mails, logger, rateLimiter);
@@ -107,7 +110,25 @@ export function createServices(database: Database, config: Config, logger: Logge
   const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
-  const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger });
+  const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
+  // Deleted content, items and images, kept 30 days (decision 038); each kind put back by the service that owns it.
+  const trash = createTrashService({
+    db: database.db,
+    logger,
+    now,
+    restorers: { content: content.restoreIn, items: catalogue.restoreIn, media: media.restoreIn },
+    changed: () => content.invalidate(),
+  });
+  const versions = createVersionsService({ db: database.db, content, timeZone: config.timeZone });
+  // Once a day, once across the instances: what was deleted 30 days ago is deleted for good.
+  jobs.every(
+    "trash-clean-up",
+    "17 3 * * *",
+    async () => {
+      await trash.purgeExpired();
+    },
+    { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
+  );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
   // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
   // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to
@@ -131,6 +152,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     catalogue,
     content,
     media,
+    trash,
+    versions,
     backups,
     exports: csvExports,
     inbox,

@@ -28,6 +28,8 @@ import {
   type ProcessedImage,
 } from "../media/process";
 import { audited, type Actor } from "./activity";
+import type { Tx } from "./jobs";
+import { putInTrash, type TrashedRow } from "./trash";
 
 export type { MediaItem, Usage };
 import type { ContentService } from "./content";
@@ -54,6 +56,8 @@ export interface MediaServiceOptions {
   limiter: RateLimiter;
   logger: Logger;
   cacheBytes?: number;
+  /** The clock of the trash's dates (the services' one, which tests move). */
+  now?: () => Date;
 }
 
 /**
@@ -67,6 +71,7 @@ export function createMediaService({
   limiter,
   logger,
   cacheBytes = DEFAULT_CACHE_BYTES,
+  now = () => new Date(),
 }: MediaServiceOptions) {
   const queue = createProcessingQueue();
   const files = new ByteCache(cacheBytes);
@@ -311,7 +316,10 @@ export function createMediaService({
       return { modified };
     },
 
-    /** Deletes an image nobody uses; one in use is refused (409) with the places that use it. */
+    /**
+     * Deletes an image nobody uses; one in use is refused (409) with the places that use it. The image and its files
+     * go to the trash for 30 days (decision 038).
+     */
     async remove(id: string, actor: Actor): Promise<void> {
       if (!isId(id)) throw notFound("No such image.");
       const key = await audited(db, actor, "media", async (tx, audit) => {
@@ -321,11 +329,52 @@ export function createMediaService({
         if (!row) throw notFound("No such image.");
         const usages = (await usagesOf(tx, [row.key])).get(row.key) ?? [];
         if (usages.length) throw new AppError(409, inUseMessage(usages));
+        await putInTrash(tx, {
+          kind: "media",
+          entity: "media",
+          recordId: id,
+          title: row.fileName,
+          row: { ...row, createdAt: row.createdAt.toISOString() },
+          deletedAt: now(),
+          deletedBy: actor,
+          filesOfMedia: id,
+        });
         await tx.delete(media).where(eq(media.id, id));
         await audit.deleted(id, { fileName: row.fileName, alt: row.alt, width: row.width, height: row.height });
         return row.key;
       });
       files.dropKey(key);
+    },
+
+    /**
+     * An image taken out of the trash (the trash service's restore, in its transaction): its row and files back as they
+     * were, under the same addresses; refused (409) when the same file was uploaded again since.
+     */
+    async restoreIn(tx: Tx, { trashId, recordId, row }: TrashedRow): Promise<void> {
+      const key = String(row.key);
+      const [again] = await tx.select({ id: media.id }).from(media).where(eq(media.key, key));
+      if (again)
+        throw new AppError(
+          409,
+          "The same image was uploaded again since: it is in the library already. Delete this copy from the trash.",
+        );
+      await tx.insert(media).values({
+        id: recordId,
+        key,
+        fileName: String(row.fileName),
+        sourceFormat: row.sourceFormat as Row["sourceFormat"],
+        sourceBytes: Number(row.sourceBytes),
+        width: Number(row.width),
+        height: Number(row.height),
+        color: String(row.color),
+        alt: String(row.alt ?? ""),
+        createdBy: row.createdBy === null || row.createdBy === undefined ? null : String(row.createdBy),
+        createdAt: new Date(String(row.createdAt)),
+      });
+      await tx.execute(sql`insert into media_variants (media_id, format, width, height, size, data)
+        select ${recordId}, format, width, height, size, data from trash_files where trash_id = ${trashId}`);
+      // Pages describe images per content generation: a key they found missing is looked up again.
+      await content.changedIn(tx);
     },
 
     /**

@@ -217,8 +217,12 @@ function ConfirmDelete({ section, record, onDone }: { section: SectionDef; recor
   return (
     <ActionForm handle={form} intent="delete" hidden={{ type: section.type, id: record._id }}>
       <p className="text-sm text-ink">
-        {title ? <strong>“{title}”</strong> : `This ${section.title}`} will be removed from the site at once. This
-        cannot be undone.
+        {title ? <strong>“{title}”</strong> : `This ${section.title}`} will be removed from the site at once. It stays
+        in the{" "}
+        <Link to="/trash" className="font-semibold text-clay underline underline-offset-2">
+          trash
+        </Link>{" "}
+        for 30 days, where it can be restored.
       </p>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
         {/* Without JavaScript the dialog is this page's ?delete= address: cancelling is leaving it. */}

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/activity";
 import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../../domain/activity";
 import { Badge, DataTable } from "../../components/DataTable";
@@ -7,19 +7,34 @@ import { requireStaff } from "../../lib/guards.server";
 import { activityActions } from "../../../domain/vocabulary";
 import { AdminHeader } from "./layout";
 import { dateTime } from "../../../domain/dates";
+import { can } from "../../../domain/capabilities";
+import { isAppError } from "../../../server/lib/errors";
+import type { VersionPlan } from "../../../server/services/versions";
+import type { DescribedEntry } from "../../../server/services/activity";
+import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
+import { Modal } from "../../components/Modal";
+import { formAction } from "../../lib/form.server";
 
 /** Entries per page. */
 const PER_PAGE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireStaff(request, context, "activity");
+  const viewer = await requireStaff(request, context, "activity");
   const params = new URL(request.url).searchParams;
   const filters = activityFiltersFromSearch(params);
   const [{ entries, page }, people] = await Promise.all([
     context.services.activity.list(params.get("page"), PER_PAGE, filters),
     context.services.activity.people(),
   ]);
+  const canRestore = can(viewer.staffRole, "content");
+  // Deleted records still in the trash: their delete entry links to it (one query for the page).
+  const trashed = await context.services.trash.holding(
+    entries.filter((e) => e.action === "delete").map((e) => e.recordId),
+  );
   return {
+    restore: canRestore ? await versionToRestore(context, params.get("restore")) : null,
+    canRestore,
+    inTrash: Object.fromEntries(trashed),
     page,
     entries,
     filters,
@@ -30,18 +45,66 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** The confirmation of "Restore this version" (?restore={entry id}): what it would change, or why it cannot. */
+async function versionToRestore(
+  context: Route.LoaderArgs["context"],
+  entryId: string | null,
+): Promise<{ plan: VersionPlan } | { refused: string } | null> {
+  if (!entryId) return null;
+  try {
+    return { plan: await context.services.versions.plan(entryId) };
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) return { refused: error.message };
+    throw error;
+  }
+}
+
+/** "Restore this version": the entry's older values written back as a new change (decision 038). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "activity");
+  if (!can(viewer.staffRole, "content")) throw data({ message: "You don't have any permission" }, { status: 403 });
+  const form = await request.formData();
+  const entryId = String(form.get("entry") ?? "");
+  return formAction(form, {
+    run: () => context.services.versions.restore(entryId, viewer),
+    success: (r) => (r.modified ? "Version restored" : "Nothing to restore: it has these values already."),
+  });
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Activity log" }, { name: "robots", content: "noindex" }];
 
-const VERB = { create: "Added", update: "Changed", delete: "Deleted" } as const;
+const VERB = {
+  create: "Added",
+  update: "Changed",
+  delete: "Deleted",
+  restore: "Restored",
+  purge: "Deleted for good",
+} as const;
+
+const RESTORE_FORM = "restore-version";
+
+/** Whether an entry is a change of site content whose version can be written back. */
+const restorable = (e: DescribedEntry) =>
+  e.entity.startsWith("content:") &&
+  (e.action === "update" || e.action === "create") &&
+  e.changes.some((c) => c.field !== "position");
 
 /** Every admin change, newest first: who, when, which record of which section, each field before → after. */
 export default function Activity({
-  loaderData: { entries, page, filters, people, kinds, timeZone },
+  loaderData: { entries, page, filters, people, kinds, timeZone, restore, canRestore, inTrash },
 }: Route.ComponentProps) {
   const filtered = Object.keys(filters).length > 0;
+  const { search } = useLocation();
+  const restoreHref = (id: string) => {
+    const params = new URLSearchParams(search);
+    params.set("restore", id);
+    return `?${params}`;
+  };
   return (
     <>
       <AdminHeader title="Activity log" lead="Every change made in the back office, newest first." />
+      <PageAnswer form={RESTORE_FORM} />
+      {restore ? <RestoreVersion key={search} restore={restore} /> : null}
       <Form
         method="get"
         key={JSON.stringify(filters)}
@@ -100,6 +163,23 @@ export default function Activity({
                 ) : (
                   <span className="mt-1 block text-mist">{e.recordTitle || "(no title)"}</span>
                 )}
+                {canRestore && restorable(e) ? (
+                  <Link
+                    to={restoreHref(e.id)}
+                    preventScrollReset
+                    className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
+                  >
+                    Restore this version
+                  </Link>
+                ) : null}
+                {e.action === "delete" && inTrash[e.recordId] ? (
+                  <Link
+                    to={`/trash?kind=${inTrash[e.recordId]}`}
+                    className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
+                  >
+                    Restore from the trash
+                  </Link>
+                ) : null}
               </>
             ),
           },
@@ -116,7 +196,7 @@ export default function Activity({
                         <ins className="no-underline">{c.after.slice(0, 80)}</ins>
                       </>
                     ) : (
-                      (e.action === "delete" ? c.before : c.after).slice(0, 80)
+                      (e.action === "delete" || e.action === "purge" ? c.before : c.after).slice(0, 80)
                     )}
                   </li>
                 ))}
@@ -130,5 +210,85 @@ export default function Activity({
         page={page}
       />
     </>
+  );
+}
+
+/**
+ * The confirmation of "Restore this version", opened by its address (?restore={entry id}) so that it works without
+ * JavaScript: each field with its value now and the value it gets back, or why this version cannot be restored.
+ */
+function RestoreVersion({ restore }: { restore: { plan: VersionPlan } | { refused: string } }) {
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const params = new URLSearchParams(search);
+  params.delete("restore");
+  const back = `${pathname}${params.size ? `?${params}` : ""}`;
+  const close = () => void navigate(back, { replace: true, preventScrollReset: true });
+  const form = useActionForm({ id: RESTORE_FORM, action: back, onSuccess: close });
+  const cancel = (
+    <Link to={back} replace preventScrollReset className="btn-outline px-5 py-2 text-sm">
+      {"plan" in restore && restore.plan.changes.length ? "Cancel" : "Close"}
+    </Link>
+  );
+  if (!("plan" in restore)) {
+    return (
+      <Modal open onClose={close} title="This version cannot be restored" testId="restore-version">
+        <p className="text-sm text-ink" role="alert">
+          {restore.refused}
+        </p>
+        {/in the trash/.test(restore.refused) ? (
+          <p className="mt-3 text-sm">
+            <Link to="/trash" className="font-semibold text-clay hover:underline">
+              Open the trash
+            </Link>
+          </p>
+        ) : null}
+        <div className="mt-6 flex justify-end">{cancel}</div>
+      </Modal>
+    );
+  }
+  const { plan } = restore;
+  return (
+    <Modal
+      open
+      onClose={close}
+      title="Restore this version?"
+      subtitle={`${plan.kind}${plan.recordTitle ? ` “${plan.recordTitle}”` : ""}`}
+      testId="restore-version"
+    >
+      {plan.changes.length ? (
+        <ActionForm handle={form} hidden={{ entry: plan.entryId }}>
+          <p className="text-sm text-ink">These fields get back their earlier values, as a new change in this log:</p>
+          <dl className="mt-4 space-y-3 text-sm">
+            {plan.changes.map((c) => (
+              <div key={c.field} className="rounded-xl bg-sand px-4 py-3">
+                <dt className="font-semibold">{c.label}</dt>
+                <dd className="mt-1 break-words">
+                  <span className="text-mist">Now: </span>
+                  <del className="text-mist">{c.now.slice(0, 200)}</del>
+                </dd>
+                <dd className="break-words">
+                  <span className="text-mist">Restored: </span>
+                  <ins className="no-underline">{c.restored.slice(0, 200)}</ins>
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <div className="mt-6 flex flex-wrap justify-end gap-3">
+            {cancel}
+            <button type="submit" className="btn-dark px-5 py-2 text-sm" disabled={form.busy}>
+              {form.busy ? "Restoring…" : "Restore this version"}
+            </button>
+          </div>
+        </ActionForm>
+      ) : (
+        <>
+          <p className="text-sm text-ink" role="status">
+            Nothing to restore: it has these values already.
+          </p>
+          <div className="mt-6 flex justify-end">{cancel}</div>
+        </>
+      )}
+    </Modal>
   );
 }

@@ -1,6 +1,10 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/all-messages";
+import { RowAnswer } from "../../components/ActionForm";
+import { ARCHIVE_FORM_PREFIX, ArchiveButton } from "../../components/admin/ArchiveButton";
 import { Badge, DataTable } from "../../components/DataTable";
+import { ViewTabs } from "../../components/admin/ViewTabs";
+import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import type { MessageRecord } from "../../../server/services/inbox";
 import { AdminHeader } from "./layout";
@@ -12,11 +16,29 @@ export const MESSAGES_PAGE_SIZE = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "messages");
   const q = new URL(request.url).searchParams;
+  const { inbox } = context.services;
+  // The "Archived" filter (decision 038): archived messages only; the inbox's two tables hold the others.
+  if (q.get("view") === "archived") {
+    return { view: "archived" as const, archived: await inbox.archivedMessages(q.get("page"), MESSAGES_PAGE_SIZE) };
+  }
   const [unread, read] = await Promise.all([
-    context.services.inbox.messagesByStatus("UnRead", q.get("unread"), MESSAGES_PAGE_SIZE),
-    context.services.inbox.messagesByStatus("Read", q.get("read"), MESSAGES_PAGE_SIZE),
+    inbox.messagesByStatus("UnRead", q.get("unread"), MESSAGES_PAGE_SIZE),
+    inbox.messagesByStatus("Read", q.get("read"), MESSAGES_PAGE_SIZE),
   ]);
-  return { unread, read };
+  return { view: "inbox" as const, unread, read };
+}
+
+/** Archive a message, or bring it back to the inbox. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "messages");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent !== "archive" && intent !== "unarchive") throw data({ message: "Unknown form" }, { status: 400 });
+  return formAction(form, {
+    run: () =>
+      context.services.inbox.setArchived(String(form.get("id") ?? ""), { archived: intent === "archive" }, viewer),
+    success: intent === "archive" ? "Message archived" : "Message moved back to the inbox",
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Messages" }, { name: "robots", content: "noindex" }];
@@ -34,14 +56,17 @@ const columns = [
     header: "Action",
     pinned: true,
     cell: (m: MessageRecord) => (
-      <Link to={`/view/${m._id}`} className="text-sm font-semibold text-clay hover:underline">
-        View Message
-      </Link>
+      <span className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <Link to={`/view/${m._id}`} className="text-sm font-semibold text-clay hover:underline">
+          View Message
+        </Link>
+        <ArchiveButton message={m} />
+      </span>
     ),
   },
 ];
 
-export default function AllMessages({ loaderData: { unread, read } }: Route.ComponentProps) {
+export default function AllMessages({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminHeader
@@ -52,28 +77,48 @@ export default function AllMessages({ loaderData: { unread, read } }: Route.Comp
           </Link>
         }
       />
-      <div className="space-y-8">
+      <ViewTabs
+        label="Messages"
+        tabs={[
+          { label: "Inbox", to: "/all-messages", active: loaderData.view === "inbox" },
+          { label: "Archived", to: "/all-messages?view=archived", active: loaderData.view === "archived" },
+        ]}
+      />
+      <RowAnswer prefix={ARCHIVE_FORM_PREFIX} />
+      {loaderData.view === "archived" ? (
         <DataTable
-          testId="unread-messages"
-          caption="Unread messages"
+          testId="archived-messages"
+          caption="Archived messages"
           columns={columns}
-          rows={unread.messages}
+          rows={loaderData.archived.messages}
           rowKey={(m) => m._id}
-          empty="No unread messages."
-          page={unread.page}
-          pageParam="unread"
+          empty="No archived messages."
+          page={loaderData.archived.page}
         />
-        <DataTable
-          testId="read-messages"
-          caption="Read messages"
-          columns={columns}
-          rows={read.messages}
-          rowKey={(m) => m._id}
-          empty="No read messages."
-          page={read.page}
-          pageParam="read"
-        />
-      </div>
+      ) : (
+        <div className="space-y-8">
+          <DataTable
+            testId="unread-messages"
+            caption="Unread messages"
+            columns={columns}
+            rows={loaderData.unread.messages}
+            rowKey={(m) => m._id}
+            empty="No unread messages."
+            page={loaderData.unread.page}
+            pageParam="unread"
+          />
+          <DataTable
+            testId="read-messages"
+            caption="Read messages"
+            columns={columns}
+            rows={loaderData.read.messages}
+            rowKey={(m) => m._id}
+            empty="No read messages."
+            page={loaderData.read.page}
+            pageParam="read"
+          />
+        </div>
+      )}
     </>
   );
 }

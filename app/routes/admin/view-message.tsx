@@ -3,6 +3,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
+import { ArchiveButton } from "../../components/admin/ArchiveButton";
 import { dateTime } from "../../../domain/dates";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -42,6 +43,12 @@ export default function ViewMessage({ loaderData: { message, timeZone } }: Route
           <dd>{message.subject}</dd>
           <dt className="text-mist">Received</dt>
           <dd>{dateTime(message.createdAt, timeZone)}</dd>
+          {message.archivedAt ? (
+            <>
+              <dt className="text-mist">Archived</dt>
+              <dd>{dateTime(message.archivedAt, timeZone)}</dd>
+            </>
+          ) : null}
         </dl>
         <p className="mt-6 rounded-xl bg-sand p-5 text-sm leading-relaxed whitespace-pre-line">{message.message}</p>
         {message.messageStatus === "UnRead" ? (
@@ -56,6 +63,7 @@ export default function ViewMessage({ loaderData: { message, timeZone } }: Route
             {form.shown?.ok ? form.shown.messages[0] : "Read."}
           </p>
         )}
+        <ArchiveButton message={message} className="mt-4" />
       </article>
     </>
   );

@@ -41,6 +41,10 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       area: "messages",
       what: "contact messages",
       handler: async (req, res) => {
+        if (req.query.status === "Archived") {
+          const { messages, page } = await inbox.archivedMessages(req.query.page, perPage(req));
+          return paged(res, messages, page);
+        }
         const status = req.query.status === "Read" ? "Read" : req.query.status === "UnRead" ? "UnRead" : undefined;
         if (!status) return inbox.allMessages();
         const { messages, page } = await inbox.messagesByStatus(status, req.query.page, perPage(req));
@@ -62,6 +66,14 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       area: "messages",
       what: "mark a message read",
       handler: async (req, _res, viewer) => updated((await inbox.markRead(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "put",
+      path: "/message/:id/archive",
+      access: "admin",
+      area: "messages",
+      what: "archive a message ({archived: true}) or bring it back to the inbox ({archived: false})",
+      handler: async (req, _res, viewer) => updated((await inbox.setArchived(id(req), req.body, viewer)).modified),
     },
     {
       method: "get",

@@ -6,6 +6,7 @@ import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
+import { trashRoutes } from "./trash";
 import type { ApiRoute } from "./route";
 import { userRoutes } from "./users";
 
@@ -22,5 +23,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...catalogueRoutes(services),
     ...mediaRoutes(services),
     ...jobRoutes(services),
+    ...trashRoutes(services),
   ];
 }
