@@ -64,6 +64,13 @@ const OTHER_KINDS: ActivityKind[] = [
     href: (id) => `/view/${id}`,
   },
   {
+    entity: "customer",
+    title: "Customer",
+    label: labels({ note: "Private note", sessions: "Sessions", mailSentAgain: "Mail sent again" }),
+    recordTitle: (_f, id) => `Customer ${id.slice(0, 8)}`,
+    href: (id) => `/customers/${id}`,
+  },
+  {
     entity: "admin_user",
     title: "Admin user",
     label: labels({ userEmail: "User Email", userRole: "User Role" }),

@@ -30,6 +30,8 @@ export interface MailData {
   };
   membershipActive: OrderRef & { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };
+  /** Days the agency gave (a zero-price order): how many, and the membership's end now. */
+  membershipGiven: OrderRef & { customerName: string; days: number; expiresAt: MailDate };
   membershipEnded: { customerName: string; packageName: string; endedAt: MailDate };
   orderCancelled: OrderRef & { customerName: string; packageName: string; amount: number };
   paymentRefunded: OrderRef & {
@@ -112,6 +114,12 @@ export const MAIL_KINDS = {
     label: "Membership active",
     audience: "customer",
     when: "An order's membership starts (the order is set Delivered).",
+    canTurnOff: true,
+  },
+  membershipGiven: {
+    label: "Membership extended by the studio",
+    audience: "customer",
+    when: "The studio gives or extends a customer's membership (days free of charge): its new end date.",
     canTurnOff: true,
   },
   membershipEndingSoon: {

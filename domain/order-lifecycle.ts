@@ -3,7 +3,7 @@
  * (server/services/orders/commands.ts) apply it before they write, and the membership property tests replay it, so a
  * rule about an order's statuses lives here and nowhere else.
  */
-import type { OrderStatus, PaymentStatus } from "./vocabulary";
+import type { OrderStatus, PaymentMethod, PaymentStatus } from "./vocabulary";
 
 /** The part of an order its events change. */
 export interface OrderState {
@@ -19,7 +19,16 @@ export interface OrderState {
 
 export type OrderEvent =
   /** A payment: PayPal verified it (txnId), or the studio marked it Paid by hand. `deliver`: activate it at once. */
-  | { type: "pay"; at: Date; txnId?: string; deliver?: boolean }
+  | {
+      type: "pay";
+      at: Date;
+      txnId?: string;
+      deliver?: boolean;
+      /** How it was paid (stored on the order): PayPal with a txnId, else By hand unless said (a Bank transfer). */
+      method?: PaymentMethod;
+      /** The bank transfer's reference. */
+      reference?: string;
+    }
   /** The studio sets the order Delivered: its membership starts (if it is paid). */
   | { type: "deliver"; at: Date }
   /** The studio sets a delivered order back to Pending. */

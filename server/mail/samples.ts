@@ -33,6 +33,13 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       packageName: "Standard",
       expiresAt: inDays(30),
     },
+    membershipGiven: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      days: 10,
+      expiresAt: inDays(40),
+    },
     membershipEndingSoon: { customerName: "Jane Doe", packageName: "Standard", expiresAt: inDays(7) },
     membershipEnded: { customerName: "Jane Doe", packageName: "Standard", endedAt: now },
     orderCancelled: {

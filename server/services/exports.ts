@@ -96,7 +96,7 @@ export type ExportsService = ReturnType<typeof createExportsService>;
  * row is read; a reader that stops early (the download was cancelled) or an error discards it, since its cursor may
  * be half read.
  */
-async function table(
+export async function table(
   pool: pg.Pool,
   header: string[],
   text: string,

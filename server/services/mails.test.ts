@@ -24,6 +24,7 @@ const LINKS: Record<MailKind, string> = {
   paymentReceived: `${PUBLIC_URL}/dashboard`,
   membershipActive: `${PUBLIC_URL}/dashboard`,
   membershipEndingSoon: `${PUBLIC_URL}/pricing`,
+  membershipGiven: `${PUBLIC_URL}/dashboard`,
   membershipEnded: `${PUBLIC_URL}/pricing`,
   orderCancelled: `${PUBLIC_URL}/pricing`,
   paymentRefunded: `${PUBLIC_URL}/dashboard`,

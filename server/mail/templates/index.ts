@@ -11,6 +11,7 @@ import {
 } from "./customer";
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
+import { membershipGiven } from "./membership-given";
 import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
@@ -20,6 +21,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   paymentReceived,
   membershipActive,
   membershipEndingSoon,
+  membershipGiven,
   membershipEnded,
   orderCancelled,
   paymentRefunded,
