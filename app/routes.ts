@@ -18,6 +18,8 @@ export default [
 
   // Accounts (spec 1, sections 2 and 5)
   route("login", "routes/account/login.tsx"),
+  route("login/two-factor", "routes/account/login-two-factor.tsx"),
+  route("account/security", "routes/account/security.tsx"),
   route("register", "routes/account/register.tsx"),
   route("reset", "routes/account/reset.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),

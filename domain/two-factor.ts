@@ -78,3 +78,17 @@ export function recoveryCodesText(siteName: string, email: string, codes: readon
     "",
   ].join("\n");
 }
+
+const passwordField = z.string({ error: "Enter your password." }).min(1, { error: "Enter your password." }).max(200);
+
+/** Turning it on (step 1) and new recovery codes: the password. */
+export const twoFactorPasswordSchema = z.object({ password: passwordField });
+/** Turning it on (step 2): the app's first code. */
+export const twoFactorConfirmSchema = z.object({ code: totpCodeField });
+/** Turning it off: the password and a code (the app's or a recovery code). */
+export const twoFactorOffSchema = z.object({ password: passwordField, code: anyCodeField });
+/** Sign-in's second step: the app's code, or a recovery code instead. */
+export const secondFactorSchema = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("totp"), code: totpCodeField }),
+  z.object({ method: z.literal("recovery"), code: recoveryCodeField }),
+]);

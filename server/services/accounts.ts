@@ -32,7 +32,7 @@ import type { Mail } from "./mailer";
 import { cookieValue, createPageRoleCookies } from "./page-role";
 import { sessionRefreshDue, sessionTokenOf } from "./session-token";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
-import { SIGN_IN_LOCKOUT, TOTP_ISSUER } from "./two-factor";
+import { SIGN_IN_LOCKOUT, TOTP_ISSUER, TWO_FACTOR_LIMITS } from "./two-factor";
 import { CLIENT_IP_HEADER, emailChangeOf, myAccountAuthPlugin } from "./my-account-auth";
 
 /** Who is asking: resolved from the session cookie, once per request. */
@@ -398,6 +398,16 @@ export function createAccountsService(deps: {
         if (email) await limit(AUTH_LIMITS.resetEmail, email, TOO_MANY.reset);
       } else if (path === "/send-verification-email") {
         if (email) await limit(AUTH_LIMITS.verifyEmail, email, TOO_MANY.verify);
+      } else if (path.startsWith("/two-factor/")) {
+        // Decision 038: codes are limited per address as on the sign-in page; turning it off asks for a code and
+        // follows the staff rule, so only the account's page does it; no device is trusted to skip the code.
+        if (path === "/two-factor/disable") {
+          throw new AppError(403, "Turn off two-factor sign-in on your account's security page.");
+        }
+        if ((body as { trustDevice?: unknown } | undefined)?.trustDevice) {
+          throw new AppError(400, "Trusting a device is not offered: each sign-in asks for a code.");
+        }
+        if (path.startsWith("/two-factor/verify")) await limit(TWO_FACTOR_LIMITS.signInIp, ip, TOO_MANY.signIn);
       }
     },
 

@@ -6,12 +6,14 @@ import { and, eq, like, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import { z } from "zod";
 import {
-  anyCodeField,
   mayTurnOffTwoFactor,
   manualKeyOf,
   normaliseCode,
   recoveryCodeField,
-  totpCodeField,
+  secondFactorSchema,
+  twoFactorConfirmSchema,
+  twoFactorOffSchema,
+  twoFactorPasswordSchema,
   TWO_FACTOR_MESSAGES as M,
   type StaffTwoFactorPolicy,
 } from "../../domain/two-factor";
@@ -60,16 +62,6 @@ export interface TwoFactorState {
   pending: Enrolment | null;
   recoveryCodesLeft: number;
 }
-
-const passwordSchema = z.object({
-  password: z.string({ error: "Enter your password." }).min(1, { error: "Enter your password." }).max(200),
-});
-const confirmSchema = z.object({ code: totpCodeField });
-const turnOffSchema = passwordSchema.extend({ code: anyCodeField });
-const signInSchema = z.discriminatedUnion("method", [
-  z.object({ method: z.literal("totp"), code: totpCodeField }),
-  z.object({ method: z.literal("recovery"), code: recoveryCodeField }),
-]);
 
 function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = parseWith(schema, input ?? {});
@@ -214,6 +206,16 @@ export function createTwoFactorService(deps: {
   return {
     checkCode,
 
+    /** For a staff role (null: a customer): whether the role must use two-factor sign-in, and may turn it off. */
+    rulesFor(role: StaffRole | null): { required: boolean; mayTurnOff: boolean } {
+      return { required: !mayTurnOffTwoFactor(role, policy), mayTurnOff: mayTurnOffTwoFactor(role, policy) };
+    },
+
+    /** Whether the request carries a sign-in waiting for its code (better-auth's two_factor cookie, 10 minutes). */
+    hasSignInChallenge(headers: Headers): boolean {
+      return /(?:^|;\s*)(?:__Secure-)?better-auth\.two_factor=/.test(headers.get("cookie") ?? "");
+    },
+
     /** On or off, an enrolment waiting for its first code (with its key again), recovery codes left. */
     async state(userId: string): Promise<TwoFactorState> {
       const row = await rowOf(userId);
@@ -228,7 +230,7 @@ export function createTwoFactorService(deps: {
 
     /** Turning it on, step 1: the password, then a new key (replacing one never confirmed) to show as a QR code. */
     async startEnrolment(userId: string, input: unknown, headers: Headers): Promise<Enrolment> {
-      const { password } = parsed(passwordSchema, input);
+      const { password } = parsed(twoFactorPasswordSchema, input);
       await requirePassword(userId, password);
       try {
         const answer = await auth.api.enableTwoFactor({ headers, body: { password, issuer: TOTP_ISSUER } });
@@ -251,7 +253,7 @@ export function createTwoFactorService(deps: {
       input: unknown,
       headers: Headers,
     ): Promise<{ headers: Headers; recoveryCodes: string[] }> {
-      const { code } = parsed(confirmSchema, input);
+      const { code } = parsed(twoFactorConfirmSchema, input);
       await limitFailures(userId);
       const row = await rowOf(userId);
       if (!row?.id) throw conflict("Start again: enter your password to get a new key.");
@@ -271,7 +273,7 @@ export function createTwoFactorService(deps: {
 
     /** New recovery codes (the password again); the old ones stop working. */
     async regenerateRecoveryCodes(userId: string, input: unknown, headers: Headers): Promise<string[]> {
-      const { password } = parsed(passwordSchema, input);
+      const { password } = parsed(twoFactorPasswordSchema, input);
       await requirePassword(userId, password);
       const row = await rowOf(userId);
       if (!row?.enabled || !row.verified) throw conflict("Turn on two-factor sign-in first.");
@@ -285,7 +287,7 @@ export function createTwoFactorService(deps: {
      */
     async turnOff(userId: string, role: StaffRole | null, input: unknown): Promise<void> {
       if (!mayTurnOffTwoFactor(role, policy)) throw new AppError(403, M.requiredCannotTurnOff);
-      const { password, code } = parsed(turnOffSchema, input);
+      const { password, code } = parsed(twoFactorOffSchema, input);
       await requirePassword(userId, password);
       if (!(await checkCode(userId, code))) throw fieldError(400, "code", M.wrongCode);
       await db.transaction(async (tx) => {
@@ -302,7 +304,7 @@ export function createTwoFactorService(deps: {
      * recovery code. Answers the new session's Set-Cookie headers and who signed in.
      */
     async verifySignIn(input: unknown, ctx: AttemptContext): Promise<{ headers: Headers; email: string }> {
-      const body = parsed(signInSchema, input);
+      const body = parsed(secondFactorSchema, input);
       const { allowed } = await limiter.hit(TWO_FACTOR_LIMITS.signInIp, ctx.ip);
       if (!allowed) throw tooMany(M.tooMany);
       try {
@@ -314,6 +316,18 @@ export function createTwoFactorService(deps: {
       } catch (error) {
         throw signInRefusal(error, "code", body.method === "totp" ? M.wrongCode : M.wrongRecoveryCode);
       }
+    },
+
+    /** Whether a staff member (the admin list's record) has two-factor sign-in on (false for an unknown record). */
+    async enabledForStaff(staffId: string): Promise<boolean> {
+      if (!isId(staffId)) return false;
+      const [row] = await db
+        .select({ enabled: user.twoFactorEnabled })
+        .from(adminUsers)
+        .innerJoin(user, sql`lower(${user.email}) = lower(${adminUsers.userEmail})`)
+        .where(eq(adminUsers.id, staffId))
+        .limit(1);
+      return row?.enabled ?? false;
     },
 
     /**

@@ -1,5 +1,8 @@
 import { createOTP } from "@better-auth/utils/otp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AppLoadContext } from "react-router";
+import { requireAdmin, requireStaff, requireStaffHome } from "../../app/lib/guards.server";
+import { staffHome } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
@@ -20,7 +23,13 @@ beforeAll(async () => {
   });
 });
 afterAll(() => app?.close());
+// Each test signs up a few people from the loopback address: the sign-up limit (10 an hour) starts afresh.
+beforeEach(() => app.db.pool.query("delete from rate_limiter"));
 
+/** What a page's loader is given: the real viewer of the jar's session. */
+const pageRequest = new Request("http://test/admin");
+const pageContext = (jar: CookieJar) =>
+  ({ viewer: () => app.services.accounts.viewer(headersOf(jar)) }) as unknown as AppLoadContext;
 const ip = (n: number) => `203.0.113.${n}`;
 const headersOf = (jar: CookieJar) => new Headers({ cookie: jar.header() });
 const keyOf = (uri: string) => new URL(uri).searchParams.get("secret")!;
@@ -119,5 +128,190 @@ describe("sign-in", () => {
     expect(done.email).toBe("code@example.org");
     jar.store(new Response(null, { headers: done.headers }));
     expect((await app.services.accounts.viewer(headersOf(jar)))?.email).toBe("code@example.org");
+  });
+});
+
+/** Signs in with the password, then answers the second step with `code` (TOTP or recovery); the jar if it worked. */
+async function signInWithCode(email: string, method: "totp" | "recovery", code: string, from: string) {
+  const first = await app.services.accounts.beginSignIn(
+    { email, password: CUSTOMER_PASSWORD },
+    { ip: from, headers: new Headers() },
+  );
+  expect(first.secondFactor).toBe(true);
+  const jar = new CookieJar();
+  jar.store(new Response(null, { headers: first.headers }));
+  const done = await app.services.twoFactor.verifySignIn({ method, code }, { ip: from, headers: headersOf(jar) });
+  jar.store(new Response(null, { headers: done.headers }));
+  return jar;
+}
+
+describe("recovery codes", () => {
+  it("sign in once each, typed with or without the dash; new codes replace the old", async () => {
+    const { recoveryCodes, userId, jar } = await enrolled("recover@example.org");
+    const [first, second] = recoveryCodes as [string, string];
+    const signedIn = await signInWithCode("recover@example.org", "recovery", first, ip(20));
+    expect((await app.services.accounts.viewer(headersOf(signedIn)))?.email).toBe("recover@example.org");
+    await expect(signInWithCode("recover@example.org", "recovery", first, ip(20))).rejects.toMatchObject({
+      status: 400,
+      message: TWO_FACTOR_MESSAGES.wrongRecoveryCode,
+    });
+    await signInWithCode("recover@example.org", "recovery", second.replace("-", ""), ip(20));
+    expect((await app.services.twoFactor.state(userId)).recoveryCodesLeft).toBe(8);
+    // checkCode (deleting an account asks it) spends one too, and never the same twice.
+    expect(await app.services.twoFactor.checkCode(userId, recoveryCodes[2]!)).toBe(true);
+    expect(await app.services.twoFactor.checkCode(userId, recoveryCodes[2]!)).toBe(false);
+    const fresh = await app.services.twoFactor.regenerateRecoveryCodes(
+      userId,
+      { password: CUSTOMER_PASSWORD },
+      headersOf(jar),
+    );
+    expect(fresh).toHaveLength(10);
+    expect(await app.services.twoFactor.checkCode(userId, recoveryCodes[3]!)).toBe(false);
+    expect(await app.services.twoFactor.checkCode(userId, fresh[0]!)).toBe(true);
+  });
+
+  it("a person with it off has no code that works; checkCode stops after 10 failures", async () => {
+    await signUp(app, "plain@example.org");
+    const plain = (await app.services.accounts.userByEmail("plain@example.org"))!;
+    expect(await app.services.twoFactor.checkCode(plain.id, "123456")).toBe(false);
+    const { userId, totpUri } = await enrolled("guesser@example.org");
+    const wrong = (await codeFor(totpUri)) === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 10; i++) expect(await app.services.twoFactor.checkCode(userId, wrong)).toBe(false);
+    await expect(app.services.twoFactor.checkCode(userId, await codeFor(totpUri))).rejects.toMatchObject({
+      status: 429,
+    });
+  });
+});
+
+describe("turning it off", () => {
+  it("asks the password and a code; a customer may, an Admin may not while it is required", async () => {
+    const { userId, totpUri } = await enrolled("off@example.org");
+    await expect(
+      app.services.twoFactor.turnOff(userId, null, { password: CUSTOMER_PASSWORD, code: "12" }),
+    ).rejects.toMatchObject({ status: 400 });
+    await app.services.twoFactor.turnOff(userId, null, { password: CUSTOMER_PASSWORD, code: await codeFor(totpUri) });
+    expect((await app.services.twoFactor.state(userId)).enabled).toBe(false);
+    const signedIn = await app.services.accounts.beginSignIn(
+      { email: "off@example.org", password: CUSTOMER_PASSWORD },
+      { ip: ip(30), headers: new Headers() },
+    );
+    expect(signedIn.secondFactor).toBe(false);
+    await expect(
+      app.services.twoFactor.turnOff(userId, "Admin", { password: CUSTOMER_PASSWORD, code: "123456" }),
+    ).rejects.toMatchObject({ status: 403, message: TWO_FACTOR_MESSAGES.requiredCannotTurnOff });
+  });
+
+  it("is refused through better-auth's own REST call, and no device is trusted", async () => {
+    const { jar } = await enrolled("rest@example.org");
+    const off = await app.request("/api/auth/two-factor/disable", {
+      method: "POST",
+      json: { password: CUSTOMER_PASSWORD },
+      jar,
+    });
+    expect(off.status).toBe(403);
+    const trust = await app.request("/api/auth/two-factor/verify-totp", {
+      method: "POST",
+      json: { code: "123456", trustDevice: true },
+    });
+    expect(trust.status).toBe(400);
+  });
+});
+
+describe("staff must have it (ADMIN_2FA=required)", () => {
+  it("an Admin without it is refused the back office's calls and sent to enrol by its pages, until enrolled", async () => {
+    const jar = await signUpStaff(app, app.db.pool, "boss@example.org", "Admin");
+    const orders = await app.request("/api/orders", { jar });
+    expect(orders.status).toBe(403);
+    expect(await orders.json()).toMatchObject({ error: TWO_FACTOR_MESSAGES.required });
+    // The pages' guards (each back-office loader and action starts with one) send them to enrol.
+    for (const guard of [
+      () => requireStaff(pageRequest, pageContext(jar)),
+      () => requireStaff(pageRequest, pageContext(jar), "orders"),
+      () => requireStaffHome(pageRequest, pageContext(jar)),
+      () => requireAdmin(pageRequest, pageContext(jar)),
+    ]) {
+      const thrown = await guard().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(thrown).toBeInstanceOf(Response);
+      expect((thrown as Response).headers.get("location")).toBe("/account/security");
+    }
+    // Their customer calls still answer.
+    expect((await app.request("/api/me", { jar })).status).toBe(200);
+
+    await enrolled("boss@example.org", jar);
+    expect((await app.request("/api/orders", { jar })).status).toBe(200);
+    await expect(requireStaffHome(pageRequest, pageContext(jar))).resolves.toMatchObject({ staffRole: "Admin" });
+  });
+
+  it("an Editor too; the sign-in lands staff on their back office and customers on their dashboard", async () => {
+    const jar = await signUpStaff(app, app.db.pool, "words@example.org", "Editor");
+    expect((await app.request("/api/media", { jar })).status).toBe(403);
+    const thrown = await requireStaff(pageRequest, pageContext(jar), "content").catch((e: unknown) => e);
+    expect((thrown as Response).headers.get("location")).toBe("/account/security");
+    expect(await app.services.accounts.landingFor("words@example.org")).toBe(staffHome("Editor"));
+    expect(await app.services.accounts.landingFor("boss@example.org")).toBe(staffHome("Admin"));
+    expect(await app.services.accounts.landingFor("plain@example.org")).toBe("/dashboard");
+  });
+});
+
+describe("ADMIN_2FA=optional", () => {
+  it("lets staff in with a password alone", async () => {
+    const other = await startTestApp({ ADMIN_2FA: "optional" });
+    try {
+      const jar = await signUpStaff(other, other.db.pool, "relaxed@example.org", "Admin");
+      expect((await other.request("/api/orders", { jar })).status).toBe(200);
+      const viewer = await other.services.accounts.viewer(headersOf(jar));
+      expect(viewer).toMatchObject({ twoFactorEnabled: false, twoFactorDue: false });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("an Admin resets someone's second factor", () => {
+  it("deletes it, ends their sessions, logs who did it; they must enrol again", async () => {
+    // The owner enrols first (required), then resets the Editor's.
+    const { jar: ownerJar } = await enrolled(
+      "owner@example.org",
+      await signUpStaff(app, app.db.pool, "owner@example.org", "Admin"),
+    );
+    const editorJar = await signUpStaff(app, app.db.pool, "lost@example.org", "Editor");
+    await enrolled("lost@example.org", editorJar);
+    expect((await app.request("/api/media", { jar: editorJar })).status).toBe(200);
+    const staffId = (await app.services.adminUsers.list()).find((u) => u.userEmail === "lost@example.org")!._id;
+
+    // An Editor may not; an unknown record is 404; the owner may.
+    expect((await app.request(`/api/users/${staffId}/two-factor`, { method: "DELETE", jar: editorJar })).status).toBe(
+      403,
+    );
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await app.request(`/api/users/${unknown}/two-factor`, { method: "DELETE", jar: ownerJar })).status).toBe(
+      404,
+    );
+    const reset = await app.request(`/api/users/${staffId}/two-factor`, { method: "DELETE", jar: ownerJar });
+    expect(reset.status).toBe(200);
+    // Their session is over; at their next sign-in there is no code to ask, and the back office sends them to enrol.
+    expect(await app.services.accounts.viewer(headersOf(editorJar))).toBeNull();
+    const again = await signIn(app, "lost@example.org", CUSTOMER_PASSWORD);
+    const thrown = await requireStaff(pageRequest, pageContext(again)).catch((e: unknown) => e);
+    expect((thrown as Response).headers.get("location")).toBe("/account/security");
+    // Twice is a conflict: there is nothing left to reset.
+    expect((await app.request(`/api/users/${staffId}/two-factor`, { method: "DELETE", jar: ownerJar })).status).toBe(
+      409,
+    );
+    const { rows } = await app.db.pool.query(
+      `select actor_email, action, entity, record_id, changes from activity_log where record_id = $1`,
+      [staffId],
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        actor_email: "owner@example.org",
+        action: "update",
+        entity: "admin_user",
+        changes: { twoFactorSignIn: { before: "on", after: "reset" } },
+      }),
+    );
   });
 });

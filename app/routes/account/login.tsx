@@ -19,8 +19,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     schema: credentialsSchema,
     hide: ["password"],
     run: async (credentials) => {
-      const headers = await context.services.accounts.signIn(credentials, attempt(request, context));
-      throw redirect(safeRedirect(form.get("redirectTo")), { headers });
+      const signedIn = await context.services.accounts.beginSignIn(credentials, attempt(request, context));
+      const asked = form.get("redirectTo");
+      if (signedIn.secondFactor) {
+        // The code's page (decision 038), still knowing where the person was going.
+        const to = typeof asked === "string" && asked ? `?redirectTo=${encodeURIComponent(safeRedirect(asked))}` : "";
+        throw redirect(`/login/two-factor${to}`, { headers: signedIn.headers });
+      }
+      // Without a page asked for: staff land on their back office, customers on their dashboard.
+      throw redirect(safeRedirect(asked, signedIn.landing), { headers: signedIn.headers });
     },
   });
 }

@@ -3,7 +3,7 @@ import type { Services } from "../../services";
 import { added, id, recordRoutes, updated, type ApiRoute } from "./route";
 
 /** Who is asking, and the admin list (spec 2: userEmail, userRole). */
-export function userRoutes({ adminUsers, staff }: Services): ApiRoute[] {
+export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute[] {
   return [
     {
       method: "get",
@@ -59,6 +59,17 @@ export function userRoutes({ adminUsers, staff }: Services): ApiRoute[] {
       handler: async (req, _res, viewer) => {
         await adminUsers.remove(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };
+      },
+    },
+    {
+      method: "delete",
+      path: "/users/:id/two-factor",
+      access: "admin",
+      area: "users",
+      what: "reset a staff member's two-factor sign-in (a lost phone): their sessions end, they enrol again",
+      handler: async (req, _res, viewer) => {
+        await twoFactor.resetForStaff(id(req), viewer);
+        return { acknowledged: true };
       },
     },
   ];
