@@ -7,6 +7,7 @@ import { createAdminUsersService } from "./admin-users";
 import { createBackupsService } from "./backups";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
+import { createCustomersService } from "./customers";
 import { createExportsService } from "./exports";
 import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
@@ -130,6 +131,14 @@ export function createServices(database: Database, config: Config, logger: Logge
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
+  const customers = createCustomersService({
+    db: database.db,
+    pool: database.pool,
+    orders,
+    mails,
+    now,
+    timeZone: config.timeZone,
+  });
   // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
   // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to
   // the app itself), then every 5 minutes.
@@ -156,6 +165,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     versions,
     backups,
     exports: csvExports,
+    customers,
     inbox,
     newsletter,
     rateLimiter,

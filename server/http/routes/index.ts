@@ -1,6 +1,7 @@
 import type { Services } from "../../services";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
+import { customerRoutes } from "./customers";
 import { inboxRoutes } from "./inbox";
 import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
@@ -23,6 +24,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...catalogueRoutes(services),
     ...mediaRoutes(services),
     ...jobRoutes(services),
+    ...customerRoutes(services),
     ...trashRoutes(services),
   ];
 }

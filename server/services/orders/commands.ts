@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { dayKey, usDate } from "../../../domain/dates";
 import { membershipTimeline, type MembershipWindow } from "../../../domain/membership";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
@@ -13,7 +13,8 @@ import { formatOrderNumber, orderNumberScope } from "../../../domain/order-numbe
 import { parseWith, type ParseResult } from "../../../domain/validation";
 import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
 import type { Db } from "../../db/client";
-import { membershipRecompute, numberSequences, orders } from "../../db/schema";
+import { grantSchema } from "../../../domain/customers";
+import { membershipRecompute, numberSequences, orders, user } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Viewer } from "../accounts";
@@ -23,6 +24,9 @@ import { jobKey, type Tx } from "../jobs";
 import type { MailsService } from "../mails";
 import type { SettingsService } from "../settings";
 import { toOrderRecord, type OrderRecord, type OrderRow } from "./record";
+
+/** The package name of days given to a customer who never had a membership (an extension keeps its package's). */
+export const GIFT_PACKAGE = "Membership given by the studio";
 
 /** Who changes an order when PayPal's verified notification does (the activity log's "who"). */
 export const PAYPAL_ACTOR: Actor = { id: "paypal", email: "PayPal" };
@@ -48,6 +52,17 @@ export interface Changed {
   order: OrderRow;
 }
 
+/** What a payment event stores of how it was paid (an order set back to UnPaid forgets it). */
+const paymentOf = (event: OrderEvent) =>
+  event.type === "pay"
+    ? {
+        providerStatus: null,
+        paymentMethod: event.method ?? (event.txnId ? ("PayPal" as const) : ("By hand" as const)),
+        paymentReference: event.reference ?? null,
+      }
+    : event.type === "unpay"
+      ? { paymentMethod: null, paymentReference: null }
+      : {};
 const same = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 const stateOf = (o: OrderRow): OrderState => ({
   paymentStatus: o.paymentStatus,
@@ -170,7 +185,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
       ? { invoiceNumber: await nextNumber(tx, t, invoiceNumberScope, formatInvoiceNumber), invoicedAt: t }
       : {};
       .update(orders)
-      .set({ ...next, ...invoice, ...(event.type === "pay" ? { providerStatus: null } : {}), updatedAt: t })
+      .set({ ...next, ...invoice, ...paymentOf(event), updatedAt: t })
       .where(eq(orders.id, before.id));
     const { windows } = await recomputeTx(tx, before.userId);
     const window = windows.get(before.id);
@@ -415,6 +430,119 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
 
     /** A payment: PayPal's verified one (txnId, actor PAYPAL_ACTOR) or one the studio marks by hand. */
     pay: (id: string, actor: Actor, txnId?: string) => change(id, { type: "pay", at: now(), txnId }, actor),
+
+    /**
+     * A payment received outside PayPal (a bank transfer), recorded by the studio with its reference: the order is Paid
+     * (and Delivered too with `activate`), as with any payment.
+     */
+    payOutside: (id: string, actor: Actor, reference: string, activate: boolean) =>
+      change(id, { type: "pay", at: now(), method: "Bank transfer", reference, deliver: activate }, actor),
+
+    /**
+     * Days given by the agency (a gift, a fix): a zero-price order, Paid and Delivered at once (payment method Gift, the
+     * reason as its reference), laid after the customer's current window like any paid order. With a one-time key (the
+     * form's, or the API's Idempotency-Key) the same key gives one order, however often it is sent. The customer hears
+     * their membership's new end, once.
+     */
+    async grant(
+      userId: string,
+      input: unknown,
+      actor: Actor,
+      idempotencyKey?: unknown,
+    ): Promise<{ order: OrderRow; created: boolean; membershipEnds: Date | null }> {
+      const parsed = parseWith(grantSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const key = idempotencyKeyOf(idempotencyKey);
+      const { days, reason } = parsed.data;
+      return audited(db, actor, "order", async (tx, audit) => {
+        await lockCustomer(tx, userId);
+        const [customer] = await tx
+          .select({ name: user.name, email: user.email })
+          .from(user)
+          .where(eq(user.id, userId));
+        if (!customer) throw notFound("Customer not found");
+        const t = now();
+        if (key) {
+          const [existing] = await tx
+            .select()
+            .from(orders)
+            .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+          if (existing) {
+            if (existing.paymentMethod !== "Gift" || existing.packageValidity !== days)
+              throw new AppError(409, "This idempotency key was already used for another order.", [
+                { field: "idempotencyKey", message: "Already used for another order" },
+              ]);
+            const { windows } = await recomputeTx(tx, userId);
+            return { order: existing, created: false, membershipEnds: membershipEnd(windows, t) };
+          }
+        }
+        // The latest order says how the customer is addressed; a membership extended keeps its package's name.
+        const [latest] = await tx
+          .select()
+          .from(orders)
+          .where(eq(orders.userId, userId))
+          .orderBy(desc(orders.membershipValid), desc(orders.createdAt))
+          .limit(1);
+        const counted = latest?.paymentStatus === "Paid" && latest.orderStatus === "Delivered" ? latest : undefined;
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            number: await nextNumber(tx, t, orderNumberScope, formatOrderNumber),
+            userId,
+            packageId: counted?.packageId ?? null,
+            packageName: counted?.packageName ?? GIFT_PACKAGE,
+            packagePrice: 0,
+            packageValidity: days,
+            customerEmail: customer.email,
+            customerName: latest?.customerName ?? customer.name,
+            customerAddress: latest?.customerAddress ?? "",
+            customerCountry: latest?.customerCountry ?? "",
+            paymentStatus: "Paid",
+            orderStatus: "Delivered",
+            orderDate: usDate(t, timeZone),
+            paidAt: t,
+            deliveredAt: t,
+            paymentMethod: "Gift",
+            paymentReference: reason,
+            idempotencyKey: key,
+            createdAt: t,
+            updatedAt: t,
+          })
+          .returning();
+        const { windows } = await recomputeTx(tx, userId);
+        const window = windows.get(row!.id);
+        const order: OrderRow = {
+          ...row!,
+          membershipStarts: window?.starts ?? null,
+          membershipValid: window?.ends ?? null,
+        };
+        await audit.created(order.id, {
+          number: order.number,
+          packageName: order.packageName,
+          packagePrice: 0,
+          paymentMethod: "Gift",
+          reason,
+          days,
+          ...audited_(order),
+        });
+        const membershipEnds = membershipEnd(windows, t);
+        if (membershipEnds)
+          await mails.queue(
+            tx,
+            "membershipGiven",
+            {
+              orderId: order.id,
+              orderNumber: order.number,
+              customerName: order.customerName,
+              days,
+              expiresAt: membershipEnds,
+            },
+            customer.email,
+            jobKey("order", order.id, "given"),
+          );
+        return { order, created: true, membershipEnds };
+      });
+    },
 
     /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */
     refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund") =>

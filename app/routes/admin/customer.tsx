@@ -1,0 +1,418 @@
+import { useEffect } from "react";
+import { data, isRouteErrorResponse, Link } from "react-router";
+import type { Route } from "./+types/customer";
+import {
+  bankTransferSchema,
+  CUSTOMER_STATE_LABELS,
+  customerStateTone,
+  grantSchema,
+  MAX_GIVEN_DAYS,
+  noteSchema,
+  resendSchema,
+} from "../../../domain/customers";
+import { dateTime, longDate } from "../../../domain/dates";
+import { money } from "../../../domain/format";
+import { WAITING_TEXTS } from "../../../domain/membership";
+import { paymentMethods } from "../../../domain/vocabulary";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { Badge, orderTone, paymentTone } from "../../components/DataTable";
+import { SelectField, TextAreaField, TextField } from "../../components/forms";
+import { useToast } from "../../components/toast";
+import { formAction } from "../../lib/form.server";
+import { requireStaff } from "../../lib/guards.server";
+import { AdminHeader } from "./layout";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  await requireStaff(request, context, "customers");
+  const customer = await context.services.customers.get(params.id);
+  // A one-time key per form shown: the same post sent twice gives one order (a double click, a reload).
+  return { customer, grantKey: crypto.randomUUID(), timeZone: context.config.timeZone };
+}
+
+/** The record's actions (intents grant, bank-transfer, resend, sign-out, note), each audited by its service. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireStaff(request, context, "customers");
+  const form = await request.formData();
+  const { customers } = context.services;
+  const zone = context.config.timeZone;
+  switch (form.get("intent")) {
+    case "grant":
+      return formAction(form, {
+        schema: grantSchema,
+        run: (value) => customers.grant(params.id, value, viewer, form.get("idempotencyKey")),
+        success: (r) =>
+          r.membershipEnds
+            ? `Membership extended: it now runs until ${longDate(r.membershipEnds, zone)}.`
+            : "Membership extended.",
+        reset: true,
+      });
+    case "bank-transfer":
+      return formAction(form, {
+        schema: bankTransferSchema,
+        run: (value) => customers.bankTransfer(params.id, value, viewer),
+        success: (r) => [
+          `Bank transfer recorded: order ${r.orderNumber} is paid.`,
+          ...(r.membershipValid ? [`The membership runs until ${longDate(r.membershipValid, zone)}.`] : []),
+        ],
+        reset: true,
+      });
+    case "resend":
+      return formAction(form, {
+        schema: resendSchema,
+        run: (value) => customers.resend(params.id, value, viewer),
+        success: (r) => (r.sent ? `Sent again: ${r.what}.` : "This mail was sent again a moment ago."),
+      });
+    case "sign-out":
+      return formAction(form, {
+        run: () => customers.signOutEverywhere(params.id, viewer),
+        success: (r) =>
+          r.sessions
+            ? `Signed out on ${r.sessions === 1 ? "1 device" : `${r.sessions} devices`}.`
+            : "They were not signed in anywhere.",
+      });
+    case "note":
+      return formAction(form, {
+        schema: noteSchema,
+        run: (value) => customers.setNote(params.id, value, viewer),
+        success: "Note saved.",
+      });
+  }
+  throw data({ message: "Unknown form" }, { status: 400 });
+}
+
+export const meta: Route.MetaFunction = ({ data: d }) => [
+  { title: d ? `${d.customer.name.trim() || d.customer.email} · Customers` : "Customer" },
+  { name: "robots", content: "noindex" },
+];
+
+type Customer = Route.ComponentProps["loaderData"]["customer"];
+
+export default function CustomerPage({ loaderData: { customer: c, grantKey, timeZone } }: Route.ComponentProps) {
+  const unpaid = c.orders.filter((o) => o.paymentStatus === "UnPaid");
+  return (
+    <>
+      <AdminHeader
+        title={c.name.trim() || c.email}
+        lead={c.email}
+        back={{ to: "/customers", label: "Customers" }}
+        actions={
+          <Link to={`/customers/${c.id}/delete`} className="btn-outline px-4 py-2 text-xs">
+            Delete account…
+          </Link>
+        }
+      />
+      <Summary c={c} timeZone={timeZone} />
+      <div className="mt-6 grid gap-6 xl:grid-cols-[1fr_24rem]">
+        <div className="min-w-0 space-y-6">
+          <Orders c={c} timeZone={timeZone} />
+          <Timeline c={c} timeZone={timeZone} />
+          <Mails c={c} timeZone={timeZone} />
+          <Activity c={c} timeZone={timeZone} />
+        </div>
+        <div className="space-y-6">
+          <GrantForm grantKey={grantKey} />
+          {unpaid.length ? <BankTransferForm orders={unpaid} /> : null}
+          <NoteForm note={c.note} updatedAt={c.noteUpdatedAt} timeZone={timeZone} />
+          <SignOutForm sessions={c.sessions} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+const card = "rounded-2xl bg-white p-6 ring-1 ring-linen";
+const h2 = "font-serif text-lg text-forest";
+
+function Summary({ c, timeZone }: { c: Customer; timeZone: string }) {
+  const m = c.membership;
+  const membership =
+    m.state === "active"
+      ? `${m.packageName} · until ${longDate(m.expiresAt, timeZone)} (${m.daysLeft} ${m.daysLeft === 1 ? "day" : "days"} left)`
+      : m.state === "waiting"
+        ? WAITING_TEXTS.title
+        : m.state === "expired"
+          ? "Expired"
+          : "No membership";
+  const facts: [string, React.ReactNode][] = [
+    [
+      "Membership",
+      <>
+        <Badge tone={c.endingSoon ? "amber" : customerStateTone(c.state)}>
+          {c.endingSoon ? "Ending soon" : CUSTOMER_STATE_LABELS[c.state]}
+        </Badge>{" "}
+        <span data-testid="customer-membership">{membership}</span>
+      </>,
+    ],
+    ["Total spent", `$${money(c.totalSpent)}`],
+    ["Orders", String(c.orders.length)],
+    ["Joined", longDate(c.joinedAt, timeZone)],
+    ["Email", c.emailVerified ? "Confirmed" : "Not confirmed yet"],
+    ["Signed in on", c.sessions === 1 ? "1 device" : `${c.sessions} devices`],
+  ];
+  return (
+    <dl className={`${card} grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]`} data-testid="customer-summary">
+      {facts.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="text-mist">{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Orders({ c, timeZone }: { c: Customer; timeZone: string }) {
+  return (
+    <section className={card} aria-labelledby="orders-title" data-testid="customer-orders">
+      <h2 id="orders-title" className={h2}>
+        Orders
+      </h2>
+      {c.orders.length === 0 ? (
+        <p className="mt-3 text-sm text-mist">No orders yet.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-linen">
+          {c.orders.map((o) => (
+            <li key={o.id} className="flex flex-wrap items-start justify-between gap-3 py-3 text-sm">
+              <div className="min-w-0">
+                <Link to={`/admin/payment-status/${o.id}`} className="font-mono text-xs font-semibold text-forest">
+                  {o.number}
+                </Link>{" "}
+                <span className="text-mist">· {longDate(o.createdAt, timeZone)}</span>
+                <p>
+                  {o.packageName} · ${money(o.packagePrice)} · {o.packageValidity} days
+                </p>
+                <p className="mt-1 flex flex-wrap items-center gap-2">
+                  <Badge tone={paymentTone(o.paymentStatus as never)}>{o.paymentStatus}</Badge>
+                  <Badge tone={orderTone(o.orderStatus as never)}>{o.orderStatus}</Badge>
+                  {o.paymentMethod ? (
+                    <span className="text-xs text-mist">
+                      {paymentMethods.label(o.paymentMethod)}
+                      {o.paymentReference ? ` · ${o.paymentReference}` : ""}
+                    </span>
+                  ) : null}
+                </p>
+                {o.membershipValid ? (
+                  <p className="text-xs text-mist">Membership until {longDate(o.membershipValid, timeZone)}</p>
+                ) : null}
+              </div>
+              <div className="flex flex-col items-end gap-1.5">
+                {o.invoiceNumber ? (
+                  <span className="flex gap-3 text-xs font-semibold">
+                    <Link to={`/invoice/${o.number}`} className="text-clay hover:underline">
+                      Invoice
+                    </Link>
+                    <a href={`/invoice/${o.number}.pdf`} className="text-clay hover:underline">
+                      PDF
+                    </a>
+                  </span>
+                ) : null}
+                {o.paymentStatus === "UnPaid" || (o.paymentStatus === "Paid" && o.paymentMethod !== "Gift") ? (
+                  <ResendButton orderId={o.id} number={o.number} paid={o.paymentStatus === "Paid"} />
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ResendButton({ orderId, number, paid }: { orderId: string; number: string; paid: boolean }) {
+  const form = useActionForm({ id: `resend:${orderId}` });
+  return (
+    <ActionForm handle={form} intent="resend" hidden={{ orderId }}>
+      <button
+        type="submit"
+        className="text-xs font-semibold text-clay hover:underline"
+        disabled={form.busy}
+        aria-label={`Send the ${paid ? "payment receipt" : "order confirmation"} of ${number} again`}
+      >
+        {form.busy ? "Sending…" : paid ? "Resend receipt" : "Resend confirmation"}
+      </button>
+    </ActionForm>
+  );
+}
+
+function Timeline({ c, timeZone }: { c: Customer; timeZone: string }) {
+  return (
+    <section className={card} aria-labelledby="timeline-title" data-testid="customer-timeline">
+      <h2 id="timeline-title" className={h2}>
+        Membership timeline
+      </h2>
+      {c.timeline.length === 0 ? (
+        <p className="mt-3 text-sm text-mist">No paid and delivered order: no membership days yet.</p>
+      ) : (
+        <ol className="mt-3 space-y-2 text-sm">
+          {c.timeline.map((w) => (
+            <li key={w.orderId} className="flex flex-wrap gap-x-2">
+              <span className="font-mono text-xs text-mist">{w.number}</span>
+              <span>
+                {w.packageName}, {w.days} days: {longDate(w.starts, timeZone)} – {longDate(w.ends, timeZone)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Mails({ c, timeZone }: { c: Customer; timeZone: string }) {
+  return (
+    <section className={card} aria-labelledby="mails-title" data-testid="customer-mails">
+      <h2 id="mails-title" className={h2}>
+        Mails sent to them
+      </h2>
+      {c.mails.length === 0 ? (
+        <p className="mt-3 text-sm text-mist">No mail in the log.</p>
+      ) : (
+        <ul className="mt-3 space-y-2 text-sm">
+          {c.mails.map((m) => (
+            <li key={m.id}>
+              <span className="text-mist">{dateTime(m.queuedAt, timeZone)}</span> · {m.subject} ·{" "}
+              <strong>{m.status}</strong>
+              {m.error ? <span className="text-red-800"> · {m.error}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Activity({ c, timeZone }: { c: Customer; timeZone: string }) {
+  return (
+    <section className={card} aria-labelledby="activity-title" data-testid="customer-activity">
+      <h2 id="activity-title" className={h2}>
+        Activity
+      </h2>
+      {c.activity.length === 0 ? (
+        <p className="mt-3 text-sm text-mist">Nothing logged about them yet.</p>
+      ) : (
+        <ul className="mt-3 space-y-3 text-sm">
+          {c.activity.map((e) => (
+            <li key={e.id}>
+              <p>
+                <span className="text-mist">{dateTime(e.createdAt, timeZone)}</span> · {e.actorEmail} · {e.action}{" "}
+                {e.kind.toLowerCase()}
+              </p>
+              <ul className="text-xs text-mist">
+                {e.changes.map((ch) => (
+                  <li key={ch.field}>
+                    {ch.label}: {ch.before || "—"} → {ch.after || "—"}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function GrantForm({ grantKey }: { grantKey: string }) {
+  const form = useActionForm({ id: "grant", schema: grantSchema });
+  return (
+    <ActionForm
+      handle={form}
+      intent="grant"
+      hidden={{ idempotencyKey: grantKey }}
+      className={`${card} space-y-4`}
+      testId="grant-form"
+    >
+      <h2 className={h2}>Give or extend membership</h2>
+      <p className="text-xs text-mist">
+        The days follow their current membership, free of charge, and they get a mail with the new end date.
+      </p>
+      <TextField label="Days" name="days" type="number" min={1} max={MAX_GIVEN_DAYS} inputMode="numeric" required />
+      <TextField label="Reason (only the staff see it)" name="reason" maxLength={200} required />
+      <button type="submit" className="btn-dark w-full" disabled={form.busy}>
+        {form.busy ? "Saving…" : "Give days"}
+      </button>
+    </ActionForm>
+  );
+}
+
+function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
+  const form = useActionForm({ id: "bank-transfer", schema: bankTransferSchema });
+  return (
+    <ActionForm handle={form} intent="bank-transfer" className={`${card} space-y-4`} testId="bank-transfer-form">
+      <h2 className={h2}>Record a bank transfer</h2>
+      <p className="text-xs text-mist">For a payment received outside PayPal: the order is marked paid.</p>
+      <SelectField
+        label="Order"
+        name="orderId"
+        options={orders.map((o) => ({
+          value: o.id,
+          label: `${o.number} · ${o.packageName} · $${money(o.packagePrice)}`,
+        }))}
+        placeholder="Choose the order"
+        defaultValue={orders.length === 1 ? orders[0]!.id : undefined}
+        required
+      />
+      <TextField label="Transfer reference" name="reference" maxLength={120} required />
+      <label className="flex items-start gap-3 text-sm">
+        <input type="checkbox" name="activate" defaultChecked className="mt-0.5 h-5 w-5 shrink-0 accent-forest" />
+        Start the membership now
+      </label>
+      <button type="submit" className="btn-dark w-full" disabled={form.busy}>
+        {form.busy ? "Saving…" : "Record payment"}
+      </button>
+    </ActionForm>
+  );
+}
+
+function NoteForm({ note, updatedAt, timeZone }: { note: string; updatedAt: string | null; timeZone: string }) {
+  const form = useActionForm({ id: "note", schema: noteSchema, defaultValue: { note } });
+  return (
+    <ActionForm handle={form} intent="note" className={`${card} space-y-4`} testId="note-form">
+      <h2 className={h2}>Private note</h2>
+      <TextAreaField label="Only the staff see this note" name="note" rows={4} />
+      {updatedAt ? <p className="text-xs text-mist">Last saved {dateTime(updatedAt, timeZone)}</p> : null}
+      <button type="submit" className="btn-outline w-full" disabled={form.busy}>
+        {form.busy ? "Saving…" : "Save note"}
+      </button>
+    </ActionForm>
+  );
+}
+
+function SignOutForm({ sessions }: { sessions: number }) {
+  const form = useActionForm({ id: "sign-out" });
+  return (
+    <ActionForm handle={form} intent="sign-out" className={`${card} space-y-3`} testId="sign-out-form">
+      <h2 className={h2}>Sign out everywhere</h2>
+      <p className="text-xs text-mist">
+        Ends their sessions on every device ({sessions} now). Their account pages close at once; the site&apos;s public
+        pages may still show them as signed in for up to 5 minutes.
+      </p>
+      <button type="submit" className="btn-outline w-full" disabled={form.busy}>
+        {form.busy ? "Signing out…" : "Sign out everywhere"}
+      </button>
+    </ActionForm>
+  );
+}
+
+/** An unknown customer (or a staff member's id): said inside the back office. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const toast = useToast();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  useEffect(() => {
+    if (!missing) toast("error", "The customer could not be read");
+  }, [toast, missing]);
+  return (
+    <>
+      <title>Customer</title>
+      <AdminHeader title="Customer" back={{ to: "/customers", label: "Customers" }} />
+      <div role="alert" className={card}>
+        <p className="font-semibold text-red-800">
+          {missing ? "No customer has this address." : "The customer could not be read."}
+        </p>
+        <p className="mt-1 text-sm text-mist">
+          {missing ? "They may have deleted their account." : "Please try again in a moment."}
+        </p>
+      </div>
+    </>
+  );
+}

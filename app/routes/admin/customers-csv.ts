@@ -1,0 +1,13 @@
+import type { Route } from "./+types/customers-csv";
+import { customerFiltersFromSearch } from "../../../domain/customers";
+import { dayKey } from "../../../domain/dates";
+import { csvResponse } from "../../lib/csv.server";
+import { requireStaff } from "../../lib/guards.server";
+
+/** The customers of a list view (its search, state and sort) as CSV, streamed from a cursor: customers-2026-11-25.csv. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff(request, context, "customers");
+  const filters = customerFiltersFromSearch(new URL(request.url).searchParams);
+  const table = await context.services.customers.csv(filters);
+  return csvResponse(table, `customers-${dayKey(context.services.now(), context.config.timeZone)}.csv`);
+}

@@ -1,0 +1,82 @@
+import type { Services } from "../../services";
+import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
+
+/** Customers (issue 26, part 2): the list and the record, and the record's actions; Admins only (area customers). */
+export function customerRoutes({ customers }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/customers",
+      access: "admin",
+      area: "customers",
+      what: "customers (not staff), by ?q= (name, email, order number) ?state= ?sort= and ?page= ?limit=",
+      handler: async (req, res) => {
+        const filters = customers.parseFilters(req.query);
+        const { customers: rows, page } = await customers.list(filters, {
+          page: req.query.page,
+          perPage: perPage(req),
+        });
+        return paged(res, rows, page);
+      },
+    },
+    {
+      method: "get",
+      path: "/customers/:id",
+      access: "admin",
+      area: "customers",
+      what: "one customer's record: membership timeline, orders, mails, activity, note",
+      handler: (req) => customers.get(id(req)),
+    },
+    {
+      method: "post",
+      path: "/customers/:id/membership",
+      access: "admin",
+      area: "customers",
+      what: "give or extend a membership (days 1-3650, reason; an Idempotency-Key header gives one order per key)",
+      handler: async (req, res, viewer) => {
+        const r = await customers.grant(id(req), req.body, viewer, req.get("idempotency-key"));
+        return {
+          ...added(res, r.orderId),
+          created: r.created,
+          orderNumber: r.orderNumber,
+          membershipEnds: r.membershipEnds,
+        };
+      },
+    },
+    {
+      method: "post",
+      path: "/customers/:id/bank-transfer",
+      access: "admin",
+      area: "customers",
+      what: "record a payment received outside PayPal on an unpaid order (orderId, reference, activate)",
+      handler: async (req, _res, viewer) => {
+        const r = await customers.bankTransfer(id(req), req.body, viewer);
+        return updated(r.modified, { orderNumber: r.orderNumber, membershipValid: r.membershipValid });
+      },
+    },
+    {
+      method: "post",
+      path: "/customers/:id/resend-mail",
+      access: "admin",
+      area: "customers",
+      what: "send an order's confirmation (unpaid) or payment receipt (paid) again (orderId)",
+      handler: async (req, _res, viewer) => customers.resend(id(req), req.body, viewer),
+    },
+    {
+      method: "post",
+      path: "/customers/:id/sign-out",
+      access: "admin",
+      area: "customers",
+      what: "sign a customer out on every device (their sessions deleted)",
+      handler: async (req, _res, viewer) => customers.signOutEverywhere(id(req), viewer),
+    },
+    {
+      method: "put",
+      path: "/customers/:id/note",
+      access: "admin",
+      area: "customers",
+      what: "the private note about a customer (note; empty removes it)",
+      handler: async (req, _res, viewer) => updated((await customers.setNote(id(req), req.body, viewer)).modified),
+    },
+  ];
+}

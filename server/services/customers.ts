@@ -1,0 +1,573 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type pg from "pg";
+import {
+  bankTransferSchema,
+  customerFiltersSchema,
+  customerState,
+  CUSTOMER_STATE_LABELS,
+  endingSoon,
+  ENDING_SOON_DAYS,
+  noteSchema,
+  resendSchema,
+  type CustomerFilters,
+  type CustomerState,
+} from "../../domain/customers";
+import { membershipOf, membershipTimeline, type Membership } from "../../domain/membership";
+import { normalOrderNumber } from "../../domain/order-number";
+import type { PageInfo } from "../../domain/pagination";
+import { parseWith } from "../../domain/validation";
+import { jobStatusOf, type JobStatus, type PaymentMethod } from "../../domain/vocabulary";
+import type { Db } from "../db/client";
+import { activityLog, adminUsers, customerNotes, customerTotals, orders, session, user } from "../db/schema";
+import { AppError, badRequest, conflict, isId, notFound } from "../lib/errors";
+import { paginate } from "../lib/paging";
+import { audited, describe, type Actor, type DescribedEntry } from "./activity";
+import { table, type ExportTable } from "./exports";
+import { JOBS_SCHEMA, MAIL_QUEUE, errorOf, jobKey } from "./jobs";
+import type { MailsService } from "./mails";
+import type { OrdersService } from "./orders";
+
+/** The most customers a list counts (the count is bounded: pages past it are out of reach, a search narrows). */
+export const CUSTOMERS_COUNT_LIMIT = 10_000;
+/** The most order matches a partial order number looks through for its customers. */
+const NUMBER_MATCHES = 1_000;
+/** How many of the customer's mails and log entries the record shows (newest first). */
+export const RECORD_RECENT = 20;
+
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A row of the customers list. */
+export interface CustomerRow {
+  id: string;
+  name: string;
+  email: string;
+  joinedAt: string;
+  state: CustomerState;
+  endingSoon: boolean;
+  membershipEnds: string | null;
+  orders: number;
+  spent: number;
+  lastOrderAt: string | null;
+}
+
+/** One order on the customer's record. */
+export interface CustomerOrder {
+  id: string;
+  number: string;
+  packageName: string;
+  packagePrice: number;
+  packageValidity: number;
+  paymentStatus: string;
+  orderStatus: string;
+  paymentMethod: PaymentMethod | null;
+  paymentReference: string | null;
+  invoiceNumber: string | null;
+  createdAt: string;
+  paidAt: string | null;
+  membershipStarts: string | null;
+  membershipValid: string | null;
+}
+
+/** A mail the site queued for the customer (the job log). */
+export interface CustomerMail {
+  id: string;
+  subject: string;
+  status: JobStatus | "Sent";
+  queuedAt: string;
+  sentAt: string | null;
+  error: string | null;
+}
+
+export interface CustomerRecord {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  joinedAt: string;
+  sessions: number;
+  membership: Membership;
+  state: CustomerState;
+  endingSoon: boolean;
+  totalSpent: number;
+  /** The membership windows, oldest first (domain/membership.ts membershipTimeline over every order). */
+  timeline: { orderId: string; number: string; packageName: string; starts: string; ends: string; days: number }[];
+  orders: CustomerOrder[];
+  mails: CustomerMail[];
+  activity: DescribedEntry[];
+  note: string;
+  noteUpdatedAt: string | null;
+}
+
+export interface CustomersDeps {
+  db: Db;
+  pool: pg.Pool;
+  orders: Pick<OrdersService, "grant" | "payOutside">;
+  mails: Pick<MailsService, "queue">;
+  now: () => Date;
+  timeZone: string;
+}
+
+const dialect = new PgDialect();
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Staff (a confirmed address on the admin list) are no customers (accounts.ts viewerOf decides staff alike). */
+const notStaff = sql`not (${user.emailVerified} and exists (
+  select 1 from ${adminUsers} where lower(${adminUsers.userEmail}) = lower(${user.email})))`;
+
+/**
+ * The customers (issue 26, part 2): the list, searched, filtered by membership state and sorted in SQL over the
+ * figures the orders' triggers keep (customer_totals), its CSV, and the record with its actions. Orders are written
+ * only by the orders module (grant, payOutside); every action here is audited.
+ */
+export function createCustomersService({ db, pool, orders: orderCommands, mails, now, timeZone }: CustomersDeps) {
+  /** The conditions of a list: search, state, and never staff. */
+  function whereOf(filters: CustomerFilters, at: Date): SQL {
+    const where: SQL[] = [notStaff];
+    const typed = filters.q?.trim();
+    if (typed) {
+      const q = typed.toLowerCase();
+      // Name or email anywhere (user_search_idx); an order number whole (its unique index), or a piece of one that
+      // holds a digit (the orders' trigram index, the first NUMBER_MATCHES matches).
+      const found: SQL[] = [sql`lower(${user.name} || ' ' || ${user.email}) like ${`%${likeEscaped(q)}%`}`];
+      const number = normalOrderNumber(typed);
+      if (number)
+        found.push(sql`${user.id} in (select ${orders.userId} from ${orders} where ${orders.number} = ${number})`);
+      else if (isId(q))
+        found.push(sql`${user.id} in (select ${orders.userId} from ${orders} where ${orders.id} = ${q})`);
+      else if (/\d/.test(q))
+        found.push(sql`${user.id} in (select ${orders.userId} from ${orders}
+          where lower(${orders.customerName} || ' ' || ${orders.customerEmail} || ' ' || ${orders.number})
+            like ${`%${likeEscaped(q)}%`} limit ${NUMBER_MATCHES})`);
+      where.push(or(...found)!);
+    }
+    const t = sql`${at.toISOString()}::timestamptz`;
+    const ends = customerTotals.membershipEnds;
+    switch (filters.state) {
+      case "active":
+        where.push(sql`${ends} > ${t}`);
+        break;
+      case "ending-soon":
+        where.push(sql`${ends} > ${t} and ${ends} <= ${t} + make_interval(days => ${ENDING_SOON_DAYS})`);
+        break;
+      case "waiting":
+        where.push(sql`${customerTotals.waiting} > 0 and (${ends} is null or ${ends} <= ${t})`);
+        break;
+      case "expired":
+        where.push(sql`${customerTotals.waiting} = 0 and ${ends} <= ${t}`);
+        break;
+      case "never-paid":
+        where.push(sql`(${customerTotals.userId} is null or (${ends} is null and ${customerTotals.waiting} = 0))`);
+        break;
+    }
+    return and(...where)!;
+  }
+
+  /** Each sort ends with the id, so pages never overlap. */
+  function orderOf(filters: CustomerFilters): SQL[] {
+    switch (filters.sort) {
+      case "name":
+        return [sql`lower(${user.name}) asc`, sql`${user.email} asc`, asc(user.id)];
+      case "membership-end":
+        return [sql`${customerTotals.membershipEnds} desc nulls last`, desc(user.id)];
+      case "spent":
+        return [sql`coalesce(${customerTotals.spent}, 0) desc`, desc(user.id)];
+      case "joined":
+        return [desc(user.createdAt), desc(user.id)];
+    }
+  }
+
+  const columns = {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    createdAt: user.createdAt,
+    membershipEnds: customerTotals.membershipEnds,
+    waiting: customerTotals.waiting,
+    orders: customerTotals.orders,
+    spent: customerTotals.spent,
+    lastOrderAt: customerTotals.lastOrderAt,
+  };
+
+  const rowOf = (
+    r: {
+      id: string;
+      name: string;
+      email: string;
+      createdAt: Date;
+      membershipEnds: Date | null;
+      waiting: number | null;
+      orders: number | null;
+      spent: number | null;
+      lastOrderAt: Date | null;
+    },
+    at: Date,
+  ): CustomerRow => {
+    const figures = r.waiting === null ? null : { membershipEnds: r.membershipEnds, waiting: r.waiting };
+    return {
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      joinedAt: r.createdAt.toISOString(),
+      state: customerState(figures, at),
+      endingSoon: endingSoon(figures, at),
+      membershipEnds: iso(r.membershipEnds),
+      orders: r.orders ?? 0,
+      spent: Number(r.spent ?? 0),
+      lastOrderAt: iso(r.lastOrderAt),
+    };
+  };
+
+  /** The customer's user row, if it is a customer (an unknown id or a staff member: not found). */
+  async function customerOf(id: string) {
+    if (typeof id !== "string" || id.length === 0 || id.length > 100) throw notFound("Customer not found");
+    const [row] = await db
+      .select({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        emailVerified: user.emailVerified,
+        createdAt: user.createdAt,
+      })
+      .from(user)
+      .where(and(eq(user.id, id), notStaff));
+    if (!row) throw notFound("Customer not found");
+    return row;
+  }
+
+  /** The customer's order `orderId` (a 404 for another's, or none). */
+  async function orderOf_(userId: string, orderId: string) {
+    if (!isId(orderId))
+      throw new AppError(404, "This customer has no such order.", [{ field: "orderId", message: "Unknown order" }]);
+    const [row] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+    if (!row)
+      throw new AppError(404, "This customer has no such order.", [{ field: "orderId", message: "Unknown order" }]);
+    return row;
+  }
+
+  return {
+    /** The filters of a REST call, strictly (400 naming the field). */
+    parseFilters(input: unknown): CustomerFilters {
+      const parsed = parseWith(customerFiltersSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      return parsed.data;
+    },
+
+    /**
+     * One page of customers, filtered and sorted in SQL, counted up to CUSTOMERS_COUNT_LIMIT (a bounded count: no
+     * request counts every customer of a large shop).
+     */
+    async list(
+      filters: CustomerFilters,
+      options: { page?: unknown; perPage: number },
+    ): Promise<{ customers: CustomerRow[]; page: PageInfo }> {
+      const at = now();
+      const where = whereOf(filters, at);
+      const from = () =>
+        db.select(columns).from(user).leftJoin(customerTotals, eq(customerTotals.userId, user.id)).where(where);
+      const count = async () => {
+        const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(
+          db
+            .select({ one: sql`1` })
+            .from(user)
+            .leftJoin(customerTotals, eq(customerTotals.userId, user.id))
+            .where(where)
+            .limit(CUSTOMERS_COUNT_LIMIT + 1)
+            .as("matching"),
+        );
+        const n = row?.n ?? 0;
+        return n > CUSTOMERS_COUNT_LIMIT
+          ? paginate(CUSTOMERS_COUNT_LIMIT, options.page, options.perPage, true)
+          : paginate(n, options.page, options.perPage);
+      };
+      const wanted = paginate(Number.MAX_SAFE_INTEGER, options.page, options.perPage);
+      // The page asked for and the count at once; a page past the end is read again as the last one.
+      const [rows, page] = await Promise.all([
+        from()
+          .orderBy(...orderOf(filters))
+          .limit(options.perPage)
+          .offset(wanted.offset),
+        count(),
+      ]);
+      const shown =
+        page.offset === wanted.offset
+          ? rows
+          : await from()
+              .orderBy(...orderOf(filters))
+              .limit(options.perPage)
+              .offset(page.offset);
+      return { customers: shown.map((r) => rowOf(r, at)), page };
+    },
+
+    /** Every customer of a list (its filters and sort), as CSV rows streamed from a cursor. */
+    async csv(filters: CustomerFilters): Promise<ExportTable> {
+      const at = now();
+      const moment = (column: SQL) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
+      const query = db
+        .select({
+          name: user.name,
+          email: user.email,
+          joined: moment(sql`${user.createdAt}`),
+          ends: sql`${customerTotals.membershipEnds}::text`,
+          waiting: customerTotals.waiting,
+          endsShown: moment(sql`${customerTotals.membershipEnds}`),
+          orders: sql`coalesce(${customerTotals.orders}, 0)`,
+          spent: sql`to_char(coalesce(${customerTotals.spent}, 0), 'FM9999999990.00')`,
+          last: moment(sql`${customerTotals.lastOrderAt}`),
+          id: user.id,
+        })
+        .from(user)
+        .leftJoin(customerTotals, eq(customerTotals.userId, user.id))
+        .where(whereOf(filters, at))
+        .orderBy(...orderOf(filters));
+      const compiled = dialect.sqlToQuery(query.getSQL());
+      const zoned = (title: string) => `${title} (${timeZone})`;
+      return table(
+        pool,
+        [
+          "Name",
+          "Email",
+          zoned("Joined"),
+          "Membership",
+          zoned("Membership Ends"),
+          "Orders",
+          "Total Spent (USD)",
+          zoned("Last Order"),
+          "Customer ID",
+        ],
+        compiled.sql,
+        compiled.params,
+        ([name, email, joined, ends, waiting, endsShown, count, spent, last, id]) => {
+          const figures =
+            waiting === null
+              ? null
+              : { membershipEnds: ends ? new Date(String(ends)) : null, waiting: Number(waiting) };
+          const state = customerState(figures, at);
+          const label = endingSoon(figures, at) ? "Active, ending soon" : CUSTOMER_STATE_LABELS[state];
+          return [name, email, joined, label, endsShown, count, spent, last, id];
+        },
+      );
+    },
+
+    /** The customer's record: profile, membership and its timeline, orders, mails, log, note. */
+    async get(id: string): Promise<CustomerRecord> {
+      const customer = await customerOf(id);
+      const at = now();
+      const [rows, [totals], [note], [sessions], mailRows] = await Promise.all([
+        db.select().from(orders).where(eq(orders.userId, id)).orderBy(asc(orders.createdAt), asc(orders.id)),
+        db.select().from(customerTotals).where(eq(customerTotals.userId, id)),
+        db.select().from(customerNotes).where(eq(customerNotes.userId, id)),
+        db
+          .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+          .from(session)
+          .where(and(eq(session.userId, id), sql`${session.expiresAt} > ${at.toISOString()}::timestamptz`)),
+        db.execute<{
+          id: string;
+          state: string;
+          data: { mail?: { subject?: string } } | null;
+          output: unknown;
+          created_on: Date;
+          completed_on: Date | null;
+        }>(sql`
+          select id, state, data, output, created_on, completed_on from ${sql.identifier(JOBS_SCHEMA)}.job
+          where name = ${MAIL_QUEUE} and lower(data->'mail'->>'to') = ${customer.email.toLowerCase()}
+          order by created_on desc limit ${RECORD_RECENT}`),
+      ]);
+      const orderIds = rows.map((r) => r.id);
+      const logRows = await db
+        .select()
+        .from(activityLog)
+        .where(
+          or(
+            and(eq(activityLog.entity, "customer"), eq(activityLog.recordId, id)),
+            orderIds.length ? and(eq(activityLog.entity, "order"), inArray(activityLog.recordId, orderIds)) : undefined,
+          ),
+        )
+        .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
+        .limit(RECORD_RECENT);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const figures = totals ? { membershipEnds: totals.membershipEnds, waiting: totals.waiting } : null;
+      return {
+        id: customer.id,
+        name: customer.name,
+        email: customer.email,
+        emailVerified: customer.emailVerified,
+        joinedAt: customer.createdAt.toISOString(),
+        sessions: sessions?.n ?? 0,
+        membership: membershipOf(
+          rows.filter((r) => r.paymentStatus === "Paid"),
+          at,
+        ),
+        state: customerState(figures, at),
+        endingSoon: endingSoon(figures, at),
+        totalSpent: Number(totals?.spent ?? 0),
+        timeline: membershipTimeline(rows).map((w) => {
+          const o = byId.get(w.orderId)!;
+          return {
+            orderId: w.orderId,
+            number: o.number,
+            packageName: o.packageName,
+            starts: w.starts.toISOString(),
+            ends: w.ends.toISOString(),
+            days: o.packageValidity,
+          };
+        }),
+        orders: rows
+          .map((r) => ({
+            id: r.id,
+            number: r.number,
+            packageName: r.packageName,
+            packagePrice: r.packagePrice,
+            packageValidity: r.packageValidity,
+            paymentStatus: r.paymentStatus,
+            orderStatus: r.orderStatus,
+            paymentMethod: r.paymentMethod,
+            paymentReference: r.paymentReference,
+            invoiceNumber: r.invoiceNumber,
+            createdAt: r.createdAt.toISOString(),
+            paidAt: iso(r.paidAt),
+            membershipStarts: iso(r.membershipStarts),
+            membershipValid: iso(r.membershipValid),
+          }))
+          .reverse(),
+        mails: mailRows.rows.map((m) => ({
+          id: m.id,
+          subject: m.data?.mail?.subject ?? "(no subject)",
+          status: m.state === "completed" ? "Sent" : jobStatusOf(m.state),
+          queuedAt: new Date(m.created_on).toISOString(),
+          sentAt: m.state === "completed" && m.completed_on ? new Date(m.completed_on).toISOString() : null,
+          error: errorOf(m.output),
+        })),
+        activity: describe(logRows, new Map(), timeZone),
+        note: note?.note ?? "",
+        noteUpdatedAt: iso(note?.updatedAt ?? null),
+      };
+    },
+
+    /**
+     * Gives or extends the customer's membership by `days` (a zero-price order the timeline counts: orders.grant),
+     * with a one-time key against a double post. Says the membership's new end.
+     */
+    async grant(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
+      await customerOf(id);
+      const r = await orderCommands.grant(id, input, actor, idempotencyKey);
+      return {
+        orderId: r.order.id,
+        orderNumber: r.order.number,
+        created: r.created,
+        membershipEnds: iso(r.membershipEnds),
+      };
+    },
+
+    /** Records a payment received outside PayPal (a bank transfer) on one of the customer's unpaid orders. */
+    async bankTransfer(id: string, input: unknown, actor: Actor) {
+      const parsed = parseWith(bankTransferSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      await customerOf(id);
+      const order = await orderOf_(id, parsed.data.orderId);
+      if (order.paymentStatus !== "UnPaid")
+        throw new AppError(409, `Order ${order.number} is ${order.paymentStatus}: only an unpaid order can be paid.`, [
+          { field: "orderId", message: "Not an unpaid order" },
+        ]);
+      const r = await orderCommands.payOutside(order.id, actor, parsed.data.reference, parsed.data.activate);
+      return {
+        modified: r.changed,
+        orderNumber: order.number,
+        membershipValid: iso(r.order.membershipValid),
+      };
+    },
+
+    /**
+     * Sends again the mail of one of the customer's orders: its confirmation (with the Pay Now link) while unpaid, its
+     * payment receipt once paid. At most once a minute per order (a double post sends one).
+     */
+    async resend(id: string, input: unknown, actor: Actor) {
+      const parsed = parseWith(resendSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const customer = await customerOf(id);
+      const order = await orderOf_(id, parsed.data.orderId);
+      const base = {
+        orderId: order.id,
+        orderNumber: order.number,
+        customerName: order.customerName,
+        packageName: order.packageName,
+      };
+      const minute = Math.floor(now().getTime() / 60_000);
+      return audited(db, actor, "customer", async (tx, audit) => {
+        let what: string;
+        let sent: boolean;
+        if (order.paymentStatus === "UnPaid") {
+          what = `Order confirmation · ${order.number}`;
+          sent = await mails.queue(
+            tx,
+            "orderPlaced",
+            { ...base, amount: order.packagePrice },
+            customer.email,
+            jobKey("order", order.id, "placed-again", minute),
+          );
+        } else if (order.paymentStatus === "Paid" && order.paymentMethod !== "Gift") {
+          what = `Payment received · ${order.number}`;
+          const receipt = {
+            ...base,
+            amount: order.packagePrice,
+            paidAt: order.paidAt ?? order.createdAt,
+            txnId: order.txnId,
+            activated: order.orderStatus === "Delivered",
+            invoiceNumber: order.invoiceNumber,
+          };
+          sent = await mails.queue(
+            tx,
+            "paymentReceived",
+            receipt,
+            customer.email,
+            jobKey("order", order.id, "paid-again", minute),
+          );
+        } else
+          throw conflict(
+            `Order ${order.number} is ${order.paymentStatus === "Paid" ? "a gift" : order.paymentStatus}: it has no mail to send again.`,
+          );
+        if (sent) await audit.updated(id, { mailSentAgain: null }, { mailSentAgain: what });
+        return { sent, what };
+      });
+    },
+
+    /**
+     * Signs the customer out on every device (their sessions are deleted). Public pages may still show them the
+     * signed-in header for up to 5 minutes (the page-role cookie, decision 025); every page and call that needs the
+     * account checks the session and finds none.
+     */
+    async signOutEverywhere(id: string, actor: Actor): Promise<{ sessions: number }> {
+      await customerOf(id);
+      return audited(db, actor, "customer", async (tx, audit) => {
+        const gone = await tx.delete(session).where(eq(session.userId, id)).returning({ id: session.id });
+        await audit.updated(id, { sessions: `${gone.length} signed in` }, { sessions: "Signed out everywhere" });
+        return { sessions: gone.length };
+      });
+    },
+
+    /** Saves the private note (empty removes it); the log keeps each version. */
+    async setNote(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(noteSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      await customerOf(id);
+      const text = parsed.data.note;
+      return audited(db, actor, "customer", async (tx, audit) => {
+        const [before] = await tx.select().from(customerNotes).where(eq(customerNotes.userId, id)).for("update");
+        if ((before?.note ?? "") === text) return { modified: false };
+        if (text === "") await tx.delete(customerNotes).where(eq(customerNotes.userId, id));
+        else
+          await tx
+            .insert(customerNotes)
+            .values({ userId: id, note: text, updatedAt: now() })
+            .onConflictDoUpdate({ target: customerNotes.userId, set: { note: text, updatedAt: now() } });
+        await audit.updated(id, { note: before?.note ?? "" }, { note: text });
+        return { modified: true };
+      });
+    },
+  };
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>;
