@@ -61,6 +61,8 @@ export default [
     route("items-management", "routes/admin/items-management.tsx"),
     route("add-item", "routes/admin/add-item.tsx"),
     route("admin/export/:file", "routes/admin/export.ts"),
+    route("reports", "routes/admin/reports.tsx"),
+    route("reports/:file", "routes/admin/report-download.ts"),
     // Content screens and edit screens, generated from the content registry.
     ...ADMIN_SCREENS.map((screen) =>
       route(routePath(screen.path), "routes/admin/content-screen.tsx", {

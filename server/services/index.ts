@@ -15,6 +15,7 @@ import { createMembershipReminders } from "./reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
+import { createReportsService } from "./reports";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
@@ -131,6 +132,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
+  const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
   const customers = createCustomersService({
     db: database.db,
     pool: database.pool,
@@ -165,6 +167,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     versions,
     backups,
     exports: csvExports,
+    reports,
     customers,
     inbox,
     newsletter,

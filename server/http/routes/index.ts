@@ -7,6 +7,7 @@ import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
+import { reportRoutes } from "./reports";
 import { trashRoutes } from "./trash";
 import type { ApiRoute } from "./route";
 import { userRoutes } from "./users";
@@ -24,6 +25,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...catalogueRoutes(services),
     ...mediaRoutes(services),
     ...jobRoutes(services),
+    ...reportRoutes(services),
     ...customerRoutes(services),
     ...trashRoutes(services),
   ];

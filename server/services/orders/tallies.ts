@@ -151,6 +151,8 @@ export function createOrderTallies(db: Db, timeZone: string) {
           select date_trunc('month', coalesce(paid_at, created_at) at time zone ${timeZone})::date,
                  sum(package_price), count(*)
           from ${orders} where payment_status = 'Paid' group by 1`);
+        // The reports' day tallies (migration 0022, server/services/reports.ts), counted in the same zone.
+        await tx.execute(sql`select report_tallies_rebuild(${timeZone})`);
       });
     })().catch((error: unknown) => {
       zoneChecked = undefined;

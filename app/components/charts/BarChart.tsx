@@ -1,0 +1,101 @@
+import { useId } from "react";
+import { HEIGHT, labelShown, niceMax, PAD, PLOT_H, PLOT_W, short, WIDTH } from "./chart";
+
+export interface Series {
+  name: string;
+  values: number[];
+  /** The bar's fill: a Tailwind fill class of the palette. */
+  fill: string;
+}
+
+/**
+ * Bars drawn on the server as SVG (no chart library): one bar per label, the series stacked. An image to assistive
+ * technology, named by `title` and described by `desc`; the table beside it holds every figure.
+ */
+export function BarChart({
+  title,
+  desc,
+  labels,
+  series,
+  format = short,
+}: {
+  title: string;
+  desc: string;
+  labels: string[];
+  series: Series[];
+  format?: (n: number) => string;
+}) {
+  const id = useId();
+  const totals = labels.map((_, i) => series.reduce((s, x) => s + Math.max(0, x.values[i] ?? 0), 0));
+  const top = niceMax(Math.max(0, ...totals));
+  const slot = PLOT_W / Math.max(1, labels.length);
+  const bar = Math.min(slot * 0.7, 48);
+  const y = (v: number) => PAD.top + PLOT_H - (PLOT_H * v) / top;
+  return (
+    <figure>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-t ${id}-d`} className="h-auto w-full">
+        <title id={`${id}-t`}>{title}</title>
+        <desc id={`${id}-d`}>{desc}</desc>
+        {[0, 1, 2, 3, 4].map((k) => (
+          <g key={k}>
+            <line
+              x1={PAD.left}
+              x2={WIDTH - PAD.right}
+              y1={y((top * k) / 4)}
+              y2={y((top * k) / 4)}
+              className="stroke-linen"
+            />
+            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[11px]">
+              {format((top * k) / 4)}
+            </text>
+          </g>
+        ))}
+        {labels.map((label, i) => {
+          const x = PAD.left + i * slot + (slot - bar) / 2;
+          let base = 0;
+          return (
+            <g key={label}>
+              {series.map((s) => {
+                const v = Math.max(0, s.values[i] ?? 0);
+                const rect = (
+                  <rect
+                    key={s.name}
+                    x={x}
+                    y={y(base + v)}
+                    width={bar}
+                    height={y(base) - y(base + v)}
+                    className={s.fill}
+                  />
+                );
+                base += v;
+                return v > 0 ? rect : null;
+              })}
+              {labelShown(i, labels.length) ? (
+                <text x={x + bar / 2} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[11px]">
+                  {label}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      {series.length > 1 ? <Legend series={series} /> : null}
+    </figure>
+  );
+}
+
+/** The series' names beside their colours (shown to everyone; the chart's description names them too). */
+export function Legend({ series }: { series: Pick<Series, "name" | "fill">[] }) {
+  return (
+    <figcaption className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-xs text-mist">
+      {series.map((s) => (
+        <span key={s.name} className="inline-flex items-center gap-1.5">
+          <svg width="12" height="12" aria-hidden="true">
+            <rect width="12" height="12" rx="2" className={s.fill} />
+          </svg>
+          {s.name}
+        </span>
+      ))}
+    </figcaption>
+  );
+}

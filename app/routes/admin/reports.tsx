@@ -1,0 +1,363 @@
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/reports";
+import { BarChart } from "../../components/charts/BarChart";
+import { LineChart } from "../../components/charts/LineChart";
+import { FormAlert } from "../../components/FormAlert";
+import { TextField } from "../../components/forms";
+import { requireStaff } from "../../lib/guards.server";
+import { count, money } from "../../../domain/format";
+import {
+  bucketLabel,
+  PERIOD_PRESETS,
+  REPORTS,
+  RENEWAL_GRACE_DAYS,
+  type Period,
+  type ReportName,
+  type Reports,
+} from "../../../domain/reports";
+import { AdminHeader } from "./layout";
+
+/** The reports of a period: a preset (?period=this-month) or the site's days (?from=&to=); the last 12 months else. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaff(request, context, "reports");
+  const q = new URL(request.url).searchParams;
+  const input = {
+    period: q.get("period") ?? undefined,
+    from: q.get("from") ?? undefined,
+    to: q.get("to") ?? undefined,
+  };
+  const period = context.services.reports.period(input);
+  if (!period.ok) return { reports: null, errors: period.errors, input };
+  return { reports: await context.services.reports.of(period.data), errors: [], input };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Reports" }, { name: "robots", content: "noindex" }];
+
+/** The period's query string, for the CSV links and the presets' current state. */
+const periodQuery = (p: Period) =>
+  p.preset ? `period=${p.preset}` : `from=${encodeURIComponent(p.from)}&to=${encodeURIComponent(p.to)}`;
+
+const dollars = (n: number) => `$${money(n)}`;
+const percent = (r: number | null) => (r === null ? "—" : `${(r * 100).toFixed(1)}%`);
+
+export default function ReportsPage({ loaderData: { reports, errors, input } }: Route.ComponentProps) {
+  const error = (field: string) => errors.find((e) => e.field === field)?.message;
+  const period = reports?.period;
+  return (
+    <>
+      <AdminHeader
+        title="Reports"
+        lead={
+          period
+            ? `${bucketLabel(period.from, "day", "table")} to ${bucketLabel(period.to, "day", "table")}, ${period.unit === "day" ? "day by day" : "month by month"}`
+            : "Choose a period."
+        }
+      />
+      <section aria-labelledby="period-heading" className="mb-8 rounded-2xl bg-white p-5 ring-1 ring-linen">
+        <h2 id="period-heading" className="font-serif text-lg text-forest">
+          Period
+        </h2>
+        <ul className="mt-3 flex flex-wrap gap-2">
+          {PERIOD_PRESETS.map((p) => (
+            <li key={p.value}>
+              <Link
+                to={`?period=${p.value}`}
+                aria-current={period?.preset === p.value ? "page" : undefined}
+                className="inline-block rounded-full px-4 py-2 text-sm font-semibold ring-1 ring-linen hover:bg-sand aria-[current=page]:bg-forest aria-[current=page]:text-white"
+              >
+                {p.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <Form method="get" className="mt-4 grid gap-3 sm:grid-cols-[repeat(2,minmax(0,14rem))_auto] sm:items-end">
+          <TextField
+            label="From"
+            name="from"
+            type="date"
+            defaultValue={period && !period.preset ? period.from : typeof input.from === "string" ? input.from : ""}
+            error={error("from")}
+          />
+          <TextField
+            label="To"
+            name="to"
+            type="date"
+            defaultValue={period && !period.preset ? period.to : typeof input.to === "string" ? input.to : ""}
+            error={error("to")}
+          />
+          <div>
+            <button type="submit" className="btn-dark px-5 py-3">
+              Show
+            </button>
+          </div>
+        </Form>
+        <p className="mt-3 text-xs text-mist">
+          Days are the studio's calendar days. A period can be up to 5 years long.
+        </p>
+      </section>
+      {errors.length && !error("from") && !error("to") ? (
+        <FormAlert>{errors.map((e) => e.message).join(" ")}</FormAlert>
+      ) : null}
+      {reports ? <ReportSections reports={reports} /> : null}
+    </>
+  );
+}
+
+function ReportSections({ reports }: { reports: Reports }) {
+  const { period, rows, months, totals } = reports;
+  const labels = rows.map((r) => bucketLabel(r.key, period.unit, "axis"));
+  const query = periodQuery(period);
+  const per = period.unit === "day" ? "day" : "month";
+  return (
+    <>
+      <dl className="mb-8 grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="report-totals">
+        <Figure term="Revenue" value={dollars(totals.revenue)} />
+        <Figure
+          term="Orders paid"
+          value={count(totals.paidOrders)}
+          note={totals.givenOrders ? `and ${count(totals.givenOrders)} given by the agency` : undefined}
+        />
+        <Figure term="New customers" value={count(totals.newCustomers)} note={`${count(totals.renewals)} renewals`} />
+        <Figure
+          term="Active members"
+          value={count(totals.activeAtEnd)}
+          note={`${count(totals.activeAtStart)} when the period began`}
+        />
+        <Figure
+          term="Not renewed"
+          value={percent(totals.churnRate)}
+          note={`${count(totals.notRenewed)} of ${count(totals.renewed + totals.notRenewed)} memberships that ended`}
+        />
+        <Figure
+          term="Revenue per paying customer"
+          value={totals.revenuePerPayer === null ? "—" : dollars(totals.revenuePerPayer)}
+          note="a month, on average"
+        />
+      </dl>
+
+      <Report name="revenue" query={query}>
+        <BarChart
+          title={`Revenue by ${per}`}
+          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all.`}
+          labels={labels}
+          series={[{ name: "Revenue", values: rows.map((r) => r.revenue), fill: "fill-clay" }]}
+        />
+        <Table
+          head={[per === "day" ? "Day" : "Month", "Revenue"]}
+          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), dollars(r.revenue)])}
+          foot={["Total", dollars(totals.revenue)]}
+        />
+      </Report>
+
+      <Report name="orders-paid" query={query}>
+        <BarChart
+          title={`Orders paid by ${per}`}
+          desc={`${count(totals.paidOrders)} orders paid and ${count(totals.givenOrders)} memberships given by the agency.`}
+          labels={labels}
+          series={[
+            { name: "Orders paid", values: rows.map((r) => r.paidOrders), fill: "fill-forest" },
+            { name: "Given by the agency", values: rows.map((r) => r.givenOrders), fill: "fill-brass" },
+          ]}
+        />
+        <Table
+          head={[per === "day" ? "Day" : "Month", "Orders paid", "Given by the agency"]}
+          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.paidOrders), count(r.givenOrders)])}
+          foot={["Total", count(totals.paidOrders), count(totals.givenOrders)]}
+        />
+      </Report>
+
+      <Report name="new-customers" query={query}>
+        <BarChart
+          title={`New customers and renewals by ${per}`}
+          desc={`${count(totals.newCustomers)} new customers and ${count(totals.renewals)} renewals.`}
+          labels={labels}
+          series={[
+            { name: "New customers", values: rows.map((r) => r.newCustomers), fill: "fill-clay" },
+            { name: "Renewals", values: rows.map((r) => r.renewals), fill: "fill-forest" },
+          ]}
+        />
+        <Table
+          head={[per === "day" ? "Day" : "Month", "New customers", "Renewals"]}
+          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.newCustomers), count(r.renewals)])}
+          foot={["Total", count(totals.newCustomers), count(totals.renewals)]}
+        />
+      </Report>
+
+      <Report name="active-members" query={query}>
+        <LineChart
+          title={`Active members at the end of each ${per}`}
+          desc={`${count(totals.activeAtStart)} active members when the period began, ${count(totals.activeAtEnd)} at its end.`}
+          labels={labels}
+          values={rows.map((r) => r.activeMembers)}
+        />
+        <Table
+          head={[per === "day" ? "Day" : "Month", "Active members"]}
+          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.activeMembers)])}
+        />
+      </Report>
+
+      <Report name="churn" query={query}>
+        <BarChart
+          title={`Memberships that ended, by ${per}`}
+          desc={`${count(totals.ended)} memberships ended: ${count(totals.renewed)} renewed within ${RENEWAL_GRACE_DAYS} days, ${count(totals.notRenewed)} not renewed, ${count(totals.waiting)} may still renew. Not renewed: ${percent(totals.churnRate)}.`}
+          labels={labels}
+          series={[
+            { name: "Not renewed", values: rows.map((r) => r.notRenewed), fill: "fill-clay" },
+            {
+              name: `Renewed within ${RENEWAL_GRACE_DAYS} days`,
+              values: rows.map((r) => r.renewed),
+              fill: "fill-forest",
+            },
+            { name: "May still renew", values: rows.map((r) => r.waiting), fill: "fill-linen" },
+          ]}
+        />
+        <Table
+          head={[
+            per === "day" ? "Day" : "Month",
+            "Ended",
+            "Renewed",
+            "Not renewed",
+            "May still renew",
+            "Not renewed (%)",
+          ]}
+          rows={rows.map((r) => [
+            bucketLabel(r.key, period.unit, "table"),
+            count(r.ended),
+            count(r.renewed),
+            count(r.notRenewed),
+            count(r.waiting),
+            percent(r.churnRate),
+          ])}
+          foot={[
+            "Total",
+            count(totals.ended),
+            count(totals.renewed),
+            count(totals.notRenewed),
+            count(totals.waiting),
+            percent(totals.churnRate),
+          ]}
+        />
+      </Report>
+
+      <Report name="revenue-per-customer" query={query}>
+        <BarChart
+          title="Revenue per paying customer by month"
+          desc={`Each month's revenue divided by the customers who paid in it; ${totals.revenuePerPayer === null ? "nobody paid" : `${dollars(totals.revenuePerPayer)} on average`}.`}
+          labels={months.map((m) => bucketLabel(m.month, "month", "axis"))}
+          series={[
+            {
+              name: "Revenue per paying customer",
+              values: months.map((m) => m.perPayer ?? 0),
+              fill: "fill-brass-dark",
+            },
+          ]}
+        />
+        <Table
+          head={["Month", "Revenue", "Paying customers", "Per paying customer"]}
+          rows={months.map((m) => [
+            bucketLabel(m.month, "month", "table"),
+            dollars(m.revenue),
+            count(m.payers),
+            m.perPayer === null ? "—" : dollars(m.perPayer),
+          ])}
+        />
+      </Report>
+    </>
+  );
+}
+
+function Figure({ term, value, note }: { term: string; value: string; note?: string }) {
+  return (
+    <div className="rounded-2xl bg-white p-5 ring-1 ring-linen">
+      <dt className="text-sm text-mist">{term}</dt>
+      <dd className="mt-1 font-serif text-3xl text-forest">{value}</dd>
+      {note ? <dd className="mt-1 text-xs text-mist">{note}</dd> : null}
+    </div>
+  );
+}
+
+/** One report: its title and rule, its chart and table (passed in), and its CSV for the same period. */
+function Report({ name, query, children }: { name: ReportName; query: string; children: React.ReactNode }) {
+  const report = REPORTS.find((r) => r.name === name)!;
+  const headingId = `report-${name}`;
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="mb-8 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-6"
+      data-testid={headingId}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={headingId} className="font-serif text-xl text-forest">
+            {report.title}
+          </h2>
+          <p className="mt-1 max-w-prose text-sm text-mist">{report.what}</p>
+        </div>
+        <a href={`/reports/${name}.csv?${query}`} className="btn-outline px-4 py-2 text-xs" download>
+          Download CSV<span className="sr-only">: {report.title}</span>
+        </a>
+      </div>
+      <div className="mt-4 grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">{children}</div>
+    </section>
+  );
+}
+
+/** The chart's figures as a table (scrolls inside its box on a phone). */
+function Table({ head, rows, foot }: { head: string[]; rows: string[][]; foot?: string[] }) {
+  return (
+    <div
+      className="max-h-96 overflow-auto rounded-xl ring-1 ring-linen"
+      // A box that scrolls must take the keyboard's focus, or its rows cannot be reached without a mouse.
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      role="region"
+      aria-label={`${head.join(", ")}: table`}
+    >
+      <table className="w-full text-sm">
+        <thead className="sticky top-0 bg-sand text-left">
+          <tr>
+            {head.map((h, i) => (
+              <th key={h} scope="col" className={`px-3 py-2 font-semibold text-forest ${i ? "text-right" : ""}`}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r[0]} className="border-t border-linen">
+              {r.map((c, i) =>
+                i === 0 ? (
+                  <th key={i} scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap">
+                    {c}
+                  </th>
+                ) : (
+                  <td key={i} className="px-3 py-1.5 text-right tabular-nums">
+                    {c}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+        {foot ? (
+          <tfoot>
+            <tr className="border-t-2 border-linen font-semibold">
+              {foot.map((c, i) =>
+                i === 0 ? (
+                  <th key={i} scope="row" className="px-3 py-2 text-left">
+                    {c}
+                  </th>
+                ) : (
+                  <td key={i} className="px-3 py-2 text-right tabular-nums">
+                    {c}
+                  </td>
+                ),
+              )}
+            </tr>
+          </tfoot>
+        ) : null}
+      </table>
+    </div>
+  );
+}
