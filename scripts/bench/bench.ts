@@ -81,6 +81,9 @@ const WORK: readonly WorkRow[] = [
     { against: "/total-orders one month (c10)" },
   ],
   ["/total-orders search a customer's name (c10)", "/total-orders?q=lindqvist", "admin"],
+  // The customers list (issue 26): its filters and sorts read customer_totals, kept by the orders' triggers.
+  ["/customers (c10)", "/customers", "admin"],
+  ["/customers active, by total spent (c10)", "/customers?state=active&sort=spent", "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],
   ["GET /api/orders?page=20,000&limit=20 (admin, c10)", "/api/orders?limit=20&page=20000", "admin"],
   [
