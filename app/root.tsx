@@ -81,6 +81,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const navigation = useNavigation();
   const matches = useMatches();
+  // The back office draws its own frame (app/routes/admin/layout.tsx) for staff: no marketing header, footer or
+  // newsletter. Anyone its guard refused (no layout data) sees the refusal in the site's frame.
+  const backOffice = matches.some((m) => m.id === "routes/admin/layout" && m.loaderData !== undefined);
   // The library images of every matched route (each loader that draws some returns their `media`).
   const media = useMemo(
     () =>
@@ -101,18 +104,24 @@ export default function App({ loaderData }: Route.ComponentProps) {
         </a>
         <LoadingBar />
         <ScrollOnNavigate />
-        <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
-        {/* A page reached in the browser fades in; the page the server sent does not (location "default"): held at
-            opacity 0 its content could not be the largest paint until the fade ended, 0.3 s after the first paint. */}
-        <main
-          id="main"
-          key={location.pathname}
-          className={`flex-1 ${location.key === "default" ? "" : "animate-page-in"} transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
-        >
+        {backOffice ? (
           <Outlet />
-        </main>
+        ) : (
+          <>
+            <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
+            {/* A page reached in the browser fades in; the page the server sent does not (location "default"): held at
+            opacity 0 its content could not be the largest paint until the fade ended, 0.3 s after the first paint. */}
+            <main
+              id="main"
+              key={location.pathname}
+              className={`flex-1 ${location.key === "default" ? "" : "animate-page-in"} transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
+            >
+              <Outlet />
+            </main>
+          </>
+        )}
         <PageSpinner />
-        <Footer siteName={siteName} content={chrome} />
+        {backOffice ? null : <Footer siteName={siteName} content={chrome} />}
       </MediaProvider>
     </ToastProvider>
   );

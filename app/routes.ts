@@ -37,6 +37,7 @@ export default [
 
   // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
   layout("routes/admin/layout.tsx", [
+    route("today", "routes/admin/today.tsx"),
     route("admin", "routes/admin/home.tsx"),
     route("setting", "routes/admin/setting.tsx"),
     route("total-orders", "routes/admin/total-orders.tsx"),

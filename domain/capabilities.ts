@@ -49,7 +49,10 @@ export function staffRoleOf(viewer: { staffRole?: StaffRole | null; isAdmin: boo
   return viewer.staffRole ?? (viewer.isAdmin ? "Admin" : null);
 }
 
-/** Where a staff member's back office starts: the dashboard for those who see orders, the site content otherwise. */
+/**
+ * Where a staff member's back office starts: Today (what needs doing) for those who see orders, the site content
+ * otherwise.
+ */
 export function staffHome(role: StaffRole): string {
-  return can(role, "orders") ? "/admin" : "/setting";
+  return can(role, "orders") ? "/today" : "/setting";
 }

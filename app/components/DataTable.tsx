@@ -57,6 +57,7 @@ export function DataTable<T>({
   page,
   pageParam = "page",
   testId,
+  compact = false,
 }: {
   caption?: ReactNode;
   columns: Column<T>[];
@@ -66,6 +67,8 @@ export function DataTable<T>({
   page?: PageInfo;
   pageParam?: string;
   testId?: string;
+  /** Narrower cells (from the md width up), for a wide table that must fit beside the back office's navigation. */
+  compact?: boolean;
 }) {
   const [scroller, overflows] = useOverflowsX<HTMLDivElement>();
   return (
@@ -86,7 +89,7 @@ export function DataTable<T>({
             style={SCROLL_SHADOWS}
             data-overflows={overflows || undefined}
           >
-            <table className="w-full text-left text-sm">
+            <table className={`w-full text-left text-sm ${compact ? "md:[&_td]:px-3 [&_th]:px-3" : ""}`}>
               <thead className="hidden bg-sand/60 text-xs font-semibold text-mist md:table-header-group">
                 <tr>
                   {columns.map((c) => (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ADMIN_AREAS,
+  BACK_OFFICE_GROUPS,
   ADMIN_SCREENS,
   areaHref,
   DASHBOARD_CARDS,
@@ -115,5 +116,14 @@ describe("the back office's navigation", () => {
     expect(active("/total-orders", "?page=2&payment=Paid")).toEqual(["Orders"]);
     expect(active("/total-orders", "?view=to-deliver&page=2")).toEqual(["To deliver"]);
     expect(active("/activity/")).toEqual(["Activity log"]);
+    expect(active("/today")).toEqual(["Today"]);
+  });
+  it("lists the entries group by group, in the order of the groups, each group once", () => {
+    const groups = ADMIN_AREAS.map((a) => a.group).filter((g, i, all) => g !== all[i - 1]);
+    expect(groups).toEqual([...BACK_OFFICE_GROUPS]);
+    expect(ADMIN_AREAS.find((a) => a.badge === "unread")?.to).toBe("/all-messages");
+    expect(ADMIN_AREAS.map((a) => a.to)).toEqual(
+      expect.arrayContaining(["/today", "/customers", "/reports", "/trash"]),
+    );
   });
 });

@@ -2,36 +2,57 @@ import { pages, pageTypes, type PageKey } from "./pages";
 import { sections, type SectionDef } from "../../domain/registry";
 import type { StaffArea } from "../../domain/capabilities";
 
+/** The back office's navigation groups, by task, in the order the side navigation shows them. */
+export const BACK_OFFICE_GROUPS = ["Today", "Orders", "Customers", "Content", "Inbox", "Reports", "Settings"] as const;
+export type BackOfficeGroup = (typeof BACK_OFFICE_GROUPS)[number];
+
+/** The counts the layout's loader provides for navigation entries (app/routes/admin/layout.tsx). */
+export type NavBadge = "toDeliver" | "unread";
+
 /**
- * Every area of the back office, in the order an administrator works through them: the navigation beside every admin
- * page. `badge` names a count the layout's loader provides; `search` makes an entry a view of another's path.
+ * Every area of the back office, grouped by task (`group`, in BACK_OFFICE_GROUPS' order): the navigation beside every
+ * admin page, the one list of it. `badge` names a count the layout's loader provides; `search` makes an entry a view of
+ * another's path.
  */
 export const ADMIN_AREAS: readonly {
   to: string;
   label: string;
+  group: BackOfficeGroup;
   /** Active only on exactly this path (the dashboard, whose path starts others). */
   end?: boolean;
   /** A view of the path with this search (e.g. the to-deliver view of the orders desk). */
   search?: string;
-  badge?: "toDeliver";
+  badge?: NavBadge;
   /** What the page is for (domain/capabilities.ts): the entry shows only to staff whose role opens it. */
   area: StaffArea;
 }[] = [
-  { to: "/admin", label: "Dashboard", end: true, area: "orders" },
-  { to: "/total-orders", label: "Orders", area: "orders" },
-  { to: "/total-orders", search: "view=to-deliver", label: "To deliver", badge: "toDeliver", area: "orders" },
-  { to: "/all-messages", label: "Messages", area: "messages" },
-  { to: "/all-subscriber", label: "Subscribers", area: "subscribers" },
-  { to: "/setting", label: "Site content", area: "content" },
-  { to: "/media-library", label: "Media library", area: "media" },
-  { to: "/items-management", label: "Items", area: "items" },
-  { to: "/add-item", label: "Add item", area: "items" },
-  { to: "/add-user", label: "Users", area: "users" },
-  { to: "/add-paypal-Email", label: "Payment account", area: "payments" },
-  { to: "/mail-settings", label: "Mails", area: "settings" },
-  { to: "/activity", label: "Activity log", area: "activity" },
-  { to: "/background-jobs", label: "Background jobs", area: "settings" },
-  { to: "/backups", label: "Backups", area: "backups" },
+  { to: "/today", label: "Today", group: "Today", end: true, area: "orders" },
+  { to: "/total-orders", label: "Orders", group: "Orders", area: "orders" },
+  {
+    to: "/total-orders",
+    search: "view=to-deliver",
+    label: "To deliver",
+    group: "Orders",
+    badge: "toDeliver",
+    area: "orders",
+  },
+  { to: "/admin", label: "Dashboard", group: "Orders", end: true, area: "orders" },
+  { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
+  { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
+  { to: "/setting", label: "Site content", group: "Content", area: "content" },
+  { to: "/media-library", label: "Media library", group: "Content", area: "media" },
+  { to: "/items-management", label: "Items", group: "Content", area: "items" },
+  { to: "/add-item", label: "Add item", group: "Content", area: "items" },
+  { to: "/trash", label: "Trash", group: "Content", area: "content" },
+  { to: "/all-messages", label: "Messages", group: "Inbox", badge: "unread", area: "messages" },
+  { to: "/reports", label: "Reports", group: "Reports", area: "reports" },
+  { to: "/activity", label: "Activity log", group: "Reports", area: "activity" },
+  { to: "/add-user", label: "Users", group: "Settings", area: "users" },
+  { to: "/add-paypal-Email", label: "Payment account", group: "Settings", area: "payments" },
+  { to: "/mail-settings", label: "Mails", group: "Settings", area: "settings" },
+  { to: "/invoice-settings", label: "Invoice details", group: "Settings", area: "settings" },
+  { to: "/background-jobs", label: "Background jobs", group: "Settings", area: "settings" },
+  { to: "/backups", label: "Backups", group: "Settings", area: "backups" },
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
+import { createBackOfficeService } from "./back-office";
 import { createBackupsService } from "./backups";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
@@ -132,6 +133,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
+  const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now });
   const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
   const customers = createCustomersService({
     db: database.db,
@@ -167,6 +169,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     versions,
     backups,
     exports: csvExports,
+    backOffice,
     reports,
     customers,
     inbox,

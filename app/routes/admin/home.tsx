@@ -63,12 +63,17 @@ export default function AdminHome({ loaderData: { totalSales, orders, subscriber
       <div className="mt-8">
         <DataTable
           testId="admin-orders"
+          compact
           caption="Orders"
           columns={[
             { header: "Sl.", cell: (_o, i) => orders.page.offset + i + 1 },
             { header: "Order Date", cell: (o) => o.orderDate },
             { header: "Customer Name", cell: (o) => o.customerName },
-            { header: "Customer Email", cell: (o) => o.customerEmail },
+            {
+              header: "Customer Email",
+              // A long address breaks anywhere rather than widen the table past the page.
+              cell: (o) => <span className="[overflow-wrap:anywhere]">{o.customerEmail}</span>,
+            },
             { header: "Price", cell: (o) => `$${money(o.packagePrice)}` },
             { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
             {
@@ -77,7 +82,6 @@ export default function AdminHome({ loaderData: { totalSales, orders, subscriber
             },
             {
               header: "Action",
-              pinned: true,
               cell: (o) => (
                 <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
                   Update Order

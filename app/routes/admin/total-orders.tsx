@@ -91,6 +91,7 @@ export default function TotalOrders({
       <FilterForm filters={filters} />
       <DataTable
         testId="total-orders"
+        compact
         caption={
           toDeliver ? (
             <span>
@@ -158,9 +159,8 @@ export default function TotalOrders({
           },
           {
             header: "Action",
-            pinned: true,
             cell: (o) => (
-              // One above the other: the pinned column stays narrow and covers less of what scrolls beneath it.
+              // One above the other: the column stays narrow, so every column fits beside the navigation at 1024 px.
               <span className="flex flex-col items-start gap-1.5">
                 {o.badge === "Awaiting Activation" ? <DeliverButton id={o._id} name={o.customerName} /> : null}
                 <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
