@@ -24,6 +24,13 @@ export default [
   route("reset", "routes/account/reset.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),
   route("logout", "routes/account/logout.tsx"),
+  // My account (issue 25): its pages share one frame and sub-navigation (routes/account/sections.ts)
+  layout("routes/account/layout.tsx", [
+    route("account", "routes/account/profile.tsx"),
+    route("account/password", "routes/account/password.tsx"),
+    route("account/sessions", "routes/account/sessions.tsx"),
+  ]),
+  route("account/email-confirmed", "routes/account/email-confirmed.tsx"),
 
   // Customers (each loader starts with requireUser)
   route("dashboard", "routes/customer/dashboard.tsx"),

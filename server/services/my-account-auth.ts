@@ -141,7 +141,8 @@ export function myAccountAuthPlugin({
               .select({ updatedAt: account.updatedAt })
               .from(account)
               .where(and(eq(account.userId, change.userId), eq(account.providerId, "credential")));
-            if (credential && credential.updatedAt.getTime() > change.iat * 1000) {
+            // In whole seconds, as the token's time is: a change in the same second as the request does not cancel it.
+            if (credential && Math.floor(credential.updatedAt.getTime() / 1000) > change.iat) {
               const back =
                 typeof ctx.query?.callbackURL === "string" ? ctx.query.callbackURL : "/account/email-confirmed";
               throw ctx.redirect(`${back}${back.includes("?") ? "&" : "?"}error=${MY_ACCOUNT_CODES.changeCancelled}`);

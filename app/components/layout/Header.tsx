@@ -32,6 +32,9 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           Admin
         </Link>
       ) : null}
+      <Link to="/account" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
+        My account
+      </Link>
       <Form method="post" action="/logout">
         <button type="submit" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
           Sign Out
@@ -45,7 +48,7 @@ export function Header({ logo, siteName, user }: HeaderProps) {
   );
 
   return (
-    <header className="sticky top-0 z-40 border-b border-linen/70 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
+    <header className="sticky top-0 print:hidden z-40 border-b border-linen/70 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
       <div className="container-page flex h-18 items-center justify-between gap-4 py-3 xl:gap-6">
         <Link to="/" className="flex shrink-0 items-center" aria-label={`${siteName}, home`}>
           {logo ? (

@@ -86,6 +86,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <Link to="/my-order" className="btn-outline">
               My Orders
             </Link>
+            <Link to="/account" className="btn-outline">
+              My account
+            </Link>
             <Form method="post" action="/logout">
               <button type="submit" className="btn-dark">
                 Sign Out
