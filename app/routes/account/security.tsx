@@ -15,7 +15,8 @@ import { requireUser } from "../../lib/guards.server";
 /**
  * Two-factor sign-in, the person's own (decision 038): on or off; turning it on (password → QR code and key → a first
  * code → the recovery codes, shown once); new recovery codes; turning it off (password and a code), which staff may
- * not do while their role requires it. Staff who must turn it on are sent here by the back office's guards.
+ * not do while their role requires it. Staff who must turn it on are sent here by the back office's guards. It draws
+ * its content only: the account area's layout (sections.ts) gives the frame, the heading and the sub-navigation.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -87,13 +88,13 @@ export default function Security({ loaderData }: Route.ComponentProps) {
   const confirm = useActionForm({ id: "two-factor-confirm", schema: twoFactorConfirmSchema, feedback: "inline" });
   const codes = useActionForm({ id: "two-factor-codes", schema: twoFactorPasswordSchema, feedback: "inline" });
   const off = useActionForm({ id: "two-factor-off", schema: twoFactorOffSchema, feedback: "inline" });
-  const shownCodes =
-    (confirm.answer as CodesAnswer)?.recoveryCodes ?? (codes.answer as CodesAnswer)?.recoveryCodes ?? [];
+  const shownCodes = [confirm.answer, codes.answer]
+    .map((answer) => (answer as CodesAnswer)?.recoveryCodes ?? [])
+    .find((list) => list.length > 0);
   return (
-    <section className="bg-sand">
-      <div className="container-page max-w-2xl py-12 sm:py-16">
-        <h1 className="text-3xl text-forest">Two-factor sign-in</h1>
-        <p className="mt-2 text-sm text-mist">
+    <div className="max-w-2xl">
+      <div>
+        <p className="text-sm text-mist">
           After your password, sign-in asks for a code from an authenticator app on your phone (such as Google
           Authenticator, Microsoft Authenticator or 1Password). Someone who learns your password still cannot sign in.
         </p>
@@ -104,13 +105,13 @@ export default function Security({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
 
-        <div className="mt-8 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:p-8">
+        <div className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
           <p className="text-sm text-forest" data-testid="two-factor-state">
             Two-factor sign-in is <strong>{enabled ? "on" : "off"}</strong>
             {enabled ? ` · ${recoveryCodesLeft} recovery ${recoveryCodesLeft === 1 ? "code" : "codes"} left` : ""}
           </p>
 
-          {shownCodes.length ? <RecoveryCodes codes={shownCodes} email={email} /> : null}
+          {shownCodes ? <RecoveryCodes codes={shownCodes} email={email} /> : null}
 
           {!enabled && !pending ? (
             <ActionForm handle={start} intent="start" className="mt-6 space-y-4">
@@ -199,7 +200,7 @@ export default function Security({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       </div>
-    </section>
+    </div>
   );
 }
 
