@@ -11,6 +11,19 @@ const checkbox = z
   .optional()
   .transform((v) => v === true || v === "on" || v === "true");
 
+/** A line of the invoice's legal details: text up to `max` characters, blank when the agency has none. */
+const invoiceText = (max: number) =>
+  z
+    .string({ error: "Must be text" })
+    .trim()
+    .max(max, { error: `At most ${max} characters` })
+    // A text area posts CRLF line ends.
+    .transform((v) => v.replace(/\r\n?/g, "\n"))
+    // eslint-disable-next-line no-control-regex -- control characters (but tab and line end) are what it refuses
+    .refine((v) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(v), { error: "Remove the control characters" })
+    // Absent stays absent: a form or body that does not name it leaves it as it is.
+    .optional();
+
 export const SETTINGS = {
   autoActivate: {
     label: "Activate memberships automatically when a payment is verified",
@@ -18,7 +31,50 @@ export const SETTINGS = {
     default: false,
     schema: checkbox,
   },
+  // The agency's legal details on its invoices (decision 038); its name, address and contact come from the content.
+  invoiceCompanyName: {
+    label: "Company name",
+    help: "The registered name of the business that issues the invoices, if it differs from the site's name.",
+    default: "",
+    schema: invoiceText(120),
+  },
+  invoiceCompanyNumber: {
+    label: "Company number",
+    help: "The registration number of the business (leave blank if it has none).",
+    default: "",
+    schema: invoiceText(60),
+  },
+  invoiceVatNumber: {
+    label: "VAT number",
+    help: "Printed on every invoice when set (leave blank if the business is not registered for VAT).",
+    default: "",
+    schema: invoiceText(60),
+  },
+  invoiceRegisteredAddress: {
+    label: "Registered address",
+    help: "The business's registered address, if it differs from the address on the site. One line per line.",
+    default: "",
+    schema: invoiceText(400),
+  },
 } as const;
+
+/** The settings printed on invoices, in the order the invoice settings form shows them. */
+export const INVOICE_SETTING_KEYS = [
+  "invoiceCompanyName",
+  "invoiceCompanyNumber",
+  "invoiceVatNumber",
+  "invoiceRegisteredAddress",
+] as const satisfies readonly SettingKey[];
+
+/**
+ * The invoice settings form: every field is posted, and a field left empty clears its setting (a form sends nothing
+ * for an empty field once parsed, so absent means blank here).
+ */
+export const invoiceSettingsSchema = z.object(
+  Object.fromEntries(INVOICE_SETTING_KEYS.map((k) => [k, SETTINGS[k].schema.transform((v) => v ?? "")])) as {
+    [K in (typeof INVOICE_SETTING_KEYS)[number]]: z.ZodPipe<(typeof SETTINGS)[K]["schema"], z.ZodTransform<string>>;
+  },
+);
 
 export type SettingKey = keyof typeof SETTINGS;
 export type Settings = { [K in SettingKey]: z.output<(typeof SETTINGS)[K]["schema"]> };

@@ -25,6 +25,7 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       paidAt: now,
       txnId: "8MC585209K746392H",
       activated: false,
+      invoiceNumber: "INV-2026-00042",
     },
     membershipActive: {
       orderId: ORDER_ID,

@@ -20,6 +20,7 @@ import { createReportsService } from "./reports";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
 import { createInboxService } from "./inbox";
+import { createInvoicesService } from "./invoices";
 import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
@@ -99,6 +100,13 @@ export function createServices(database: Database, config: Config, logger: Logge
     settings,
     mails,
   });
+  const invoices = createInvoicesService({
+    db: database.db,
+    content,
+    settings,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+  });
   const backups = createBackupsService({
     db: database.db,
     pool: database.pool,
@@ -160,6 +168,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     activity,
     settings,
     orders,
+    invoices,
     paymentAccounts,
     paypal,
     catalogue,

@@ -22,7 +22,7 @@ const QUICK_LINKS = [
  */
 export function Footer({ siteName, content }: { siteName: string; content: PageContent<"chrome"> }) {
   return (
-    <footer className="bg-forest text-white/80">
+    <footer className="bg-forest text-white/80 print:hidden">
       <div className="container-page grid gap-12 py-16 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <Logo record={content.logo[0]} siteName={siteName} />

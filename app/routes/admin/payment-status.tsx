@@ -85,6 +85,19 @@ export default function PaymentStatus({ loaderData: { order, badge, events, time
     ["Membership Valid Until", order.membershipValid ? longDate(order.membershipValid, timeZone) : "Not Set"],
     ["Membership", <Badge tone={memberBadgeTone(badge)}>{badge}</Badge>],
   ];
+  // Its invoice (decision 038), once money was received for it: the page and the PDF.
+  if (order.invoiceNumber)
+    rows.push([
+      "Invoice",
+      <span className="flex flex-wrap gap-x-4 gap-y-1" data-testid="order-invoice">
+        <a href={`/invoice/${order.orderNumber}`} className="font-mono text-xs text-clay hover:underline">
+          {order.invoiceNumber}
+        </a>
+        <a href={`/invoice/${order.orderNumber}.pdf`} className="text-xs text-clay hover:underline" download>
+          Download PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
+        </a>
+      </span>,
+    ]);
   return (
     <>
       <OrderHeader />

@@ -81,6 +81,26 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, tim
                 cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge>,
               },
               {
+                header: "Invoice",
+                // Once money was received for the order (decision 038): its invoice, to read, print or save.
+                cell: (o) =>
+                  o.invoiceNumber ? (
+                    <span className="flex flex-col gap-0.5 text-xs whitespace-nowrap">
+                      <Link to={`/invoice/${o.orderNumber}`} className="font-semibold text-clay hover:underline">
+                        View invoice<span className="sr-only"> {o.invoiceNumber}</span>
+                      </Link>
+                      <a href={`/invoice/${o.orderNumber}.pdf`} className="text-clay hover:underline" download>
+                        PDF<span className="sr-only"> of invoice {o.invoiceNumber}</span>
+                      </a>
+                    </span>
+                  ) : (
+                    <span className="text-xs text-mist">
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">No invoice</span>
+                    </span>
+                  ),
+              },
+              {
                 header: "Action",
                 pinned: true,
                 cell: (o) =>

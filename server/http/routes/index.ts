@@ -3,6 +3,7 @@ import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
 import { inboxRoutes } from "./inbox";
+import { invoiceRoutes } from "./invoices";
 import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
@@ -21,6 +22,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...inboxRoutes(services),
     ...userRoutes(services),
     ...orderRoutes(services),
+    ...invoiceRoutes(services),
     ...paymentAccountRoutes(services),
     ...catalogueRoutes(services),
     ...mediaRoutes(services),

@@ -1,7 +1,7 @@
 import { longDate } from "../../../domain/dates";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { money } from "../../../domain/format";
-import { Cta, Facts, Layout, P, Small } from "./Layout";
+import { Cta, Facts, Layout, Link, P, Small } from "./Layout";
 import type { Template } from "./types";
 
 const usd = (amount: number) => `$${money(amount)} USD`;
@@ -38,6 +38,8 @@ export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
 
 export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, timeZone }) => {
   const link = url("/dashboard");
+  // Its invoice (decision 038): linked, behind sign-in, rather than attached.
+  const invoice = d.invoiceNumber ? url(`/invoice/${encodeURIComponent(d.orderNumber)}`) : null;
   return {
     subject: `Payment received: ${usd(d.amount)} for ${d.packageName}`,
     link,
@@ -48,12 +50,18 @@ export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, ti
         <Facts
           rows={[
             ["Order", d.orderNumber],
+            ...(d.invoiceNumber ? [["Invoice", d.invoiceNumber] as [string, string]] : []),
             ["Package", d.packageName],
             ["Amount", usd(d.amount)],
             ["Date", longDate(d.paidAt, timeZone)],
             ["PayPal transaction", d.txnId ?? "Recorded by the studio"],
           ]}
         />
+        {invoice ? (
+          <P>
+            Your invoice {d.invoiceNumber}, to print or save as a PDF: <Link href={invoice}>{invoice}</Link>
+          </P>
+        ) : null}
         <P>
           {d.activated
             ? "What happens next: your membership is active now, and your items are open on your dashboard."

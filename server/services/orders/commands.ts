@@ -10,8 +10,8 @@ import {
   type OrderState,
 } from "../../../domain/order-lifecycle";
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
-import { parseWith, type ParseResult } from "../../../domain/validation";
 import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
+import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
 import { grantSchema } from "../../../domain/customers";
 import { membershipRecompute, numberSequences, orders, user } from "../../db/schema";
@@ -76,8 +76,8 @@ const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershi
   paymentStatus: o.paymentStatus,
   orderStatus: o.orderStatus,
   membershipValid: o.membershipValid?.toISOString() ?? null,
-});
   invoiceNumber: o.invoiceNumber,
+});
 
 /**
  * The only writer of the orders table: one function per transition. Each runs in one transaction that takes the
@@ -179,11 +179,11 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     if (result.kind === "refused") throw new AppError(409, result.reason);
     if (result.kind === "unchanged") return { changed: false, order: before };
     const next = result.state;
-    await tx
     // The first payment for money issues the order's invoice, numbered in this transaction (decision 038).
     const invoice = takesInvoiceNumber(before, event.type)
       ? { invoiceNumber: await nextNumber(tx, t, invoiceNumberScope, formatInvoiceNumber), invoicedAt: t }
       : {};
+    await tx
       .update(orders)
       .set({ ...next, ...invoice, ...paymentOf(event), updatedAt: t })
       .where(eq(orders.id, before.id));
@@ -192,8 +192,8 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     const after: OrderRow = {
       ...before,
       ...next,
-      membershipStarts: window?.starts ?? null,
       ...invoice,
+      membershipStarts: window?.starts ?? null,
       membershipValid: window?.ends ?? null,
       updatedAt: t,
     };
@@ -231,8 +231,8 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
             paidAt: event.at,
             txnId: event.txnId ?? null,
             activated: after.orderStatus === "Delivered",
-          },
             invoiceNumber: after.invoiceNumber,
+          },
           to,
           jobKey("order", after.id, "paid"),
         );

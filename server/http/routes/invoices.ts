@@ -1,0 +1,16 @@
+import type { Services } from "../../services";
+import type { ApiRoute } from "./route";
+
+/** Invoices (decision 038): a customer's own, every one for staff who see orders. */
+export function invoiceRoutes({ invoices }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/invoices/:orderNumber",
+      access: "user",
+      area: "orders",
+      what: "the invoice of an order (own; staff: any), by order number; 404 for an order without one",
+      handler: (req, _res, viewer) => invoices.get(viewer, String(req.params.orderNumber)),
+    },
+  ];
+}

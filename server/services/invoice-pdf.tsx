@@ -1,0 +1,100 @@
+import type { Readable } from "node:stream";
+import { Document, Page, StyleSheet, Text, View, renderToStream } from "@react-pdf/renderer";
+import { invoiceLayout, type Invoice, type InvoiceLayout } from "../../domain/invoice";
+
+/**
+ * The invoice as a PDF document (decision 038): the same text as the page (domain/invoice.ts invoiceLayout), laid out
+ * by @react-pdf/renderer in this process, on A4, in the PDF's built-in Helvetica (no font file to ship or load).
+ */
+const FOREST = "#1f3d36";
+const INK = "#23262b";
+const MIST = "#62666f";
+const LINEN = "#e8dccb";
+const CLAY = "#a9522c";
+
+const styles = StyleSheet.create({
+  page: { padding: 48, fontFamily: "Helvetica", fontSize: 10, color: INK, lineHeight: 1.45 },
+  header: { flexDirection: "row", justifyContent: "space-between", marginBottom: 28 },
+  sellerName: { fontFamily: "Helvetica-Bold", fontSize: 14, color: FOREST, marginBottom: 4 },
+  title: { fontFamily: "Helvetica-Bold", fontSize: 22, color: FOREST, textAlign: "right" },
+  small: { fontSize: 9, color: MIST },
+  label: { fontSize: 8, color: MIST, textTransform: "uppercase", letterSpacing: 0.6, marginBottom: 3 },
+  columns: { flexDirection: "row", justifyContent: "space-between", marginBottom: 24 },
+  factRow: { flexDirection: "row", justifyContent: "flex-end" },
+  factLabel: { width: 110, color: MIST, textAlign: "right", marginRight: 10 },
+  factValue: { width: 140, textAlign: "right" },
+  table: { borderTopWidth: 1, borderTopColor: LINEN, marginTop: 8 },
+  tableHead: { flexDirection: "row", paddingVertical: 6, borderBottomWidth: 1, borderBottomColor: LINEN },
+  tableRow: { flexDirection: "row", paddingVertical: 10, borderBottomWidth: 1, borderBottomColor: LINEN },
+  description: { flex: 1 },
+  amount: { width: 110, textAlign: "right" },
+  total: { flexDirection: "row", justifyContent: "flex-end", marginTop: 12 },
+  totalLabel: { fontFamily: "Helvetica-Bold", marginRight: 16 },
+  totalValue: { fontFamily: "Helvetica-Bold", fontSize: 12, color: FOREST, width: 110, textAlign: "right" },
+  notice: { marginTop: 16, color: CLAY, fontFamily: "Helvetica-Bold" },
+  footer: { position: "absolute", left: 48, right: 48, bottom: 36, fontSize: 8.5, color: MIST },
+});
+
+function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
+  const number = layout.facts[0]![1];
+  return (
+    <Document title={`${layout.title} ${number}`} author={layout.seller.name} creator={layout.seller.name}>
+      <Page size="A4" style={styles.page}>
+        <View style={styles.header}>
+          <View>
+            <Text style={styles.sellerName}>{layout.seller.name}</Text>
+            {layout.seller.lines.map((line) => (
+              <Text key={line} style={styles.small}>
+                {line}
+              </Text>
+            ))}
+          </View>
+          <Text style={styles.title}>{layout.title}</Text>
+        </View>
+        <View style={styles.columns}>
+          <View>
+            <Text style={styles.label}>Billed to</Text>
+            {layout.billedTo.map((line, i) => (
+              <Text key={`${i}-${line}`}>{line}</Text>
+            ))}
+          </View>
+          <View>
+            {layout.facts.map(([label, value]) => (
+              <View key={label} style={styles.factRow}>
+                <Text style={styles.factLabel}>{label}</Text>
+                <Text style={styles.factValue}>{value}</Text>
+              </View>
+            ))}
+          </View>
+        </View>
+        <View style={styles.table}>
+          <View style={styles.tableHead}>
+            <Text style={[styles.description, styles.label]}>Description</Text>
+            <Text style={[styles.amount, styles.label]}>Amount</Text>
+          </View>
+          <View style={styles.tableRow}>
+            <View style={styles.description}>
+              <Text>{layout.line.description}</Text>
+              <Text style={styles.small}>{layout.line.detail}</Text>
+            </View>
+            <Text style={styles.amount}>{layout.line.amount}</Text>
+          </View>
+        </View>
+        <View style={styles.total}>
+          <Text style={styles.totalLabel}>{layout.total[0]}</Text>
+          <Text style={styles.totalValue}>{layout.total[1]}</Text>
+        </View>
+        {layout.notice ? <Text style={styles.notice}>{layout.notice}</Text> : null}
+        <View style={styles.footer} fixed>
+          {layout.seller.legal.length ? <Text>{layout.seller.legal.join(" · ")}</Text> : null}
+          <Text>{layout.footer}</Text>
+        </View>
+      </Page>
+    </Document>
+  );
+}
+
+/** The invoice's PDF, streamed as @react-pdf writes it. */
+export function renderInvoicePdf(invoice: Invoice, timeZone: string): Promise<Readable> {
+  return renderToStream(<InvoiceDocument layout={invoiceLayout(invoice, timeZone)} />) as Promise<Readable>;
+}

@@ -1,0 +1,98 @@
+import type { Readable } from "node:stream";
+import { and, eq, isNotNull, type SQL } from "drizzle-orm";
+import { can } from "../../domain/capabilities";
+import { INVOICE_CURRENCY, type Invoice } from "../../domain/invoice";
+import { normalOrderNumber } from "../../domain/order-number";
+import type { Db } from "../db/client";
+import { orders } from "../db/schema";
+import { notFound } from "../lib/errors";
+import { brandOf } from "../mail/brand";
+import type { Viewer } from "./accounts";
+import type { ContentService } from "./content";
+import { renderInvoicePdf } from "./invoice-pdf";
+import type { SettingsService } from "./settings";
+
+export interface InvoicesServiceDeps {
+  db: Db;
+  content: Pick<ContentService, "snapshot">;
+  settings: Pick<SettingsService, "all">;
+  publicUrl: string;
+  timeZone: string;
+}
+
+/** Whether the viewer reads every customer's invoices: staff whose role opens the orders (decision 036). */
+const readsAll = (viewer: Pick<Viewer, "staffRole">) => viewer.staffRole !== null && can(viewer.staffRole, "orders");
+
+/**
+ * Invoices (decision 038): one data function for an invoiced order, read by its customer or by staff who see orders,
+ * and the PDF of it. The numbers themselves are taken by the order commands (the payment's transaction).
+ */
+export function createInvoicesService({ db, content, settings, publicUrl, timeZone }: InvoicesServiceDeps) {
+  return {
+    /**
+     * The invoice of the order with this number, as the viewer may read it: another customer's order, an order with
+     * no invoice (unpaid, a gift) and a text that is no order number are all "not found".
+     */
+    async get(viewer: Pick<Viewer, "id" | "staffRole">, orderNumber: string): Promise<Invoice> {
+      const number = normalOrderNumber(orderNumber);
+      if (!number) throw notFound("Invoice not found");
+      const filters: SQL[] = [eq(orders.number, number), isNotNull(orders.invoiceNumber)];
+      if (!readsAll(viewer)) filters.push(eq(orders.userId, viewer.id));
+      const [[row], snapshot, legal] = await Promise.all([
+        db
+          .select()
+          .from(orders)
+          .where(and(...filters)),
+        content.snapshot(),
+        settings.all(),
+      ]);
+      if (!row?.invoiceNumber || !row.invoicedAt) throw notFound("Invoice not found");
+      const brand = brandOf(snapshot, publicUrl);
+      return {
+        invoiceNumber: row.invoiceNumber,
+        invoiceDate: row.invoicedAt.toISOString(),
+        orderNumber: row.number,
+        paymentStatus: row.paymentStatus,
+        seller: {
+          name: legal.invoiceCompanyName || brand.name,
+          address: brand.location,
+          phone: brand.phone,
+          email: brand.email,
+          website: brand.siteUrl,
+          companyNumber: legal.invoiceCompanyNumber ?? "",
+          vatNumber: legal.invoiceVatNumber ?? "",
+          registeredAddress: legal.invoiceRegisteredAddress ?? "",
+        },
+        customer: {
+          name: row.customerName,
+          email: row.customerEmail,
+          address: row.customerAddress,
+          country: row.customerCountry,
+        },
+        item: {
+          packageName: row.packageName,
+          validityDays: row.packageValidity,
+          periodStarts: row.membershipStarts?.toISOString() ?? null,
+          periodEnds: row.membershipValid?.toISOString() ?? null,
+        },
+        amount: row.packagePrice,
+        currency: INVOICE_CURRENCY,
+        payment: {
+          method: row.paymentMethod ?? null,
+          reference: row.txnId ?? row.paymentReference ?? null,
+          paidAt: row.paidAt?.toISOString() ?? null,
+        },
+      };
+    },
+
+    /** The invoice as a PDF, streamed as it is written. */
+    pdf(invoice: Invoice): Promise<Readable> {
+      return renderInvoicePdf(invoice, timeZone);
+    },
+
+    /** The PDF's file name: the invoice number. */
+    fileName: (invoice: Invoice) => `${invoice.invoiceNumber}.pdf`,
+  };
+}
+
+export type InvoicesService = ReturnType<typeof createInvoicesService>;
