@@ -41,6 +41,10 @@ export default [
   route("received-payment/:id", "routes/customer/received-payment.tsx"),
   route("order-cancelled/:id", "routes/customer/order-cancelled.tsx"),
   route("item/:id", "routes/customer/item.tsx"),
+  // Invoices (decision 038): for the customer and for staff who see orders, outside the back office's layout.
+  // The PDF's path ends in ".pdf" after the number: a segment React Router ranks above the page's.
+  route("invoice/:orderNumber.pdf", "routes/invoice-pdf.tsx"),
+  route("invoice/:orderNumber", "routes/invoice.tsx"),
 
   // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
   layout("routes/admin/layout.tsx", [
@@ -62,6 +66,7 @@ export default [
     route("activity", "routes/admin/activity.tsx"),
     route("trash", "routes/admin/trash.tsx"),
     route("mail-settings", "routes/admin/mail-settings.tsx"),
+    route("invoice-settings", "routes/admin/invoice-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
     route("backups", "routes/admin/backups.tsx"),
     route("backups/:name", "routes/admin/backup-download.ts"),
