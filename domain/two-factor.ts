@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { StaffRole } from "./capabilities";
 
 /**
- * Two-factor sign-in (issue 25, decision 038): who must have it, and the forms that ask for a code. Every staff role
+ * Two-factor sign-in (issue 25, decision 040): who must have it, and the forms that ask for a code. Every staff role
  * must (an Editor changes the public site and reads the contact messages); ADMIN_2FA=optional lifts the requirement.
  */
 export type StaffTwoFactorPolicy = "required" | "optional";

@@ -136,7 +136,7 @@ export interface Config {
   /** The first administrator, created on the first start of an empty database. */
   adminEmail: string | undefined;
   adminPassword: string | undefined;
-  /** Staff must sign in with a second factor (ADMIN_2FA, decision 038): "required" unless set to "optional". */
+  /** Staff must sign in with a second factor (ADMIN_2FA, decision 040): "required" unless set to "optional". */
   staffTwoFactor: "required" | "optional";
   smtpUrl: string | undefined;
   mailFrom: string;

@@ -305,7 +305,7 @@ function ready(
     logger.warn("PAYPAL_MODE=simulator: payments go to the built-in PayPal simulator; no money moves");
   }
   if (config.staffTwoFactor === "optional") {
-    logger.warn("ADMIN_2FA=optional: staff may sign in to the back office with a password alone (decision 038)");
+    logger.warn("ADMIN_2FA=optional: staff may sign in to the back office with a password alone (decision 040)");
   }
 }
 

@@ -3,7 +3,7 @@ import type { Viewer } from "../../server/services/accounts";
 import { loginUrl } from "./redirect";
 import { can, staffHome, staffRoleOf, type StaffArea, type StaffRole } from "../../domain/capabilities";
 
-/** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 038). */
+/** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 040). */
 export const TWO_FACTOR_PAGE = "/account/security";
 
 /**
@@ -28,7 +28,7 @@ export async function requireStaff(
   const viewer = await requireUser(request, context);
   const role = staffRoleOf(viewer);
   if (!role || (area && !can(role, area))) throw data({ message: "You don't have any permission" }, { status: 403 });
-  // Staff who must have a second factor and have none enrol first (decision 038).
+  // Staff who must have a second factor and have none enrol first (decision 040).
   if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
   return { ...viewer, staffRole: role };
 }

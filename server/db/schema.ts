@@ -151,7 +151,7 @@ export const user = pgTable(
 );
 
 /**
- * better-auth's two-factor plugin (issue 25, decision 038): the person's authenticator key and recovery codes, both
+ * better-auth's two-factor plugin (issue 25, decision 040): the person's authenticator key and recovery codes, both
  * encrypted with the auth secret; `verified` false while an enrolment waits for its first code. One row per person.
  */
 export const twoFactor = pgTable(

@@ -63,7 +63,7 @@ export function admit(
   const refused = { refused: { status: 403 as const, error: "You don't have any permission" } };
   if (access === "admin" && (!role || !area || !can(role, area))) return refused;
   if (access === "user" && role && area && !can(role, area)) return refused;
-  // Staff calls (an admin call, or a user call with an area: made as staff) wait for the second factor (decision 038).
+  // Staff calls (an admin call, or a user call with an area: made as staff) wait for the second factor (decision 040).
   if (role && area && viewer.twoFactorDue) return { refused: { status: 403, error: TWO_FACTOR_MESSAGES.required } };
   return { viewer };
 }

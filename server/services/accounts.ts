@@ -46,7 +46,7 @@ export interface Viewer {
   staffRole: StaffRole | null;
   /** Staff in the Admin role (the owner): every area. */
   isAdmin: boolean;
-  /** Signs in with a second factor (decision 038). */
+  /** Signs in with a second factor (decision 040). */
   twoFactorEnabled: boolean;
   /** Staff who must turn on two-factor sign-in before the back office opens to them (domain/two-factor.ts). */
   twoFactorDue: boolean;
@@ -152,7 +152,7 @@ export function createAuth(
         twoFactor: schema.twoFactor,
       },
     }),
-    // Two-factor sign-in (decision 038): an authenticator app's codes and recovery codes; no trusted devices.
+    // Two-factor sign-in (decision 040): an authenticator app's codes and recovery codes; no trusted devices.
     plugins: [
       twoFactor({
         issuer: TOTP_ISSUER,
@@ -399,7 +399,7 @@ export function createAccountsService(deps: {
       } else if (path === "/send-verification-email") {
         if (email) await limit(AUTH_LIMITS.verifyEmail, email, TOO_MANY.verify);
       } else if (path.startsWith("/two-factor/")) {
-        // Decision 038: codes are limited per address as on the sign-in page; turning it off asks for a code and
+        // Decision 040: codes are limited per address as on the sign-in page; turning it off asks for a code and
         // follows the staff rule, so only the account's page does it; no device is trusted to skip the code.
         if (path === "/two-factor/disable") {
           throw new AppError(403, "Turn off two-factor sign-in on your account's security page.");

@@ -122,7 +122,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
-  // Deleted content, items and images, kept 30 days (decision 038); each kind put back by the service that owns it.
+  // Deleted content, items and images, kept 30 days (decision 039); each kind put back by the service that owns it.
   const trash = createTrashService({
     db: database.db,
     logger,

@@ -29,7 +29,7 @@ import type { RateLimiter, RateLimitRule } from "./rate-limit";
 const MINUTE = 60_000;
 
 /**
- * The limits on codes (decision 038). At sign-in: every attempt counts against the address (as the password's
+ * The limits on codes (decision 040). At sign-in: every attempt counts against the address (as the password's
  * sign-in does); better-auth's plugin allows 5 tries per challenge (then the password again) and locks the account's
  * codes for 15 minutes after 10 failures in a row, from anywhere. On the account's own pages (a signed-in person
  * confirming, turning off, deleting): failures per person.
@@ -45,7 +45,7 @@ export const SIGN_IN_LOCKOUT = { enabled: true, maxFailedAttempts: 10, durationS
 /** The authenticator app's name for this site's key. */
 export const TOTP_ISSUER = "Atelier North";
 
-/** The plugin's own identifiers: trusted devices are verification rows named so (we never set one, decision 038). */
+/** The plugin's own identifiers: trusted devices are verification rows named so (we never set one, decision 040). */
 const TRUST_DEVICE_PREFIX = "trust-device-";
 
 export interface Enrolment {
@@ -73,7 +73,7 @@ const fieldError = (status: number, field: string, message: string) =>
   new AppError(status, message, [{ field, message }]);
 
 /**
- * Two-factor sign-in (issue 25, part 2; decision 038): an authenticator app's codes and ten recovery codes, through
+ * Two-factor sign-in (issue 25, part 2; decision 040): an authenticator app's codes and ten recovery codes, through
  * better-auth's two-factor plugin. The plugin keeps the key and the codes (table two_factor, encrypted with the auth
  * secret) and answers enrolment and sign-in; this service adds what it leaves to us: the limits, the messages people
  * read, the staff requirement's exceptions (an Admin cannot turn it off), checking a code for a signed-in person
@@ -283,7 +283,7 @@ export function createTwoFactorService(deps: {
 
     /**
      * Turning it off: the password and a code (the app's or a recovery code). Not for staff while their role requires
-     * it (decision 038). The session stays; the key and the codes are deleted.
+     * it (decision 040). The session stays; the key and the codes are deleted.
      */
     async turnOff(userId: string, role: StaffRole | null, input: unknown): Promise<void> {
       if (!mayTurnOffTwoFactor(role, policy)) throw new AppError(403, M.requiredCannotTurnOff);

@@ -9,7 +9,7 @@ import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { main, submitLogin } from "../support/pages";
 
 /**
- * Two-factor sign-in in Chromium (issue 25, part 2; decision 038), with the staff requirement on: the first admin signs
+ * Two-factor sign-in in Chromium (issue 25, part 2; decision 040), with the staff requirement on: the first admin signs
  * in with a password, is walked to /account/security before the back office opens, enrols (reading the key from the
  * page and computing the codes as an app would), saves the recovery codes, then signs in with a code, with a recovery
  * code, and is refused without either.

@@ -52,7 +52,7 @@ const FIELD_NAMES = [
     ...["currentPassword", "token", "packageId", "packageName", "customerName", "customerAddress", "customerCountry"],
     ...["paymentStatus", "orderStatus", "messageStatus", "userEmail", "userRole", "paypalEmail", "itemName"],
     ...["itemsDescription", "itemDatabaseUrl", "itemsGuideline", "format", "canvaLink", "imageLink", "category"],
-    ...["freeOrPaid", "website"],
+    ...["freeOrPaid", "website", "archived", "ids"],
   ]),
 ];
 

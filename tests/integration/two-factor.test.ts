@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
 /**
- * Two-factor sign-in (issue 25, part 2; decision 038) against the real database, with the staff requirement on
+ * Two-factor sign-in (issue 25, part 2; decision 040) against the real database, with the staff requirement on
  * (ADMIN_2FA=required): enrolment, the second step of sign-in, recovery codes, the back office's door, and an Admin's
  * reset of someone else's.
  */

@@ -45,7 +45,7 @@ export async function startTestApp(
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "atelier-app-")),
     AUTH_SECRET: "x".repeat(40),
     // Staff sign in with a password alone in the shared fixtures; tests/integration/two-factor.test.ts runs with
-    // ADMIN_2FA=required (decision 038).
+    // ADMIN_2FA=required (decision 040).
     ADMIN_2FA: "optional",
     ...env,
   });

@@ -8,7 +8,7 @@ import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
 
-/** Sign-in's second step (decision 038): after the password, a code from the app or a recovery code. */
+/** Sign-in's second step (decision 040): after the password, a code from the app or a recovery code. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(context);
   // Without a sign-in waiting for its code (opened directly, or after the 10 minutes), the password comes first.

@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const signedIn = await context.services.accounts.beginSignIn(credentials, attempt(request, context));
       const asked = form.get("redirectTo");
       if (signedIn.secondFactor) {
-        // The code's page (decision 038), still knowing where the person was going.
+        // The code's page (decision 040), still knowing where the person was going.
         const to = typeof asked === "string" && asked ? `?redirectTo=${encodeURIComponent(safeRedirect(asked))}` : "";
         throw redirect(`/login/two-factor${to}`, { headers: signedIn.headers });
       }

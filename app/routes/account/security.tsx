@@ -13,7 +13,7 @@ import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
 
 /**
- * Two-factor sign-in, the person's own (decision 038): on or off; turning it on (password → QR code and key → a first
+ * Two-factor sign-in, the person's own (decision 040): on or off; turning it on (password → QR code and key → a first
  * code → the recovery codes, shown once); new recovery codes; turning it off (password and a code), which staff may
  * not do while their role requires it. Staff who must turn it on are sent here by the back office's guards. It draws
  * its content only: the account area's layout (sections.ts) gives the frame, the heading and the sub-navigation.

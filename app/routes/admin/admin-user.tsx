@@ -16,7 +16,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "users");
   const form = await request.formData();
   if (form.get("intent") === "reset-two-factor") {
-    // A lost phone (decision 038): their second factor and sessions end; they enrol again at their next sign-in.
+    // A lost phone (decision 040): their second factor and sessions end; they enrol again at their next sign-in.
     return formAction(form, {
       run: () => context.services.twoFactor.resetForStaff(params.id, viewer),
       success: "Two-factor sign-in is reset. They are signed out and set it up again at their next sign-in.",
