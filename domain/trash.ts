@@ -1,7 +1,7 @@
 import type { StaffArea } from "./capabilities";
 
 /**
- * The trash (decision 038): what a deletion of site content, a catalogue item or an image keeps for a while, so that
+ * The trash (decision 039): what a deletion of site content, a catalogue item or an image keeps for a while, so that
  * a slip can be undone. Each kind is opened by the staff area of what it holds.
  */
 export const TRASH_DAYS = 30;

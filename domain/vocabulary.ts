@@ -120,7 +120,7 @@ export const activityActions = vocabulary(["create", "update", "delete", "restor
   create: { tone: "green" },
   update: { tone: "blue" },
   delete: { tone: "red" },
-  // Taken back out of the trash, and deleted for good from it (decision 038).
+  // Taken back out of the trash, and deleted for good from it (decision 039).
   restore: { tone: "green" },
   purge: { tone: "grey" },
 });

@@ -44,7 +44,7 @@ export interface Audit {
   created(recordId: string, after: object): Promise<void>;
   updated(recordId: string, before: object, after: object): Promise<void>;
   deleted(recordId: string, before: object): Promise<void>;
-  /** Taken back out of the trash, with the fields it has again (decision 038). */
+  /** Taken back out of the trash, with the fields it has again (decision 039). */
   restored(recordId: string, after: object): Promise<void>;
   /** Deleted for good from the trash: what it was. */
   purged(recordId: string, before: object): Promise<void>;

@@ -219,7 +219,7 @@ export function createCatalogueService({ db, orders, changes, now }: CatalogueSe
         audited(db, viewer, "catalogue_item", async (tx, audit) => {
           const [deleted] = await tx.delete(catalogueItems).where(eq(catalogueItems.id, id)).returning();
           if (!deleted) throw notFound(ITEM_NOT_FOUND);
-          // Kept 30 days in the trash (decision 038); its category is free meanwhile.
+          // Kept 30 days in the trash (decision 039); its category is free meanwhile.
           await putInTrash(tx, {
             kind: "items",
             entity: "catalogue_item",

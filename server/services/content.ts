@@ -13,7 +13,7 @@ import { isDatabaseUnavailable, type Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { audited, type Actor } from "./activity";
+import { audited, diff, type Actor } from "./activity";
 import type { Tx } from "./jobs";
 import { putInTrash, type TrashedRow } from "./trash";
 
@@ -251,7 +251,8 @@ export function createContentService({
           .where(and(eq(contentEntries.type, type), eq(contentEntries.id, id)))
           .for("update");
         if (!before) throw notFound();
-        if (JSON.stringify(before.data) === JSON.stringify(parsed.data)) return false;
+        // Field by field: jsonb keeps keys in an order of its own, so the same fields may serialise differently.
+        if (Object.keys(diff(before.data, parsed.data)).length === 0) return false;
         await tx
           .update(contentEntries)
           .set({ data: parsed.data, updatedAt: new Date() })
@@ -266,7 +267,7 @@ export function createContentService({
 
     /**
      * Deletes a record (a list's, or a singleton, whose add form then shows again); the public pages follow at once.
-     * The record goes to the trash for 30 days (decision 038). An unknown id is a 404.
+     * The record goes to the trash for 30 days (decision 039). An unknown id is a 404.
      */
     async remove(type: string, id: string, actor?: Actor): Promise<{ deleted: boolean }> {
       const def = sectionOr404(type);

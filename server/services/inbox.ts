@@ -19,7 +19,7 @@ export interface MessageRecord {
   message: string;
   messageStatus: MessageStatus;
   createdAt: string;
-  /** When it was archived (decision 038); null while it is in the inbox. */
+  /** When it was archived (decision 039); null while it is in the inbox. */
   archivedAt: string | null;
 }
 const toMessage = (r: typeof messages.$inferSelect): MessageRecord => ({

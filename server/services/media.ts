@@ -318,7 +318,7 @@ export function createMediaService({
 
     /**
      * Deletes an image nobody uses; one in use is refused (409) with the places that use it. The image and its files
-     * go to the trash for 30 days (decision 038).
+     * go to the trash for 30 days (decision 039).
      */
     async remove(id: string, actor: Actor): Promise<void> {
       if (!isId(id)) throw notFound("No such image.");

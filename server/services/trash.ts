@@ -11,7 +11,7 @@ import { audited, type Actor } from "./activity";
 import type { Tx } from "./jobs";
 
 /**
- * The trash (decision 038). A deletion of a content record, a catalogue item or an image takes the row out of its
+ * The trash (decision 039). A deletion of a content record, a catalogue item or an image takes the row out of its
  * table and keeps it here, whole, for 30 days; a restore puts it back as it was, through the service that owns that
  * table. This module is the only writer of `trash` and `trash_files`.
  */

@@ -27,7 +27,7 @@ export interface VersionPlan {
 }
 
 /**
- * "Restore this version" (decision 038): a content change in the activity log written back as a new change, through
+ * "Restore this version" (decision 039): a content change in the activity log written back as a new change, through
  * the content service's update (its one writer, its rules, its log entry). An update's entry gives back the values
  * the fields had before it; a record's first entry (added) the values it was added with. Only the fields the entry
  * changed are written; the record's other fields stay as they are now.

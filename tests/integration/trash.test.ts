@@ -10,7 +10,7 @@ import { imageOf } from "../support/images";
 import { CookieJar } from "../support/session";
 
 /**
- * Issue 26, part 5 (decision 038): a deleted content record, catalogue item or image goes to the trash: gone from the
+ * Issue 26, part 5 (decision 039): a deleted content record, catalogue item or image goes to the trash: gone from the
  * API, the pages' content and the caches, listed in the trash with who and when; restored, back exactly as it was;
  * deleted for good by "Delete now" or by the clean-up 30 days later (the services' clock moved). Each call with each
  * role: a visitor, a customer, an Editor (whose role opens content, items and media) and the Admin.

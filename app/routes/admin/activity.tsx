@@ -59,7 +59,7 @@ async function versionToRestore(
   }
 }
 
-/** "Restore this version": the entry's older values written back as a new change (decision 038). */
+/** "Restore this version": the entry's older values written back as a new change (decision 039). */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "activity");
   if (!can(viewer.staffRole, "content")) throw data({ message: "You don't have any permission" }, { status: 403 });

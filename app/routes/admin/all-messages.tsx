@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "messages");
   const q = new URL(request.url).searchParams;
   const { inbox } = context.services;
-  // The "Archived" filter (decision 038): archived messages only; the inbox's two tables hold the others.
+  // The "Archived" filter (decision 039): archived messages only; the inbox's two tables hold the others.
   if (q.get("view") === "archived") {
     return { view: "archived" as const, archived: await inbox.archivedMessages(q.get("page"), MESSAGES_PAGE_SIZE) };
   }

@@ -16,7 +16,7 @@ import { AdminHeader } from "./layout";
 const PER_PAGE = 20;
 
 /**
- * The trash (decision 038): site content, catalogue items and images deleted in the last 30 days, each kind shown to
+ * The trash (decision 039): site content, catalogue items and images deleted in the last 30 days, each kind shown to
  * the staff whose role opens its area (the page itself is part of the site's content area).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

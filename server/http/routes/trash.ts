@@ -3,7 +3,7 @@ import type { Services } from "../../services";
 import { id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /**
- * The trash (decision 038): for each kind, its list, a restore and a delete for good, at paths that name the kind, so
+ * The trash (decision 039): for each kind, its list, a restore and a delete for good, at paths that name the kind, so
  * that each call's area is the area of what it holds (content, items, media). The :id is the deleted record's own id.
  * And "Restore this version" of a content change in the activity log (Admin: the log's area).
  */
