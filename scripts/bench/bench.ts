@@ -58,6 +58,9 @@ type WorkRow = readonly [string, string, "admin" | "customer", { against?: strin
 const API_PER_PAGE = 20;
 const API_DEEP_PAGE = Math.max(1, Math.floor(ORDERS / API_PER_PAGE));
 const API_MIDDLE_PAGE = Math.max(1, Math.ceil(FEW_ORDERS / API_PER_PAGE / 2));
+/** The reports' two years: the span of the shops' orders (a `to` after the site's today ends today). */
+const REPORT_TO = new Date().toISOString().slice(0, 10);
+const REPORT_FROM = new Date(Date.now() - 2 * 365 * 86_400_000).toISOString().slice(0, 10);
 const WORK: readonly WorkRow[] = [
   ["/dashboard (customer, c10)", "/dashboard", "customer"],
   ["/my-order (customer, c10)", "/my-order", "customer"],
@@ -84,6 +87,12 @@ const WORK: readonly WorkRow[] = [
   // The customers list (issue 26): its filters and sorts read customer_totals, kept by the orders' triggers.
   ["/customers (c10)", "/customers", "admin"],
   ["/customers active, by total spent (c10)", "/customers?state=active&sort=spent", "admin"],
+  // The reports (issue 26): every figure read from the day and month tallies of migration 0022, never from orders.
+  ["/reports, the last 12 months (c10)", "/reports", "admin"],
+  ["/reports this month, day by day (c10)", "/reports?period=this-month", "admin"],
+  ["/reports two years, by month (c10)", `/reports?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
+  ["GET /api/reports/churn, two years (admin, c10)", `/api/reports/churn?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
+  ["/reports/revenue.csv, two years (c10)", `/reports/revenue.csv?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],
   ["GET /api/orders?page=20,000&limit=20 (admin, c10)", "/api/orders?limit=20&page=20000", "admin"],
   [
