@@ -53,6 +53,7 @@ const FIELD_NAMES = [
     ...["paymentStatus", "orderStatus", "messageStatus", "userEmail", "userRole", "paypalEmail", "itemName"],
     ...["itemsDescription", "itemDatabaseUrl", "itemsGuideline", "format", "canvaLink", "imageLink", "category"],
     ...["freeOrPaid", "website", "archived", "ids"],
+    ...["invoiceCompanyName", "invoiceCompanyNumber", "invoiceVatNumber", "invoiceRegisteredAddress"],
   ]),
 ];
 
@@ -251,6 +252,21 @@ describe("the bad-input corpus over every write call", () => {
     expect((await app.request(`/api/users/${editorId}`, { method: "DELETE", jar: chief })).status).toBe(200);
     expect((await app.request(`/api/users/${editorId}`, { method: "DELETE", jar: chief })).status).toBe(404);
   }, 120_000);
+
+  // The one read by a text in the path (decision 038): any text that is no invoice of the caller's is 404 (a visitor
+  // 401; a path that is not UTF-8 is 400 for everyone, one that leaves the call 404).
+  it("hostile order numbers on the invoice call are 4xx, never an answer or 5xx", async () => {
+    const numbers = ["%00", "AN-2026-00001%00", "%ED%A0%80", "x".repeat(5000), "..%2F..%2Forders", "%2e%2e", "null"];
+    for (const number of [...numbers, "AN-2026-00001", "inv-2026-00001", encodeURIComponent("AN' or '1'='1")])
+      for (const [jar, status] of [
+        [admin, 404],
+        [customer, 404],
+        [undefined, 401],
+      ] as const) {
+        const res = await tryOne(`invoice ${number.slice(0, 30)}`, "GET", `/api/invoices/${number}`, { jar });
+        expect([status, 400, 404], `GET /api/invoices/${number.slice(0, 40)}`).toContain(res.status);
+      }
+  });
 
   it("NUL and lone surrogates are refused with 400 and a sentence, on a public call and in a query", async () => {
     for (const message of [NUL, LONE_HIGH, LONE_LOW]) {
