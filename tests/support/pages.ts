@@ -40,3 +40,29 @@ export async function register(page: Page, who: Who) {
   await main(page).getByRole("button", { name: "Register" }).click();
   await page.waitForURL((u) => u.pathname === "/");
 }
+
+/** The back office's side navigation (app/components/back-office/SideNav.tsx). */
+export const backOfficeNav = (page: Page) => page.getByRole("navigation", { name: "Back office" });
+
+/** The labels of the back office's navigation entries, in order, without their counts ("To deliver", not "To deliver3"). */
+export const backOfficeNavLabels = (page: Page) =>
+  backOfficeNav(page)
+    .locator("[data-nav-label]")
+    .allTextContents()
+    .then((labels) => labels.map((l) => l.trim()));
+
+/**
+ * Opens section `label` of the back office from its navigation, as a person would: on a small screen the navigation
+ * is behind the Menu button, which is opened first. Waits for the section's address.
+ */
+export async function openBackOfficeSection(page: Page, label: string) {
+  const nav = backOfficeNav(page);
+  const entry = nav
+    .getByRole("link")
+    .filter({ has: page.locator("[data-nav-label]").getByText(label, { exact: true }) })
+    .first();
+  if (!(await nav.isVisible())) await page.getByTestId("back-office-menu").locator("summary").click();
+  const href = (await entry.getAttribute("href"))!;
+  await entry.click();
+  await page.waitForURL((u) => u.pathname + u.search === href || u.pathname === href);
+}
