@@ -29,8 +29,12 @@ export default [
     route("account", "routes/account/profile.tsx"),
     route("account/password", "routes/account/password.tsx"),
     route("account/sessions", "routes/account/sessions.tsx"),
+    route("account/data", "routes/account/data.tsx"),
+    route("account/delete", "routes/account/delete.tsx"),
   ]),
   route("account/email-confirmed", "routes/account/email-confirmed.tsx"),
+  route("account/data/download", "routes/account/data-download.ts"),
+  route("account/deleted", "routes/account/deleted.tsx"),
 
   // Customers (each loader starts with requireUser)
   route("dashboard", "routes/customer/dashboard.tsx"),
@@ -61,6 +65,7 @@ export default [
     route("customers", "routes/admin/customers.tsx"),
     route("customers.csv", "routes/admin/customers-csv.ts"),
     route("customers/:id", "routes/admin/customer.tsx"),
+    route("customers/:id/delete", "routes/admin/customer-delete.tsx"),
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
     route("activity", "routes/admin/activity.tsx"),

@@ -16,6 +16,7 @@ import { createMembershipReminders } from "./reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
+import { createPrivacyService } from "./privacy";
 import { createReportsService } from "./reports";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
@@ -107,6 +108,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     publicUrl: config.publicUrl,
     timeZone: config.timeZone,
   });
+  const privacy = createPrivacyService({
+    db: database.db,
+    auth,
+    orders,
+    limiter: rateLimiter,
+    twoFactor,
+    backupsKept: config.backup.keep,
+    now,
+  });
   const backups = createBackupsService({
     db: database.db,
     pool: database.pool,
@@ -193,6 +203,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     accounts,
     myAccount,
     twoFactor,
+    privacy,
     async start() {
       await content.start();
       await orders.start();

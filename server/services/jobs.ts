@@ -8,6 +8,7 @@ import type { Logger } from "../lib/logger";
 import { countJobFailure, reportJobQueues } from "../lib/metrics";
 import type { Mail, Mailer } from "./mailer";
 import { jobStatusOf, type JobStatus } from "../../domain/vocabulary";
+import { isErasedAddress } from "../../domain/privacy";
 
 /** A drizzle transaction, as `db.transaction(async (tx) => …)` hands it out. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -135,6 +136,8 @@ export function createJobsService(deps: {
 
   async function queueIn(tx: Tx, mail: Mail, key: string): Promise<boolean> {
     if (!isJobKey(key)) throw new Error(`Not a valid job key: ${JSON.stringify(key)}`);
+    // An erased person's placeholder address (decision 040) is never written to: nothing would arrive.
+    if (isErasedAddress(mail.to)) return false;
     const inserted = await tx
       .insert(jobKeys)
       .values({ key, queue: MAIL_QUEUE, queuedAt: now() })

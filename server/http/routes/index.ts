@@ -8,6 +8,7 @@ import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
+import { privacyRoutes } from "./privacy";
 import { reportRoutes } from "./reports";
 import { trashRoutes } from "./trash";
 import type { ApiRoute } from "./route";
@@ -27,6 +28,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...catalogueRoutes(services),
     ...mediaRoutes(services),
     ...jobRoutes(services),
+    ...privacyRoutes(services),
     ...reportRoutes(services),
     ...customerRoutes(services),
     ...trashRoutes(services),

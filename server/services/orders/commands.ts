@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { dayKey, usDate } from "../../../domain/dates";
 import { membershipTimeline, type MembershipWindow } from "../../../domain/membership";
+import { ERASED_NAME, erasedEmail, withoutPerson } from "../../../domain/privacy";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import {
   applyOrderEvent,
@@ -573,6 +574,69 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
         .update(orders)
         .set({ providerStatus: reason ? `Pending (${reason})` : "Pending" })
         .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")));
+    },
+
+    /**
+     * An erased customer's orders (decision 040), in the erasure's transaction `tx`, under the customer's lock: each keeps
+     * what the accounts need (number, package, amount, dates, statuses, PayPal's transaction id, country) and loses who
+     * placed it (name, email, address, the form's one-time key). An order still unpaid is cancelled: nobody is left to
+     * pay it. No mail goes out. Each order has its activity entry, which names no erased value.
+     */
+    async anonymiseTx(
+      tx: Tx,
+      userId: string,
+      actor: Actor,
+      person: { name: string; email: string },
+    ): Promise<{ orders: number }> {
+      await lockCustomer(tx, userId);
+      const rows = await tx.select().from(orders).where(eq(orders.userId, userId)).for("update");
+      if (!rows.length) return { orders: 0 };
+      const t = now();
+      const unpaid = rows.filter((r) => applyOrderEvent(stateOf(r), { type: "cancel", at: t }).kind === "changed");
+      // A payment's reference (a bank transfer's) is kept for matching the bank statement, without their name or email.
+      const references = rows.flatMap((r) => {
+        const kept = r.paymentReference && withoutPerson(r.paymentReference, person);
+        return kept !== r.paymentReference ? [{ id: r.id, reference: kept }] : [];
+      });
+      if (references.length)
+        await tx.execute(sql`
+          update ${orders} set payment_reference = v.reference
+          from jsonb_to_recordset(${JSON.stringify(references)}::jsonb) as v(id uuid, reference text)
+          where ${orders.id} = v.id`);
+      await tx
+        .update(orders)
+        .set({
+          customerName: ERASED_NAME,
+          customerEmail: erasedEmail(userId),
+          customerAddress: "",
+          idempotencyKey: null,
+          updatedAt: t,
+        })
+        .where(eq(orders.userId, userId));
+      if (unpaid.length)
+        await tx
+          .update(orders)
+          .set({ paymentStatus: "Cancelled" })
+          .where(
+            inArray(
+              orders.id,
+              unpaid.map((r) => r.id),
+            ),
+          );
+      // Unpaid orders give no day, so no window moves; recomputed all the same, as after every change.
+      await recomputeTx(tx, userId);
+      // The log's own writer, in a savepoint of this transaction.
+      await audited(tx as unknown as Db, actor, "order", async (_tx, audit) => {
+        for (const r of rows) {
+          const cancels = unpaid.includes(r);
+          await audit.updated(
+            r.id,
+            { customerDetails: "Kept", ...(cancels ? { paymentStatus: r.paymentStatus } : {}) },
+            { customerDetails: "Erased", ...(cancels ? { paymentStatus: "Cancelled" } : {}) },
+          );
+        }
+      });
+      return { orders: rows.length };
     },
 
     /**

@@ -1,0 +1,19 @@
+import type { Services } from "../../services";
+import { id, type ApiRoute } from "./route";
+
+/** Erasure of a customer at their request, from the back office (decision 040). */
+export function privacyRoutes({ privacy }: Services): ApiRoute[] {
+  return [
+    {
+      method: "delete",
+      path: "/customers/:id",
+      access: "admin",
+      area: "customers",
+      what: "erase a customer's personal data at their request (not staff); paid orders are kept, anonymised",
+      handler: async (req, _res, viewer) => {
+        await privacy.eraseCustomer(id(req), viewer);
+        return { acknowledged: true, deletedCount: 1 };
+      },
+    },
+  ];
+}
