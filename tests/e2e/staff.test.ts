@@ -7,7 +7,7 @@ import { signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
-import { heading, logIn, main, toast } from "../support/pages";
+import { backOfficeNavLabels, heading, logIn, main, toast } from "../support/pages";
 
 /**
  * Staff roles in the browser (decision 036): the admin invites an Editor on /add-user, the Editor follows the mailed
@@ -67,8 +67,7 @@ describe("staff roles on the users screen", () => {
     await editor.getByRole("banner").getByRole("link", { name: "Admin" }).click();
     await editor.waitForURL((u) => u.pathname === staffHome("Editor"));
     expect(path(editor)).toBe("/setting");
-    const nav = editor.getByRole("navigation", { name: "Back office" });
-    const labels = async () => (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
+    const labels = () => backOfficeNavLabels(editor);
     // The client-side navigation from the dashboard renders the layout a moment after the address changes.
     await expect.poll(labels).toEqual(ADMIN_AREAS.filter((a) => can("Editor", a.area)).map((a) => a.label));
     expect(await labels()).not.toContain("Orders");
