@@ -128,6 +128,17 @@ async function requestFor(
       return { path: `/users/${route.method === "delete" ? await editorRecord() : ids.user}` };
     case "/users/:id/role":
       return { path: `/users/${await editorRecord()}/role`, body: { userRole: "Admin" } };
+    case "/users/:id/two-factor": {
+      // An Editor whose two-factor sign-in is on (decision 040): the reset turns it off.
+      const staffId = await editorRecord();
+      await app.db.pool.query(
+        `with u as (insert into "user" (id, name, email, email_verified, two_factor_enabled)
+           select gen_random_uuid()::text, '', user_email, true, true from admin_users where id = $1 returning id)
+         insert into two_factor (id, secret, backup_codes, user_id) select gen_random_uuid()::text, 'x', 'x', id from u`,
+        [staffId],
+      );
+      return { path: `/users/${staffId}/two-factor` };
+    }
     case "/staff-invite":
       return { path: "/staff-invite", body: { userEmail: "invitee@example.org", userRole: "Editor" } };
     case "/jobs/:id/retry":
