@@ -46,6 +46,7 @@ const OTHER_KINDS: ActivityKind[] = [
       orderStatus: "Order Status",
       membershipValid: "Membership Valid Until",
       invoiceNumber: "Invoice Number",
+      customerDetails: "Customer's name, email and address",
     }),
     recordTitle: (f) => [str(f.customerName), str(f.packageName)].filter(Boolean).join(" · "),
     href: (id) => `/admin/payment-status/${id}`,
@@ -66,7 +67,13 @@ const OTHER_KINDS: ActivityKind[] = [
   {
     entity: "customer",
     title: "Customer",
-    label: labels({ note: "Private note", sessions: "Sessions", mailSentAgain: "Mail sent again" }),
+    label: labels({
+      note: "Private note",
+      sessions: "Sessions",
+      mailSentAgain: "Mail sent again",
+      request: "Personal data erased",
+      ordersKept: "Orders kept, anonymised",
+    }),
     recordTitle: (_f, id) => `Customer ${id.slice(0, 8)}`,
     href: (id) => `/customers/${id}`,
   },
