@@ -16,7 +16,7 @@ export const ERASED_NAME = "Erased customer";
 export const ERASED_DOMAIN = "erased.invalid";
 
 /** The address an erased account and its orders keep: unique per account (the user table's email is unique). */
-export const erasedEmail = (userId: string) => `${userId.toLowerCase().replace(/[^a-z0-9-]/g, "")}@${ERASED_DOMAIN}`;
+export const erasedEmail = (userId: string) => `${userId.replace(/[^A-Za-z0-9_-]/g, "")}@${ERASED_DOMAIN}`;
 
 /** Whether an address is an erased person's (no mail is ever queued to one). */
 export const isErasedAddress = (email: string) => email.trim().toLowerCase().endsWith(`@${ERASED_DOMAIN}`);
