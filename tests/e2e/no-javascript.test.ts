@@ -410,6 +410,31 @@ const cases: Case[] = [
     },
   ],
   [
+    "/customers and /customers/{id}: search, give days, a note",
+    async () => {
+      const [who] = await sql("select id from public.user where email = $1", [CUSTOMER.email]);
+      await open(admin, "/customers");
+      await main(admin).getByLabel("Name, email or order number").fill(CUSTOMER.email);
+      await post(admin, main(admin).getByRole("button", { name: "Search" }));
+      expect(await admin.getByTestId("customers").textContent()).toContain(CUSTOMER.email);
+      await open(admin, `/customers/${who.id}`);
+      const grant = () => admin.getByTestId("grant-form");
+      await grant().getByLabel("Days").fill("3");
+      await grant().getByLabel("Reason (only the staff see it)").fill("Plain post");
+      await post(admin, grant().getByRole("button", { name: "Give days" }));
+      expect(await grant().getByRole("status").textContent()).toContain("Membership extended: it now runs until");
+      expect(
+        await sql("select package_validity from orders where user_id = $1 and payment_method = 'Gift'", [who.id]),
+      ).toEqual([{ package_validity: 3 }]);
+      const note = () => admin.getByTestId("note-form");
+      await note().getByLabel("Only the staff see this note").fill("Plain note");
+      await post(admin, note().getByRole("button", { name: "Save note" }));
+      expect(await sql("select note from customer_notes where user_id = $1", [who.id])).toEqual([
+        { note: "Plain note" },
+      ]);
+    },
+  ],
+  [
     "/add-user",
     async () => {
       // The add form shows while the list does not hold exactly one admin user (a second one put there directly).

@@ -126,6 +126,11 @@ export function fromRecords(pool: Pool): Fill {
         return first("payment_accounts");
       case "routes/admin/content-edit.tsx :id":
         return first("content_entries", "where type = $1", [editFor(route.path)!.section.type]);
+      case "routes/admin/customer.tsx :id":
+        return first(
+          `"user"`,
+          `where not exists (select 1 from admin_users a where lower(a.user_email) = lower("user".email))`,
+        );
       case "routes/admin/customer-delete.tsx :id":
         return first(
           `"user"`,
