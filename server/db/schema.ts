@@ -323,7 +323,7 @@ export const orders = pgTable(
 
 /**
  * One row per customer who has orders, derived from their orders by statement-level triggers (migration 0021,
- * docs/decisions/039): the end of their membership (the latest end of a Paid and Delivered order's stored window),
+ * docs/decisions/041): the end of their membership (the latest end of a Paid and Delivered order's stored window),
  * how many paid orders wait for activation, and what they spent. The customers list filters and sorts on these
  * columns (server/services/customers.ts); nothing else writes them.
  */
