@@ -62,8 +62,10 @@ describe("staff roles on the users screen", () => {
     await editor.waitForURL((u) => u.pathname === "/login");
 
     await logIn(editor, EDITOR.email, EDITOR.password);
-    expect(path(editor)).toBe("/dashboard");
-    // Staff get the header's Admin link; an Editor's back office starts on the site content, not the dashboard.
+    // Staff land on their back office (issue 26, decision 040): an Editor's starts on the site content.
+    expect(path(editor)).toBe(staffHome("Editor"));
+    // From the public site, staff get the header's Admin link, to the same place.
+    await editor.goto("/dashboard");
     await editor.getByRole("banner").getByRole("link", { name: "Admin" }).click();
     await editor.waitForURL((u) => u.pathname === staffHome("Editor"));
     expect(path(editor)).toBe("/setting");
