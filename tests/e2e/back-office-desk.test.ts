@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startAdminE2E, type E2EEnv } from "../support/e2e";
+import { backOfficeNav, openBackOfficeMenu, openBackOfficeSection } from "../support/pages";
 import { CookieJar } from "../support/session";
 
 /**
@@ -156,10 +157,12 @@ describe("the orders desk", () => {
     for (const viewport of [PHONE, DESKTOP]) {
       await admin.setViewportSize(viewport);
       await admin.goto("/admin");
-      const nav = admin.getByRole("navigation", { name: "Back office" });
+      // On a phone the navigation is behind the Menu button.
+      await openBackOfficeMenu(admin);
+      const nav = backOfficeNav(admin);
       const before = await waiting();
       expect(await nav.getByTestId("nav-count-toDeliver").textContent()).toContain(String(before));
-      await nav.getByRole("link", { name: /To deliver/ }).click();
+      await openBackOfficeSection(admin, "To deliver");
       await admin.waitForURL((u) => u.searchParams.get("view") === "to-deliver");
       const rows = admin.getByTestId("total-orders").locator("tbody tr");
       await expect.poll(() => rows.count()).toBe(before);
@@ -174,7 +177,10 @@ describe("the orders desk", () => {
       // The badge follows (and is gone when nothing waits).
       const badge = nav.getByTestId("nav-count-toDeliver");
       await expect
-        .poll(async () => ((await badge.count()) ? parseInt(await badge.innerText(), 10) : 0))
+        .poll(async () => {
+          await openBackOfficeMenu(admin);
+          return (await badge.count()) ? parseInt(await badge.innerText(), 10) : 0;
+        })
         .toBe(before - 1);
     }
     expect((await sql("select order_status from orders where id = $1", [noraPaid]))[0]).toBeDefined();

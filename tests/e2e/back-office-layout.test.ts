@@ -121,6 +121,15 @@ async function unreachableHeaders(page: Page, testId: string): Promise<string[]>
   });
 }
 
+/** Whether a click at the centre of the element reaches it (scrolled to vertically only). */
+const reachable = (locator: ReturnType<Page["locator"]>) =>
+  locator.evaluate((el) => {
+    window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.right <= document.documentElement.clientWidth && !!hit && el.contains(hit);
+  });
+
 describe("every column at every laptop width", () => {
   for (const width of [1024, 1280, 1920]) {
     it(`at ${width} px a click at each header of /total-orders and /admin reaches it`, async () => {
@@ -129,9 +138,13 @@ describe("every column at every laptop width", () => {
       const desk = await admin.getByTestId("total-orders").locator("thead th").allTextContents();
       expect(desk).toEqual(expect.arrayContaining(["Status", "Action", "Membership Valid Until"]));
       expect(await unreachableHeaders(admin, "total-orders"), `/total-orders at ${width} px`).toEqual([]);
+      const update = admin.getByTestId("total-orders").getByRole("link", { name: "Update", exact: true }).first();
+      expect(await reachable(update), `Update at ${width} px`).toBe(true);
       await admin.goto("/admin");
       expect(await admin.getByTestId("admin-orders").locator("thead th").count()).toBe(8);
       expect(await unreachableHeaders(admin, "admin-orders"), `/admin at ${width} px`).toEqual([]);
+      const updateOrder = admin.getByTestId("admin-orders").getByRole("link", { name: "Update Order" }).first();
+      expect(await reachable(updateOrder), `Update Order at ${width} px`).toBe(true);
       // Wide screens use the width, up to the comfortable maximum.
       const used = await main(admin)
         .locator(":scope > div")

@@ -51,6 +51,12 @@ export const backOfficeNavLabels = (page: Page) =>
     .allTextContents()
     .then((labels) => labels.map((l) => l.trim()));
 
+/** Opens the back office's navigation when it is behind the Menu button (small screens); nothing otherwise. */
+export async function openBackOfficeMenu(page: Page) {
+  const menu = page.getByTestId("back-office-menu");
+  if ((await menu.isVisible()) && (await menu.getAttribute("open")) === null) await menu.locator("summary").click();
+}
+
 /**
  * Opens section `label` of the back office from its navigation, as a person would: on a small screen the navigation
  * is behind the Menu button, which is opened first. Waits for the section's address.
@@ -61,7 +67,7 @@ export async function openBackOfficeSection(page: Page, label: string) {
     .getByRole("link")
     .filter({ has: page.locator("[data-nav-label]").getByText(label, { exact: true }) })
     .first();
-  if (!(await nav.isVisible())) await page.getByTestId("back-office-menu").locator("summary").click();
+  await openBackOfficeMenu(page);
   const href = (await entry.getAttribute("href"))!;
   await entry.click();
   await page.waitForURL((u) => u.pathname + u.search === href || u.pathname === href);

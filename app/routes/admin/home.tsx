@@ -83,7 +83,10 @@ export default function AdminHome({ loaderData: { totalSales, orders, subscriber
             {
               header: "Action",
               cell: (o) => (
-                <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
+                <Link
+                  to={`/admin/payment-status/${o._id}`}
+                  className="text-sm font-semibold whitespace-nowrap text-clay hover:underline"
+                >
                   Update Order
                 </Link>
               ),
