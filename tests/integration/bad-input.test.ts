@@ -268,6 +268,32 @@ describe("the bad-input corpus over every write call", () => {
       }
   });
 
+  // The reports' periods (issue 26, part 4): each bad one is a 400 with a sentence for staff, before any read.
+  it("hostile periods on the report calls are 400 with a sentence, never an answer or 5xx", async () => {
+    const periods = [
+      "from=%00&to=2026-01-01",
+      "from=2026-02-30&to=2026-03-01",
+      "from=2026-03-01&to=2026-02-01",
+      "from=1900-01-01&to=2026-01-01",
+      "from=9999-12-31&to=9999-12-31",
+      `from=${"9".repeat(5000)}&to=2026-01-01`,
+      "from=2026-01-01&from=2026-01-02&to=2026-02-01",
+      "from=2026-01-01T00:00&to=2026-02-01",
+      "from=-1&to=2026-02-01",
+      "to=2026-02-01",
+      "period=%ED%A0%80",
+      "period=last-12-months%00",
+    ];
+    for (const name of ["revenue", "orders-paid", "new-customers", "active-members", "churn", "revenue-per-customer"])
+      for (const query of periods) {
+        const res = await app.request(`/api/reports/${name}?${query}`, { jar: admin });
+        expect(res.status, `${name}?${query.slice(0, 40)}`).toBe(400);
+        expect(((await res.json()) as { error: string }).error).toMatch(/^[A-Z].*[a-z).]$/);
+        // A visitor: signed out (401), or refused for a NUL in the address before that (400).
+        expect([400, 401]).toContain((await app.request(`/api/reports/${name}?${query}`)).status);
+      }
+  });
+
   it("NUL and lone surrogates are refused with 400 and a sentence, on a public call and in a query", async () => {
     for (const message of [NUL, LONE_HIGH, LONE_LOW]) {
       const res = await app.request("/api/add-message", {
