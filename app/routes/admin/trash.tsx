@@ -139,7 +139,7 @@ function RowActions({ entry, purgeHref }: { entry: TrashEntry; purgeHref: string
         to={purgeHref}
         preventScrollReset
         className="btn-outline px-4 py-2 text-xs"
-        aria-label={`Delete ${entry.title} now`}
+        aria-label={`Delete now: ${entry.title}`}
       >
         Delete now
       </Link>
