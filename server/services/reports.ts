@@ -25,7 +25,7 @@ export interface ReportsDeps {
 }
 
 /**
- * The reports (issue 26, part 4; docs/decisions/039): every figure read from the day and month tallies that the
+ * The reports (issue 26, part 4; docs/decisions/042): every figure read from the day and month tallies that the
  * triggers of migration 0022 keep on orders, so a report costs the same with a thousand orders or a million: at most
  * one row per day of the period (five years: 1,827), one per month, and the days before the period summed once for the
  * members already active. The rules of the figures are in domain/reports.ts.
