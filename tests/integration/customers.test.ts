@@ -156,6 +156,8 @@ describe("the list", () => {
 
 describe("the record's actions", () => {
   it("gives days exactly after the current window, one order per key, mailed once", async () => {
+    // An unpaid order of theirs (no window) must not hide the package whose membership is extended.
+    await place("Ada Active");
     const before = await endOf("Ada Active");
     expect(before).toBeTruthy();
     const key = "grant-ada-1";
@@ -175,6 +177,12 @@ describe("the record's actions", () => {
     expect(rows).toEqual([
       { payment_method: "Gift", payment_reference: "A thank-you", price: 0, package_validity: 10 },
     ]);
+    // An extension keeps the package's name (the dashboard goes on naming it), not a name of its own.
+    const names_ = await app.db.pool.query(
+      "select payment_method, package_name from orders where user_id = $1 and payment_status = 'Paid' order by created_at",
+      [ids["Ada Active"]],
+    );
+    expect(names_.rows.map((r) => r.package_name)).toEqual([names_.rows[0].package_name, names_.rows[0].package_name]);
     const mails = await app.db.pool.query("select key from job_keys where key = $1", [
       `order:${body.insertedId}:given`,
     ]);
@@ -286,7 +294,7 @@ describe("the record's actions", () => {
     };
     expect(r.timeline).toHaveLength(2);
     expect(r.timeline[1]!.ends).toBe(await endOf("Ada Active"));
-    expect(r.orders.map((o) => o.paymentMethod).sort()).toEqual(["By hand", "Gift"]);
+    expect(r.orders.map((o) => o.paymentMethod).sort()).toEqual(["By hand", "Gift", null]);
     expect(r.mails.map((m) => m.subject)).toContainEqual(expect.stringMatching(/^Your membership now runs until /));
     expect(r.totalSpent).toBe(pkg.packagePrice);
     const [staff] = (await app.db.pool.query(`select id from "user" where email = 'editor@example.org'`)).rows as {

@@ -482,7 +482,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
           .select()
           .from(orders)
           .where(eq(orders.userId, userId))
-          .orderBy(desc(orders.membershipValid), desc(orders.createdAt))
+          .orderBy(sql`${orders.membershipValid} desc nulls last`, desc(orders.createdAt))
           .limit(1);
         const counted = latest?.paymentStatus === "Paid" && latest.orderStatus === "Delivered" ? latest : undefined;
         const [row] = await tx
