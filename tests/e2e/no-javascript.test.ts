@@ -4,6 +4,7 @@ import { signUp } from "../support/accounts";
 import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
 import { heading, main, toast } from "../support/pages";
+import { DELETE_MESSAGES } from "../../domain/privacy";
 
 /**
  * Every page form as a plain HTML post: a browser with JavaScript disabled fills it in, gets the refusal with what it
@@ -435,21 +436,6 @@ const cases: Case[] = [
     },
   ],
   [
-    "/reports: the period as links and a GET form",
-    async () => {
-      await open(admin, "/reports");
-      await post(admin, main(admin).getByRole("link", { name: "This month" }));
-      expect(await main(admin).getByRole("link", { name: "This month" }).getAttribute("aria-current")).toBe("page");
-      await main(admin).getByLabel("From", { exact: true }).fill("2026-02-01");
-      await main(admin).getByLabel("To", { exact: true }).fill("2026-01-01");
-      await post(admin, main(admin).getByRole("button", { name: "Show" }));
-      expect(await fieldError(main(admin), "To")).toBe("To must be on or after From");
-      await main(admin).getByLabel("To", { exact: true }).fill("2026-03-31");
-      await post(admin, main(admin).getByRole("button", { name: "Show" }));
-      expect(await main(admin).getByRole("region", { name: "Revenue", exact: true }).count()).toBe(1);
-    },
-  ],
-  [
     "/add-user",
     async () => {
       // The add form shows while the list does not hold exactly one admin user (a second one put there directly).
@@ -466,6 +452,42 @@ const cases: Case[] = [
         "An admin user already exists: edit it instead, or invite staff on the users screen.",
       );
       expect(await main(admin).getByLabel("Admin email").inputValue()).toBe(CUSTOMER.email);
+    },
+  ],
+  [
+    "/account/delete",
+    async () => {
+      const who = { email: "plain-delete@example.org", password: "plain-delete-1" };
+      await signUp(env.server, who.email, { password: who.password });
+      const page = await noScript();
+      await open(page, "/login");
+      await main(page).getByLabel("Email", { exact: true }).fill(who.email);
+      await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+      await post(page, main(page).getByRole("button", { name: "Login" }));
+      await open(page, "/account/delete");
+      await main(page).getByLabel("Current password").fill("not-my-password");
+      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
+      expect(await fieldError(main(page), "Current password")).toBe(DELETE_MESSAGES.passwordWrong);
+      await main(page).getByLabel("Current password").fill(who.password);
+      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
+      expect(new URL(page.url()).pathname).toBe("/account/deleted");
+      expect(await sql("select count(*)::int as n from public.user where email = $1", [who.email])).toEqual([{ n: 0 }]);
+      await page.goto("/account/data");
+      expect(new URL(page.url()).pathname).toBe("/login");
+      await page.context().close();
+    },
+  ],
+  [
+    "/customers/{id}/delete",
+    async () => {
+      await signUp(env.server, "plain-erase@example.org");
+      const [who] = await sql("select id from public.user where email = 'plain-erase@example.org'");
+      await open(admin, `/customers/${who.id}/delete`);
+      await post(admin, main(admin).getByRole("button", { name: "Erase this customer" }));
+      expect(await main(admin).getByRole("status").textContent()).toContain("The customer's data has been erased.");
+      expect(await sql("select count(*)::int as n from public.user where email = 'plain-erase@example.org'")).toEqual([
+        { n: 0 },
+      ]);
     },
   ],
   [
