@@ -86,6 +86,51 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
   }
 });
 
+// Issue 26, part 5 (decision 039): the trash with something in it, the confirmation of "Restore this version", and
+// the archived messages.
+describe("accessibility of the trash, Restore this version and archived messages (axe-core, WCAG 2.1 AA)", () => {
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`at ${name} width`, async () => {
+      const admin = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(admin, ADMIN.email, ADMIN.password);
+      const api = (method: string, path: string, data?: unknown) =>
+        admin.request.fetch(path, { method, data, headers: { origin: env.server.url } });
+      const [faq] = (await (await api("GET", "/api/faq-items")).json()) as { _id: string }[];
+      expect((await api("DELETE", `/api/faq-item/${faq!._id}`)).status()).toBe(200);
+      const [banner] = (await (await api("GET", "/api/banner")).json()) as ({ _id: string } & object)[];
+      const changed = { ...banner, _id: undefined, bannerHeading: `Changed at ${name}` };
+      expect((await api("PUT", `/api/update-banner/${banner!._id}`, changed)).status()).toBe(200);
+      const message = {
+        name: "Ada",
+        email: "ada@example.org",
+        number: "",
+        subject: "Archived",
+        message: "Hello there.",
+      };
+      const sent = (await (await api("POST", "/api/add-message", message)).json()) as { insertedId: string };
+      expect((await api("PUT", `/api/message/${sent.insertedId}/archive`, { archived: true })).status()).toBe(200);
+      const [entry] = (
+        await env.db.pool.query(
+          "select id from activity_log where entity = 'content:banner' order by created_at desc limit 1",
+        )
+      ).rows as { id: string }[];
+      const found: string[] = [];
+      for (const path of [
+        "/trash",
+        `/trash?purge=${faq!._id}`,
+        `/activity?restore=${entry!.id}`,
+        "/all-messages?view=archived",
+      ])
+        found.push(...(await violations(admin, path)));
+      expect(found).toEqual([]);
+      await admin.context().close();
+    });
+  }
+});
+
 // Issue 25: my data and delete account as a customer sees them, and the back office's erasure page.
 describe("accessibility of my data, delete account and erasure (axe-core, WCAG 2.1 AA)", () => {
   for (const [name, viewport] of [

@@ -436,6 +436,21 @@ const cases: Case[] = [
     },
   ],
   [
+    "/reports: the period as links and a GET form",
+    async () => {
+      await open(admin, "/reports");
+      await post(admin, main(admin).getByRole("link", { name: "This month" }));
+      expect(await main(admin).getByRole("link", { name: "This month" }).getAttribute("aria-current")).toBe("page");
+      await main(admin).getByLabel("From", { exact: true }).fill("2026-02-01");
+      await main(admin).getByLabel("To", { exact: true }).fill("2026-01-01");
+      await post(admin, main(admin).getByRole("button", { name: "Show" }));
+      expect(await fieldError(main(admin), "To")).toBe("To must be on or after From");
+      await main(admin).getByLabel("To", { exact: true }).fill("2026-03-31");
+      await post(admin, main(admin).getByRole("button", { name: "Show" }));
+      expect(await main(admin).getByRole("region", { name: "Revenue", exact: true }).count()).toBe(1);
+    },
+  ],
+  [
     "/add-user",
     async () => {
       // The add form shows while the list does not hold exactly one admin user (a second one put there directly).
