@@ -45,7 +45,7 @@ export function BarChart({
               y2={y((top * k) / 4)}
               className="stroke-linen"
             />
-            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[11px]">
+            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[13px]">
               {format((top * k) / 4)}
             </text>
           </g>
@@ -71,7 +71,7 @@ export function BarChart({
                 return v > 0 ? rect : null;
               })}
               {labelShown(i, labels.length) ? (
-                <text x={x + bar / 2} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[11px]">
+                <text x={x + bar / 2} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[13px]">
                   {label}
                 </text>
               ) : null}

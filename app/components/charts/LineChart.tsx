@@ -38,7 +38,7 @@ export function LineChart({
               y2={y((top * k) / 4)}
               className="stroke-linen"
             />
-            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[11px]">
+            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[13px]">
               {format((top * k) / 4)}
             </text>
           </g>
@@ -51,7 +51,7 @@ export function LineChart({
         ))}
         {labels.map((label, i) =>
           labelShown(i, labels.length) ? (
-            <text key={label} x={x(i)} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[11px]">
+            <text key={label} x={x(i)} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[13px]">
               {label}
             </text>
           ) : null,

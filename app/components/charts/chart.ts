@@ -1,8 +1,8 @@
 /** What the charts share: the drawing's size, a scale with round steps, and which labels fit under the bars. */
 
-export const WIDTH = 640;
-export const HEIGHT = 240;
-export const PAD = { top: 14, right: 8, bottom: 30, left: 48 };
+export const WIDTH = 520;
+export const HEIGHT = 230;
+export const PAD = { top: 14, right: 8, bottom: 32, left: 46 };
 export const PLOT_W = WIDTH - PAD.left - PAD.right;
 export const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 

@@ -196,7 +196,7 @@ function ReportSections({ reports }: { reports: Reports }) {
         />
       </Report>
 
-      <Report name="churn" query={query}>
+      <Report name="churn" query={query} stacked>
         <BarChart
           title={`Memberships that ended, by ${per}`}
           desc={`${count(totals.ended)} memberships ended: ${count(totals.renewed)} renewed within ${RENEWAL_GRACE_DAYS} days, ${count(totals.notRenewed)} not renewed, ${count(totals.waiting)} may still renew. Not renewed: ${percent(totals.churnRate)}.`}
@@ -277,7 +277,18 @@ function Figure({ term, value, note }: { term: string; value: string; note?: str
 }
 
 /** One report: its title and rule, its chart and table (passed in), and its CSV for the same period. */
-function Report({ name, query, children }: { name: ReportName; query: string; children: React.ReactNode }) {
+function Report({
+  name,
+  query,
+  stacked,
+  children,
+}: {
+  name: ReportName;
+  query: string;
+  /** The table under the chart at every width (a table of many columns). */
+  stacked?: boolean;
+  children: React.ReactNode;
+}) {
   const report = REPORTS.find((r) => r.name === name)!;
   const headingId = `report-${name}`;
   return (
@@ -297,7 +308,7 @@ function Report({ name, query, children }: { name: ReportName; query: string; ch
           Download CSV<span className="sr-only">: {report.title}</span>
         </a>
       </div>
-      <div className="mt-4 grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">{children}</div>
+      <div className={`mt-4 grid gap-6 ${stacked ? "" : "xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"}`}>{children}</div>
     </section>
   );
 }
