@@ -70,7 +70,7 @@ export default function ReportsPage({ loaderData: { reports, errors, input } }: 
             </li>
           ))}
         </ul>
-        <Form method="get" className="mt-4 grid gap-3 sm:grid-cols-[repeat(2,minmax(0,14rem))_auto] sm:items-end">
+        <Form method="get" className="mt-4 grid gap-3 sm:grid-cols-[repeat(2,minmax(0,14rem))_auto] sm:items-start">
           <TextField
             label="From"
             name="from"
@@ -85,7 +85,8 @@ export default function ReportsPage({ loaderData: { reports, errors, input } }: 
             defaultValue={period && !period.preset ? period.to : typeof input.to === "string" ? input.to : ""}
             error={error("to")}
           />
-          <div>
+          {/* Level with the fields (below their labels), whether or not a message shows under one. */}
+          <div className="sm:pt-[1.625rem]">
             <button type="submit" className="btn-dark px-5 py-3">
               Show
             </button>
