@@ -42,7 +42,7 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           </Row>
           <Row term="Account opened">{longDate(data.profile.createdAt, timeZone)}</Row>
           {data.profile.staffRole ? <Row term="Staff role">{data.profile.staffRole}</Row> : null}
-          <Row term="Two-step sign-in">{data.profile.twoFactorEnabled ? "On" : "Off"}</Row>
+          <Row term="Two-factor sign-in">{data.profile.twoFactorEnabled ? "On" : "Off"}</Row>
         </dl>
       </Part>
 
@@ -54,8 +54,9 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
                 {o.number} · {o.packageName} · ${money(o.amount)}
               </p>
               <p className="mt-1 text-sm text-ink/80">
-                {o.paymentStatus}, {o.orderStatus}. Placed {when(o.placedAt)}; paid {when(o.paidAt)}; delivered{" "}
-                {when(o.deliveredAt)}.
+                {o.paymentStatus}, {o.orderStatus}. Placed {when(o.placedAt)}
+                {o.paidAt ? `; paid ${when(o.paidAt)}` : ""}
+                {o.deliveredAt ? `; delivered ${when(o.deliveredAt)}` : ""}.
               </p>
               <p className="mt-1 text-sm text-mist">
                 {[o.name, o.email, o.address, o.country].filter(Boolean).join(" · ")}

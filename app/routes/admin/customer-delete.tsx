@@ -84,8 +84,9 @@ export default function CustomerDelete({ loaderData: { customer, timeZone, backu
                   and PayPal&apos;s transaction id, and without name, email or address. Unpaid orders are cancelled.
                 </li>
                 <li>
-                  The last {backupsKept} backups (one a day) still hold their data: after restoring one, erase them
-                  again (the activity log lists the erasures).
+                  The last {backupsKept} backups (one a day) still hold their data until newer ones replace them. Before
+                  restoring one, note the customers erased since (activity log, kind Customer), and erase them again
+                  after.
                 </li>
               </ul>
             </div>
