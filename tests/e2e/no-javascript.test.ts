@@ -246,6 +246,51 @@ const cases: Case[] = [
     },
   ],
   [
+    "/trash: Restore, and Delete now with its confirmation",
+    async () => {
+      const title = "Does it work without scripts?";
+      const faqs = async () =>
+        (await sql("select data->>'accodingTitle' as t from content_entries where type = 'faqItem'")).map((r) => r.t);
+      await open(admin, "/trash");
+      await post(admin, main(admin).getByRole("button", { name: `Restore ${title}` }));
+      expect(await toast(main(admin), `Restored: “${title}”.`).count()).toBe(1);
+      expect(await faqs()).toContain(title);
+      // Deleted again, then for good: "Delete now" opens its confirmation as an address (?purge=).
+      await open(admin, "/edit-faq");
+      await post(admin, main(admin).getByRole("button", { name: `Delete ${title}` }));
+      await post(admin, admin.getByTestId("delete-dialog-faqItem").getByRole("button", { name: "Delete" }));
+      await open(admin, "/trash");
+      await post(admin, main(admin).getByRole("link", { name: `Delete now: ${title}` }));
+      expect(new URL(admin.url()).searchParams.get("purge")).toBeTruthy();
+      await post(admin, admin.getByTestId("purge-dialog").getByRole("button", { name: "Delete for good" }));
+      expect(await toast(main(admin), `Deleted for good: “${title}”.`).count()).toBe(1);
+      expect(await sql("select count(*)::int as n from trash")).toEqual([{ n: 0 }]);
+    },
+  ],
+  [
+    "/activity: Restore this version, with its confirmation",
+    async () => {
+      const [banner] = await sql("select id, data from content_entries where type = 'banner'");
+      const original = banner.data.bannerHeading as string;
+      const put = await admin.request.fetch(`/api/update-banner/${banner.id}`, {
+        method: "PUT",
+        data: { ...banner.data, bannerHeading: "A heading to undo" },
+        headers: { origin: env.server.url },
+      });
+      expect(put.status()).toBe(200);
+      await open(admin, "/activity?kind=content%3Abanner");
+      await post(admin, main(admin).getByRole("link", { name: "Restore this version" }).first());
+      const dialog = admin.getByTestId("restore-version");
+      expect(await dialog.textContent()).toContain(`Restored: ${original}`);
+      await post(admin, dialog.getByRole("button", { name: "Restore this version" }));
+      expect(await toast(main(admin), "Version restored").count()).toBe(1);
+      expect(new URL(admin.url()).searchParams.has("restore")).toBe(false);
+      expect(await sql("select data->>'bannerHeading' as h from content_entries where id = $1", [banner.id])).toEqual([
+        { h: original },
+      ]);
+    },
+  ],
+  [
     "content screen: add a singleton (/add-copyright)",
     async () => {
       await sql("delete from content_entries where type = 'copyright'");
@@ -407,6 +452,21 @@ const cases: Case[] = [
       expect(await toast(main(admin), "Message is Read").count()).toBe(1);
       expect(await sql("select message_status from messages where id = $1", [message.id])).toEqual([
         { message_status: "Read" },
+      ]);
+    },
+  ],
+  [
+    "/all-messages: Archive, and Move to inbox from Archived",
+    async () => {
+      const [message] = await sql("select id, subject from messages where email = 'nora@example.org'");
+      await open(admin, "/all-messages");
+      await post(admin, main(admin).getByRole("button", { name: `Archive: ${message.subject}` }));
+      expect(await toast(main(admin), "Message archived").count()).toBe(1);
+      await open(admin, "/all-messages?view=archived");
+      await post(admin, main(admin).getByRole("button", { name: `Move to inbox: ${message.subject}` }));
+      expect(await toast(main(admin), "Message moved back to the inbox").count()).toBe(1);
+      expect(await sql("select archived_at from messages where id = $1", [message.id])).toEqual([
+        { archived_at: null },
       ]);
     },
   ],

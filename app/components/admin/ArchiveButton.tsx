@@ -1,7 +1,8 @@
 import { ActionForm, useActionForm } from "../ActionForm";
 import type { MessageRecord } from "../../../server/services/inbox";
 
-export const ARCHIVE_FORM_PREFIX = "archive:";
+/** The forms' ids: `archive:{id}` and `archive-undo:{id}`, so that a row brought back does not repeat the answer. */
+export const ARCHIVE_FORM_PREFIX = "archive";
 
 /**
  * Archive a message (or, archived, "Move to inbox"), posted to the messages screen's action from wherever it shows
@@ -9,7 +10,10 @@ export const ARCHIVE_FORM_PREFIX = "archive:";
  */
 export function ArchiveButton({ message, className }: { message: MessageRecord; className?: string }) {
   const archived = message.archivedAt !== null;
-  const form = useActionForm({ id: `${ARCHIVE_FORM_PREFIX}${message._id}`, action: "/all-messages" });
+  const form = useActionForm({
+    id: `${ARCHIVE_FORM_PREFIX}${archived ? "-undo" : ""}:${message._id}`,
+    action: "/all-messages",
+  });
   return (
     <ActionForm
       handle={form}
