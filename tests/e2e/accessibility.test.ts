@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
-import { signUp, signUpStaff } from "../support/accounts";
+import { signIn, signUp, signUpStaff } from "../support/accounts";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
 import { adminPages } from "../support/routes";
@@ -149,6 +149,51 @@ describe("accessibility of my data, delete account and erasure (axe-core, WCAG 2
       for (const path of ["/account/data", "/account/delete", "/account/deleted"])
         found.push(...(await violations(customer, path)));
       found.push(...(await violations(admin, `/customers/${id}/delete`)));
+      expect(found).toEqual([]);
+      await customer.context().close();
+      await admin.context().close();
+    });
+  }
+});
+
+// Issue 26, part 3: an invoice (decision 038) as its customer and the studio see it, with My Orders' and the order
+// screen's links to it; /invoice-settings is among the back-office pages above.
+describe("accessibility of invoices (axe-core, WCAG 2.1 AA)", () => {
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`at ${name} width`, async () => {
+      const who = { email: `invoice-${name}@example.org`, password: "invoice-pass-12" };
+      const jar = await signUp(env.server, who.email, { password: who.password });
+      const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
+      const placed = await fetch(env.server.url + "/api/new-order", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: jar.header() },
+        body: JSON.stringify({
+          packageId: pkg!._id,
+          customerName: "Ada Axe",
+          customerAddress: "1 Rule Row, York",
+          customerCountry: "UK",
+        }),
+      });
+      const { insertedId: id } = (await placed.json()) as { insertedId: string };
+      const staff = await signIn(env.server, ADMIN.email, ADMIN.password);
+      const paid = await fetch(`${env.server.url}/api/order/${id}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", cookie: staff.header() },
+        body: JSON.stringify({ paymentStatus: "Paid" }),
+      });
+      expect(paid.status).toBe(200);
+      const [{ number }] = (await env.db.pool.query("select number from orders where id = $1", [id])).rows;
+      const customer = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(customer, who.email, who.password);
+      const admin = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(admin, ADMIN.email, ADMIN.password);
+      const found: string[] = [];
+      for (const path of [`/invoice/${number}`, "/my-order"]) found.push(...(await violations(customer, path)));
+      for (const path of [`/invoice/${number}`, `/admin/payment-status/${id}`])
+        found.push(...(await violations(admin, path)));
       expect(found).toEqual([]);
       await customer.context().close();
       await admin.context().close();

@@ -444,6 +444,31 @@ const cases: Case[] = [
     },
   ],
   [
+    "/invoice-settings, and the invoice as a page and a PDF (decision 038)",
+    async () => {
+      await open(admin, "/invoice-settings");
+      const form = admin.getByTestId("invoice-settings");
+      await form.getByLabel("Company number").fill("9".repeat(61));
+      await post(admin, form.getByRole("button", { name: "Save details" }));
+      expect(await fieldError(main(admin), "Company number")).toBe("At most 60 characters");
+      expect(await form.getByLabel("Company number").inputValue()).toBe("9".repeat(61));
+      await form.getByLabel("Company number").fill("SC123456");
+      await form.getByLabel("VAT number").fill("GB 123 4567 89");
+      await post(admin, form.getByRole("button", { name: "Save details" }));
+      expect(await toast(main(admin), "Invoice details are Updated").count()).toBe(1);
+      expect(await form.getByLabel("VAT number").inputValue()).toBe("GB 123 4567 89");
+      // The order the admin set Paid above has its invoice: from My Orders to the page, and its PDF.
+      const [{ invoice_number: number }] = await sql("select invoice_number from orders where id = $1", [orderId]);
+      await open(customer, "/my-order");
+      await post(customer, main(customer).getByRole("link", { name: `View invoice ${number}` }));
+      expect(await customer.getByTestId("invoice").textContent()).toContain("Company number SC123456 · VAT number GB");
+      const href = await customer.getByTestId("invoice-pdf").getAttribute("href");
+      const pdf = await customer.context().request.get(href!);
+      expect(pdf.status()).toBe(200);
+      expect(pdf.headers()["content-disposition"]).toBe(`attachment; filename="${number}.pdf"`);
+    },
+  ],
+  [
     "/view/{id}: Mark Read",
     async () => {
       const [message] = await sql("select id from messages where email = 'nora@example.org'");

@@ -38,7 +38,7 @@ export default function InvoiceSettings({ loaderData: { values } }: Route.Compon
         lead={
           <>
             Printed on every invoice when set. The name, address, phone and email on invoices come from the{" "}
-            <Link to="/add-address-footer/" className="text-clay hover:underline">
+            <Link to="/add-address-footer/" className="text-clay underline hover:text-clay-dark">
               footer address
             </Link>
             .
