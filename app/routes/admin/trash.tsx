@@ -156,8 +156,7 @@ function ConfirmPurge({ entry, back }: { entry: TrashEntry; back: string }) {
     <Modal open onClose={close} title="Delete for good?" testId="purge-dialog">
       <ActionForm handle={form} intent="purge" hidden={{ kind: entry.kind, id: entry.recordId }}>
         <p className="text-sm text-ink">
-          <strong>“{entry.title}”</strong> ({entry.what.toLowerCase()}) will be deleted for good. It cannot be restored
-          afterwards.
+          <strong>“{entry.title}”</strong> ({entry.what}) will be deleted for good. It cannot be restored afterwards.
         </p>
         <div className="mt-6 flex flex-wrap justify-end gap-3">
           <Link to={back} replace preventScrollReset className="btn-outline px-5 py-2 text-sm">
