@@ -27,9 +27,11 @@ const PUBLIC = [
   "/not-a-page",
   "/newsletter/confirm/not-a-token",
   "/newsletter/unsubscribe/not-a-token",
+  "/account/email-confirmed",
+  "/account/email-confirmed?error=INVALID_TOKEN",
 ];
 /** The customer's pages; the back office's come from app/routes.ts (adminPages), every one without parameters. */
-const CUSTOMER = ["/dashboard", "/my-order"];
+const CUSTOMER = ["/dashboard", "/my-order", "/account", "/account/password", "/account/sessions"];
 
 let env: E2EEnv;
 beforeAll(async () => {

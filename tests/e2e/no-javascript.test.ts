@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../support/accounts";
+import { signIn, signUp } from "../support/accounts";
 import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
 import { heading, main, toast } from "../support/pages";
@@ -552,6 +552,98 @@ const cases: Case[] = [
         "An admin user already exists: edit it instead, or invite staff on the users screen.",
       );
       expect(await main(admin).getByLabel("Admin email").inputValue()).toBe(CUSTOMER.email);
+    },
+  ],
+  [
+    "/account/delete",
+    async () => {
+      const who = { email: "plain-delete@example.org", password: "plain-delete-1" };
+      await signUp(env.server, who.email, { password: who.password });
+      const page = await noScript();
+      await open(page, "/login");
+      await main(page).getByLabel("Email", { exact: true }).fill(who.email);
+      await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+      await post(page, main(page).getByRole("button", { name: "Login" }));
+      await open(page, "/account/delete");
+      await main(page).getByLabel("Current password").fill("not-my-password");
+      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
+      expect(await fieldError(main(page), "Current password")).toBe(DELETE_MESSAGES.passwordWrong);
+      await main(page).getByLabel("Current password").fill(who.password);
+      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
+      expect(new URL(page.url()).pathname).toBe("/account/deleted");
+      expect(await sql("select count(*)::int as n from public.user where email = $1", [who.email])).toEqual([{ n: 0 }]);
+      await page.goto("/account/data");
+      expect(new URL(page.url()).pathname).toBe("/login");
+      await page.context().close();
+    },
+  ],
+  [
+    "/customers/{id}/delete",
+    async () => {
+      await signUp(env.server, "plain-erase@example.org");
+      const [who] = await sql("select id from public.user where email = 'plain-erase@example.org'");
+      await open(admin, `/customers/${who.id}/delete`);
+      await post(admin, main(admin).getByRole("button", { name: "Erase this customer" }));
+      expect(await main(admin).getByRole("status").textContent()).toContain("The customer's data has been erased.");
+      expect(await sql("select count(*)::int as n from public.user where email = 'plain-erase@example.org'")).toEqual([
+        { n: 0 },
+      ]);
+    },
+  ],
+  [
+    "/account, /account/password, /account/sessions: name, email change, password, sessions",
+    async () => {
+      const who = { email: "plain-account@example.org", password: "plain-account-1" };
+      await signUp(env.server, who.email, { password: who.password });
+      const elsewhere = await signIn(env.server, who.email, who.password);
+      const page = await noScript();
+      await open(page, "/login");
+      await main(page).getByLabel("Email", { exact: true }).fill(who.email);
+      await main(page).getByLabel("Password", { exact: true }).fill(who.password);
+      await post(page, main(page).getByRole("button", { name: "Login" }));
+
+      await open(page, "/account");
+      await main(page).getByLabel("Name", { exact: true }).fill("Plain Account");
+      await post(page, main(page).getByRole("button", { name: "Save name" }));
+      expect(await main(page).getByRole("status").textContent()).toBe("Your name is saved.");
+      expect(await sql("select name from public.user where email = $1", [who.email])).toEqual([
+        { name: "Plain Account" },
+      ]);
+      await main(page).getByLabel("New email").fill("not-an-email");
+      await post(page, main(page).getByRole("button", { name: "Send confirmation link" }));
+      expect(await fieldError(main(page), "New email")).toBe("Provide a Valid Email");
+      expect(await main(page).getByLabel("New email").inputValue()).toBe("not-an-email");
+      await main(page).getByLabel("New email").fill("plain-account-new@example.org");
+      await post(page, main(page).getByRole("button", { name: "Send confirmation link" }));
+      expect(await main(page).getByRole("status").textContent()).toContain(
+        "We sent a link to plain-account-new@example.org.",
+      );
+
+      await open(page, "/account/sessions");
+      expect(await page.getByTestId("session").count()).toBe(3);
+      await post(
+        page,
+        page.locator('[data-testid="session"]:not([data-current])').first().getByRole("button", { name: "Sign out" }),
+      );
+      expect(await main(page).getByRole("status").first().textContent()).toBe("That device is signed out.");
+      expect(await page.getByTestId("session").count()).toBe(2);
+      await post(page, main(page).getByRole("button", { name: "Sign out of all other sessions" }));
+      expect(await main(page).getByRole("status").first().textContent()).toBe("1 other device is signed out.");
+      expect(await page.getByTestId("session").count()).toBe(1);
+      expect((await fetch(env.server.url + "/api/me", { headers: { cookie: elsewhere.header() } })).status).toBe(401);
+
+      await open(page, "/account/password");
+      await main(page).getByLabel("Current password").fill("not-the-password-1");
+      await main(page).getByLabel("New password").fill("plain-account-2-new");
+      await post(page, main(page).getByRole("button", { name: "Change password" }));
+      expect(await fieldError(main(page), "Current password")).toBe("This is not your current password.");
+      expect(await main(page).getByLabel("Current password").inputValue()).toBe("");
+      await main(page).getByLabel("Current password").fill(who.password);
+      await main(page).getByLabel("New password").fill("plain-account-2-new");
+      await post(page, main(page).getByRole("button", { name: "Change password" }));
+      expect(new URL(page.url()).search).toBe("?changed=1");
+      expect(await main(page).getByRole("status").textContent()).toContain("Your password is changed.");
+      await page.context().close();
     },
   ],
   [

@@ -32,7 +32,12 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           Admin
         </Link>
       ) : null}
-      <Link to="/account" className="px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay">
+      {/* From 1280 px in the bar (below, the header is full: the dashboard links to it); always in the menu. */}
+      <Link
+        to="/account"
+        data-in-menu
+        className="hidden px-2 py-2.5 text-sm font-medium text-ink/70 hover:text-clay xl:inline-block"
+      >
         My account
       </Link>
       <Form method="post" action="/logout">
@@ -144,7 +149,7 @@ function MobileMenu({ siteName, children }: { siteName: string; children: React.
             </Link>
           ))}
         </nav>
-        <div className="mt-8 flex flex-wrap gap-3">{children}</div>
+        <div className="mt-8 flex flex-wrap gap-3 [&_[data-in-menu]]:inline-block">{children}</div>
       </div>
     </div>
   );

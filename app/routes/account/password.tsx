@@ -1,4 +1,4 @@
-import { redirect, useSearchParams } from "react-router";
+import { redirect, useLocation, useSearchParams } from "react-router";
 import type { Route } from "./+types/password";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { FormAlert } from "../../components/FormAlert";
@@ -33,16 +33,19 @@ export const meta: Route.MetaFunction = () => [{ title: "Password" }, { name: "r
 
 export default function Password({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
+  const location = useLocation();
+  // A new form after each navigation (the change's redirect): the answers of the attempts before it go with the old.
+  return <PasswordForm key={location.key} changed={params.get("changed") === "1"} minLength={loaderData.minLength} />;
+}
+
+function PasswordForm({ changed, minLength }: { changed: boolean; minLength: number }) {
   const form = useActionForm({ id: "password", schema: passwordChangeSchema, feedback: "inline" });
   return (
     <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-      {params.get("changed") === "1" && !form.answer ? (
-        <FormAlert tone="success">{MY_ACCOUNT_MESSAGES.passwordChanged}</FormAlert>
-      ) : null}
+      {changed && !form.answer ? <FormAlert tone="success">{MY_ACCOUNT_MESSAGES.passwordChanged}</FormAlert> : null}
       <p className="text-sm text-ink/80">
         Changing your password signs you out everywhere else: on other computers and phones, you sign in again with the
-        new one. A new password needs at least {loaderData.minLength} characters; a few unrelated words make a strong
-        one.
+        new one. A new password needs at least {minLength} characters; a few unrelated words make a strong one.
       </p>
       <ActionForm handle={form} className="mt-5 max-w-md space-y-5">
         <TextField
@@ -58,7 +61,7 @@ export default function Password({ loaderData }: Route.ComponentProps) {
           type="password"
           autoComplete="new-password"
           required
-          minLength={loaderData.minLength}
+          minLength={minLength}
         />
         <button type="submit" className="btn-dark" disabled={form.busy}>
           {form.busy ? "Saving…" : "Change password"}
