@@ -16,6 +16,7 @@ export interface Invoice {
   /** When it was issued: the order's first payment. */
   invoiceDate: string;
   orderNumber: string;
+  orderId: string;
   /** The order's payment status now: Paid, or Refunded (or UnPaid, after an admin's correction). */
   paymentStatus: PaymentStatus;
   seller: {
@@ -77,6 +78,8 @@ const METHOD_TEXT: Record<PaymentMethod, string> = {
   Gift: "Given by the agency",
 };
 
+const website = (url: string) => url.replace(/^https?:\/\//, "").replace(/\/$/, "");
+
 /** "$49.00 USD" */
 export const invoiceAmount = (amount: number) => `$${money(amount)} ${INVOICE_CURRENCY}`;
 
@@ -113,7 +116,8 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
     title: "Invoice",
     seller: {
       name: seller.name,
-      lines: [...lines(seller.address), seller.phone, seller.email, seller.website].filter(Boolean),
+      // The site's address as people type it: no scheme, no trailing slash.
+      lines: [...lines(seller.address), seller.phone, seller.email, website(seller.website)].filter(Boolean),
       legal,
     },
     billedTo: [customer.name, ...lines(customer.address), customer.country, customer.email].filter(Boolean),
@@ -121,6 +125,6 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
     line: { description: `${item.packageName} membership`, detail: period, amount: invoiceAmount(invoice.amount) },
     total: [notice ? "Total" : "Total paid", invoiceAmount(invoice.amount)],
     notice,
-    footer: `Thank you for your business. Questions about this invoice: ${seller.email || seller.website}.`,
+    footer: `Thank you for your business. Questions about this invoice: ${seller.email || website(seller.website)}.`,
   };
 }

@@ -16,7 +16,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     layout: invoiceLayout(invoice, context.config.timeZone),
     orderNumber: invoice.orderNumber,
     invoiceNumber: invoice.invoiceNumber,
-    back: staff ? null : { to: "/my-order", label: "My Orders" },
+    back: staff
+      ? { to: `/admin/payment-status/${invoice.orderId}`, label: "The order" }
+      : { to: "/my-order", label: "My Orders" },
   };
 }
 
@@ -31,13 +33,9 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
     <section className="bg-sand/60 print:bg-white">
       <div className="container-page max-w-4xl py-10 sm:py-14 print:max-w-none print:p-0">
         <div className="mb-6 flex flex-wrap items-center justify-between gap-3 print:hidden">
-          {back ? (
-            <Link to={back.to} className="text-sm text-mist hover:text-clay">
-              ← {back.label}
-            </Link>
-          ) : (
-            <span />
-          )}
+          <Link to={back.to} className="text-sm text-mist hover:text-clay">
+            ← {back.label}
+          </Link>
           <div className="flex flex-wrap gap-2">
             <a
               href={`/invoice/${orderNumber}.pdf`}
@@ -55,7 +53,11 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
           aria-labelledby="invoice-title"
           data-testid="invoice"
         >
-          <header className="flex flex-wrap items-start justify-between gap-6 border-b border-linen pb-6">
+          {/* The title first (the heading order, and on a phone at the top); beside the agency's details from sm up. */}
+          <header className="flex flex-col gap-4 border-b border-linen pb-6 sm:flex-row-reverse sm:items-start sm:justify-between sm:gap-6">
+            <h1 id="invoice-title" className="font-serif text-3xl text-forest sm:text-4xl">
+              {layout.title}
+            </h1>
             <div className="min-w-0">
               <p className="font-serif text-xl text-forest">{layout.seller.name}</p>
               <address className="mt-1 text-sm leading-relaxed text-mist not-italic">
@@ -66,9 +68,6 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
                 ))}
               </address>
             </div>
-            <h1 id="invoice-title" className="font-serif text-3xl text-forest sm:text-4xl">
-              {layout.title}
-            </h1>
           </header>
 
           <div className="mt-6 grid gap-6 sm:grid-cols-2">
@@ -86,7 +85,7 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
               {layout.facts.map(([name, value]) => (
                 <div key={name} className="contents">
                   <dt className="text-mist">{name}</dt>
-                  <dd className="min-w-0 font-medium break-all sm:text-right">{value}</dd>
+                  <dd className="min-w-0 font-medium wrap-anywhere sm:text-right">{value}</dd>
                 </div>
               ))}
             </dl>
@@ -115,7 +114,7 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row" className="pt-4 text-right font-semibold">
+                <th scope="row" className="pt-4 pr-4 text-right font-semibold">
                   {layout.total[0]}
                 </th>
                 <td className="pt-4 text-right font-serif text-xl whitespace-nowrap text-forest">{layout.total[1]}</td>

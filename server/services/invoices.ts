@@ -52,6 +52,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
         invoiceNumber: row.invoiceNumber,
         invoiceDate: row.invoicedAt.toISOString(),
         orderNumber: row.number,
+        orderId: row.id,
         paymentStatus: row.paymentStatus,
         seller: {
           name: legal.invoiceCompanyName || brand.name,
