@@ -18,22 +18,30 @@ export function BarChart({
   labels,
   series,
   format = short,
+  whole = true,
 }: {
   title: string;
   desc: string;
   labels: string[];
   series: Series[];
   format?: (n: number) => string;
+  /** Counts (the default): the axis steps by whole numbers. */
+  whole?: boolean;
 }) {
   const id = useId();
   const totals = labels.map((_, i) => series.reduce((s, x) => s + Math.max(0, x.values[i] ?? 0), 0));
-  const top = niceMax(Math.max(0, ...totals));
+  const top = niceMax(Math.max(0, ...totals), whole);
   const slot = PLOT_W / Math.max(1, labels.length);
   const bar = Math.min(slot * 0.7, 48);
   const y = (v: number) => PAD.top + PLOT_H - (PLOT_H * v) / top;
   return (
     <figure>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-t ${id}-d`} className="h-auto w-full">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        className="h-auto w-full max-w-2xl"
+      >
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{desc}</desc>
         {[0, 1, 2, 3, 4].map((k) => (

@@ -11,22 +11,30 @@ export function LineChart({
   labels,
   values,
   format = short,
+  whole = true,
 }: {
   title: string;
   desc: string;
   labels: string[];
   values: number[];
   format?: (n: number) => string;
+  /** Counts (the default): the axis steps by whole numbers. */
+  whole?: boolean;
 }) {
   const id = useId();
-  const top = niceMax(Math.max(0, ...values));
+  const top = niceMax(Math.max(0, ...values), whole);
   const slot = PLOT_W / Math.max(1, labels.length);
   const x = (i: number) => PAD.left + i * slot + slot / 2;
   const y = (v: number) => PAD.top + PLOT_H - (PLOT_H * Math.max(0, v)) / top;
   const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
   return (
     <figure>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-t ${id}-d`} className="h-auto w-full">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-t ${id}-d`}
+        className="h-auto w-full max-w-2xl"
+      >
         <title id={`${id}-t`}>{title}</title>
         <desc id={`${id}-d`}>{desc}</desc>
         {[0, 1, 2, 3, 4].map((k) => (

@@ -2,14 +2,17 @@
 
 export const WIDTH = 520;
 export const HEIGHT = 230;
-export const PAD = { top: 14, right: 8, bottom: 32, left: 46 };
+export const PAD = { top: 14, right: 24, bottom: 32, left: 46 };
 export const PLOT_W = WIDTH - PAD.left - PAD.right;
 export const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
 
-/** A top of the scale at or above `max` that splits into 4 round steps (1, 2, 2.5 or 5 times a power of ten). */
-export function niceMax(max: number): number {
+/**
+ * A top of the scale at or above `max` that splits into 4 round steps (1, 2, 2.5 or 5 times a power of ten); for
+ * counts (`whole`), steps of at least 1, so no axis reads 0.5 orders.
+ */
+export function niceMax(max: number, whole = false): number {
   if (max <= 0) return 4;
-  const step = max / 4;
+  const step = whole ? Math.max(1, max / 4) : max / 4;
   const power = 10 ** Math.floor(Math.log10(step));
   const nice = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= step) ?? 10 * power;
   return nice * 4;

@@ -142,6 +142,7 @@ function ReportSections({ reports }: { reports: Reports }) {
           desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all.`}
           labels={labels}
           series={[{ name: "Revenue", values: rows.map((r) => r.revenue), fill: "fill-clay" }]}
+          whole={false}
         />
         <Table
           head={[per === "day" ? "Day" : "Month", "Revenue"]}
@@ -245,6 +246,7 @@ function ReportSections({ reports }: { reports: Reports }) {
           title="Revenue per paying customer by month"
           desc={`Each month's revenue divided by the customers who paid in it; ${totals.revenuePerPayer === null ? "nobody paid" : `${dollars(totals.revenuePerPayer)} on average`}.`}
           labels={months.map((m) => bucketLabel(m.month, "month", "axis"))}
+          whole={false}
           series={[
             {
               name: "Revenue per paying customer",
