@@ -1,7 +1,7 @@
 import { longDate } from "../../../domain/dates";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { money } from "../../../domain/format";
-import { Cta, Facts, Layout, Link, P, Small } from "./Layout";
+import { Cta, Facts, Layout, Link, LOOK, P, Small } from "./Layout";
 import type { Template } from "./types";
 
 const usd = (amount: number) => `$${money(amount)} USD`;
@@ -59,7 +59,10 @@ export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, ti
         />
         {invoice ? (
           <P>
-            Your invoice {d.invoiceNumber}, to print or save as a PDF: <Link href={invoice}>{invoice}</Link>
+            Your invoice {d.invoiceNumber}, to print or save as a PDF:{" "}
+            <Link href={invoice} style={{ color: LOOK.clay, textDecoration: "underline" }}>
+              {invoice}
+            </Link>
           </P>
         ) : null}
         <P>
