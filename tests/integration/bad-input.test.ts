@@ -53,6 +53,7 @@ const FIELD_NAMES = [
     ...["paymentStatus", "orderStatus", "messageStatus", "userEmail", "userRole", "paypalEmail", "itemName"],
     ...["itemsDescription", "itemDatabaseUrl", "itemsGuideline", "format", "canvaLink", "imageLink", "category"],
     ...["freeOrPaid", "website", "archived", "ids"],
+    ...["newEmail", "sessionId"],
     ...["invoiceCompanyName", "invoiceCompanyNumber", "invoiceVatNumber", "invoiceRegisteredAddress"],
   ]),
 ];
@@ -92,6 +93,8 @@ const writeCalls = () => [
     method: "POST",
     path: `/api/auth${p}`,
   })),
+  // My account's calls (issue 25): the page's forms reach these through auth.api.
+  ...["/change-email", "/revoke-session"].map((p) => ({ method: "POST", path: `/api/auth${p}` })),
   ...["/reset-password", "/send-verification-email", "/sign-out"].map((p) => ({
     method: "POST",
     path: `/api/auth${p}`,
