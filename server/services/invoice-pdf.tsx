@@ -20,6 +20,9 @@ const styles = StyleSheet.create({
   small: { fontSize: 9, color: MIST },
   label: { fontSize: 8, color: MIST, textTransform: "uppercase", letterSpacing: 0.6, marginBottom: 3 },
   columns: { flexDirection: "row", justifyContent: "space-between", marginBottom: 24 },
+  // Long names and addresses wrap in their column rather than run under the other.
+  grow: { flex: 1, paddingRight: 16 },
+  facts: { width: 260 },
   factRow: { flexDirection: "row", justifyContent: "flex-end" },
   factLabel: { width: 110, color: MIST, textAlign: "right", marginRight: 10 },
   factValue: { width: 140, textAlign: "right" },
@@ -41,7 +44,7 @@ function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
     <Document title={`${layout.title} ${number}`} author={layout.seller.name} creator={layout.seller.name}>
       <Page size="A4" style={styles.page}>
         <View style={styles.header}>
-          <View>
+          <View style={styles.grow}>
             <Text style={styles.sellerName}>{layout.seller.name}</Text>
             {layout.seller.lines.map((line) => (
               <Text key={line} style={styles.small}>
@@ -52,13 +55,13 @@ function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
           <Text style={styles.title}>{layout.title}</Text>
         </View>
         <View style={styles.columns}>
-          <View>
+          <View style={styles.grow}>
             <Text style={styles.label}>Billed to</Text>
             {layout.billedTo.map((line, i) => (
               <Text key={`${i}-${line}`}>{line}</Text>
             ))}
           </View>
-          <View>
+          <View style={styles.facts}>
             {layout.facts.map(([label, value]) => (
               <View key={label} style={styles.factRow}>
                 <Text style={styles.factLabel}>{label}</Text>
