@@ -159,7 +159,7 @@ export function createAuth(
         accountLockout: SIGN_IN_LOCKOUT,
         backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
       }),
-      // My account's rules on better-auth's own calls (limits, a taken address, the notices; decision 039).
+      // My account's rules on better-auth's own calls (limits, a taken address, the notices; decision 044).
       myAccountAuthPlugin({ db, limiter, jobs, mails, logger }),
     ],
     emailAndPassword: {

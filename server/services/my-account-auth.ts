@@ -15,7 +15,7 @@ import type { RateLimiter, RateLimitRule } from "./rate-limit";
 const MINUTE = 60_000;
 
 /**
- * The self-service limits (decision 039), beside sign-in's (AUTH_LIMITS): a password change counts every attempt
+ * The self-service limits (decision 044), beside sign-in's (AUTH_LIMITS): a password change counts every attempt
  * against the address, and each wrong current password against the account, which is refused past its limit (only
  * the holder of a signed-in session can spend it: nobody can lock someone else out); an email change counts
  * against the account (each sends two mails).
