@@ -112,6 +112,12 @@ describe("invoice numbers", () => {
     const unpaid = await place(nora.viewer);
     expect((await invoiceOf(unpaid._id)).invoice_number).toBeNull();
     expect(await lastInvoice()).toBe(before);
+    // A bank transfer the studio records is a payment like any other: invoiced, with its reference.
+    const transfer = await place(nora.viewer);
+    await app.services.orders.payOutside(transfer._id, PAYPAL_ACTOR, "BANK-REF-77", false);
+    expect((await invoiceOf(transfer._id)).invoice_number).toBe(seq(before + 1));
+    const byBank = await (await app.request(`/api/invoices/${transfer.orderNumber}`, { jar: nora.jar })).json();
+    expect(byBank.payment).toMatchObject({ method: "Bank transfer", reference: "BANK-REF-77" });
     // The refunded invoice says so.
     const invoice = await (await app.request(`/api/invoices/${(await orderNumber(id))!}`, { jar: nora.jar })).json();
     expect(invoice).toMatchObject({ invoiceNumber, paymentStatus: "Refunded" });
