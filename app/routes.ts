@@ -19,7 +19,6 @@ export default [
   // Accounts (spec 1, sections 2 and 5)
   route("login", "routes/account/login.tsx"),
   route("login/two-factor", "routes/account/login-two-factor.tsx"),
-  route("account/security", "routes/account/security.tsx"),
   route("register", "routes/account/register.tsx"),
   route("reset", "routes/account/reset.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),
@@ -29,6 +28,7 @@ export default [
     route("account", "routes/account/profile.tsx"),
     route("account/password", "routes/account/password.tsx"),
     route("account/sessions", "routes/account/sessions.tsx"),
+    route("account/security", "routes/account/security.tsx"),
     route("account/data", "routes/account/data.tsx"),
     route("account/delete", "routes/account/delete.tsx"),
   ]),

@@ -65,7 +65,7 @@ export const messages = pgTable(
     message: text("message").notNull(),
     messageStatus: text("message_status", { enum: messageStatuses.values }).notNull().default("UnRead"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    /** When staff put it away (decision 038): out of the Unread and Read tables and the unread count; null in the inbox. */
+    /** When staff put it away (decision 039): out of the Unread and Read tables and the unread count; null in the inbox. */
     archivedAt: timestamp("archived_at", { withTimezone: true }),
   },
   (t) => [
@@ -586,7 +586,7 @@ export const mediaVariants = pgTable(
   ],
 );
 
-// ── Trash (decision 038) ─────────────────────────────────────────────────────────────────────────────────────────
+// ── Trash (decision 039) ─────────────────────────────────────────────────────────────────────────────────────────
 
 /**
  * What was deleted from the site content, the catalogue or the media library, kept 30 days to be restored: the whole
