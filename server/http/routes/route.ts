@@ -107,11 +107,16 @@ export function recordRoutes({
     update: (id: string, body: unknown, viewer: Viewer) => Promise<{ modified: boolean }>;
   };
 }): ApiRoute[] {
-  const readAccess = (read === "public" ? { access: read } : { access: read, area }) as
-    { access: "public" } | { access: "user" | "admin"; area: StaffArea };
+  // A read as `read` says: open to anyone, or to the signed-in (staff whose role opens `area` read every record).
+  const reading = (path: string, what: string, handler: (req: Request) => Promise<unknown>): ApiRoute =>
+    read === "public"
+      ? { method: "get", path, what, access: "public", handler }
+      : read === "user"
+        ? { method: "get", path, what, access: "user", area, handler }
+        : { method: "get", path, what, access: "admin", area, handler };
   return [
-    { method: "get", path: paths.list, ...readAccess, what: what.list, handler: () => store.list() },
-    { method: "get", path: paths.one, ...readAccess, what: what.one, handler: (req: Request) => store.get(id(req)) },
+    reading(paths.list, what.list, () => store.list()),
+    reading(paths.one, what.one, (req) => store.get(id(req))),
     {
       method: "post",
       path: paths.add,
