@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PASSWORD_MAX } from "./account-forms";
 
 /**
- * The rights of access and erasure (UK GDPR articles 15 and 17; decision 040): the names an erased person's records
+ * The rights of access and erasure (UK GDPR articles 15 and 17; decision 045): the names an erased person's records
  * take, and the rules a deletion form follows. The service that applies them is server/services/privacy.ts.
  */
 

@@ -136,7 +136,7 @@ export function createJobsService(deps: {
 
   async function queueIn(tx: Tx, mail: Mail, key: string): Promise<boolean> {
     if (!isJobKey(key)) throw new Error(`Not a valid job key: ${JSON.stringify(key)}`);
-    // An erased person's placeholder address (decision 040) is never written to: nothing would arrive.
+    // An erased person's placeholder address (decision 045) is never written to: nothing would arrive.
     if (isErasedAddress(mail.to)) return false;
     const inserted = await tx
       .insert(jobKeys)

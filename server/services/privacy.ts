@@ -114,7 +114,7 @@ const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
 
 /**
- * The rights of access and erasure (UK GDPR articles 15 and 17; decision 040), in one place: "Download my data" reads a
+ * The rights of access and erasure (UK GDPR articles 15 and 17; decision 045), in one place: "Download my data" reads a
  * person's records; erasure removes or anonymises them everywhere, in one transaction, and keeps what the agency must
  * keep for its accounts (their orders' numbers, amounts, dates, statuses and PayPal transaction ids, anonymised).
  */
@@ -168,7 +168,7 @@ export function createPrivacyService(deps: {
   const refused = (field: string, message: string) => new AppError(400, message, [{ field, message }]);
 
   /**
-   * Everything erased or anonymised, in `tx` (see decision 040, table by table). `request` and `actor` go in the log;
+   * Everything erased or anonymised, in `tx` (see decision 045, table by table). `request` and `actor` go in the log;
    * the person's own erasure is logged under the placeholder name, since their address is what is being erased.
    */
   async function eraseTx(tx: Tx, userId: string, actor: Actor, request: Request): Promise<void> {

@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
 /**
- * Issue 25, part 1: the rights of access and erasure (decision 040) against the real database. The erasure is checked
+ * Issue 25, part 1: the rights of access and erasure (decision 045) against the real database. The erasure is checked
  * the hard way: every text and JSON column of every table (ours and the job queue's) is searched for the person's
  * email, name and address, so a table added later that keeps them fails here.
  */

@@ -8,7 +8,7 @@ import { longDate } from "../../../domain/dates";
 
 /**
  * Erasing a customer at their request (a mail to the agency): this page is the confirmation. Staff are removed on the
- * users screen first; what is kept and why is decision 040.
+ * users screen first; what is kept and why is decision 045.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "customers");

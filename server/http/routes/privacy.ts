@@ -1,7 +1,7 @@
 import type { Services } from "../../services";
 import { id, type ApiRoute } from "./route";
 
-/** Erasure of a customer at their request, from the back office (decision 040). */
+/** Erasure of a customer at their request, from the back office (decision 045). */
 export function privacyRoutes({ privacy }: Services): ApiRoute[] {
   return [
     {

@@ -577,7 +577,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     },
 
     /**
-     * An erased customer's orders (decision 040), in the erasure's transaction `tx`, under the customer's lock: each keeps
+     * An erased customer's orders (decision 045), in the erasure's transaction `tx`, under the customer's lock: each keeps
      * what the accounts need (number, package, amount, dates, statuses, PayPal's transaction id, country) and loses who
      * placed it (name, email, address, the form's one-time key). An order still unpaid is cancelled: nobody is left to
      * pay it. No mail goes out. Each order has its activity entry, which names no erased value.
