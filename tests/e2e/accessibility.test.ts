@@ -1,18 +1,15 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { signIn, signUp, signUpStaff } from "../support/accounts";
+import { violations } from "../support/axe";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
 import { adminPages } from "../support/routes";
 
 /**
- * axe-core (the engine behind most accessibility checkers) over every kind of page, at desktop and phone widths:
- * WCAG 2.1 A and AA, plus axe's best practices. Any violation fails, with what and where.
+ * axe-core over every kind of page, at desktop and phone widths (tests/support/axe.ts). Any violation fails, with what
+ * and where.
  */
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PUBLIC = [
   "/",
   "/service/",
@@ -31,7 +28,7 @@ const PUBLIC = [
   "/account/email-confirmed?error=INVALID_TOKEN",
 ];
 /** The customer's pages; the back office's come from app/routes.ts (adminPages), every one without parameters. */
-const CUSTOMER = ["/dashboard", "/my-order", "/account", "/account/password", "/account/sessions"];
+const CUSTOMER = ["/dashboard", "/my-order", "/account", "/account/password", "/account/sessions", "/account/security"];
 
 let env: E2EEnv;
 beforeAll(async () => {
@@ -40,25 +37,6 @@ beforeAll(async () => {
   await signUpStaff(env.server, env.db.pool, "editor@example.org", "Editor");
 });
 afterAll(() => env?.close());
-
-interface AxeResult {
-  violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-}
-
-async function violations(page: Page, path: string): Promise<string[]> {
-  await page.goto(path);
-  // Colours are measured once the 0.3 s page fade has finished.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, {
-      runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-    }),
-  )) as AxeResult;
-  return result.violations.map(
-    (v) => `${path} ${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-}
 
 describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
   for (const [name, viewport] of [

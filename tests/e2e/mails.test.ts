@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { violations } from "../support/axe";
 import { outbox } from "../support/mail";
 import { signUp } from "../support/accounts";
 import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";
@@ -11,8 +10,6 @@ let env: E2EEnv;
 let admin: Page;
 beforeAll(async () => ({ env, admin } = await startAdminE2E()));
 afterAll(() => env?.close());
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 describe("the Mails screen", () => {
   it("is the admin's only: a visitor goes to /login, a customer is refused (page and form)", async () => {
@@ -74,15 +71,7 @@ describe("the Mails screen", () => {
   });
 
   it("passes axe-core (WCAG 2.1 AA and best practices)", async () => {
-    await admin.goto("/mail-settings?kind=adminContactMessage");
-    await admin.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-    await admin.evaluate(AXE);
-    const result = (await admin.evaluate(() =>
-      (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, {
-        runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-      }),
-    )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(await violations(admin, "/mail-settings?kind=adminContactMessage")).toEqual([]);
   });
 
   it("works without JavaScript: the switch and the test send are plain HTML posts", async () => {

@@ -647,42 +647,6 @@ const cases: Case[] = [
     },
   ],
   [
-    "/account/delete",
-    async () => {
-      const who = { email: "plain-delete@example.org", password: "plain-delete-1" };
-      await signUp(env.server, who.email, { password: who.password });
-      const page = await noScript();
-      await open(page, "/login");
-      await main(page).getByLabel("Email", { exact: true }).fill(who.email);
-      await main(page).getByLabel("Password", { exact: true }).fill(who.password);
-      await post(page, main(page).getByRole("button", { name: "Login" }));
-      await open(page, "/account/delete");
-      await main(page).getByLabel("Current password").fill("not-my-password");
-      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
-      expect(await fieldError(main(page), "Current password")).toBe(DELETE_MESSAGES.passwordWrong);
-      await main(page).getByLabel("Current password").fill(who.password);
-      await post(page, main(page).getByRole("button", { name: "Delete my account" }));
-      expect(new URL(page.url()).pathname).toBe("/account/deleted");
-      expect(await sql("select count(*)::int as n from public.user where email = $1", [who.email])).toEqual([{ n: 0 }]);
-      await page.goto("/account/data");
-      expect(new URL(page.url()).pathname).toBe("/login");
-      await page.context().close();
-    },
-  ],
-  [
-    "/customers/{id}/delete",
-    async () => {
-      await signUp(env.server, "plain-erase@example.org");
-      const [who] = await sql("select id from public.user where email = 'plain-erase@example.org'");
-      await open(admin, `/customers/${who.id}/delete`);
-      await post(admin, main(admin).getByRole("button", { name: "Erase this customer" }));
-      expect(await main(admin).getByRole("status").textContent()).toContain("The customer's data has been erased.");
-      expect(await sql("select count(*)::int as n from public.user where email = 'plain-erase@example.org'")).toEqual([
-        { n: 0 },
-      ]);
-    },
-  ],
-  [
     "Sign Out",
     async () => {
       // A cached public page (the customer's copy) leads a signed-in visitor to the dashboard without a script.

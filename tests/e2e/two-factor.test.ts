@@ -4,7 +4,8 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffHome } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
-import { newPage } from "../support/browser";
+import { axeViolations, violations } from "../support/axe";
+import { newPage, PHONE } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { main, submitLogin } from "../support/pages";
 
@@ -38,6 +39,7 @@ describe("an admin's two-factor sign-in", () => {
     await main(page).getByRole("button", { name: "Continue" }).click();
     const shownKey = page.getByTestId("two-factor-key");
     await shownKey.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     key = (await shownKey.textContent()) ?? "";
     expect(key).toMatch(/^[A-Z2-7 ]{20,}$/);
     await expect
@@ -101,6 +103,24 @@ describe("an admin's two-factor sign-in", () => {
     await main(again).getByRole("button", { name: "Continue" }).click();
     await expect.poll(() => main(again).textContent()).toContain(TWO_FACTOR_MESSAGES.wrongRecoveryCode);
     await again.context().close();
+  });
+
+  it("passes axe-core on a phone: the code's page, the recovery code's, and the account's security page", async () => {
+    const page = await newPage(env.browser, env.server.url, { viewport: PHONE });
+    await password(page);
+    await page.waitForURL((u) => u.pathname === "/login/two-factor");
+    const found = [
+      ...(await violations(page, "/login/two-factor?method=recovery")),
+      ...(await violations(page, "/login/two-factor")),
+    ];
+    await main(page)
+      .getByLabel("Code", { exact: true })
+      .fill(await code());
+    await main(page).getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL((u) => u.pathname !== "/login/two-factor");
+    found.push(...(await violations(page, "/account/security")));
+    expect(found).toEqual([]);
+    await page.context().close();
   });
 
   it("is refused without either: the password alone opens nothing", async () => {
