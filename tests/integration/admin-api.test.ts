@@ -121,6 +121,8 @@ async function requestFor(
       return { path: `/order/${await order()}`, body: route.method === "put" ? { paymentStatus: "Paid" } : undefined };
     case "/order-status/:id":
       return { path: `/order-status/${await order()}`, body: { orderStatus: "Delivered" } };
+    case "/message/:id/archive":
+      return { path: `/message/${ids.message}/archive`, body: { archived: false } };
     case "/message/:id":
       return { path: `/message/${ids.message}`, body: route.method === "put" ? { messageStatus: "Read" } : undefined };
     case "/users/:id":
@@ -218,8 +220,77 @@ async function requestFor(
       return { path: `/media/${image._id}`, body: route.method === "put" ? { alt: "A room" } : undefined };
     }
     default:
-      return { path: route.path };
+      break;
   }
+  // The customer record's calls (issue 26): a customer of their own, with an unpaid order where the call needs one.
+  const customerCall = /^\/customers\/:id(\/[a-z-]+)?$/.exec(route.path);
+  if (customerCall) {
+    const email = `record-${crypto.randomUUID()}@example.org`;
+    const jar = await signUp(app, email);
+    const { rows } = await app.db.pool.query(`select id from "user" where email = $1`, [email]);
+    const customerId = String(rows[0].id);
+    const unpaid = async () => {
+      const res = await app.request("/api/new-order", {
+        method: "POST",
+        json: {
+          packageId: ids.pricing ?? (await order(), ids.pricing!),
+          customerName: "R",
+          customerAddress: "A",
+          customerCountry: "UK",
+        },
+        jar,
+      });
+      return ((await res.json()) as { insertedId: string }).insertedId;
+    };
+    const body = {
+      "": undefined,
+      "/membership": { days: 10, reason: "A gift" },
+      "/bank-transfer": { orderId: await unpaid(), reference: "BT-1" },
+      "/resend-mail": { orderId: await unpaid() },
+      "/sign-out": undefined,
+      "/note": { note: "Called on Monday" },
+    }[customerCall[1] ?? ""];
+    return { path: `/customers/${customerId}${customerCall[1] ?? ""}`, body };
+  }
+  // The trash (decision 039): each call meets a record of its kind deleted a moment before.
+  const trashCall = /^\/trash\/(content|items|media)\/:id/.exec(route.path);
+  if (trashCall) {
+    const kind = trashCall[1]!;
+    let deleted: string;
+    if (kind === "content") {
+      const faq = getSection("testimonial");
+      const res = await app.request(`/api${faq.api.add}`, { method: "POST", json: sample("testimonial"), jar: admin });
+      deleted = ((await res.json()) as { insertedId: string }).insertedId;
+      await app.request(`/api${faq.api.one.replace(":id", deleted)}`, { method: "DELETE", jar: admin });
+    } else if (kind === "items") {
+      // One item per category: the restored one keeps its own, the one deleted for good another.
+      const res = await app.request("/api/add-database", {
+        method: "POST",
+        json: {
+          itemName: "Trash leads",
+          itemsDescription: "Gone",
+          itemDatabaseUrl: route.method === "post" ? "graphic-design" : "facebook-marketing",
+          itemsGuideline: "Brief",
+        },
+        jar: admin,
+      });
+      deleted = ((await res.json()) as { data: { _id: string } }).data._id;
+      await app.request(`/api/database/${deleted}`, { method: "DELETE", jar: admin });
+    } else {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><!-- trash ${route.method} --></svg>`;
+      deleted = (await app.services.media.importTrusted({ bytes: Buffer.from(svg), fileName: "t.svg", alt: "" }))._id;
+      await app.request(`/api/media/${deleted}`, { method: "DELETE", jar: admin });
+    }
+    return { path: route.path.replace(":id", deleted) };
+  }
+  if (route.path === "/activity/:id/restore") {
+    // The last change of a content record: its earlier values are written back.
+    const { rows } = await app.db.pool.query(
+      "select id from activity_log where action = 'update' and entity like 'content:%' order by created_at desc limit 1",
+    );
+    return { path: `/activity/${rows[0].id}/restore` };
+  }
+  return { path: route.path };
 }
 const getSection = (type: string) => sections.find((s) => s.type === type)!;
 

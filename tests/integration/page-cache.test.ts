@@ -161,7 +161,7 @@ describe("signed-in visitors on public pages", () => {
     expect(first.headers.get("x-cache")).toBe("MISS");
     expect(first.headers.getSetCookie().some((c) => c.startsWith("atelier.role=customer."))).toBe(true);
     const anaHtml = await first.text();
-    expect(accountLinks(anaHtml)).toBe("/dashboard");
+    expect(accountLinks(anaHtml)).toBe("/dashboard /account");
 
     // Ben: the first time his role is looked up (and a role cookie set), then proved by it, before any middleware.
     expect((await app.request("/", { jar: ben })).headers.get("x-cache")).toBe("HIT");
@@ -189,7 +189,7 @@ describe("signed-in visitors on public pages", () => {
   it("an administrator gets the admin copy; a role cookie never outlives its session cookie", async () => {
     const owner = await signInAsAdmin(app);
     const html = await (await app.request("/pricing", { jar: owner })).text();
-    expect(accountLinks(html)).toBe("/dashboard /admin");
+    expect(accountLinks(html)).toBe("/dashboard /admin /account");
     const cookies = owner.header();
     expect(cookies).toMatch(/atelier\.role=admin\./);
 
@@ -209,7 +209,7 @@ describe("signed-in visitors on public pages", () => {
       .find((c) => c.includes("session_token"))!;
     const moved = await get("/pricing", { cookie: `${session}; ${roleOnly}` });
     const movedHtml = await moved.text();
-    expect(accountLinks(movedHtml)).toBe("/dashboard");
+    expect(accountLinks(movedHtml)).toBe("/dashboard /account");
     expect(moved.headers.getSetCookie().some((c) => c.startsWith("atelier.role=customer."))).toBe(true);
   });
 });
