@@ -78,6 +78,8 @@ export const messages = pgTable(
     index("messages_archived_idx")
       .on(t.archivedAt)
       .where(sql`${t.archivedAt} is not null`),
+    // A person's messages by their address: the export of their data and their erasure (decision 045).
+    index("messages_email_lower_idx").on(sql`lower(${t.email})`),
   ],
 );
 
@@ -348,6 +350,29 @@ export const customerTotals = pgTable(
       .where(sql`${t.waiting} > 0`),
   ],
 );
+
+/**
+ * The reports' tallies (migration 0022, docs/decisions/042): per day of the site's time zone, what the reports read;
+ * per month, the customers who paid in it. Kept by statement-level triggers on orders in the writer's transaction, and
+ * rebuilt with the other tallies when the site's zone changes; nothing else writes them. Declared here so that the
+ * schema names every table (the migration made them).
+ */
+export const reportDays = pgTable("report_days", {
+  day: date("day").primaryKey(),
+  revenue: numeric("revenue", { precision: 14, scale: 2 }).notNull().default("0"),
+  paidOrders: integer("paid_orders").notNull().default(0),
+  givenOrders: integer("given_orders").notNull().default(0),
+  firstOrders: integer("first_orders").notNull().default(0),
+  windowStarts: integer("window_starts").notNull().default(0),
+  windowEnds: integer("window_ends").notNull().default(0),
+  membershipsEnded: integer("memberships_ended").notNull().default(0),
+  membershipsRenewed: integer("memberships_renewed").notNull().default(0),
+});
+
+export const reportMonths = pgTable("report_months", {
+  month: date("month").primaryKey(),
+  payers: integer("payers").notNull().default(0),
+});
 
 /** The studio's private note about a customer (never shown to them); every change is in the activity log. */
 export const customerNotes = pgTable("customer_notes", {
