@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { PageInfo } from "../../domain/pagination";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
@@ -117,15 +117,6 @@ export function createInboxService(
         perPage,
       });
       return { messages: rows.map(toMessage), page: info };
-    },
-
-    /** Unread messages in the inbox: an archived message does not count, read or not. */
-    async unreadCount(): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(messages)
-        .where(and(eq(messages.messageStatus, "UnRead"), isNull(messages.archivedAt)));
-      return row?.n ?? 0;
     },
 
     /**
