@@ -110,7 +110,6 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const privacy = createPrivacyService({
     db: database.db,
-    auth,
     orders,
     limiter: rateLimiter,
     twoFactor,

@@ -31,7 +31,6 @@ import {
 } from "../db/schema";
 import { AppError, badRequest, conflict, notFound, tooMany } from "../lib/errors";
 import { audited, type Actor } from "./activity";
-import type { Auth } from "./accounts";
 import { JOBS_SCHEMA, MAIL_QUEUE, type Tx } from "./jobs";
 import type { OrdersService } from "./orders";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
@@ -120,11 +119,14 @@ const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
  */
 export function createPrivacyService(deps: {
   db: Db;
-  auth: Auth;
   orders: Pick<OrdersService, "anonymiseTx">;
   limiter: RateLimiter;
-  /** The person's second factor (server/services/two-factor.ts): whether it is on, and a code checked (and spent). */
+  /**
+   * Who the person is (server/services/two-factor.ts): their password checked, whether their second factor is on, and
+   * a code checked (and spent).
+   */
   twoFactor: {
+    passwordMatches(userId: string, password: string): Promise<boolean>;
     state(userId: string): Promise<{ enabled: boolean }>;
     checkCode(userId: string, code: string): Promise<boolean>;
   };
@@ -132,7 +134,7 @@ export function createPrivacyService(deps: {
   backupsKept: number;
   now?: () => Date;
 }) {
-  const { db, auth, limiter } = deps;
+  const { db, limiter } = deps;
   const now = deps.now ?? (() => new Date());
 
   async function personOf(userId: string) {
@@ -153,16 +155,6 @@ export function createPrivacyService(deps: {
       .where(eq(user.id, userId));
     if (!row) throw notFound("No customer has this id.");
     return row;
-  }
-
-  async function passwordMatches(userId: string, password: string): Promise<boolean> {
-    const [row] = await db
-      .select({ hash: account.password })
-      .from(account)
-      .where(and(eq(account.userId, userId), eq(account.providerId, "credential")))
-      .limit(1);
-    if (!row?.hash) return false;
-    return (await auth.$context).password.verify({ hash: row.hash, password });
   }
 
   const refused = (field: string, message: string) => new AppError(400, message, [{ field, message }]);
@@ -402,7 +394,7 @@ export function createPrivacyService(deps: {
       const { password, code } = parsed.data;
       const failures = await limiter.count(DELETE_LIMIT, viewer.id);
       if (failures.count >= DELETE_LIMIT.limit) throw tooMany(DELETE_MESSAGES.tooMany);
-      if (!(await passwordMatches(viewer.id, password))) {
+      if (!(await deps.twoFactor.passwordMatches(viewer.id, password))) {
         await limiter.add(DELETE_LIMIT, viewer.id);
         throw refused("password", DELETE_MESSAGES.passwordWrong);
       }

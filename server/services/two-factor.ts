@@ -205,6 +205,7 @@ export function createTwoFactorService(deps: {
 
   return {
     checkCode,
+    passwordMatches,
 
     /** For a staff role (null: a customer): whether the role must use two-factor sign-in, and may turn it off. */
     rulesFor(role: StaffRole | null): { required: boolean; mayTurnOff: boolean } {

@@ -1,5 +1,5 @@
-import { useId } from "react";
-import { HEIGHT, labelShown, niceMax, PAD, PLOT_H, PLOT_W, short, WIDTH } from "./chart";
+import { ChartFrame } from "./ChartFrame";
+import { HEIGHT, labelShown, niceMax, PAD, PLOT_W, short, yScale } from "./chart";
 
 export interface Series {
   name: string;
@@ -28,67 +28,48 @@ export function BarChart({
   /** Counts (the default): the axis steps by whole numbers. */
   whole?: boolean;
 }) {
-  const id = useId();
   const totals = labels.map((_, i) => series.reduce((s, x) => s + Math.max(0, x.values[i] ?? 0), 0));
   const top = niceMax(Math.max(0, ...totals), whole);
   const slot = PLOT_W / Math.max(1, labels.length);
   const bar = Math.min(slot * 0.7, 48);
-  const y = (v: number) => PAD.top + PLOT_H - (PLOT_H * v) / top;
+  const y = yScale(top);
   return (
-    <figure>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={`${id}-t ${id}-d`}
-        className="h-auto w-full max-w-2xl"
-      >
-        <title id={`${id}-t`}>{title}</title>
-        <desc id={`${id}-d`}>{desc}</desc>
-        {[0, 1, 2, 3, 4].map((k) => (
-          <g key={k}>
-            <line
-              x1={PAD.left}
-              x2={WIDTH - PAD.right}
-              y1={y((top * k) / 4)}
-              y2={y((top * k) / 4)}
-              className="stroke-linen"
-            />
-            <text x={PAD.left - 6} y={y((top * k) / 4) + 4} textAnchor="end" className="fill-mist text-[13px]">
-              {format((top * k) / 4)}
-            </text>
+    <ChartFrame
+      title={title}
+      desc={desc}
+      top={top}
+      format={format}
+      after={series.length > 1 ? <Legend series={series} /> : null}
+    >
+      {labels.map((label, i) => {
+        const x = PAD.left + i * slot + (slot - bar) / 2;
+        let base = 0;
+        return (
+          <g key={label}>
+            {series.map((s) => {
+              const v = Math.max(0, s.values[i] ?? 0);
+              const rect = (
+                <rect
+                  key={s.name}
+                  x={x}
+                  y={y(base + v)}
+                  width={bar}
+                  height={y(base) - y(base + v)}
+                  className={s.fill}
+                />
+              );
+              base += v;
+              return v > 0 ? rect : null;
+            })}
+            {labelShown(i, labels.length) ? (
+              <text x={x + bar / 2} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[13px]">
+                {label}
+              </text>
+            ) : null}
           </g>
-        ))}
-        {labels.map((label, i) => {
-          const x = PAD.left + i * slot + (slot - bar) / 2;
-          let base = 0;
-          return (
-            <g key={label}>
-              {series.map((s) => {
-                const v = Math.max(0, s.values[i] ?? 0);
-                const rect = (
-                  <rect
-                    key={s.name}
-                    x={x}
-                    y={y(base + v)}
-                    width={bar}
-                    height={y(base) - y(base + v)}
-                    className={s.fill}
-                  />
-                );
-                base += v;
-                return v > 0 ? rect : null;
-              })}
-              {labelShown(i, labels.length) ? (
-                <text x={x + bar / 2} y={HEIGHT - 10} textAnchor="middle" className="fill-mist text-[13px]">
-                  {label}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
-      {series.length > 1 ? <Legend series={series} /> : null}
-    </figure>
+        );
+      })}
+    </ChartFrame>
   );
 }
 

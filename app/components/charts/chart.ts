@@ -28,3 +28,8 @@ export function short(n: number): string {
   if (Math.abs(n) >= 1000) return `${Math.round(n / 100) / 10}k`;
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
+
+/** The vertical position of a value on an axis that reaches `top` (negative values sit on the axis). */
+export function yScale(top: number): (v: number) => number {
+  return (v) => PAD.top + PLOT_H - (PLOT_H * Math.max(0, v)) / top;
+}
