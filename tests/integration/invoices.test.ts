@@ -1,17 +1,14 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { dayKey } from "../../domain/dates";
-import { migrationsFolder } from "../../server/db/migrate";
 import type { Viewer } from "../../server/services/accounts";
 import { jobKey } from "../../server/services/jobs";
 import { PAYPAL_ACTOR } from "../../server/services/orders";
 import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
-import { withClient, withDatabase } from "../support/global-db";
+import { databaseBefore, statements } from "../support/migrations";
 import { pdfText } from "../support/pdf";
 import { CookieJar } from "../support/session";
 
@@ -225,34 +222,10 @@ describe("an invoice", () => {
 /** Migration 0020 on orders paid before it: invoiced in payment order, per year of the site's zone. */
 describe("migration 0020", () => {
   const { admin: adminUrl } = inject("testDb");
-  const name = `atelier_m20_${randomBytes(4).toString("hex")}`;
   let client: pg.Client;
-  const statements = (tag: string) =>
-    readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8")
-      .split("--> statement-breakpoint")
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const journal = () =>
-    (
-      JSON.parse(readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
-        entries: { tag: string }[];
-      }
-    ).entries.map((e) => e.tag);
-
-  beforeAll(async () => {
-    await withClient(adminUrl, (c) => c.query(`create database ${name}`));
-    client = new pg.Client(withDatabase(adminUrl, name));
-    await client.connect();
-    const tags = journal();
-    await client.query("begin");
-    for (const tag of tags.slice(0, tags.indexOf("0020_invoice_numbers")))
-      for (const s of statements(tag)) await client.query(s);
-    await client.query("commit");
-  });
-  afterAll(async () => {
-    await client?.end();
-    await withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
-  });
+  let drop: () => Promise<void>;
+  beforeAll(async () => ({ client, drop } = await databaseBefore(adminUrl, "0020_invoice_numbers")));
+  afterAll(() => drop?.());
 
   it("invoices the orders paid for money in the order they were paid and starts each year's counter after them", async () => {
     await client.query(`update order_tally_zone set time_zone = 'America/New_York'`);

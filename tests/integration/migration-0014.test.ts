@@ -1,11 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { migrationsFolder } from "../../server/db/migrate";
-import { withClient, withDatabase } from "../support/global-db";
+import { databaseBefore, statements } from "../support/migrations";
 
 /**
  * Migration 0014 on orders placed before it: numbers in the order they were placed, per year of the site's time zone,
@@ -13,39 +9,11 @@ import { withClient, withDatabase } from "../support/global-db";
  * for the one recompute of their timeline (tests/integration/order-commands.test.ts runs that recompute).
  */
 const { admin } = inject("testDb");
-const name = `atelier_m14_${randomBytes(4).toString("hex")}`;
 let client: pg.Client;
+let drop: () => Promise<void>;
 
-/** The statements of one committed migration, as drizzle splits them. */
-function statements(tag: string): string[] {
-  const folder = migrationsFolder();
-  return readFileSync(path.join(folder, `${tag}.sql`), "utf8")
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-const journal = () =>
-  (
-    JSON.parse(readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
-      entries: { tag: string }[];
-    }
-  ).entries.map((e) => e.tag);
-
-beforeAll(async () => {
-  await withClient(admin, (c) => c.query(`create database ${name}`));
-  client = new pg.Client(withDatabase(admin, name));
-  await client.connect();
-  const tags = journal();
-  // In one transaction, as drizzle's migrator applies them.
-  await client.query("begin");
-  for (const tag of tags.slice(0, tags.indexOf("0014_order_numbers_and_timeline")))
-    for (const s of statements(tag)) await client.query(s);
-  await client.query("commit");
-});
-afterAll(async () => {
-  await client?.end();
-  await withClient(admin, (c) => c.query(`drop database if exists ${name} with (force)`));
-});
+beforeAll(async () => ({ client, drop } = await databaseBefore(admin, "0014_order_numbers_and_timeline")));
+afterAll(() => drop?.());
 
 describe("migration 0014", () => {
   it("numbers existing orders in the order they were placed and queues their customers' timelines", async () => {
