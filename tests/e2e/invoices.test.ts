@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
-import { main, register } from "../support/pages";
+import { main, payInSimulator, placeOrder, register } from "../support/pages";
 import { pdfText } from "../support/pdf";
 
 /**
@@ -24,28 +24,8 @@ const WIDTHS = [
 
 /** Orders Standard from the pricing page and pays it in the simulator: the order's id, once PayPal said Paid. */
 async function buyStandard(page: Page, name: string): Promise<string> {
-  await page.goto("/pricing");
-  await page
-    .getByTestId("pricing-card")
-    .filter({ has: page.getByRole("heading", { name: "Standard" }) })
-    .getByRole("link")
-    .click();
-  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
-  await main(page).getByLabel("Full Name").fill(name);
-  await main(page).getByLabel("Address").fill("12 Canal Wharf, Leeds");
-  await main(page).getByLabel("Country").fill("United Kingdom");
-  await main(page).getByRole("button", { name: "Place Order Now" }).click();
-  await page.waitForURL((u) => u.pathname === "/pending-order");
-  const id = new URL(page.url()).searchParams.get("order")!;
-  await main(page).getByRole("link", { name: "Pay Now" }).click();
-  await page.waitForURL((u) => u.pathname === `/pay-now/${id}`);
-  await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
-  await expect
-    .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-    .toBe("Paid");
+  const id = await placeOrder(page, { packageName: "Standard", name, address: "12 Canal Wharf, Leeds" });
+  await payInSimulator(page, id);
   return id;
 }
 

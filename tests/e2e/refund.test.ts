@@ -5,6 +5,7 @@ import { DAY_MS } from "../../domain/membership";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { outbox } from "../support/mail";
+import { main, placeOrder, setOrderStatus, toast } from "../support/pages";
 
 /**
  * The refund that once left paid days granted: a customer paid for Premium (not delivered), then bought Standard,
@@ -16,35 +17,6 @@ let admin: Page;
 beforeAll(async () => ({ env, admin } = await startAdminE2E({ TZ })));
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
-const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
-
-async function order(page: Page, packageName: string) {
-  await page.goto("/pricing");
-  await page
-    .getByTestId("pricing-card")
-    .filter({ has: page.getByRole("heading", { name: packageName }) })
-    .getByRole("link")
-    .click();
-  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
-  await main(page).getByLabel("Full Name").fill("Rae Refund");
-  await main(page).getByLabel("Address").fill("2 Dock Road, Hull");
-  await main(page).getByLabel("Country").fill("United Kingdom");
-  await main(page).getByRole("button", { name: "Place Order Now" }).click();
-  await page.waitForURL((u) => u.pathname === "/pending-order");
-  return new URL(page.url()).searchParams.get("order")!;
-}
-
-/** The admin sets a status on the order's page, as the studio does. */
-async function setStatus(id: string, field: "Payment Status" | "Order Status", value: string) {
-  await admin.goto(`/admin/payment-status/${id}`);
-  await main(admin).getByLabel(field).selectOption(value);
-  await main(admin)
-    .getByRole("button", { name: `Update ${field}` })
-    .click();
-  await expect.poll(() => toast(admin, `${field} Updated Successfully!`).count()).toBeGreaterThan(0);
-}
-
 describe("a refund of another order", () => {
   it("leaves Standard at 30 days on the dashboard, My Orders, the order detail and in the next mail", async () => {
     const customer = await newPage(env.browser, env.server.url);
@@ -55,20 +27,28 @@ describe("a refund of another order", () => {
     await main(customer).getByRole("button", { name: "Register" }).click();
     await customer.waitForURL((u) => u.pathname === "/");
 
-    const premium = await order(customer, "Premium");
-    await setStatus(premium, "Payment Status", "Paid");
+    const premium = await placeOrder(customer, {
+      packageName: "Premium",
+      name: "Rae Refund",
+      address: "2 Dock Road, Hull",
+    });
+    await setOrderStatus(admin, premium, "Payment Status", "Paid");
     // Paid, not delivered: it waits, and uses none of its days.
     await expect
       .poll(() => toast(admin, "The membership starts when the order is set Delivered.").count())
       .toBeGreaterThan(0);
 
-    const standard = await order(customer, "Standard");
-    await setStatus(standard, "Payment Status", "Paid");
-    await setStatus(standard, "Order Status", "Delivered");
+    const standard = await placeOrder(customer, {
+      packageName: "Standard",
+      name: "Rae Refund",
+      address: "2 Dock Road, Hull",
+    });
+    await setOrderStatus(admin, standard, "Payment Status", "Paid");
+    await setOrderStatus(admin, standard, "Order Status", "Delivered");
     await expect
       .poll(() => toast(admin, "Membership validity has been calculated and set!").count())
       .toBeGreaterThan(0);
-    await setStatus(premium, "Payment Status", "Refunded");
+    await setOrderStatus(admin, premium, "Payment Status", "Refunded");
 
     const [row] = (
       await env.db.pool.query(

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "playwright-core";
+import { expect } from "vitest";
 
 /** What people see on the site's pages, and what they do there, written once for every browser test. */
 
@@ -71,4 +72,48 @@ export async function openBackOfficeSection(page: Page, label: string) {
   const href = (await entry.getAttribute("href"))!;
   await entry.click();
   await page.waitForURL((u) => u.pathname + u.search === href || u.pathname === href);
+}
+
+/** The customer (signed in) orders a package from the pricing page, as a person does: the new unpaid order's id. */
+export async function placeOrder(
+  page: Page,
+  {
+    packageName,
+    name = "Maya North",
+    address = "7 Orchard Lane, York",
+  }: { packageName?: string; name?: string; address?: string },
+): Promise<string> {
+  await page.goto("/pricing");
+  const cards = page.getByTestId("pricing-card");
+  const card = packageName ? cards.filter({ has: page.getByRole("heading", { name: packageName }) }) : cards.first();
+  await card.getByRole("link").click();
+  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+  await main(page).getByLabel("Full Name").fill(name);
+  await main(page).getByLabel("Address").fill(address);
+  await main(page).getByLabel("Country").fill("United Kingdom");
+  await main(page).getByRole("button", { name: "Place Order Now" }).click();
+  await page.waitForURL((u) => u.pathname === "/pending-order");
+  return new URL(page.url()).searchParams.get("order")!;
+}
+
+/** The customer pays an unpaid order in the PayPal simulator and waits until the payment shows as received. */
+export async function payInSimulator(page: Page, id: string) {
+  await page.goto(`/pay-now/${id}`);
+  await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
+  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
+  await expect
+    .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
+    .toBe("Paid");
+}
+
+/** The admin sets one of an order's statuses on its page, as the studio does. */
+export async function setOrderStatus(admin: Page, id: string, field: "Payment Status" | "Order Status", value: string) {
+  await admin.goto(`/admin/payment-status/${id}`);
+  await main(admin).getByLabel(field).selectOption(value);
+  await main(admin)
+    .getByRole("button", { name: `Update ${field}` })
+    .click();
+  await expect.poll(() => toast(admin, `${field} Updated Successfully!`).count()).toBeGreaterThan(0);
 }
