@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffHome } from "../../domain/capabilities";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
@@ -41,7 +42,7 @@ describe("accounts in the browser", () => {
     await page.getByLabel("I accept the terms and the privacy notice").check();
     await page.getByRole("button", { name: "Register" }).click();
     await page.waitForURL((u) => u.pathname === "/");
-    await expect.poll(() => headerLinks(page)).toEqual(["Dashboard"]);
+    await expect.poll(() => headerLinks(page)).toEqual(["Dashboard", "My account"]);
 
     // A taken email says so and stays on the page.
     const other = await newPage(env.browser, env.server.url);
@@ -128,7 +129,10 @@ describe("accounts in the browser", () => {
   it("an administrator sees Admin and the back office; a customer is refused it", async () => {
     const admin = await newPage(env.browser, env.server.url);
     await logIn(admin, ADMIN.email, ADMIN.password);
-    await expect.poll(() => headerLinks(admin)).toEqual(["Dashboard", "Admin"]);
+    // Staff land on their back office (its own frame, without the site's header); the site's pages show them Admin.
+    await admin.waitForURL((u) => u.pathname === staffHome("Admin"));
+    await admin.goto("/dashboard");
+    await expect.poll(() => headerLinks(admin)).toEqual(["Dashboard", "Admin", "My account"]);
     await expect.poll(() => admin.getByTestId("admin-banner").textContent()).toContain("Administrator Access");
     await header(admin).getByRole("link", { name: "Admin" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin");
@@ -137,7 +141,7 @@ describe("accounts in the browser", () => {
 
     const customer = await newPage(env.browser, env.server.url);
     await logIn(customer, "mira@example.org", "mira-new-pass");
-    await expect.poll(() => headerLinks(customer)).toEqual(["Dashboard"]);
+    await expect.poll(() => headerLinks(customer)).toEqual(["Dashboard", "My account"]);
     const res = await customer.goto("/admin");
     expect(res!.status()).toBe(403);
     expect(await heading(customer).textContent()).toBe("You don't have any permission");

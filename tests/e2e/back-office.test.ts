@@ -4,7 +4,7 @@ import { newPage } from "../support/browser";
 import { logIn, notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { CUSTOMER_PASSWORD, signUp, signUpStaff } from "../support/accounts";
 import { backOfficeNavLabels, heading, main, register, toast } from "../support/pages";
-import { adminPagesWithAreas } from "../support/routes";
+import { adminPagesWithAreas, downloadOf } from "../support/routes";
 import { can, staffHome } from "../../domain/capabilities";
 
 let env: E2EEnv;
@@ -18,13 +18,13 @@ describe("who may open the back office", () => {
     const editor = await signUpStaff(env.server, env.db.pool, "editor@example.org", "Editor");
     const editorPages: Record<string, string[]> = { allowed: [], refused: [] };
     // Every page under the admin layout in app/routes.ts, its downloads among them; an :id names no record (404 to the
-    // admin, after the guards), a download is the orders CSV.
+    // admin, after the guards), a download is its CSV.
     const [{ id: unknownId }] = (await env.db.pool.query("select gen_random_uuid() as id")).rows;
     const pages = await adminPagesWithAreas({
       resources: true,
-      fill: (param) => (param === "file" ? "orders.csv" : unknownId),
+      fill: (param, route) => (param === "file" ? downloadOf(route) : unknownId),
     });
-    const unknown = (path: string) => path.endsWith(`/${unknownId}`);
+    const unknown = (path: string) => path.includes(`/${unknownId}`);
     const adminCookies = (await admin.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     for (const { path, area } of pages) {
       // The Editor: what domain/capabilities.ts opens to the role, nothing else; the dashboard sends them to /setting.

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUp } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
@@ -119,6 +120,10 @@ describe(`every page hydrates cleanly with the server on UTC and the browser on 
     const {
       data: [item],
     } = await api<{ data: { _id: string }[] }>(page, "GET", "/all-database");
+    // A customer of their own for the customer record (joined, a membership given with its window).
+    await signUp(env.server, "tia.customer@example.org");
+    const [customer] = (await env.db.pool.query(`select id from "user" where email = 'tia.customer@example.org'`)).rows;
+    await api(page, "POST", `/customers/${customer.id}/membership`, { days: 30, reason: "Across the date line" });
     // Every admin page, each :id a record of what it shows (the order paid and delivered, with the most dates).
     const records = fromRecords(env.db.pool);
     const admin = await adminPages({

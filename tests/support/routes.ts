@@ -104,6 +104,11 @@ export async function adminPagesWithAreas(
   return pages;
 }
 
+/** The file a download route serves, for the suites that fetch every back-office address. */
+export function downloadOf(route: AdminRoute): string {
+  return route.file === "routes/admin/report-download.ts" ? "revenue.csv" : "orders.csv";
+}
+
 /**
  * Fills each parameter with a real record of what the page shows, read from the database. A parameterised route it
  * does not know fails here, until it is taught which record that route shows, rather than being left out in silence.
@@ -137,7 +142,8 @@ export function fromRecords(pool: Pool): Fill {
           `where not exists (select 1 from admin_users a where lower(a.user_email) = lower("user".email))`,
         );
       case "routes/admin/export.ts :file":
-        return "orders.csv";
+      case "routes/admin/report-download.ts :file":
+        return downloadOf(route);
       default:
         throw new Error(
           `${route.path} (${route.file}): tests/support/routes.ts does not know which record fills :${param}`,
