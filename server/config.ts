@@ -67,10 +67,8 @@ const envSchema = z.object({
     .transform((v) => v === "true"),
   CONTENT_CACHE_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(60_000)),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
-  ADMIN_PASSWORD: z.preprocess(
-    emptyToUndefined,
-    z.string().min(6, { error: "must be at least 6 characters" }).optional(),
-  ),
+  // The staff password rule (server/services/passwords.ts) is checked when the first administrator is created.
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().optional()),
   ADMIN_2FA: z.preprocess(
     emptyToUndefined,
     z.enum(["required", "optional"], { error: "must be required or optional" }).default("required"),

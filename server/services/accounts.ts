@@ -16,7 +16,7 @@ import {
   resetRequestSchema,
 } from "../../domain/account-forms";
 import { parseWith } from "../../domain/validation";
-import type { Config } from "../config";
+import { ConfigError, type Config } from "../config";
 import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
 import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
@@ -30,6 +30,7 @@ import type { MailsService } from "./mails";
 import type { JobsService } from "./jobs";
 import type { Mail } from "./mailer";
 import { cookieValue, createPageRoleCookies } from "./page-role";
+import { passwordProblem } from "./passwords";
 import { sessionRefreshDue, sessionTokenOf } from "./session-token";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 import { SIGN_IN_LOCKOUT, TOTP_ISSUER, TWO_FACTOR_LIMITS } from "./two-factor";
@@ -513,6 +514,9 @@ export function createAccountsService(deps: {
       const generated = !config.adminPassword;
       const password = config.adminPassword ?? randomBytes(12).toString("base64url");
       const [existing] = await db.select({ id: schema.user.id }).from(schema.user).where(eq(schema.user.email, email));
+      // A chosen password meets the staff rule, as any staff member's does (decision 037).
+      const problem = existing || generated ? null : await passwordProblem(password, { staff: true });
+      if (problem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${problem}`);
       if (existing) {
         await db.update(schema.user).set({ emailVerified: true }).where(eq(schema.user.id, existing.id));
       } else {

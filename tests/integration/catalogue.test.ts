@@ -59,7 +59,7 @@ async function makeMember(jar: CookieJar): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-1" });
+  app = await startTestApp({ ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-12" });
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
   await signInAsAdmin(app, { jar: admin });

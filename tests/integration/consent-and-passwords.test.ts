@@ -88,6 +88,21 @@ describe("consent at registration", () => {
 });
 
 describe("the password rule", () => {
+  it("holds for the first administrator's ADMIN_PASSWORD: the start refuses a short or common one and says why", async () => {
+    for (const [password, problem] of [
+      ["short-pass1", MESSAGES.staffPasswordShort],
+      ["password1234", MESSAGES.passwordCommon],
+    ] as const) {
+      const other = await startTestApp({ ADMIN_EMAIL: "first@example.org", ADMIN_PASSWORD: password });
+      try {
+        await expect(other.services.accounts.ensureFirstAdmin()).rejects.toThrow(`ADMIN_PASSWORD: ${problem}`);
+        expect(await other.services.adminUsers.count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
   it("refuses common passwords at sign-up, through REST and our own call", async () => {
     for (const password of ["123456", "password", "Password1", "qwerty123"]) {
       const res = await restSignUp({ email: "common@example.org", password, acceptTerms: true });

@@ -32,7 +32,7 @@ const YEAR = Number(dayKey(new Date(clock), "UTC").slice(0, 4));
 
 beforeAll(async () => {
   app = await startTestApp(
-    { ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-1", PAYPAL_RECEIVER_EMAIL: "shop@example.org" },
+    { ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-12", PAYPAL_RECEIVER_EMAIL: "shop@example.org" },
     { now: () => new Date(clock), pages: true },
   );
   await app.services.content.insertMany(demoContent);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   app = await startTestApp({
     SMTP_URL: smtp.url,
     ADMIN_EMAIL: "jobs-admin@example.org",
-    ADMIN_PASSWORD: "jobs-pass-1",
+    ADMIN_PASSWORD: "jobs-pass-12",
   });
   await app.services.accounts.ensureFirstAdmin();
   await signInAsAdmin(app, { jar: admin });

@@ -23,7 +23,7 @@ beforeAll(async () => {
     {
       SMTP_URL: smtp.url,
       ADMIN_EMAIL: "boss@example.org",
-      ADMIN_PASSWORD: "boss-pass-1",
+      ADMIN_PASSWORD: "boss-pass-12",
       PAYPAL_RECEIVER_EMAIL: "shop@example.org",
     },
     { now: () => new Date(clock), pages: true },

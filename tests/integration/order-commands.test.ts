@@ -23,7 +23,7 @@ const form = { customerName: "Rae Refund", customerAddress: "2 Dock Road, Hull",
 
 beforeAll(async () => {
   app = await startTestApp(
-    { ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-1", PAYPAL_RECEIVER_EMAIL: "shop@example.org" },
+    { ADMIN_EMAIL: "boss@example.org", ADMIN_PASSWORD: "boss-pass-12", PAYPAL_RECEIVER_EMAIL: "shop@example.org" },
     { now: () => new Date(clock) },
   );
   await app.services.content.insertMany(demoContent);
@@ -31,7 +31,7 @@ beforeAll(async () => {
   packages = (await (await app.request("/api/pricings")).json()) as typeof packages;
   await app.request("/api/auth/sign-in/email", {
     method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-1" },
+    json: { email: "boss@example.org", password: "boss-pass-12" },
     jar: admin,
   });
   adminViewer = (await app.services.accounts.viewer(new Headers({ cookie: admin.header() })))!;

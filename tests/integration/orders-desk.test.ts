@@ -15,7 +15,7 @@ const visitor = new CookieJar();
 beforeAll(async () => {
   app = await startTestApp({
     ADMIN_EMAIL: "desk@example.org",
-    ADMIN_PASSWORD: "desk-pass-1",
+    ADMIN_PASSWORD: "desk-pass-12",
     PAYPAL_RECEIVER_EMAIL: "shop@example.org",
     TZ: "America/New_York",
   });
@@ -34,7 +34,7 @@ beforeAll(async () => {
   }
   await app.request("/api/auth/sign-in/email", {
     method: "POST",
-    json: { email: "desk@example.org", password: "desk-pass-1" },
+    json: { email: "desk@example.org", password: "desk-pass-12" },
     jar: admin,
   });
 });

@@ -15,7 +15,7 @@ const admin = new CookieJar();
 beforeAll(async () => {
   app = await startTestApp({
     ADMIN_EMAIL: "boss@example.org",
-    ADMIN_PASSWORD: "boss-pass-1",
+    ADMIN_PASSWORD: "boss-pass-12",
     PAYPAL_RECEIVER_EMAIL: "shop@example.org",
   });
   await app.services.content.insertMany(demoContent);
@@ -35,7 +35,7 @@ beforeAll(async () => {
   }
   await app.request("/api/auth/sign-in/email", {
     method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-1" },
+    json: { email: "boss@example.org", password: "boss-pass-12" },
     jar: admin,
   });
 });
