@@ -277,6 +277,8 @@ export const orders = pgTable(
     txnId: text("txn_id").unique(),
     /** The last status PayPal reported when it was not Completed (e.g. Pending), shown while we wait. */
     providerStatus: text("provider_status"),
+    /** A renewal's PayPal subscription (subscriptions.subscr_id): the order a period's payment created (decision 046). */
+    subscrId: text("subscr_id"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** How the payment came (domain/vocabulary.ts paymentMethods; null while unpaid): PayPal, Bank transfer, By hand, Gift. */
     paymentMethod: text("payment_method", { enum: paymentMethods.values }),
@@ -311,6 +313,9 @@ export const orders = pgTable(
       .on(t.createdAt)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Pending'`),
     // The membership reminders' scan (server/services/reminders.ts): delivered paid memberships by their end.
+    index("orders_subscr_idx")
+      .on(t.subscrId, t.createdAt)
+      .where(sql`${t.subscrId} is not null`),
     index("orders_membership_end_idx")
       .on(t.membershipValid)
       .where(sql`${t.paymentStatus} = 'Paid' and ${t.orderStatus} = 'Delivered'`),
@@ -476,6 +481,49 @@ export const paymentEvents = pgTable(
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
 export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * PayPal subscriptions (decision 046): one row per PayPal subscr_id, tied to the order that started it; written only by
+ * server/services/subscriptions.ts. Each period's payment is an order of its own (orders.subscr_id).
+ */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subscrId: text("subscr_id").notNull().unique(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "restrict" }),
+    /** active: renews each period; cancelled: no more renewals, the time paid for remains; ended: PayPal's end of term. */
+    status: text("status", { enum: ["active", "cancelled", "ended"] }).notNull().default("active"),
+    signedUpAt: timestamp("signed_up_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Who cancelled: PayPal, or the staff member who marked it (a customer who called). */
+    cancelledBy: text("cancelled_by"),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    lastFailedAt: timestamp("last_failed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("subscriptions_status_check", sql`${t.status} in ('active', 'cancelled', 'ended')`),
+    index("subscriptions_user_idx").on(t.userId, t.createdAt),
+    index("subscriptions_order_idx").on(t.orderId),
+  ],
+);
+
+/** Subscriptions the built-in PayPal simulator signed up: its page offers their next payment, cancel, failure, end. */
+export const simulatorSubscriptions = pgTable("paypal_simulator_subscriptions", {
+  subscrId: text("subscr_id").primaryKey(),
+  orderId: uuid("order_id").notNull(),
+  /** The subscribe form as it was posted (amount, business, notify_url …). */
+  fields: jsonb("fields").$type<Record<string, string>>().notNull(),
+  status: text("status").notNull().default("active"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
