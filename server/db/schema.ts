@@ -291,10 +291,26 @@ export const orders = pgTable(
     invoiceNumber: text("invoice_number").unique(),
     /** When the invoice was issued: that first payment. */
     invoicedAt: timestamp("invoiced_at", { withTimezone: true }),
+    /**
+     * A discount code's use (decision 046): the code as typed, its row, the package's price before it and the discount;
+     * packagePrice is then what the customer pays (PayPal's amount, the invoice's total, the reports' revenue).
+     */
+    discountCode: text("discount_code"),
+    discountCodeId: uuid("discount_code_id").references((): AnyPgColumn => discountCodes.id, { onDelete: "restrict" }),
+    priceBefore: numeric("price_before", { precision: 10, scale: 2, mode: "number" }),
+    discountAmount: numeric("discount_amount", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check(
+      "orders_discount_check",
+      sql`${t.discountAmount} >= 0 and (${t.discountCodeId} is null) = (${t.priceBefore} is null) and (${t.priceBefore} is null or ${t.priceBefore} = ${t.packagePrice} + ${t.discountAmount})`,
+    ),
+    // A code's uses and a customer's use of it (counted under the code's row lock when an order is placed).
+    index("orders_discount_code_idx")
+      .on(t.discountCodeId, t.userId)
+      .where(sql`${t.discountCodeId} is not null`),
     check("orders_payment_status_check", oneOf(t.paymentStatus, paymentStatuses.values)),
     check("orders_payment_method_check", oneOf(t.paymentMethod, paymentMethods.values)),
     check("orders_order_status_check", oneOf(t.orderStatus, orderStatuses.values)),
@@ -770,5 +786,50 @@ export const consents = pgTable(
   (t) => [
     index("consents_user_idx").on(t.userId, t.document, t.acceptedAt),
     check("consents_document_check", oneOf(t.document, CONSENT_DOCUMENTS)),
+  ],
+);
+
+/**
+ * Discount codes (decision 046), made in the back office and typed on the order page. A use is an order placed with
+ * the code and not cancelled; placing takes the code's row lock, so two customers racing for the last use: one wins.
+ */
+export const discountCodes = pgTable(
+  "discount_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Upper-case, as compared (domain/discounts.ts normaliseCode). */
+    code: text("code").notNull().unique(),
+    kind: text("kind", { enum: ["percent", "amount"] }).notNull(),
+    value: numeric("value", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    /** First and last day of use in the site's zone, inclusive; null: no limit. */
+    validFrom: date("valid_from", { mode: "string" }),
+    validTo: date("valid_to", { mode: "string" }),
+    maxUses: integer("max_uses"),
+    oncePerCustomer: boolean("once_per_customer").notNull().default(false),
+    /** The packages (pricing records) it is for; empty: every package. */
+    packageIds: uuid("package_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    /** For a subscription: the first period only, or every period. */
+    period: text("period", { enum: ["first", "every"] })
+      .notNull()
+      .default("first"),
+    note: text("note").notNull().default(""),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("discount_codes_kind_check", sql`${t.kind} in ('percent', 'amount')`),
+    check("discount_codes_period_check", sql`${t.period} in ('first', 'every')`),
+    check("discount_codes_value_check", sql`${t.value} > 0 and (${t.kind} = 'amount' or ${t.value} <= 100)`),
+    check("discount_codes_uses_check", sql`${t.maxUses} is null or ${t.maxUses} >= 1`),
+    check(
+      "discount_codes_dates_check",
+      sql`${t.validFrom} is null or ${t.validTo} is null or ${t.validTo} >= ${t.validFrom}`,
+    ),
+    // The back office's list, newest first, paged in SQL.
+    index("discount_codes_created_idx").on(t.createdAt, t.id),
   ],
 );
