@@ -6,11 +6,14 @@ import type { CatalogueItem, LockedItem } from "../../server/services/catalogue"
 export type ItemsGridProps = ({ access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] }) & {
   /** An administrator looks: an empty catalogue says where to stock it. */
   manage?: boolean;
+  /** Paid, waiting for the studio's activation: locked cards say the items open soon, with no offer to buy. */
+  waiting?: boolean;
 };
 
 /**
  * The dashboard's Items: every item's name; members and admins get a Guidelines tooltip and an Access link to the
- * generator, everyone else a locked overlay that leads to the plans. The server sends nothing usable to the latter.
+ * generator, everyone else a locked overlay that leads to the plans (or, for a customer whose payment waits for
+ * activation, says the items open then). The server sends nothing usable to the latter.
  */
 export function ItemsGrid(props: ItemsGridProps) {
   return (
@@ -36,7 +39,7 @@ export function ItemsGrid(props: ItemsGridProps) {
         <ul className="mt-4 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
           {props.access
             ? props.items.map((item) => <OpenCard key={item._id} item={item} />)
-            : props.items.map((item) => <LockedCard key={item._id} item={item} />)}
+            : props.items.map((item) => <LockedCard key={item._id} item={item} waiting={props.waiting} />)}
         </ul>
       )}
     </section>
@@ -100,7 +103,10 @@ function OpenCard({ item }: { item: CatalogueItem }) {
   );
 }
 
-function LockedCard({ item }: { item: LockedItem }) {
+/** What a locked card says to a customer whose paid membership waits for activation. */
+export const WAITING_CARD_TEXT = "Your items open when your membership is activated";
+
+function LockedCard({ item, waiting = false }: { item: LockedItem; waiting?: boolean }) {
   return (
     <li
       data-testid="item-card"
@@ -122,15 +128,23 @@ function LockedCard({ item }: { item: LockedItem }) {
             <rect x="5" y="11" width="14" height="10" rx="2" />
             <path d="M8 11V8a4 4 0 0 1 8 0v3" />
           </StrokeIcon>
-          <p className="mt-1 font-serif text-lg text-forest">Premium Access Required</p>
-          <p className="text-xs text-mist">Purchase a membership to unlock</p>
+          {waiting ? (
+            <p className="mt-1 font-serif text-lg text-forest">{WAITING_CARD_TEXT}</p>
+          ) : (
+            <>
+              <p className="mt-1 font-serif text-lg text-forest">Premium Access Required</p>
+              <p className="text-xs text-mist">Purchase a membership to unlock</p>
+            </>
+          )}
         </div>
       </div>
-      <div className="relative bg-white px-6 pt-2 pb-6 text-center">
-        <Link to="/pricing" className="btn-dark px-5 py-2">
-          Upgrade Membership
-        </Link>
-      </div>
+      {waiting ? null : (
+        <div className="relative bg-white px-6 pt-2 pb-6 text-center">
+          <Link to="/pricing" className="btn-dark px-5 py-2">
+            Upgrade Membership
+          </Link>
+        </div>
+      )}
     </li>
   );
 }

@@ -7,6 +7,7 @@ import { AuthCard, AuthSwitch, EmailField, PasswordField } from "../../component
 import { Honeypot } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
+import { safeRedirect } from "../../lib/redirect";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);
@@ -23,8 +24,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     hide: ["password"],
     run: async (registration) => {
       const headers = await context.services.accounts.signUp(registration, attempt(request, context));
-      // Spec 1 and the accounts issue: after registration the new member goes to the landing page.
-      throw redirect("/", { headers });
+      // Spec 1 and the accounts issue: after registration the new member goes to the landing page, or back to the
+      // page they were on their way to (a plan's order page), which asks them to confirm their email.
+      throw redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
     },
   });
 }
@@ -88,7 +90,11 @@ export default function Register() {
           Creating your account…
         </div>
       ) : null}
-      <ActionForm handle={form} className={`relative space-y-5 ${form.busy ? "hidden" : ""}`}>
+      <ActionForm
+        handle={form}
+        hidden={redirectTo ? { redirectTo } : undefined}
+        className={`relative space-y-5 ${form.busy ? "hidden" : ""}`}
+      >
         <Honeypot />
         <EmailField />
         <PasswordField autoComplete="new-password" />

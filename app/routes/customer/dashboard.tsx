@@ -181,7 +181,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </ActionForm>
         ) : null}
 
-        <ItemsGrid {...catalogue} manage={viewer.isAdmin} />
+        <ItemsGrid {...catalogue} manage={viewer.isAdmin} waiting={membership.state === "waiting"} />
 
         <div className="mt-10">
           <DataTable

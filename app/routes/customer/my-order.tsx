@@ -1,7 +1,12 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/my-order";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
+import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
+import { conflict, isAppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
@@ -12,23 +17,126 @@ export const MY_ORDERS_PAGE_SIZE = 5;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
-  const [orders, unpaid, totalSpent] = await Promise.all([
+  // ?cancel={id}: the confirmation asked before an unpaid order is cancelled (a page of its own, so that it works
+  // without JavaScript); an order the viewer may not see (orders.get: the owner's, or any for an admin) is not shown.
+  const cancelId = new URL(request.url).searchParams.get("cancel");
+  const [orders, unpaid, totalSpent, toCancel] = await Promise.all([
     customerOrders(context, viewer, request, MY_ORDERS_PAGE_SIZE),
     context.services.orders.unpaid(viewer),
     context.services.orders.totalSpent(viewer.id),
+    cancelId
+      ? context.services.orders.get(viewer, cancelId).catch((e: unknown) => {
+          if (isAppError(e) && e.status === 404) return null;
+          throw e;
+        })
+      : null,
   ]);
-  return { orders, unpaid, totalSpent, timeZone: context.config.timeZone };
+  const cancel = toCancel
+    ? {
+        id: toCancel._id,
+        orderNumber: toCancel.orderNumber,
+        packageName: toCancel.packageName,
+        packagePrice: toCancel.packagePrice,
+        paymentStatus: toCancel.paymentStatus,
+      }
+    : null;
+  return { orders, unpaid, totalSpent, cancel, timeZone: context.config.timeZone };
+}
+
+const cancelSchema = z.object({ orderId: z.string().max(100) });
+
+/** Cancels one of the customer's unpaid orders, through the orders module (the same rule as PayPal's cancel page). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireUser(request, context);
+  return formAction(await request.formData(), {
+    schema: cancelSchema,
+    run: async ({ orderId }) => {
+      const { modified } = await context.services.orders.cancel(viewer, orderId);
+      if (!modified) throw conflict("This order can no longer be cancelled.");
+    },
+    success: "Your order is cancelled.",
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "My Orders" }, { name: "robots", content: "noindex" }];
 
-export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, timeZone } }: Route.ComponentProps) {
+/** What cancelling an order is called on every button and link (with the order's number for screen readers). */
+const CANCEL_LABEL = "Cancel order";
+
+function CancelLink({ id, orderNumber }: { id: string; orderNumber: string }) {
+  return (
+    <Link to={`/my-order?cancel=${id}`} className="text-xs font-semibold text-clay underline-offset-4 hover:underline">
+      {CANCEL_LABEL}
+      <span className="sr-only"> {orderNumber}</span>
+    </Link>
+  );
+}
+
+type CancelTarget = NonNullable<Route.ComponentProps["loaderData"]["cancel"]>;
+
+/**
+ * The confirmation asked before an unpaid order is cancelled: what it is, what cancelling means, and the two ways out.
+ * Once cancelled (or when it no longer can be), it says so instead. It takes the focus when it opens.
+ */
+function CancelPanel({ order }: { order: CancelTarget }) {
+  const form = useActionForm({ id: "cancel-order", feedback: "inline" });
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => panel.current?.focus(), [order.id]);
+  const unpaid = order.paymentStatus === "UnPaid";
+  return (
+    <div
+      ref={panel}
+      tabIndex={-1}
+      data-testid="cancel-order"
+      data-state={unpaid ? "confirm" : order.paymentStatus === "Cancelled" ? "cancelled" : "closed"}
+      className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-amber-200 focus:outline-none"
+    >
+      {unpaid ? (
+        <>
+          <h2 className="font-serif text-xl text-forest">Cancel this order?</h2>
+          <p className="mt-2 text-sm text-ink">
+            <span className="font-mono text-xs break-all">{order.orderNumber}</span> · {order.packageName} · $
+            {money(order.packagePrice)} USD
+          </p>
+          <p className="mt-2 text-sm text-mist">
+            Nothing has been paid for it. A cancelled order cannot be paid; you can place a new one at any time.
+          </p>
+          <ActionForm handle={form} hidden={{ orderId: order.id }} className="mt-5 flex flex-wrap items-center gap-3">
+            <button type="submit" className="btn-dark" disabled={form.busy}>
+              {form.busy ? "Cancelling…" : "Yes, cancel the order"}
+            </button>
+            <Link to="/my-order" className="btn-outline">
+              Keep the order
+            </Link>
+          </ActionForm>
+        </>
+      ) : (
+        <div role="status">
+          <p className="font-serif text-xl text-forest">
+            {order.paymentStatus === "Cancelled"
+              ? `Order ${order.orderNumber} is cancelled.`
+              : `Order ${order.orderNumber} can no longer be cancelled.`}
+          </p>
+          <Link to="/my-order" className="mt-3 inline-block text-sm font-semibold text-clay hover:underline">
+            Back to My Orders
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export default function MyOrders({
+  loaderData: { orders, unpaid, totalSpent, cancel, timeZone },
+}: Route.ComponentProps) {
   const card = "rounded-2xl bg-white p-6 ring-1 ring-linen transition-shadow hover:shadow-md";
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
         <p className="eyebrow">Account</p>
         <h1 className="mt-2 text-3xl text-forest sm:text-4xl">My Orders</h1>
+
+        {cancel ? <CancelPanel key={cancel.id} order={cancel} /> : null}
 
         <div className="mt-8 grid gap-4 sm:grid-cols-3">
           <Link to="/my-order" className={card}>
@@ -55,9 +163,12 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, tim
                     <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} · $
                     {money(o.packagePrice)} · {o.orderDate}
                   </span>
-                  <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
-                    Pay Now
-                  </Link>
+                  <span className="flex items-center gap-4">
+                    <CancelLink id={o._id} orderNumber={o.orderNumber} />
+                    <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
+                      Pay Now
+                    </Link>
+                  </span>
                 </li>
               ))}
             </ul>
@@ -74,6 +185,11 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, tim
                 cell: (o) => <span className="font-mono text-xs whitespace-nowrap">{o.orderNumber}</span>,
               },
               { header: "Order Date", cell: (o) => o.orderDate },
+              { header: "Package", cell: (o) => o.packageName },
+              {
+                header: "Amount",
+                cell: (o) => <span className="whitespace-nowrap">${money(o.packagePrice)}</span>,
+              },
               { header: "Your Name", cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
               {
@@ -105,9 +221,12 @@ export default function MyOrders({ loaderData: { orders, unpaid, totalSpent, tim
                 pinned: true,
                 cell: (o) =>
                   o.paymentStatus === "UnPaid" ? (
-                    <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
-                      Pay Now
-                    </Link>
+                    <span className="flex items-center gap-3 whitespace-nowrap">
+                      <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
+                        Pay Now
+                      </Link>
+                      <CancelLink id={o._id} orderNumber={o.orderNumber} />
+                    </span>
                   ) : o.paymentStatus === "Paid" ? (
                     <span className="text-sm text-forest">
                       You Have Paid

@@ -3,6 +3,7 @@ import type { Route } from "./+types/order-now";
 import { orderFormSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { TextField } from "../../components/forms";
+import { useFormDraft } from "../../components/useFormDraft";
 import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
 import { formatPrice } from "../../lib/pricing";
@@ -13,7 +14,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     throw data({ message: "This package does not exist." }, { status: 404 });
   });
   return {
+    viewerId: viewer.id,
     email: viewer.email,
+    emailVerified: viewer.emailVerified,
     // The form's one-time key: posting it twice (a double click, a retry) places one order.
     idempotencyKey: crypto.randomUUID(),
     pkg: {
@@ -42,24 +45,71 @@ export const meta: Route.MetaFunction = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
+/** The fields a customer types, kept in the tab while typed (a session that ends before the post loses nothing). */
+export const ORDER_DRAFT_FIELDS = ["customerName", "customerAddress", "customerCountry"] as const;
+
+/**
+ * Read-only facts (the package, its price, the email): shown as plain text on a tinted ground, without the field's
+ * border, so that they do not look like something to type in; still inputs, labelled and announced read-only.
+ */
+const READ_ONLY =
+  "[&_input]:cursor-default [&_input]:border-transparent [&_input]:bg-sand/70 [&_input]:px-0 [&_input]:pl-4 [&_input]:font-medium [&_input]:text-ink [&_input]:focus:ring-0 [&_input]:focus:border-linen";
+
 /** 'Get started with our {package} Plan today.': the package is read-only; the customer gives name, address, country. */
-export default function OrderNow({ loaderData: { pkg, email, idempotencyKey } }: Route.ComponentProps) {
+export default function OrderNow({
+  loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey },
+}: Route.ComponentProps) {
   const form = useActionForm({ id: "order", schema: orderFormSchema, feedback: "inline" });
+  useFormDraft({ domId: form.form.id, formId: "order", owner: viewerId, fields: ORDER_DRAFT_FIELDS });
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
         <p className="eyebrow">Order</p>
         <h1 className="mt-2 text-3xl text-forest sm:text-4xl">Get started with our {pkg.name} Plan today.</h1>
+        {emailVerified ? null : (
+          <p
+            role="note"
+            data-testid="confirm-email-note"
+            className="mt-6 rounded-2xl bg-white px-6 py-4 text-sm text-ink ring-1 ring-linen"
+          >
+            Please confirm your email address: we sent a link to <strong className="break-all">{email}</strong>. You can
+            place your order now.
+          </p>
+        )}
         <div className="mt-10 grid gap-8 lg:grid-cols-[1fr_22rem]">
           <ActionForm
             handle={form}
             className="grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-10"
           >
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <TextField label="Package" name="packageName" value={pkg.name} readOnly className="sm:col-span-2" />
-            <TextField label="Price" name="packagePrice" value={formatPrice(pkg.price)} readOnly />
-            <TextField label="Validity" name="packageValidity" value={`${pkg.validity} days`} readOnly />
-            <TextField label="Email" name="customerEmail" value={email} readOnly className="sm:col-span-2" />
+            <TextField
+              label="Package"
+              name="packageName"
+              value={pkg.name}
+              readOnly
+              className={`sm:col-span-2 ${READ_ONLY}`}
+            />
+            <TextField
+              label="Price"
+              name="packagePrice"
+              value={formatPrice(pkg.price)}
+              readOnly
+              className={READ_ONLY}
+            />
+            <TextField
+              label="Validity"
+              name="packageValidity"
+              value={`${pkg.validity} days`}
+              readOnly
+              className={READ_ONLY}
+            />
+            <TextField
+              label="Email"
+              name="customerEmail"
+              value={email}
+              readOnly
+              className={`sm:col-span-2 ${READ_ONLY}`}
+            />
             <TextField label="Full Name" name="customerName" autoComplete="name" required className="sm:col-span-2" />
             <TextField
               label="Address"

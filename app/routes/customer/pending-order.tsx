@@ -1,6 +1,8 @@
+import { useEffect } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/pending-order";
 import { Badge, paymentTone } from "../../components/DataTable";
+import { clearFormDraft } from "../../components/useFormDraft";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../../domain/format";
 
@@ -15,6 +17,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Your order" }, { name: 
 
 /** Shown after an order is placed: what was ordered, and the way to pay it. */
 export default function PendingOrder({ loaderData: { order } }: Route.ComponentProps) {
+  // The order was placed: what was typed for it is no longer kept in the tab.
+  useEffect(() => clearFormDraft("order"), []);
   return (
     <section className="bg-sand/60">
       <div className="container-page max-w-3xl py-12 sm:py-16">
