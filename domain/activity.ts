@@ -92,6 +92,25 @@ const OTHER_KINDS: ActivityKind[] = [
     href: (id) => `/paypal-email/${id}`,
   },
   {
+    entity: "discount_code",
+    title: "Discount code",
+    label: labels({
+      code: "Code",
+      kind: "Kind",
+      value: "Value",
+      validFrom: "Valid from",
+      validTo: "Valid to",
+      maxUses: "Maximum uses",
+      oncePerCustomer: "Once per customer",
+      packageIds: "Packages",
+      period: "Subscriptions",
+      note: "Note",
+      disabled: "Disabled",
+    }),
+    recordTitle: (f) => str(f.code),
+    href: (id) => `/discount-codes/${id}`,
+  },
+  {
     entity: "catalogue_item",
     title: "Catalogue item",
     label: labels({

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { choice, requiredText } from "./fields";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "./vocabulary";
+import { orderCodeSchema } from "./discounts";
 
 /** The order page's fields (spec 1: full name, address and country required); the rest comes from the package. */
 export const orderFormSchema = z.object({
   customerName: requiredText("Full name", 120),
   customerAddress: requiredText("Address", 300),
   customerCountry: requiredText("Country", 80),
+  /** Optional (decision 046): the price is then computed on the server, or the field says why the code does not apply. */
+  discountCode: orderCodeSchema,
 });
 export type OrderForm = z.infer<typeof orderFormSchema>;
 

@@ -3,6 +3,7 @@ import { activityKind, shownValue, type ActivityFilters } from "../../domain/act
 import type { PageInfo } from "../../domain/pagination";
 import type { Db } from "../db/client";
 import {
+  discountCodes,
   activityLog,
   adminUsers,
   catalogueItems,
@@ -119,6 +120,7 @@ const TABLES = [
   ["message", messages, messages.id],
   ["admin_user", adminUsers, adminUsers.id],
   ["payment_account", paymentAccounts, paymentAccounts.id],
+  ["discount_code", discountCodes, discountCodes.id],
   ["catalogue_item", catalogueItems, catalogueItems.id],
   ["simple_item", simpleItems, simpleItems.id],
   ["media", media, media.id],

@@ -30,6 +30,7 @@ import { createTrashService } from "./trash";
 import { createVersionsService } from "./versions";
 import { createMyAccountService } from "./my-account";
 import { createTwoFactorService } from "./two-factor";
+import { createDiscountsService } from "./discounts";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
@@ -92,6 +93,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
   const settings = createSettingsService(database.db);
+  const discounts = createDiscountsService({ db: database.db, timeZone: config.timeZone, now });
   const orders = createOrdersService({
     db: database.db,
     content,
@@ -100,6 +102,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     timeZone: config.timeZone,
     settings,
     mails,
+    discounts,
   });
   const invoices = createInvoicesService({
     db: database.db,
@@ -177,6 +180,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     activity,
     settings,
     orders,
+    discounts,
     invoices,
     paymentAccounts,
     paypal,

@@ -2,6 +2,7 @@ import type { Services } from "../../services";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
+import { discountRoutes } from "./discounts";
 import { inboxRoutes } from "./inbox";
 import { invoiceRoutes } from "./invoices";
 import { jobRoutes } from "./jobs";
@@ -32,5 +33,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...reportRoutes(services),
     ...customerRoutes(services),
     ...trashRoutes(services),
+    ...discountRoutes(services),
   ];
 }

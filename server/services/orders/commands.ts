@@ -24,6 +24,7 @@ import type { ContentService } from "../content";
 import { jobKey, type Tx } from "../jobs";
 import type { MailsService } from "../mails";
 import type { SettingsService } from "../settings";
+import type { DiscountsService } from "../discounts";
 import { toOrderRecord, type OrderRecord, type OrderRow } from "./record";
 
 /** The package name of days given to a customer who never had a membership (an extension keeps its package's). */
@@ -45,6 +46,8 @@ export interface OrderCommandsDeps {
   settings?: Pick<SettingsService, "readTx">;
   /** The mails, queued in the transaction of the change that causes each (one per order and event). */
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
+  /** An order placed with a discount code takes its price from here, under the code's lock (decision 046). */
+  discounts?: Pick<DiscountsService, "priceTx">;
 }
 
 /** What a command did to its order. */
@@ -86,7 +89,16 @@ const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershi
  * domain/order-lifecycle.ts, recomputes and stores the customer's membership timeline (domain/membership.ts), writes
  * its activity entry and queues its mails, once.
  */
-export function createOrderCommands({ db, content, logger, now, timeZone, settings, mails }: OrderCommandsDeps) {
+export function createOrderCommands({
+  db,
+  content,
+  logger,
+  now,
+  timeZone,
+  settings,
+  mails,
+  discounts,
+}: OrderCommandsDeps) {
   /** Serialises every change to one customer's orders (held to the end of the transaction). */
   const lockCustomer = (tx: Tx, userId: string) =>
     tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"membership:" + userId}))`);
@@ -369,6 +381,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
     ): Promise<{ order: OrderRecord; created: boolean }> {
       const parsed = parseWith(orderFormSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
+      const { discountCode: typedCode, ...fields } = parsed.data;
       const key = idempotencyKeyOf(idempotencyKey);
       const pkg = await orderedPackage(packageId, (input as { packageName?: unknown } | null)?.packageName);
       return audited(db, { id: viewer.id, email: viewer.email }, "order", async (tx, audit) => {
@@ -387,6 +400,12 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
           }
         }
         const t = now();
+        // A discount code: its price, or a 400 saying why it does not apply (decision 046).
+        const listPrice = Number(pkg.packagePrice);
+        const discount =
+          typedCode && discounts
+            ? await discounts.priceTx(tx, typedCode, { userId: viewer.id, packageId: pkg._id, price: listPrice })
+            : null;
         const [row] = await tx
           .insert(orders)
           .values({
@@ -394,10 +413,18 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
             userId: viewer.id,
             packageId: pkg._id,
             packageName: String(pkg.packageName),
-            packagePrice: Number(pkg.packagePrice),
+            packagePrice: discount?.price ?? listPrice,
             packageValidity: Number(pkg.packageValidity),
             customerEmail: viewer.email,
-            ...parsed.data,
+            ...fields,
+            ...(discount
+              ? {
+                  discountCode: discount.discountCode,
+                  discountCodeId: discount.discountCodeId,
+                  priceBefore: discount.priceBefore,
+                  discountAmount: discount.discountAmount,
+                }
+              : {}),
             paymentStatus: "UnPaid",
             orderStatus: "Pending",
             orderDate: usDate(t, timeZone),
@@ -410,6 +437,7 @@ export function createOrderCommands({ db, content, logger, now, timeZone, settin
           number: row!.number,
           packageName: row!.packageName,
           packagePrice: row!.packagePrice,
+          ...(discount ? { discountCode: discount.discountCode, discountAmount: discount.discountAmount } : {}),
           ...audited_(row!),
         });
         await mails.queue(

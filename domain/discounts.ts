@@ -1,0 +1,208 @@
+/**
+ * Discount codes (issue 27, part 6; decision 046): what a code is, the admin's form, whether a code applies to an
+ * order and why not, and the price it gives. Pure: the service (server/services/discounts.ts) reads the code and its
+ * uses under the code's row lock and asks these functions.
+ */
+import { z } from "zod";
+import { choice, requiredText, text } from "./fields";
+
+export const DISCOUNT_KINDS = ["percent", "amount"] as const;
+export type DiscountKind = (typeof DISCOUNT_KINDS)[number];
+export const DISCOUNT_KIND_LABEL: Record<DiscountKind, string> = {
+  percent: "Percentage",
+  amount: "Fixed amount",
+};
+
+/** For a subscription: the discount on the first period only, or on every period (stored; PayPal subscriptions read it). */
+export const DISCOUNT_PERIODS = ["first", "every"] as const;
+export type DiscountPeriod = (typeof DISCOUNT_PERIODS)[number];
+export const DISCOUNT_PERIOD_LABEL: Record<DiscountPeriod, string> = {
+  first: "First period only",
+  every: "Every period",
+};
+
+/** A code as people type it: 3 to 32 letters, digits, dashes or underscores; stored and compared upper-case. */
+export const CODE_PATTERN = /^[A-Z0-9_-]{3,32}$/;
+export const normaliseCode = (code: string) => code.trim().toUpperCase();
+
+/** A code as the rules read it. */
+export interface DiscountCode {
+  code: string;
+  kind: DiscountKind;
+  /** A percentage (1 to 100) or an amount in dollars (cents). */
+  value: number;
+  /** The first and last day it may be used (YYYY-MM-DD in the site's zone, inclusive); null: no limit. */
+  validFrom: string | null;
+  validTo: string | null;
+  /** How many orders may use it in all; null: no limit. */
+  maxUses: number | null;
+  oncePerCustomer: boolean;
+  /** The packages it is for; empty: every package. */
+  packageIds: readonly string[];
+  disabled: boolean;
+}
+
+/** What the rules need to know about an order being placed with a code. */
+export interface DiscountUse {
+  /** Today in the site's zone, YYYY-MM-DD. */
+  today: string;
+  packageId: string;
+  price: number;
+  /** Orders placed with the code so far (cancelled ones give their use back). */
+  uses: number;
+  /** Whether this customer already placed an order with it (not cancelled). */
+  usedByCustomer: boolean;
+}
+
+export type DiscountRefusal = "unknown" | "expired" | "notYet" | "usedUp" | "alreadyUsed" | "notForPackage" | "free";
+
+/** Why a code does not apply, said to the customer on the order page. */
+export const DISCOUNT_REFUSALS: Record<DiscountRefusal, string> = {
+  unknown: "This discount code does not exist. Please check it.",
+  expired: "This discount code has expired.",
+  notYet: "This discount code is not valid yet.",
+  usedUp: "This discount code has been used up.",
+  alreadyUsed: "You have already used this discount code.",
+  notForPackage: "This discount code is not for this package.",
+  free: "This discount code is worth the whole price: please contact us to use it.",
+};
+
+/** Whole cents, so that 0.1 + 0.2 is 0.30. */
+export const toCents = (dollars: number) => Math.round(dollars * 100);
+
+/**
+ * The discount in dollars a code gives on a price: a percentage rounded to the nearest cent (half a cent up), or the
+ * fixed amount; never more than the price, never negative.
+ */
+export function discountOf(price: number, code: Pick<DiscountCode, "kind" | "value">): number {
+  const cents = Math.max(0, toCents(price));
+  const off =
+    code.kind === "percent" ? Math.round((cents * Math.min(100, Math.max(0, code.value))) / 100) : toCents(code.value);
+  return Math.min(cents, Math.max(0, off)) / 100;
+}
+
+/** The price after the code: the price less its discount, in whole cents, never negative. */
+export function discountedPrice(price: number, code: Pick<DiscountCode, "kind" | "value">): number {
+  return (Math.max(0, toCents(price)) - toCents(discountOf(price, code))) / 100;
+}
+
+/** The price an order takes with a code, or why the code does not apply (checked in the order people understand). */
+export function applyDiscount(
+  code: DiscountCode | null,
+  use: DiscountUse,
+): { ok: true; priceBefore: number; discount: number; price: number } | { ok: false; reason: DiscountRefusal } {
+  if (!code || code.disabled) return { ok: false, reason: "unknown" };
+  if (code.validFrom && use.today < code.validFrom) return { ok: false, reason: "notYet" };
+  if (code.validTo && use.today > code.validTo) return { ok: false, reason: "expired" };
+  if (code.packageIds.length > 0 && !code.packageIds.includes(use.packageId))
+    return { ok: false, reason: "notForPackage" };
+  if (code.oncePerCustomer && use.usedByCustomer) return { ok: false, reason: "alreadyUsed" };
+  if (code.maxUses !== null && use.uses >= code.maxUses) return { ok: false, reason: "usedUp" };
+  const price = discountedPrice(use.price, code);
+  // PayPal takes no payment of $0.00: a code worth the whole price is for the studio to handle (a given membership).
+  if (price <= 0) return { ok: false, reason: "free" };
+  return { ok: true, priceBefore: toCents(use.price) / 100, discount: discountOf(use.price, code), price };
+}
+
+/** How a code's worth reads: "20%" or "$10.00". */
+export const discountWorth = (code: Pick<DiscountCode, "kind" | "value">) =>
+  code.kind === "percent" ? `${code.value}%` : `$${code.value.toFixed(2)}`;
+
+// ── The back office's form ──────────────────────────────────────────────────────────────────────────────────────
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const numberOf = (v: unknown) => (typeof v === "string" ? Number(v.trim()) : v);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (v: string) =>
+  DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const day = (label: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: `${label} must be a date` })
+      .trim()
+      .refine(isDay, { error: `${label} must be a date (YYYY-MM-DD)` })
+      .optional(),
+  );
+const checkbox = (label: string) =>
+  z
+    .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")], {
+      error: `${label} must be true or false`,
+    })
+    .optional()
+    .transform((v) => v === true || v === "on" || v === "true");
+
+/** The most a fixed amount may be (the price field's limit, numeric(10,2)). */
+export const MAX_DISCOUNT_AMOUNT = 99_999_999;
+export const MAX_DISCOUNT_USES = 1_000_000;
+
+/** A code created or edited in the back office. Empty dates and maximum: no limit; no package ticked: every package. */
+export const discountCodeSchema = z
+  .object({
+    code: requiredText("Code", 32)
+      .transform(normaliseCode)
+      .refine((c) => CODE_PATTERN.test(c), {
+        error: "Code must be 3 to 32 letters, digits, dashes or underscores",
+      }),
+    kind: choice(DISCOUNT_KINDS, { invalid: "Choose percentage or fixed amount" }),
+    value: z.preprocess(
+      numberOf,
+      z
+        .number({
+          error: (i) => (i.input === "" || i.input === undefined ? "Value is required" : "Value must be a number"),
+        })
+        .refine((n) => Number.isFinite(n) && n > 0, { error: "Value must be more than 0" })
+        .refine((n) => n <= MAX_DISCOUNT_AMOUNT, { error: "Value is too large" })
+        .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, { error: "Value must be in whole cents" }),
+    ),
+    validFrom: day("Valid from"),
+    validTo: day("Valid to"),
+    maxUses: z.preprocess(
+      (v) => numberOf(blankToUndefined(v)),
+      z
+        .number({ error: "Maximum uses must be a number" })
+        .int({ error: "Maximum uses must be a whole number" })
+        .min(1, { error: "Maximum uses must be at least 1" })
+        .max(MAX_DISCOUNT_USES, { error: `Maximum uses must be at most ${MAX_DISCOUNT_USES.toLocaleString("en-US")}` })
+        .optional(),
+    ),
+    oncePerCustomer: checkbox("Once per customer"),
+    packageIds: z.preprocess(
+      (v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]),
+      z
+        .array(z.unknown(), { error: "Packages must be a list" })
+        .max(100, { error: "Choose at most 100 packages" })
+        .refine((ids) => ids.every((id) => typeof id === "string" && UUID.test(id)), {
+          error: "Choose packages from the list",
+        })
+        .transform((ids) => ids as string[]),
+    ),
+    period: choice(DISCOUNT_PERIODS, { invalid: "Choose first period only or every period" })
+      .optional()
+      .default("first"),
+    note: text("Note", 300).optional().default(""),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === "percent" && v.value > 100)
+      ctx.addIssue({ code: "custom", path: ["value"], message: "A percentage must be at most 100" });
+    if (v.validFrom && v.validTo && v.validTo < v.validFrom)
+      ctx.addIssue({ code: "custom", path: ["validTo"], message: "Valid to must be on or after Valid from" });
+  });
+export type DiscountCodeInput = z.infer<typeof discountCodeSchema>;
+
+/** The code typed on the order page: optional; blank is none. */
+export const orderCodeSchema = z.preprocess(
+  blankToUndefined,
+  z
+    .string({ error: "Discount code must be text" })
+    .trim()
+    .max(32, { error: "Discount code must be at most 32 characters" })
+    .transform(normaliseCode)
+    .optional(),
+);
+
+/** Disable or enable a code (kept for the orders that used it). */
+export const discountStateSchema = z.object({
+  disabled: checkbox("Disabled"),
+});

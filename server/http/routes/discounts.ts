@@ -1,0 +1,51 @@
+import type { Services } from "../../services";
+import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
+
+/** Discount codes (issue 27, part 6; decision 046): made, edited and disabled by Admins (area orders). */
+export function discountRoutes({ discounts }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/discount-codes",
+      access: "admin",
+      area: "orders",
+      what: "discount codes, newest first, with their uses, by ?page= ?limit=",
+      handler: async (req, res) => {
+        const { codes, page } = await discounts.list({ page: req.query.page, perPage: perPage(req) });
+        return paged(res, codes, page);
+      },
+    },
+    {
+      method: "get",
+      path: "/discount-codes/:id",
+      access: "admin",
+      area: "orders",
+      what: "one discount code with its uses",
+      handler: (req) => discounts.get(id(req)),
+    },
+    {
+      method: "post",
+      path: "/discount-codes",
+      access: "admin",
+      area: "orders",
+      what: "add a discount code (code, kind percent|amount, value, validFrom, validTo, maxUses, oncePerCustomer, packageIds, period first|every, note)",
+      handler: async (req, res, viewer) => added(res, await discounts.add(req.body, viewer)),
+    },
+    {
+      method: "put",
+      path: "/discount-codes/:id",
+      access: "admin",
+      area: "orders",
+      what: "update a discount code (the same fields as adding one)",
+      handler: async (req, _res, viewer) => updated((await discounts.update(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "put",
+      path: "/discount-codes/:id/state",
+      access: "admin",
+      area: "orders",
+      what: "disable a discount code or enable it again (disabled true|false)",
+      handler: async (req, _res, viewer) => updated((await discounts.setDisabled(id(req), req.body, viewer)).modified),
+    },
+  ];
+}

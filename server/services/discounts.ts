@@ -1,0 +1,251 @@
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { dayKey } from "../../domain/dates";
+import {
+  applyDiscount,
+  DISCOUNT_REFUSALS,
+  discountCodeSchema,
+  discountStateSchema,
+  normaliseCode,
+  type DiscountCode,
+  type DiscountCodeInput,
+  type DiscountKind,
+  type DiscountPeriod,
+} from "../../domain/discounts";
+import type { PageInfo } from "../../domain/pagination";
+import { parseWith } from "../../domain/validation";
+import type { Db } from "../db/client";
+import { discountCodes, orders } from "../db/schema";
+import { AppError, badRequest, isId, notFound } from "../lib/errors";
+import { paginate } from "../lib/paging";
+import { audited, type Actor } from "./activity";
+import type { Tx } from "./jobs";
+
+type Row = typeof discountCodes.$inferSelect;
+
+/** A code as the back office and the API see it, with its uses so far. */
+export interface DiscountCodeRecord {
+  _id: string;
+  code: string;
+  kind: DiscountKind;
+  value: number;
+  validFrom: string | null;
+  validTo: string | null;
+  maxUses: number | null;
+  oncePerCustomer: boolean;
+  packageIds: string[];
+  period: DiscountPeriod;
+  note: string;
+  disabled: boolean;
+  /** Orders placed with it and not cancelled. */
+  uses: number;
+  createdAt: string;
+}
+
+const toRecord = (r: Row, uses: number): DiscountCodeRecord => ({
+  _id: r.id,
+  code: r.code,
+  kind: r.kind,
+  value: r.value,
+  validFrom: r.validFrom,
+  validTo: r.validTo,
+  maxUses: r.maxUses,
+  oncePerCustomer: r.oncePerCustomer,
+  packageIds: r.packageIds,
+  period: r.period,
+  note: r.note,
+  disabled: r.disabledAt !== null,
+  uses,
+  createdAt: r.createdAt.toISOString(),
+});
+
+const toRule = (r: Row): DiscountCode => ({
+  code: r.code,
+  kind: r.kind,
+  value: r.value,
+  validFrom: r.validFrom,
+  validTo: r.validTo,
+  maxUses: r.maxUses,
+  oncePerCustomer: r.oncePerCustomer,
+  packageIds: r.packageIds,
+  disabled: r.disabledAt !== null,
+});
+
+/** What the form sets, as columns (blank limits stored as null). */
+const columnsOf = (v: DiscountCodeInput) => ({
+  code: v.code,
+  kind: v.kind,
+  value: v.value,
+  validFrom: v.validFrom ?? null,
+  validTo: v.validTo ?? null,
+  maxUses: v.maxUses ?? null,
+  oncePerCustomer: v.oncePerCustomer,
+  packageIds: [...new Set(v.packageIds)],
+  period: v.period,
+  note: v.note,
+});
+const audited_ = (r: ReturnType<typeof columnsOf>) => ({ ...r, packageIds: r.packageIds.join(", ") });
+
+/** A use of a code: orders placed with it and not cancelled (a cancelled order gives its use back). */
+const counted = (id: string) => and(eq(orders.discountCodeId, id), ne(orders.paymentStatus, "Cancelled"));
+
+/** The code's unique constraint, said on its field. */
+const taken = () =>
+  new AppError(409, "A discount code with this code already exists.", [
+    { field: "code", message: "This code already exists" },
+  ]);
+const isUniqueViolation = (e: unknown): boolean =>
+  typeof e === "object" &&
+  e !== null &&
+  ((e as { code?: string }).code === "23505" || isUniqueViolation((e as { cause?: unknown }).cause));
+
+/**
+ * Discount codes (decision 046): the back office makes, edits, disables and lists them; the order commands ask
+ * `priceTx` for an order's price in the placing transaction, under the code's row lock.
+ */
+export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone: string; now: () => Date }) {
+  async function usesOf(ids: string[]): Promise<Map<string, number>> {
+    if (!ids.length) return new Map();
+    const rows = await db
+      .select({ id: orders.discountCodeId, n: count() })
+      .from(orders)
+      .where(and(sql`${orders.discountCodeId} = any(${sql.param(ids)}::uuid[])`, ne(orders.paymentStatus, "Cancelled")))
+      .groupBy(orders.discountCodeId);
+    return new Map(rows.map((r) => [r.id!, r.n]));
+  }
+
+  return {
+    /** One page of codes, newest first (paged in SQL). */
+    async list(options: { page?: unknown; perPage: number }): Promise<{ codes: DiscountCodeRecord[]; page: PageInfo }> {
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(discountCodes);
+      const page = paginate(n, options.page, options.perPage);
+      const rows = await db
+        .select()
+        .from(discountCodes)
+        .orderBy(desc(discountCodes.createdAt), desc(discountCodes.id))
+        .limit(page.perPage)
+        .offset(page.offset);
+      const uses = await usesOf(rows.map((r) => r.id));
+      return { codes: rows.map((r) => toRecord(r, uses.get(r.id) ?? 0)), page };
+    },
+
+    async get(id: string): Promise<DiscountCodeRecord> {
+      if (!isId(id)) throw notFound("Discount code not found");
+      const [row] = await db.select().from(discountCodes).where(eq(discountCodes.id, id));
+      if (!row) throw notFound("Discount code not found");
+      return toRecord(row, (await usesOf([id])).get(id) ?? 0);
+    },
+
+    async add(input: unknown, actor: Actor): Promise<string> {
+      const parsed = parseWith(discountCodeSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const values = columnsOf(parsed.data);
+      try {
+        return await audited(db, actor, "discount_code", async (tx, audit) => {
+          const [row] = await tx.insert(discountCodes).values(values).returning({ id: discountCodes.id });
+          await audit.created(row!.id, audited_(values));
+          return row!.id;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw taken();
+        throw e;
+      }
+    },
+
+    async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(discountCodeSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Discount code not found");
+      const values = columnsOf(parsed.data);
+      try {
+        return await audited(db, actor, "discount_code", async (tx, audit) => {
+          const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
+          if (!existing) throw notFound("Discount code not found");
+          const before = audited_(columnsOf({ ...existing, ...nullsToUndefined(existing) } as DiscountCodeInput));
+          const after = audited_(values);
+          if (JSON.stringify(before) === JSON.stringify(after)) return { modified: false };
+          await tx
+            .update(discountCodes)
+            .set({ ...values, updatedAt: now() })
+            .where(eq(discountCodes.id, id));
+          await audit.updated(id, before, after);
+          return { modified: true };
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw taken();
+        throw e;
+      }
+    },
+
+    /** Disables a code (customers can no longer use it; the orders that did keep it) or enables it again. */
+    async setDisabled(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const parsed = parseWith(discountStateSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      if (!isId(id)) throw notFound("Discount code not found");
+      return audited(db, actor, "discount_code", async (tx, audit) => {
+        const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
+        if (!existing) throw notFound("Discount code not found");
+        const was = existing.disabledAt !== null;
+        if (was === parsed.data.disabled) return { modified: false };
+        const t = now();
+        await tx
+          .update(discountCodes)
+          .set({ disabledAt: parsed.data.disabled ? t : null, updatedAt: t })
+          .where(eq(discountCodes.id, id));
+        await audit.updated(id, { code: existing.code, disabled: was }, { code: existing.code, disabled: !was });
+        return { modified: true };
+      });
+    },
+
+    /**
+     * The price of an order placed with `typed` (the code as the customer typed it), in the placing transaction: the
+     * code's row is locked to the end of it, so its uses are counted and taken by one placement at a time (two
+     * customers racing for the last use: one wins). A code that does not apply is a 400 on the field, saying why.
+     */
+    async priceTx(
+      tx: Tx,
+      typed: string,
+      order: { userId: string; packageId: string; price: number },
+    ): Promise<{
+      discountCodeId: string;
+      discountCode: string;
+      priceBefore: number;
+      discountAmount: number;
+      price: number;
+    }> {
+      const code = normaliseCode(typed);
+      const [row] = await tx.select().from(discountCodes).where(eq(discountCodes.code, code)).for("update");
+      const [uses] = row
+        ? await tx
+            .select({
+              all: count(),
+              mine: sql<number>`count(*) filter (where ${orders.userId} = ${order.userId})`.mapWith(Number),
+            })
+            .from(orders)
+            .where(counted(row.id))
+        : [];
+      const r = applyDiscount(row ? toRule(row) : null, {
+        today: dayKey(now(), timeZone),
+        packageId: order.packageId,
+        price: order.price,
+        uses: uses?.all ?? 0,
+        usedByCustomer: (uses?.mine ?? 0) > 0,
+      });
+      if (!r.ok) throw badRequest([{ field: "discountCode", message: DISCOUNT_REFUSALS[r.reason] }]);
+      return {
+        discountCodeId: row!.id,
+        discountCode: row!.code,
+        priceBefore: r.priceBefore,
+        discountAmount: r.discount,
+        price: r.price,
+      };
+    },
+  };
+}
+
+const nullsToUndefined = (r: Row) => ({
+  validFrom: r.validFrom ?? undefined,
+  validTo: r.validTo ?? undefined,
+  maxUses: r.maxUses ?? undefined,
+});
+
+export type DiscountsService = ReturnType<typeof createDiscountsService>;
