@@ -41,6 +41,8 @@ export interface Invoice {
     periodEnds: string | null;
   };
   amount: number;
+  /** A discount code's use (decision 046): the price before it and what it took off; null without one. */
+  discount?: { code: string; priceBefore: number; amount: number } | null;
   currency: typeof INVOICE_CURRENCY;
   payment: {
     method: PaymentMethod | null;
@@ -59,6 +61,8 @@ export interface InvoiceLayout {
   /** Invoice number, dates, order, payment: label and value. */
   facts: [string, string][];
   line: { description: string; detail: string; amount: string };
+  /** The discount's line, after the package's (the line then shows the price before it); null without one. */
+  discount: { description: string; amount: string } | null;
   total: [string, string];
   /** A sentence when the payment is no longer as invoiced (refunded, set back to unpaid); else null. */
   notice: string | null;
@@ -122,7 +126,17 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
     },
     billedTo: [customer.name, ...lines(customer.address), customer.country, customer.email].filter(Boolean),
     facts,
-    line: { description: `${item.packageName} membership`, detail: period, amount: invoiceAmount(invoice.amount) },
+    line: {
+      description: `${item.packageName} membership`,
+      detail: period,
+      amount: invoiceAmount(invoice.discount ? invoice.discount.priceBefore : invoice.amount),
+    },
+    discount: invoice.discount
+      ? {
+          description: `Discount (code ${invoice.discount.code})`,
+          amount: `−${invoiceAmount(invoice.discount.amount)}`,
+        }
+      : null,
     total: [notice ? "Total" : "Total paid", invoiceAmount(invoice.amount)],
     notice,
     footer: `Thank you for your business. Questions about this invoice: ${seller.email || website(seller.website)}.`,

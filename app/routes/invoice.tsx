@@ -111,6 +111,12 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
                 </td>
                 <td className="py-4 text-right whitespace-nowrap">{layout.line.amount}</td>
               </tr>
+              {layout.discount ? (
+                <tr className="border-b border-linen align-top" data-testid="invoice-discount">
+                  <td className="py-4 pr-4">{layout.discount.description}</td>
+                  <td className="py-4 text-right whitespace-nowrap">{layout.discount.amount}</td>
+                </tr>
+              ) : null}
             </tbody>
             <tfoot>
               <tr>

@@ -82,6 +82,12 @@ function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
             </View>
             <Text style={styles.amount}>{layout.line.amount}</Text>
           </View>
+          {layout.discount ? (
+            <View style={styles.tableRow}>
+              <Text style={styles.description}>{layout.discount.description}</Text>
+              <Text style={styles.amount}>{layout.discount.amount}</Text>
+            </View>
+          ) : null}
         </View>
         <View style={styles.total}>
           <Text style={styles.totalLabel}>{layout.total[0]}</Text>

@@ -77,6 +77,10 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
           periodEnds: row.membershipValid?.toISOString() ?? null,
         },
         amount: row.packagePrice,
+        discount:
+          row.discountCode && row.priceBefore !== null
+            ? { code: row.discountCode, priceBefore: row.priceBefore, amount: row.discountAmount }
+            : null,
         currency: INVOICE_CURRENCY,
         payment: {
           method: row.paymentMethod ?? null,

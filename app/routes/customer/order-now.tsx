@@ -126,6 +126,17 @@ export default function OrderNow({
               className="sm:col-span-2"
             />
             <div className="sm:col-span-2">
+              <TextField
+                label="Discount code (optional)"
+                name="discountCode"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={32}
+              />
+              <p className="mt-1.5 text-xs text-mist">The discounted price is shown on the next step.</p>
+            </div>
+            <div className="sm:col-span-2">
               <button type="submit" className="btn-primary w-full sm:w-auto" disabled={form.busy}>
                 {form.busy ? "Placing your order…" : "Place Order Now"}
               </button>

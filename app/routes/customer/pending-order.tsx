@@ -35,6 +35,14 @@ export default function PendingOrder({ loaderData: { order } }: Route.ComponentP
               <dd className="font-mono text-xs break-all text-ink">{order.orderNumber}</dd>
               <dt className="text-mist">Date</dt>
               <dd>{order.orderDate}</dd>
+              {order.discountCode && order.priceBefore !== null ? (
+                <>
+                  <dt className="text-mist">Price</dt>
+                  <dd>${money(order.priceBefore)} USD</dd>
+                  <dt className="text-mist">Discount ({order.discountCode})</dt>
+                  <dd data-testid="order-discount">−${money(order.discountAmount)} USD</dd>
+                </>
+              ) : null}
               <dt className="text-mist">Amount</dt>
               <dd>${money(order.packagePrice)} USD</dd>
               <dt className="text-mist">Validity</dt>

@@ -29,6 +29,10 @@ export interface OrderRecord {
   deliveredAt: string | null;
   /** Its invoice (INV-2026-00001, decision 038): issued by its first payment for money; null before, or for a gift. */
   invoiceNumber: string | null;
+  /** A discount code's use (decision 046): packagePrice is then the price after it; null and 0 without one. */
+  discountCode: string | null;
+  priceBefore: number | null;
+  discountAmount: number;
   createdAt: string;
 }
 
@@ -54,6 +58,9 @@ export function toOrderRecord(r: OrderRow): OrderRecord {
     paidAt: iso(r.paidAt),
     deliveredAt: iso(r.deliveredAt),
     invoiceNumber: r.invoiceNumber,
+    discountCode: r.discountCode,
+    priceBefore: r.priceBefore,
+    discountAmount: r.discountAmount,
     createdAt: r.createdAt.toISOString(),
   };
 }
