@@ -1,6 +1,5 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
-import { ADMIN_SCREENS, EDIT_ALIASES, routePath } from "./content/admin-screens";
-import { sections } from "../domain/registry";
+import { ADMIN_SCREENS, EDIT_ALIASES, GENERIC_SECTIONS, routePath } from "./content/admin-screens";
 
 export default [
   // Public marketing site (spec 1, section 2)
@@ -81,13 +80,16 @@ export default [
     route("admin/export/:file", "routes/admin/export.ts"),
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:file", "routes/admin/report-download.ts"),
+    // Search listings: each public page's title, description and share image (domain/page-seo.ts).
+    route("search-listings", "routes/admin/search-listings.tsx"),
+    route("search-listings/:page", "routes/admin/search-listing.tsx"),
     // Content screens and edit screens, generated from the content registry.
     ...ADMIN_SCREENS.map((screen) =>
       route(routePath(screen.path), "routes/admin/content-screen.tsx", {
         id: `admin-screen:${routePath(screen.path)}`,
       }),
     ),
-    ...[...sections.map((s) => s.admin.edit), ...EDIT_ALIASES.map((a) => a.path)].map((path) =>
+    ...[...GENERIC_SECTIONS.map((s) => s.admin.edit), ...EDIT_ALIASES.map((a) => a.path)].map((path) =>
       route(routePath(path), "routes/admin/content-edit.tsx", { id: `admin-edit:${routePath(path)}` }),
     ),
   ]),

@@ -77,6 +77,8 @@ export interface SectionDef {
     readonly list?: ListLook;
     /** A card to this screen on the dashboard, with this label (spec 2, section 2). */
     readonly card?: string;
+    /** Its screens are routes of their own (the search listings), not the generic content screen and edit screen. */
+    readonly own?: boolean;
   };
   /** Success texts the spec's alerts name (shown as toasts). */
   readonly messages: {
@@ -98,6 +100,36 @@ const img = field("image");
 const media = field("media");
 const email = field("email");
 const num = field("number");
+/**
+ * A public page's search listing and share card (issue 28): one singleton per page, every field optional, an empty one
+ * meaning the default taken from the page's content (domain/page-seo.ts). Edited on /search-listings.
+ */
+const pageSeo = <const T extends string, const P extends string, const N extends string>(type: T, page: P, name: N) =>
+  ({
+    type,
+    title: `Search listing: ${name}`,
+    cardinality: "singleton",
+    fields: [
+      t("seoTitle", "Page title", { optional: true }),
+      long("seoDescription", "Meta description", { optional: true }),
+      img("shareImage", "Share image", { optional: true }),
+    ],
+    titleField: "seoTitle",
+    api: {
+      list: `/page-seo/${page}`,
+      one: `/page-seo/${page}/:id`,
+      add: `/add-page-seo/${page}`,
+      update: `/page-seo/${page}/:id`,
+    },
+    admin: {
+      screen: "/search-listings",
+      edit: `/search-listings/${page}`,
+      heading: "Search listings",
+      editLinkText: `Edit ${name}`,
+      own: true,
+    },
+    messages: { added: "Search listing saved", updated: "Search listing saved" },
+  }) as const;
 
 /** Basic and Standard show the first seven points, Premium all ten (spec 1, section 9). */
 export const PACKAGE_POINTS = [
@@ -654,6 +686,14 @@ export const sections = [
     },
     messages: { added: "Terms are Updated", updated: "Terms are Updated" },
   },
+  // Search listings: the title, description and share image of each public page (domain/page-seo.ts).
+  pageSeo("seoHome", "home", "Home"),
+  pageSeo("seoService", "service", "Service page"),
+  pageSeo("seoPricing", "pricing", "Pricing page"),
+  pageSeo("seoContact", "contact", "Contact page"),
+  pageSeo("seoThanks", "thanks", "Thank-you page"),
+  pageSeo("seoPrivacy", "privacy", "Privacy notice"),
+  pageSeo("seoTerms", "terms", "Terms"),
 ] as const satisfies readonly SectionDef[];
 
 export type SectionType = (typeof sections)[number]["type"];
@@ -687,8 +727,10 @@ export type HeadingOf<T extends SectionType> = Extract<
   SectionType,
   Extract<SectionOf<T>, { heading: string }>["heading"]
 >;
+/** Page settings rather than sections drawn on a page: the search listings (their own screens, meta tags). */
+export type SettingType = Extract<Entry, { admin: { own: true } }>["type"];
 /** The sections a public page lists; a heading comes with its list. */
-export type BlockType = Exclude<SectionType, HeadingType>;
+export type BlockType = Exclude<SectionType, HeadingType | SettingType>;
 export type IsSingleton<T extends SectionType> = SectionOf<T>["cardinality"] extends "singleton" ? true : false;
 
 // Typecheck-time guards: every field an entry names in titleField or its admin list look is one of its own fields,

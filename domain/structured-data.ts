@@ -70,7 +70,17 @@ export interface FaqPage {
   }[];
 }
 
-export type StructuredData = LocalBusiness | OfferCatalog | FaqPage;
+export interface WebPage {
+  "@context": typeof CONTEXT;
+  "@type": "WebPage";
+  "@id": string;
+  url: string;
+  name: string;
+  description?: string;
+  primaryImageOfPage?: { "@type": "ImageObject"; url: string };
+}
+
+export type StructuredData = LocalBusiness | OfferCatalog | FaqPage | WebPage;
 
 /** An absolute http(s) address: site-relative paths are joined to the public URL; anything else is left out. */
 export function absoluteUrl(href: string | undefined, publicUrl: string): string | undefined {
@@ -170,6 +180,36 @@ export function faqPage(items: readonly SectionRecord<"faqItem">[]): FaqPage | u
       name: i.accodingTitle.trim(),
       acceptedAnswer: { "@type": "Answer", text: i.accodingText.trim() },
     })),
+  };
+}
+
+/**
+ * The page itself, as its search listing names it (domain/page-seo.ts): the title and description the studio wrote (or
+ * their defaults) and its share image, so that what search engines read matches the page's meta tags.
+ */
+export function webPage({
+  path,
+  title,
+  description,
+  image,
+  publicUrl,
+}: {
+  path: string;
+  title: string;
+  description: string;
+  image?: string;
+  publicUrl: string;
+}): WebPage {
+  const url = absoluteUrl(path, publicUrl)!;
+  const imageUrl = absoluteUrl(image, publicUrl);
+  return {
+    "@context": CONTEXT,
+    "@type": "WebPage",
+    "@id": `${url}#webpage`,
+    url,
+    name: title,
+    ...(description.trim() ? { description: description.trim() } : {}),
+    ...(imageUrl ? { primaryImageOfPage: { "@type": "ImageObject", url: imageUrl } } : {}),
   };
 }
 

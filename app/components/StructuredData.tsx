@@ -1,11 +1,20 @@
-import { useRouteLoaderData } from "react-router";
+import { useLoaderData, useRouteLoaderData } from "react-router";
+import type { PageSeo } from "../../domain/page-seo";
 import { pages, pageTypes, type PageContent, type PageKey } from "../content/pages";
 import type { ContentSnapshot } from "../../domain/registry";
-import { faqPage, jsonLdText, localBusiness, planOffers, type StructuredData } from "../../domain/structured-data";
+import {
+  faqPage,
+  jsonLdText,
+  localBusiness,
+  planOffers,
+  webPage,
+  type StructuredData,
+} from "../../domain/structured-data";
 
 /**
- * The schema.org data of a public page, from what it shows: the agency on the home page, an Offer per plan wherever
- * the pricing section is, an FAQPage wherever the FAQ is. One `application/ld+json` script (not run by browsers, so
+ * The schema.org data of a public page, from what it shows: the page itself as its search listing names it (the
+ * route's `seo`), the agency on the home page, an Offer per plan wherever the pricing section is, an FAQPage wherever
+ * the FAQ is. One `application/ld+json` script (not run by browsers, so
  * the Content-Security-Policy needs no hash for it), its text escaped by jsonLdText.
  */
 /** What this reads of the root route's data (app/root.tsx's loader): named here, so the component needs no import of it. */
@@ -17,10 +26,23 @@ interface SiteData {
 
 export function PageStructuredData<P extends PageKey>({ page, content }: { page: P; content: PageContent<P> }) {
   const root = useRouteLoaderData<SiteData>("root");
+  // The search listing of the route drawing these sections (app/routes/public/page-data.server.ts).
+  const listing = (useLoaderData() as { seo?: PageSeo } | undefined)?.seo;
   if (!root) return null;
   const shown = content as Partial<ContentSnapshot>;
   const types = pageTypes(page);
   const data: StructuredData[] = [];
+  if (listing) {
+    data.push(
+      webPage({
+        path: listing.path,
+        title: listing.title.value,
+        description: listing.description.value,
+        image: listing.image.value,
+        publicUrl: root.publicUrl,
+      }),
+    );
+  }
   if (pages[page].path === "/" && page !== "chrome") {
     data.push(
       localBusiness({

@@ -43,6 +43,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/media-library", label: "Media library", group: "Content", area: "media" },
   { to: "/items-management", label: "Items", group: "Content", area: "items" },
   { to: "/add-item", label: "Add item", group: "Content", area: "items" },
+  { to: "/search-listings", label: "Search listings", group: "Content", area: "content" },
   { to: "/trash", label: "Trash", group: "Content", area: "content" },
   { to: "/all-messages", label: "Messages", group: "Inbox", badge: "unread", area: "messages" },
   { to: "/reports", label: "Reports", group: "Reports", area: "reports" },
@@ -75,12 +76,15 @@ export const areaHref = (area: (typeof ADMIN_AREAS)[number]) => (area.search ? `
 /** Paths without their trailing slash (React Router matches both forms). */
 export const routePath = (p: string) => p.replace(/^\//, "").replace(/\/$/, "");
 
+/** Sections edited on the generic content screens (the search listings have screens of their own). */
+export const GENERIC_SECTIONS: readonly SectionDef[] = sections.filter((s: SectionDef) => !s.admin.own);
+
 /** The back office's content screens: each screen path with the sections it shows, in registry order. */
 export const ADMIN_SCREENS: { path: string; sections: SectionDef[] }[] = [
-  ...new Set(sections.map((s) => s.admin.screen)),
+  ...new Set(GENERIC_SECTIONS.map((s) => s.admin.screen)),
 ].map((path) => ({
   path,
-  sections: sections.filter((s) => s.admin.screen === path),
+  sections: GENERIC_SECTIONS.filter((s) => s.admin.screen === path),
 }));
 
 /** Extra edit addresses the spec names for a section (spec 2: /main-service-edit/{id} edits a service item too). */
@@ -95,7 +99,7 @@ export function screenFor(pathname: string): { path: string; sections: SectionDe
 export function editFor(pathname: string): { section: SectionDef; id: string } | undefined {
   const p = routePath(pathname);
   const candidates = [
-    ...sections.map((s) => ({ path: s.admin.edit, section: s })),
+    ...GENERIC_SECTIONS.map((s) => ({ path: s.admin.edit, section: s })),
     ...EDIT_ALIASES.map((a) => ({ path: a.path, section: sections.find((s) => s.type === a.type)! })),
   ];
   for (const c of candidates) {

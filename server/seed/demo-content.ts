@@ -650,6 +650,15 @@ const records = [
       documentText: TERMS_TEXT,
     },
   },
+
+  // Search listings (domain/page-seo.ts): empty, so each page's title, description and image come from its content.
+  { type: "seoHome", data: {} },
+  { type: "seoService", data: {} },
+  { type: "seoPricing", data: {} },
+  { type: "seoContact", data: {} },
+  { type: "seoThanks", data: {} },
+  { type: "seoPrivacy", data: {} },
+  { type: "seoTerms", data: {} },
 ] as const satisfies readonly NewRecord[];
 
 type WithoutRecord = Exclude<SectionType, (typeof records)[number]["type"]>;

@@ -22,12 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return handlePublicForm("message", request, context);
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Contact Us",
-    description: "Send the studio a message about your interior or your search rankings; we answer within one working day.",
-    path: "/contact",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /contact and /contact-us. */
 export default function ContactPage({ loaderData }: Route.ComponentProps) {

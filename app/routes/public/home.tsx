@@ -1,7 +1,6 @@
 import type { Route } from "./+types/home";
 import { ContactForm } from "../../components/sections/ContactForm";
 import { RenderSections } from "../../components/sections/RenderSections";
-import { parseVideoId } from "../../lib/video";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
@@ -16,16 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return publicPage(context, "home");
 }
 
-export const meta: Route.MetaFunction = (args) => {
-  const banner = args.data?.content.banner[0];
-  const image = banner && !parseVideoId(banner.bannerImage) ? banner.bannerImage : undefined;
-  return pageMeta(args, {
-    title: banner?.bannerHeading ?? "Interior design and SEO",
-    description: banner?.bannerDetails ?? "Interior design and search engine optimisation studio.",
-    path: "/",
-    image,
-  });
-};
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** The landing page: its sections in the spec's order (app/content/pages.ts), then the contact form. */
 export default function Home({ loaderData }: Route.ComponentProps) {

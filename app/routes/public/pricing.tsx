@@ -14,12 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return publicPage(context, "pricing");
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Pricing",
-    description: `Membership plans: ${(args.data?.content.pricing ?? []).map((p) => `${p.packageName} $${p.packagePrice}`).join(", ")}. Cold-email generators, design and SEO support.`,
-    path: "/pricing",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /pricing: the pricing section and the FAQ, stacked. */
 export default function PricingPage({ loaderData }: Route.ComponentProps) {

@@ -14,12 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return publicPage(context, "privacy");
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: args.data?.content.privacy[0]?.documentHeading ?? "Privacy notice",
-    description: "How Atelier North collects, uses and keeps your personal information, and your rights under UK GDPR.",
-    path: "/privacy",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /privacy: the document a person accepts when registering, edited in the back office (decision 037). */
 export default function PrivacyPage({ loaderData }: Route.ComponentProps) {

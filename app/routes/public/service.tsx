@@ -15,14 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return publicPage(context, "service");
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Service Page",
-    description:
-      args.data?.content.serviceHeading[0]?.servicesubHeading ??
-      "Interior design, styling and search engine optimisation services.",
-    path: "/service/",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /service/: counters, services, the about block with fixed skill bars, then the studio's other sections, and the call to action. */
 export default function ServicePage({ loaderData: { content } }: Route.ComponentProps) {

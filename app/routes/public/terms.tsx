@@ -14,12 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return publicPage(context, "terms");
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: args.data?.content.terms[0]?.documentHeading ?? "Terms",
-    description: "The terms of your account and membership: payment, cancellation, refunds and using the templates.",
-    path: "/terms",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /terms: the document a person accepts when registering, edited in the back office (decision 037). */
 export default function TermsPage({ loaderData }: Route.ComponentProps) {

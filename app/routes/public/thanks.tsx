@@ -3,6 +3,7 @@ import { CheckIcon } from "../../components/StrokeIcon";
 import type { Route } from "./+types/thanks";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
+import { publicSeo } from "./page-data.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
@@ -10,8 +11,12 @@ export const handle = STATIC_PAGE;
 
 export const headers = anonymousPageHeaders;
 
+export async function loader({ context }: Route.LoaderArgs) {
+  return publicSeo(context, "thanks");
+}
+
 export const meta: Route.MetaFunction = (args) => [
-  ...pageMeta(args, { title: "Thank You", description: "Thank you: check your inbox.", path: "/thanks" }),
+  ...pageMeta(args),
   { name: "robots", content: "noindex" },
 ];
 

@@ -1,12 +1,26 @@
 import type { Route } from "./+types/sitemap";
+import { allPageSeo } from "../../../domain/page-seo";
+import { siteName } from "../../../domain/site";
+import { absoluteUrl } from "../../../domain/structured-data";
+import { parseVideoId } from "../../lib/video";
 
 /** Public pages worth indexing; /contact-us duplicates /contact and points to it with its canonical link. */
 export const SITEMAP_PATHS = ["/", "/service/", "/pricing", "/contact", "/privacy", "/terms"] as const;
 
+const escapeXml = (text: string) =>
+  text.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+
+/** Each indexed page, with its search listing's share image (Google's image extension) when it has one. */
 export async function loader({ context }: Route.LoaderArgs) {
   const base = context.config.publicUrl;
-  const urls = SITEMAP_PATHS.map((p) => `  <url><loc>${base}${p}</loc></url>`).join("\n");
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+  const snapshot = await context.services.content.snapshot();
+  const listings = allPageSeo(snapshot, { siteName: siteName(snapshot), isImage: (href) => !parseVideoId(href) });
+  const urls = SITEMAP_PATHS.map((p) => {
+    const image = absoluteUrl(listings.find((l) => l.path === p)?.image.value, base);
+    const imageXml = image ? `<image:image><image:loc>${escapeXml(image)}</image:loc></image:image>` : "";
+    return `  <url><loc>${escapeXml(base + p)}</loc>${imageXml}</url>`;
+  }).join("\n");
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${urls}\n</urlset>\n`;
   return new Response(xml, {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
