@@ -23,6 +23,8 @@ import { createPagesHandler } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
 import { pagePatterns, REQUEST_ID_HEADER, requestLog, requestLogger, setRoute, type TrustProxy } from "./requests";
 import { securityHeaders } from "./security";
+import { MAIL_LOGO_ROUTE } from "../mail/logo";
+import { mailLogoRoute } from "./mail-logo";
 import { collectProcessMetrics } from "../lib/metrics";
 import { CLIENT_IP_HEADER } from "../services/my-account-auth";
 
@@ -103,6 +105,7 @@ export function createApp(options: AppOptions): Express {
     app.get("/metrics", noStore, metricsRoute(config.metrics.token, options.metrics ?? ownMetrics));
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
+  app.get(MAIL_LOGO_ROUTE, mailLogoRoute(services));
   app.use(boundedRequests);
   app.use(sameOriginOnly(config.allowedOrigins));
   app.use(attachViewer(services));

@@ -6,6 +6,8 @@ export interface Brand {
   name: string;
   /** Absolute (mail clients have no base address); undefined when no logo is set. */
   logoUrl: string | undefined;
+  /** The logo as mails show it: a PNG drawn from it (server/mail/logo.ts), absolute, with its size in CSS pixels. */
+  mailLogo?: { url: string; width: number; height: number };
   siteUrl: string;
   location: string;
   phone: string;

@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
@@ -12,6 +14,7 @@ import { createCustomersService } from "./customers";
 import { createExportsService } from "./exports";
 import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
+import { createMailLogo, siteFileReader } from "../mail/logo";
 import { createMembershipReminders } from "./reminders";
 import { createMediaService } from "./media";
 import { createOrdersService } from "./orders";
@@ -58,6 +61,14 @@ export function createServices(database: Database, config: Config, logger: Logge
     timeZone: config.timeZone,
     now,
     jobs,
+    // The mails' PNG logo, drawn from the site's logo: a shipped file (public/, the same folder from the sources and
+    // from the build) or a media library file (the media service, made below, is asked only when a mail is written).
+    logo: createMailLogo(
+      siteFileReader({
+        publicDirs: [fileURLToPath(new URL("../../public", import.meta.url)), path.resolve("public")],
+        mediaFile: (key, width, format) => media.file(key, width, format),
+      }),
+    ),
   });
   const newsletter = createNewsletterService({
     db: database.db,

@@ -13,7 +13,9 @@ const content = {
     { _id: "a", Location: "12 Quay Street, Bristol", Phone: "+44 117 000 0000", footerEmail: "hello@atelier.example" },
   ],
 } as never;
-const brand = brandOf(content, PUBLIC_URL);
+/** The mails service adds the PNG drawn from the site's logo (server/mail/logo.ts). */
+const LOGO_PNG = `${PUBLIC_URL}/mail/logo-0123456789abcdef.png`;
+const brand = { ...brandOf(content, PUBLIC_URL), mailLogo: { url: LOGO_PNG, width: 135, height: 36 } };
 const options = { brand, publicUrl: PUBLIC_URL, timeZone: "Europe/London" };
 const samples = sampleData(NOW, PUBLIC_URL);
 const render = <K extends MailKind>(kind: K, data = samples[kind]) => renderMail(kind, data, "to@example.com", options);
@@ -47,12 +49,14 @@ describe("renderMail", () => {
     expect(mail.link).toBe(LINKS[kind]);
     expect(mail.html).toContain(`href="${LINKS[kind]}"`);
     expect(mail.text).toContain(LINKS[kind]);
-    // The agency's name and address from the content, the logo by its absolute address.
+    // The agency's name and address from the content, the logo as a PNG by its absolute address, with its size.
     for (const part of [mail.html, mail.text]) {
       expect(part).toContain("Atelier North Studio");
       expect(part).toContain("12 Quay Street, Bristol");
     }
-    expect(mail.html).toContain('src="https://studio.example/images/logo.svg"');
+    const logo = /<img[^>]*>/.exec(mail.html)?.[0] ?? "";
+    for (const attribute of [`src="${LOGO_PNG}"`, 'width="135"', 'height="36"']) expect(logo).toContain(attribute);
+    expect(mail.html).not.toContain(".svg");
     // The plain text is text: no markup, no styles.
     expect(mail.text).not.toMatch(/<\/?[a-z][^>]*>|style=|&[a-z]+;/i);
   });

@@ -11,6 +11,7 @@ import type { ContentService } from "./content";
 import { jobKey, type JobsService, type Tx } from "./jobs";
 import type { Mail } from "./mailer";
 import { absoluteUrl, brandOf, type Brand } from "../mail/brand";
+import { mailLogoPath, type MailLogo, type MailLogoPng } from "../mail/logo";
 import { MAIL_KINDS, MAIL_KIND_NAMES, type MailData, type MailKind } from "../mail/kinds";
 import { sampleData } from "../mail/samples";
 import { TEMPLATES, type MailContext } from "../mail/templates";
@@ -64,15 +65,24 @@ export interface MailsServiceDeps {
   timeZone: string;
   now: () => Date;
   jobs: Pick<JobsService, "queueMail">;
+  /** The mails' logo, a PNG drawn from the site's logo (server/mail/logo.ts); without it, mails show the name. */
+  logo?: MailLogo;
 }
 
 /**
  * The site's mails: composed from the templates in the site's look, with the agency's name, logo and address from the
  * content, unless the admin turned the kind off.
  */
-export function createMailsService({ db, content, publicUrl, timeZone, now, jobs }: MailsServiceDeps) {
+export function createMailsService({ db, content, publicUrl, timeZone, now, jobs, logo }: MailsServiceDeps) {
   async function brand(): Promise<Brand> {
-    return brandOf(await content.snapshot(), publicUrl);
+    const snapshot = await content.snapshot();
+    const png = await logo?.(snapshot.logo[0]?.logo);
+    const mailLogo = png && {
+      url: absoluteUrl(publicUrl, mailLogoPath(png.version)),
+      width: png.width,
+      height: png.height,
+    };
+    return { ...brandOf(snapshot, publicUrl), mailLogo };
   }
 
   /** Whether the admin left this kind on (a kind that cannot be turned off always is). */
@@ -121,6 +131,10 @@ export function createMailsService({ db, content, publicUrl, timeZone, now, jobs
     render,
     compose,
     queue,
+    /** The mails' logo as a PNG, drawn from the site's current logo; undefined when there is none to draw. */
+    async logoPng(): Promise<MailLogoPng | undefined> {
+      return logo?.((await content.snapshot()).logo[0]?.logo);
+    },
 
     /** The same mail to every admin (one job each, keyed `key:<admin id>`), in the caller's transaction. */
     async queueToAdmins<K extends MailKind>(tx: Tx, kind: K, data: MailData[K], key: string): Promise<number> {

@@ -61,8 +61,15 @@ export function Layout({
             }}
           >
             {/* Not a link: the plain text would start with the site's address. */}
-            {brand.logoUrl ? (
-              <Img src={brand.logoUrl} alt={brand.name} height="36" style={{ height: "36px", width: "auto" }} />
+            {/* The PNG, never the site's SVG, which Gmail and Outlook do not show; its size in attributes for Outlook. */}
+            {brand.mailLogo ? (
+              <Img
+                src={brand.mailLogo.url}
+                alt={brand.name}
+                width={String(brand.mailLogo.width)}
+                height={String(brand.mailLogo.height)}
+                style={{ display: "block", width: `${brand.mailLogo.width}px`, height: `${brand.mailLogo.height}px` }}
+              />
             ) : (
               <Text style={{ color: LOOK.forest, fontFamily: LOOK.serif, fontSize: "22px", margin: 0 }}>
                 {brand.name}
