@@ -14,7 +14,8 @@ interface AxeResult {
 
 export async function axeViolations(page: Page, label = new URL(page.url()).pathname): Promise<string[]> {
   // Colours are measured once the 0.3 s page fade has finished.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  // (An animation cancelled meanwhile, such as the loading bar's when the page arrives, has finished too.)
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
   const result = (await page.evaluate(() =>
     (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe.run(document, {
