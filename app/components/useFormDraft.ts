@@ -2,7 +2,7 @@ import { useEffect } from "react";
 
 /**
  * What was typed in a form, kept in the tab's sessionStorage while it is typed, so that a form lost to an expired
- * session (its post goes to the login page) is filled in again when its page opens after signing in (decision 046).
+ * session (its post goes to the login page) is filled in again when its page opens after signing in (decision 048).
  * Only the named fields are kept; a draft belongs to one person (another person signing in in the same tab never sees
  * it, and it is removed), is given back for {@link DRAFT_TTL_MS} at most, and is removed once the form was accepted
  * (clearFormDraft on the page that follows) or when the tab closes (sessionStorage). Without JavaScript nothing is kept.
