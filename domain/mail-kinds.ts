@@ -14,6 +14,14 @@ export interface OrderRef {
   orderNumber: string;
 }
 
+/** A subscription's payment PayPal could not take: the subscribed order and who it is for. */
+export interface SubscriptionFailure extends OrderRef {
+  customerName: string;
+  customerEmail: string;
+  packageName: string;
+  amount: number;
+}
+
 export interface MailData {
   orderPlaced: OrderRef & { customerName: string; packageName: string; amount: number };
   paymentReceived: OrderRef & {
@@ -48,6 +56,9 @@ export interface MailData {
     amount: number;
     txnId: string | null;
   };
+  /** PayPal could not take a subscription's payment (decision 046): to the customer, and to every admin. */
+  subscriptionPaymentFailed: SubscriptionFailure;
+  adminSubscriptionPaymentFailed: SubscriptionFailure;
   adminContactMessage: {
     messageId: string;
     name: string;
@@ -150,6 +161,18 @@ export const MAIL_KINDS = {
     label: "Payment waiting for delivery",
     audience: "admins",
     when: "PayPal verifies a payment and its order waits for delivery (to every admin).",
+    canTurnOff: true,
+  },
+  subscriptionPaymentFailed: {
+    label: "Renewal payment failed",
+    audience: "customer",
+    when: "PayPal could not take a membership's automatic renewal payment.",
+    canTurnOff: true,
+  },
+  adminSubscriptionPaymentFailed: {
+    label: "Renewal payment failed (studio)",
+    audience: "admins",
+    when: "PayPal could not take a customer's automatic renewal payment (to every admin).",
     canTurnOff: true,
   },
   adminContactMessage: {

@@ -6,6 +6,7 @@
  * Field names, REST paths and success texts are spelled exactly as the two spec documents spell them.
  * Shared by server and browser: no server-only imports here.
  */
+import { AUTO_RENEW_REFUSED, paypalPeriod } from "./subscription";
 
 export type FieldKind =
   | "text" // one line
@@ -14,7 +15,8 @@ export type FieldKind =
   | "link" // an http(s) or site-relative address
   | "image" // an image address (http(s) or site-relative)
   | "media" // an image or a video link (the banner)
-  | "email";
+  | "email"
+  | "checkbox"; // a yes/no box; stored as true or false (absent: false)
 
 export interface FieldDef {
   readonly name: string;
@@ -27,6 +29,9 @@ export interface FieldDef {
   /** Numbers only: whole numbers only. */
   readonly integer?: boolean;
 }
+
+/** A rule across a record's fields: the field to mark and its message, or null when the record is fine. */
+export type RecordCheck = (record: Record<string, unknown>) => { field: string; message: string } | null;
 
 /** How a list section's records look on its admin screen. */
 export type ListLook =
@@ -52,6 +57,8 @@ export interface SectionDef {
   /** The text shown when `max` is reached. */
   readonly maxNotice?: string;
   readonly fields: readonly FieldDef[];
+  /** A rule across fields (checked on the server and in the form), e.g. a renewal PayPal can bill. */
+  readonly recordCheck?: RecordCheck;
   /** The field a person calls a record by (admin lists, activity log). Default: the first text field. */
   readonly titleField?: string;
   /**
@@ -100,6 +107,8 @@ const img = field("image");
 const media = field("media");
 const email = field("email");
 const num = field("number");
+const box = field("checkbox");
+
 /**
  * A public page's search listing and share card (issue 28): one singleton per page, every field optional, an empty one
  * meaning the default taken from the page's content (domain/page-seo.ts). Edited on /search-listings.
@@ -376,7 +385,13 @@ export const sections = [
       t("packagePointEight", "Package Point Eight", { optional: true }),
       t("packagePointNine", "Package Point Nine", { optional: true }),
       t("packagePointTen", "Package Point Ten", { optional: true }),
+      box("autoRenew", "Renews automatically (PayPal subscription)", { optional: true }),
     ],
+    // A package that renews automatically is billed by PayPal each validity (decision 046).
+    recordCheck: (r) =>
+      r.autoRenew === true && typeof r.packageValidity === "number" && !paypalPeriod(r.packageValidity)
+        ? { field: "packageValidity", message: AUTO_RENEW_REFUSED }
+        : null,
     api: { list: "/pricings", one: "/pricing/:id", add: "/add-pricing", update: "/pricing/:id" },
     admin: {
       screen: "/add-pricing/",
@@ -699,7 +714,7 @@ export const sections = [
 export type SectionType = (typeof sections)[number]["type"];
 
 type SectionOf<T extends SectionType> = Extract<(typeof sections)[number], { type: T }>;
-type FieldValue<F> = F extends { kind: "number" } ? number : string;
+type FieldValue<F> = F extends { kind: "number" } ? number : F extends { kind: "checkbox" } ? boolean : string;
 type RequiredFields<S extends SectionDef> = {
   [F in S["fields"][number] as F extends { optional: true } ? never : F["name"]]: FieldValue<F>;
 };

@@ -5,6 +5,14 @@ import type { FieldDef, SectionDef } from "./registry";
 function fieldSchema(field: FieldDef): z.ZodType {
   const label = field.label;
   const required = `${label} is required`;
+  if (field.kind === "checkbox") {
+    // A form sends "on" (or nothing); the API sends true or false.
+    return z.preprocess(
+      (v) =>
+        v === "on" || v === "true" ? true : v === undefined || v === null || v === "" || v === "false" ? false : v,
+      z.boolean({ error: `${label} must be true or false` }),
+    );
+  }
   if (field.kind === "number") {
     let n = z.number({ error: `${label} must be a number` });
     if (field.integer) n = n.int({ error: `${label} must be a whole number` });
@@ -38,7 +46,16 @@ export function sectionSchema(section: SectionDef): z.ZodType<Record<string, unk
   let schema = cache.get(section);
   if (!schema) {
     const shape = Object.fromEntries(section.fields.map((f) => [f.name, fieldSchema(f)]));
-    schema = z.object(shape).transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
+    const check = section.recordCheck;
+    const object = z.object(shape);
+    schema = (
+      check
+        ? object.superRefine((o, ctx) => {
+            const problem = check(o);
+            if (problem) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+          })
+        : object
+    ).transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
     cache.set(section, schema);
   }
   return schema;

@@ -1,7 +1,7 @@
 import type { FieldDef, SectionDef } from "../../domain/registry";
 import { sectionSchema } from "../../domain/validation";
 import { ActionForm, useActionForm } from "./ActionForm";
-import { TextAreaField, TextField } from "./forms";
+import { CheckboxField, TextAreaField, TextField } from "./forms";
 import { ImageField } from "./media/ImageField";
 
 /** The form id of one registry form: a content screen holds several (one per section, and the update modal). */
@@ -54,6 +54,7 @@ function RegistryField({ field: f }: { field: FieldDef }) {
   if (f.kind === "longText") return <TextAreaField {...common} className="sm:col-span-2" />;
   if (f.kind === "image" || f.kind === "media")
     return <ImageField {...common} kind={f.kind} className="sm:col-span-2" />;
+  if (f.kind === "checkbox") return <CheckboxField label={f.label} name={f.name} />;
   if (f.kind === "number")
     return <TextField {...common} type="number" min={f.min} step={f.integer ? 1 : "any"} inputMode="decimal" />;
   const wide = f.kind === "link";

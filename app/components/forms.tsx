@@ -101,6 +101,36 @@ export function TextAreaField(props: FieldProps & TextareaHTMLAttributes<HTMLTex
   );
 }
 
+/** A yes/no box with its label beside it (sends "on" when ticked, nothing otherwise), its error below. */
+export function CheckboxField({ label, name, className }: { label: string; name: string; className?: string }) {
+  const state = useFieldState(name);
+  const id = state?.id ?? `f-${name}`;
+  const errorId = state?.errorId ?? `${id}-error`;
+  const start = state?.defaultValue as unknown;
+  return (
+    <div className={className ?? "sm:col-span-2"}>
+      <label htmlFor={id} className="flex items-center gap-3 text-sm text-ink">
+        <input
+          key={state?.key}
+          id={id}
+          type="checkbox"
+          name={name}
+          defaultChecked={start === true || start === "on" || start === "true"}
+          aria-invalid={state?.error ? true : undefined}
+          aria-describedby={state?.error ? errorId : undefined}
+          className="h-5 w-5 shrink-0 accent-forest"
+        />
+        {label}
+      </label>
+      {state?.error ? (
+        <p id={errorId} className="field-error">
+          {state.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A select with an empty first option (`placeholder`), so that "nothing chosen" is a value the schema can refuse. */
 export function SelectField({
   options,

@@ -67,6 +67,22 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       amount: 49,
       txnId: "8MC585209K746392H",
     },
+    subscriptionPaymentFailed: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      customerEmail: "jane@example.com",
+      packageName: "Standard",
+      amount: 49,
+    },
+    adminSubscriptionPaymentFailed: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      customerEmail: "jane@example.com",
+      packageName: "Standard",
+      amount: 49,
+    },
     adminContactMessage: {
       messageId: ORDER_ID,
       name: "Jane Doe",

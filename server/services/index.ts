@@ -23,6 +23,7 @@ import { createPrivacyService } from "./privacy";
 import { createReportsService } from "./reports";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
+import { createSubscriptionsService } from "./subscriptions";
 import { createInboxService } from "./inbox";
 import { createInvoicesService } from "./invoices";
 import { createJobsService } from "./jobs";
@@ -141,7 +142,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
   });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
-  const paypal = createPayPalService({ db: database.db, config, orders, accounts: paymentAccounts, logger });
+  const subscriptions = createSubscriptionsService({ db: database.db, now, mails });
+  const paypal = createPayPalService({
+    db: database.db,
+    config,
+    orders,
+    accounts: paymentAccounts,
+    subscriptions,
+    logger,
+  });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
@@ -195,6 +204,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     invoices,
     paymentAccounts,
     paypal,
+    subscriptions,
     catalogue,
     content,
     media,

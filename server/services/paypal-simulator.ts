@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import { simulatorMessages } from "../db/schema";
+import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
@@ -39,6 +39,83 @@ export function createPayPalSimulator(deps: {
     }
   }
 
+  const newTxnId = () => randomBytes(9).toString("hex").toUpperCase().slice(0, 17);
+
+  /** Posts a notification to the form's notify_url, having noted it as sent (its postback then says VERIFIED). */
+  async function send(fields: Record<string, string>, ipn: string) {
+    await db
+      .insert(simulatorMessages)
+      .values({ digest: digest(ipn) })
+      .onConflictDoNothing();
+    const res = await fetch(deps.selfUrl() + ownPath(fields.notify_url)!, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "user-agent": "PayPal IPN ( https://www.paypal.com/ipn )",
+      },
+      body: ipn,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) logger.warn({ status: res.status }, "the simulated notification was not accepted");
+  }
+
+  /** A subscription notification as PayPal words it (Website Payments Standard). */
+  function subscriptionIpn(
+    fields: Record<string, string>,
+    info: { orderId: string; itemName: string; amount: string; currency: string; business: string },
+    subscrId: string,
+    txnType: string,
+  ): string {
+    const common: Record<string, string> = {
+      txn_type: txnType,
+      subscr_id: subscrId,
+      custom: info.orderId,
+      invoice: info.orderId,
+      business: info.business,
+      receiver_email: info.business,
+      item_name: info.itemName,
+      item_number: "1",
+      payer_id: "SIMULATEDPAYER",
+      payer_email: "buyer@example.com",
+      first_name: "Simulated",
+      last_name: "Buyer",
+      charset: "UTF-8",
+      notify_version: "3.9",
+      test_ipn: "1",
+      verify_sign: randomBytes(24).toString("base64url"),
+      ipn_track_id: randomBytes(6).toString("hex"),
+    };
+    if (txnType === "subscr_signup")
+      return new URLSearchParams({
+        ...common,
+        subscr_date: new Date().toUTCString(),
+        mc_amount3: info.amount,
+        amount3: info.amount,
+        period3: `${fields.p3 ?? ""} ${fields.t3 ?? ""}`,
+        recurring: "1",
+        reattempt: "1",
+        mc_currency: info.currency,
+      }).toString();
+    if (txnType === "subscr_payment")
+      return new URLSearchParams({
+        ...common,
+        txn_id: newTxnId(),
+        payment_date: new Date().toUTCString(),
+        payment_status: "Completed",
+        payment_type: "instant",
+        mc_gross: info.amount,
+        mc_currency: info.currency,
+      }).toString();
+    if (txnType === "subscr_failed")
+      return new URLSearchParams({
+        ...common,
+        mc_gross: info.amount,
+        mc_currency: info.currency,
+        retry_at: new Date(Date.now() + 3 * 86_400_000).toUTCString(),
+      }).toString();
+    return new URLSearchParams({ ...common, subscr_date: new Date().toUTCString() }).toString();
+  }
+
   return {
     /** What the simulator's checkout page shows for the posted form; refuses forms that are not ours. */
     async describe(fields: Record<string, string>) {
@@ -46,7 +123,7 @@ export function createPayPalSimulator(deps: {
       const order = fields.custom ? await ordersService.byId(fields.custom) : undefined;
       if (
         !order ||
-        fields.cmd !== "_xclick" ||
+        (fields.cmd !== "_xclick" && fields.cmd !== "_xclick-subscriptions") ||
         !ownPath(fields.notify_url) ||
         !ownPath(fields.return) ||
         !ownPath(fields.cancel_return)
@@ -56,17 +133,26 @@ export function createPayPalSimulator(deps: {
       return {
         orderId: order.id,
         itemName: fields.item_name ?? order.packageName,
-        amount: fields.amount ?? "",
+        amount: (fields.cmd === "_xclick-subscriptions" ? fields.a3 : fields.amount) ?? "",
+        /** A subscription: PayPal's period ("30 D"), else null. */
+        period: fields.cmd === "_xclick-subscriptions" ? `${fields.p3 ?? ""} ${fields.t3 ?? ""}` : null,
         currency: fields.currency_code ?? "",
         business: fields.business ?? "",
         payable: order.paymentStatus === "UnPaid",
       };
     },
 
-    /** 'Pay': sends PayPal's notification (a real POST to notify_url), then answers where to send the buyer. */
+    /** 'Pay' (or 'Subscribe'): sends PayPal's notifications (real POSTs to notify_url), then answers where to go. */
     async pay(fields: Record<string, string>): Promise<string> {
       const info = await this.describe(fields);
-      const txnId = randomBytes(9).toString("hex").toUpperCase().slice(0, 17);
+      if (info.period) {
+        const subscrId = `I-SIM${randomBytes(6).toString("hex").toUpperCase()}`;
+        await db.insert(simulatorSubscriptions).values({ subscrId, orderId: info.orderId, fields });
+        await send(fields, subscriptionIpn(fields, info, subscrId, "subscr_signup"));
+        await send(fields, subscriptionIpn(fields, info, subscrId, "subscr_payment"));
+        return ownPath(fields.return)!;
+      }
+      const txnId = newTxnId();
       const ipn = new URLSearchParams({
         mc_gross: info.amount,
         protection_eligibility: "Eligible",
@@ -95,18 +181,56 @@ export function createPayPalSimulator(deps: {
         test_ipn: "1",
         ipn_track_id: randomBytes(6).toString("hex"),
       }).toString();
-      await db.insert(simulatorMessages).values({ digest: digest(ipn) });
-      const res = await fetch(deps.selfUrl() + ownPath(fields.notify_url)!, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          "user-agent": "PayPal IPN ( https://www.paypal.com/ipn )",
-        },
-        body: ipn,
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!res.ok) logger.warn({ status: res.status }, "the simulated notification was not accepted");
+      await send(fields, ipn);
       return ownPath(fields.return)!;
+    },
+
+    /** The subscriptions it signed up for an order's customer (its page's controls), newest first. */
+    async subscriptionsOf(orderIds: string[]) {
+      if (mode !== "simulator" || !orderIds.length) return [];
+      const rows = await db.select().from(simulatorSubscriptions);
+      return rows
+        .filter((r) => orderIds.includes(r.orderId))
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+        .map((r) => ({
+          subscrId: r.subscrId,
+          orderId: r.orderId,
+          status: r.status,
+          itemName: r.fields.item_name ?? "",
+          amount: r.fields.a3 ?? "",
+        }));
+    },
+
+    /**
+     * What PayPal does to a subscription it holds later on: the next period's payment, a failed payment, the
+     * customer's cancellation, the end of term. Sends the notification (signed by the simulator) and returns its txn_id
+     * for a payment. After a cancellation or the end, PayPal sends nothing more: neither does the simulator.
+     */
+    async subscriptionEvent(
+      subscrId: string,
+      what: "payment" | "failed" | "cancel" | "end",
+    ): Promise<{ sent: boolean; txnId?: string; raw?: string }> {
+      if (mode !== "simulator") throw new AppError(404, "The PayPal simulator is off (PAYPAL_MODE is not simulator).");
+      const [sub] = await db.select().from(simulatorSubscriptions).where(eq(simulatorSubscriptions.subscrId, subscrId));
+      if (!sub) throw new AppError(404, "This subscription is not one the simulator made.");
+      if (sub.status !== "active") return { sent: false };
+      const info = await this.describe(sub.fields);
+      const type = { payment: "subscr_payment", failed: "subscr_failed", cancel: "subscr_cancel", end: "subscr_eot" }[
+        what
+      ];
+      const ipn = subscriptionIpn(sub.fields, info, subscrId, type);
+      if (what === "cancel" || what === "end")
+        await db
+          .update(simulatorSubscriptions)
+          .set({ status: what === "cancel" ? "cancelled" : "ended" })
+          .where(eq(simulatorSubscriptions.subscrId, subscrId));
+      await send(sub.fields, ipn);
+      return { sent: true, txnId: new URLSearchParams(ipn).get("txn_id") ?? undefined, raw: ipn };
+    },
+
+    /** Sends again a notification it sent before (PayPal's retry): the same message, still VERIFIED. */
+    async resend(fields: Record<string, string>, raw: string): Promise<void> {
+      await send(fields, raw);
     },
 
     /** 'Cancel': back to the site's cancel address. */

@@ -7,6 +7,14 @@ import type { Logger } from "../lib/logger";
 import { PAYPAL_ACTOR, type OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
 import { createPayPalSimulator, SIMULATOR_PATH, SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
+import type { SubscriptionsService } from "./subscriptions";
+import {
+  decideSubscriptionPayment,
+  paypalPeriod,
+  periodDays,
+  subscriptionNotice,
+  subscrIdOf,
+} from "../../domain/subscription";
 
 // server/http/app.ts mounts the simulator's postback at this path.
 export { SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
@@ -51,9 +59,10 @@ export function createPayPalService(deps: {
   config: Config;
   orders: OrdersService;
   accounts: PaymentAccountsService;
+  subscriptions: SubscriptionsService;
   logger: Logger;
 }) {
-  const { db, config, orders: ordersService, accounts, logger } = deps;
+  const { db, config, orders: ordersService, accounts, subscriptions, logger } = deps;
   const mode = config.paypalMode;
   /** How this server reaches itself (set once it listens): the simulator's postback and notifications go here. */
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -129,6 +138,110 @@ export function createPayPalService(deps: {
     }
   }
 
+  /** Whether a transaction id already paid an order (an applied notification, or an order holding it). */
+  async function txnApplied(txnId: string): Promise<boolean> {
+    const seen = await db
+      .select({ id: paymentEvents.id })
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.txnId, txnId), eq(paymentEvents.outcome, "applied")))
+      .limit(1);
+    return seen.length > 0 || Boolean(await ordersService.byTxnId(txnId));
+  }
+
+  /**
+   * A verified subscription notice about `order` (our receiver already checked): money checked as for a payment, then
+   * the subscription's rule (domain/subscription.ts). A notice for another order's subscription changes nothing.
+   */
+  async function processSubscription(
+    eventId: string,
+    params: URLSearchParams,
+    notice: NonNullable<ReturnType<typeof subscriptionNotice>>,
+    order: {
+      id: string;
+      userId: string;
+      number: string;
+      customerName: string;
+      customerEmail: string;
+      packageName: string;
+      packagePrice: number;
+      packageValidity: number;
+      paymentStatus: string;
+    },
+  ): Promise<IpnOutcome> {
+    const subscrId = subscrIdOf(params);
+    const done = async (reason: string, outcome: IpnOutcome = "rejected") => {
+      await record(eventId, params, outcome, reason, order.id);
+      return outcome;
+    };
+    if (!subscrId) return done("a subscription notice without a subscription id");
+    const existing = await subscriptions.bySubscrId(subscrId);
+    if (existing && existing.orderId !== order.id) return done("the subscription belongs to another order");
+    const noticeKey = `${subscrId}:${params.get("ipn_track_id") ?? params.get("txn_id") ?? eventId}`;
+    const note = () => subscriptions.note(notice, subscrId, order, PAYPAL_ACTOR, noticeKey);
+
+    if (notice === "signup") {
+      if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
+      if (cents(params.get("mc_amount3") ?? params.get("amount3") ?? "NaN") !== cents(order.packagePrice))
+        return done(`amount ${params.get("mc_amount3")} is not the order's ${order.packagePrice.toFixed(2)}`);
+      if (periodDays(params.get("period3")) !== order.packageValidity)
+        return done(`period ${params.get("period3")} is not the order's ${order.packageValidity} days`);
+      const { changed } = await note();
+      return done(
+        changed ? "subscription recorded" : "subscription already recorded",
+        changed ? "applied" : "duplicate",
+      );
+    }
+    if (notice === "cancel" || notice === "end" || notice === "failed") {
+      const { changed } = await note();
+      const what = {
+        cancel: "cancelled: no more renewals",
+        end: "ended",
+        failed: "payment failed: customer and admins told",
+      }[notice];
+      return done(
+        changed ? `subscription ${what}` : `subscription already ${notice === "end" ? "ended" : "cancelled"}`,
+        changed ? "applied" : "duplicate",
+      );
+    }
+
+    // A period's payment.
+    const status = params.get("payment_status");
+    if (status === "Pending") {
+      if (order.paymentStatus === "UnPaid") await ordersService.notePending(order.id, params.get("pending_reason"));
+      return done("subscription payment pending", "pending");
+    }
+    if (status !== "Completed") return done(`payment status ${status ?? "(none)"} changes nothing`, "ignored");
+    if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
+    if (cents(params.get("mc_gross") ?? "NaN") !== cents(order.packagePrice))
+      return done(`amount ${params.get("mc_gross")} is not the order's ${order.packagePrice.toFixed(2)}`);
+    const txnId = params.get("txn_id");
+    if (!txnId) return done("no transaction id");
+    const decision = decideSubscriptionPayment({
+      subscription: existing ? { orderId: existing.orderId, status: existing.status } : null,
+      order,
+      txnApplied: await txnApplied(txnId),
+    });
+    if (decision.kind === "duplicate") return done(`transaction ${txnId} was already applied`, "duplicate");
+    if (decision.kind === "refuse") return done(decision.reason);
+    // The subscription is recorded first (a payment may come before its sign-up), then the money.
+    const { subscription } = await note();
+    if (subscription.status !== "active") return done("a payment on a subscription no longer active: nothing renewed");
+    try {
+      if (decision.kind === "pay-order") {
+        const result = await ordersService.pay(order.id, PAYPAL_ACTOR, txnId);
+        return done(
+          result.changed ? "subscription's first payment: order marked Paid" : "order was already Paid",
+          result.changed ? "applied" : "duplicate",
+        );
+      }
+      const renewal = await ordersService.renew(order.id, txnId, subscrId);
+      return done(`renewal: order ${renewal.order.number} paid`, "applied");
+    } catch (error) {
+      if (isUniqueViolation(error)) return done(`transaction ${txnId} was already applied`, "duplicate");
+      throw error;
+    }
+  }
+
   return {
     mode,
     bindSelf(url: string) {
@@ -163,6 +276,37 @@ export function createPayPalService(deps: {
           return: `${base}/received-payment/${order._id}`,
           cancel_return: `${base}/order-cancelled/${order._id}`,
           rm: "1",
+        },
+      };
+    },
+
+    /**
+     * The subscribe form (decision 046), offered beside the one-off form when the package renews automatically and its
+     * validity is a period PayPal can bill: the order's price every period, until the customer cancels.
+     */
+    async subscribeCheckout(order: {
+      _id: string;
+      orderNumber: string;
+      packageName: string;
+      packagePrice: number;
+      packageValidity: number;
+    }): Promise<CheckoutForm | null> {
+      const period = paypalPeriod(order.packageValidity);
+      if (!period || order.packagePrice <= 0) return null;
+      const once = await this.checkout(order);
+      const { amount, ...fields } = once.fields;
+      return {
+        action: once.action,
+        fields: {
+          ...fields,
+          cmd: "_xclick-subscriptions",
+          item_name: `${order.orderNumber}: ${order.packageName} membership (renews every ${order.packageValidity} days)`,
+          a3: amount!,
+          p3: String(period.p3),
+          t3: period.t3,
+          src: "1",
+          sra: "1",
+          no_note: "1",
         },
       };
     },
@@ -204,6 +348,9 @@ export function createPayPalService(deps: {
       }
       const status = params.get("payment_status");
       const txnId = params.get("txn_id");
+
+      const notice = subscriptionNotice(params.get("txn_type"));
+      if (notice) return processSubscription(eventId, params, notice, order);
 
       if (status === "Completed") {
         if (params.get("mc_currency") !== "USD") {
@@ -256,12 +403,19 @@ export function createPayPalService(deps: {
       }
 
       if (status === "Refunded" || status === "Reversed") {
-        if (!order.txnId || params.get("parent_txn_id") !== order.txnId) {
+        // A subscription's renewal is an order of its own, named by its transaction (the notice names the first order).
+        const parent = params.get("parent_txn_id");
+        const renewal = parent && parent !== order.txnId ? await ordersService.byTxnId(parent) : undefined;
+        const renewed =
+          renewal?.subscrId && (await subscriptions.bySubscrId(renewal.subscrId))?.orderId === order.id
+            ? renewal
+            : undefined;
+        if (!renewed && (!order.txnId || parent !== order.txnId)) {
           await record(eventId, params, "rejected", `${status} of a payment that is not this order's`, order.id);
           return "rejected";
         }
         const { changed } = await ordersService.refund(
-          order.id,
+          renewed?.id ?? order.id,
           PAYPAL_ACTOR,
           status === "Reversed" ? "reverse" : "refund",
         );

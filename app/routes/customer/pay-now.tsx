@@ -12,13 +12,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     order.paymentStatus === "UnPaid" ? context.services.paypal.checkout(order) : null,
     context.services.settings.all(),
   ]);
-  return { order, checkout, mode: context.services.paypal.mode, autoActivate: settings.autoActivate };
+  // A package that renews automatically also offers PayPal's subscription (decision 046).
+  const row = checkout ? await context.services.orders.byId(order._id) : undefined;
+  const pkg = row?.packageId ? await context.services.content.get("pricing", row.packageId).catch(() => null) : null;
+  const subscribe = pkg?.autoRenew === true ? await context.services.paypal.subscribeCheckout(order) : null;
+  return { order, checkout, subscribe, mode: context.services.paypal.mode, autoActivate: settings.autoActivate };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
 
 /** The order summary and the form that posts to PayPal (spec 1: cmd _xclick and the return addresses). */
-export default function PayNow({ loaderData: { order, checkout, mode, autoActivate } }: Route.ComponentProps) {
+export default function PayNow({
+  loaderData: { order, checkout, subscribe, mode, autoActivate },
+}: Route.ComponentProps) {
   return (
     <section className="bg-sand/60">
       <div className="container-page max-w-3xl py-12 sm:py-16">
@@ -58,9 +64,26 @@ export default function PayNow({ loaderData: { order, checkout, mode, autoActiva
                   type="submit"
                   className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"
                 >
-                  Pay Now With PayPal
+                  {subscribe ? "Pay once with PayPal" : "Pay Now With PayPal"}
                 </button>
               </form>
+              {subscribe ? (
+                <form method="post" action={subscribe.action} className="mt-3" data-testid="subscribe-form">
+                  {Object.entries(subscribe.fields).map(([name, value]) => (
+                    <input key={name} type="hidden" name={name} value={value} />
+                  ))}
+                  <button
+                    type="submit"
+                    className="btn w-full bg-[#003087] py-4 text-base text-white hover:bg-[#00246b]"
+                  >
+                    Subscribe with PayPal: renews every {order.packageValidity} days
+                  </button>
+                  <p className="mt-2 text-center text-xs text-mist">
+                    ${money(order.packagePrice)} USD now, then every {order.packageValidity} days until you cancel it on
+                    PayPal.
+                  </p>
+                </form>
+              ) : null}
               <ul className="mt-8 space-y-2 text-xs text-mist">
                 <li className="flex gap-2">
                   <LockIcon size={16} className="shrink-0 text-forest" />

@@ -23,18 +23,35 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect(await sim.pay(fields));
   }
   if (intent === "cancel") throw redirect(await sim.cancel(fields));
+  if (typeof intent === "string" && intent.startsWith("subscription-")) {
+    // What PayPal does later to a subscription it holds: only its customer (or an administrator) plays it.
+    const what = intent.slice("subscription-".length);
+    if (what !== "payment" && what !== "failed" && what !== "cancel" && what !== "end")
+      throw data({ message: "Unknown action" }, { status: 400 });
+    const viewer = await context.viewer();
+    const subscription = fields.subscr_id ? await context.services.subscriptions.bySubscrId(fields.subscr_id) : undefined;
+    if (!viewer || !subscription || !(viewer.id === subscription.userId || viewer.isAdmin))
+      throw data({ message: "Only the customer of this subscription can change it. Please sign in." }, { status: 403 });
+    await sim.subscriptionEvent(subscription.subscrId, what);
+    throw redirect("/paypal-simulator");
+  }
   return { fields, info: await sim.describe(fields) };
 }
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   if (context.services.paypal.mode !== "simulator") throw data({ message: "Not found" }, { status: 404 });
-  return null;
+  // The signed-in customer's subscriptions the simulator holds, with what PayPal would do next.
+  const viewer = await context.viewer();
+  if (!viewer) return { subscriptions: [] };
+  const ours = await context.services.subscriptions.forUser(viewer.id);
+  const held = await context.services.paypal.simulator.subscriptionsOf(ours.map((s) => s.orderId));
+  return { subscriptions: held.filter((h) => ours.some((s) => s.subscrId === h.subscrId)) };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "PayPal simulator" }, { name: "robots", content: "noindex" }];
 
 /** A stand-in for PayPal's checkout page, clearly labelled, for machines without internet and for tests. */
-export default function PayPalSimulator({ actionData }: Route.ComponentProps) {
+export default function PayPalSimulator({ actionData, loaderData }: Route.ComponentProps) {
   return (
     <section className="bg-[#f5f7fa]">
       <div className="container-page flex justify-center py-16">
@@ -64,6 +81,14 @@ export default function PayPalSimulator({ actionData }: Route.ComponentProps) {
                     ${actionData.info.amount} {actionData.info.currency}
                   </dd>
                 </div>
+                {actionData.info.period ? (
+                  <div className="flex justify-between gap-4">
+                    <dt className="text-slate-500">Billed every</dt>
+                    <dd className="text-right" data-testid="period">
+                      {actionData.info.period}
+                    </dd>
+                  </div>
+                ) : null}
               </dl>
               <Form method="post" className="mt-8 space-y-3">
                 {Object.entries(actionData.fields).map(([k, v]) => (
@@ -71,7 +96,7 @@ export default function PayPalSimulator({ actionData }: Route.ComponentProps) {
                 ))}
                 {actionData.info.payable ? (
                   <button type="submit" name="intent" value="pay" className="w-full rounded-full bg-[#0070ba] py-3 font-semibold text-white hover:bg-[#005ea6]">
-                    Pay
+                    {actionData.info.period ? "Subscribe" : "Pay"}
                   </button>
                 ) : (
                   <p className="text-center text-sm text-slate-600">This order cannot be paid any more.</p>
@@ -81,6 +106,37 @@ export default function PayPalSimulator({ actionData }: Route.ComponentProps) {
                 </button>
               </Form>
             </>
+          ) : loaderData?.subscriptions.length ? (
+            <div className="mt-6">
+              <h1 className="text-base font-semibold text-slate-800">Your automatic payments</h1>
+              <ul className="mt-3 space-y-4">
+                {loaderData.subscriptions.map((s) => (
+                  <li key={s.subscrId} className="rounded-xl p-4 ring-1 ring-slate-200" data-testid="sim-subscription">
+                    <p className="text-sm">{s.itemName}</p>
+                    <p className="mt-1 text-xs text-slate-500">
+                      ${s.amount} USD each period · {s.status === "active" ? "Active" : s.status === "cancelled" ? "Cancelled" : "Ended"}
+                    </p>
+                    {s.status === "active" ? (
+                      <Form method="post" className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                        <input type="hidden" name="subscr_id" value={s.subscrId} />
+                        <button type="submit" name="intent" value="subscription-payment" className="rounded-full bg-[#0070ba] py-2 font-semibold text-white">
+                          Next payment
+                        </button>
+                        <button type="submit" name="intent" value="subscription-failed" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                          Payment fails
+                        </button>
+                        <button type="submit" name="intent" value="subscription-cancel" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                          Cancel
+                        </button>
+                        <button type="submit" name="intent" value="subscription-end" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                          End of term
+                        </button>
+                      </Form>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : (
             <p className="mt-6 text-center text-sm text-slate-600">Open the pay page of an order to use the simulator.</p>
           )}

@@ -12,6 +12,7 @@ import {
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
 import { membershipGiven } from "./membership-given";
+import { adminSubscriptionPaymentFailed, subscriptionPaymentFailed } from "./subscription";
 import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
@@ -26,6 +27,8 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   orderCancelled,
   paymentRefunded,
   adminPaymentWaiting,
+  subscriptionPaymentFailed,
+  adminSubscriptionPaymentFailed,
   adminContactMessage,
   adminBackupFailed,
   newsletterConfirm,

@@ -573,6 +573,67 @@ export function createOrderCommands({
       });
     },
 
+    /**
+     * A later period's payment of a PayPal subscription (decision 046): a new order, Paid by PayPal (its transaction id,
+     * unique, so a retried notification cannot add a second), copying the subscribed order's package and customer, with
+     * its number and invoice, laid after the current window by the timeline. Delivered at once when the subscribed
+     * order was (or when payments activate automatically); else it waits for the studio like any paid order.
+     */
+    async renew(firstId: string, txnId: string, subscrId: string): Promise<Changed> {
+      if (!isId(firstId)) throw notFound("Order not found");
+      const [first] = await db.select().from(orders).where(eq(orders.id, firstId));
+      if (!first) throw notFound("Order not found");
+      return audited(db, PAYPAL_ACTOR, "order", async (tx, audit) => {
+        await lockCustomer(tx, first.userId);
+        const t = now();
+        const deliver = first.orderStatus === "Delivered" || Boolean(await settings?.readTx(tx, "autoActivate"));
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            number: await nextNumber(tx, t, orderNumberScope, formatOrderNumber),
+            userId: first.userId,
+            packageId: first.packageId,
+            packageName: first.packageName,
+            packagePrice: first.packagePrice,
+            packageValidity: first.packageValidity,
+            customerEmail: first.customerEmail,
+            customerName: first.customerName,
+            customerAddress: first.customerAddress,
+            customerCountry: first.customerCountry,
+            paymentStatus: "Paid",
+            orderStatus: deliver ? "Delivered" : "Pending",
+            orderDate: usDate(t, timeZone),
+            paidAt: t,
+            deliveredAt: deliver ? t : null,
+            txnId,
+            paymentMethod: "PayPal",
+            subscrId,
+            ...(first.packagePrice > 0
+              ? { invoiceNumber: await nextNumber(tx, t, invoiceNumberScope, formatInvoiceNumber), invoicedAt: t }
+              : {}),
+            createdAt: t,
+            updatedAt: t,
+          })
+          .returning();
+        const { windows } = await recomputeTx(tx, first.userId);
+        const window = windows.get(row!.id);
+        const order: OrderRow = {
+          ...row!,
+          membershipStarts: window?.starts ?? null,
+          membershipValid: window?.ends ?? null,
+        };
+        await audit.created(order.id, {
+          number: order.number,
+          packageName: order.packageName,
+          packagePrice: order.packagePrice,
+          renewalOf: first.number,
+          ...audited_(order),
+        });
+        await queueMails(tx, { type: "pay", at: t, txnId }, order, order, windows);
+        return { changed: true, order };
+      });
+    },
+
     /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */
     refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund") =>
       change(id, { type: how, at: now() }, actor),

@@ -1,0 +1,66 @@
+import { money } from "../../../domain/format";
+import { Cta, Facts, Layout, P, Small } from "./Layout";
+import type { Template } from "./types";
+
+const usd = (amount: number) => `$${money(amount)} USD`;
+const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
+
+/** PayPal could not take a renewal payment: the customer hears it and what to do. */
+export const subscriptionPaymentFailed: Template<"subscriptionPaymentFailed"> = (d, { brand, url }) => {
+  const link = url("/account");
+  return {
+    subject: `Your ${d.packageName} renewal payment did not go through`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="PayPal could not take your renewal payment."
+        heading="Your renewal payment did not go through"
+        footnote="You receive this email because your membership renews automatically."
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          PayPal could not take the automatic payment for your membership. Please check the card or account you pay with
+          on PayPal. PayPal tries again in a few days.
+        </P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+          ]}
+        />
+        <Cta href={link}>Open my account</Cta>
+        <Small>The time you already paid for stays yours.</Small>
+      </Layout>
+    ),
+  };
+};
+
+/** The same failure, to every admin. */
+export const adminSubscriptionPaymentFailed: Template<"adminSubscriptionPaymentFailed"> = (d, { brand, url }) => {
+  const link = url(`/admin/payment-status/${d.orderId}`);
+  return {
+    subject: `Renewal payment failed: ${d.packageName} for ${d.customerName || d.customerEmail}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="PayPal could not take a customer's renewal payment."
+        heading="A renewal payment failed"
+        footnote="You receive this email because you are an administrator of the site."
+      >
+        <P>PayPal could not take a subscription's payment. The customer has been told.</P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+          ]}
+        />
+        <Cta href={link}>Open the order</Cta>
+      </Layout>
+    ),
+  };
+};

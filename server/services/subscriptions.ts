@@ -1,0 +1,209 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { nextSubscriptionStatus, type SubscriptionNotice, type SubscriptionStatus } from "../../domain/subscription";
+import type { Db } from "../db/client";
+import { orders, subscriptions } from "../db/schema";
+import { AppError, isId, notFound } from "../lib/errors";
+import { audited, type Actor } from "./activity";
+import { jobKey } from "./jobs";
+import type { MailsService } from "./mails";
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** A subscription as the customer's and the studio's screens show it. */
+export interface SubscriptionView {
+  id: string;
+  subscrId: string;
+  orderId: string;
+  orderNumber: string;
+  packageName: string;
+  amount: number;
+  periodDays: number;
+  status: SubscriptionStatus;
+  signedUpAt: Date | null;
+  cancelledAt: Date | null;
+  cancelledBy: string | null;
+  endedAt: Date | null;
+  lastFailedAt: Date | null;
+  /** Payments so far: the subscribed order's (once paid) and each renewal's. */
+  payments: number;
+}
+
+const audit_ = (s: Pick<SubscriptionRow, "status" | "signedUpAt" | "cancelledAt" | "endedAt" | "lastFailedAt">) => ({
+  status: s.status,
+  signedUpAt: s.signedUpAt?.toISOString() ?? null,
+  cancelledAt: s.cancelledAt?.toISOString() ?? null,
+  endedAt: s.endedAt?.toISOString() ?? null,
+  lastFailedAt: s.lastFailedAt?.toISOString() ?? null,
+});
+
+/**
+ * PayPal subscriptions (decision 046): the only writer of the subscriptions table. The PayPal listener reports each
+ * verified notice (sign-up, payment, cancellation, failure, end of term); staff may mark one cancelled. Each change is
+ * in the activity log in its transaction; a failed payment mails the customer and every admin, once per notice.
+ */
+export function createSubscriptionsService(deps: {
+  db: Db;
+  now: () => Date;
+  mails: Pick<MailsService, "queue" | "queueToAdmins">;
+}) {
+  const { db, now, mails } = deps;
+
+  /** The subscription of PayPal's id, or undefined. */
+  async function bySubscrId(subscrId: string): Promise<SubscriptionRow | undefined> {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.subscrId, subscrId));
+    return row;
+  }
+
+  return {
+    bySubscrId,
+
+    /**
+     * Applies one verified notice to the subscription `subscrId` of `order` (made if PayPal's notices come before the
+     * sign-up): the status by nextSubscriptionStatus, the notice's moment. A subscription that belongs to another order
+     * is refused (409) and nothing changes. `noticeKey` makes a failure's mails once per notification.
+     */
+    async note(
+      notice: SubscriptionNotice,
+      subscrId: string,
+      order: {
+        id: string;
+        userId: string;
+        number: string;
+        customerName: string;
+        customerEmail: string;
+        packageName: string;
+        packagePrice: number;
+      },
+      actor: Actor,
+      noticeKey: string,
+    ): Promise<{ subscription: SubscriptionRow; changed: boolean }> {
+      return audited(db, actor, "subscription", async (tx, audit) => {
+        const t = now();
+        await tx
+          .insert(subscriptions)
+          .values({ subscrId, orderId: order.id, userId: order.userId, createdAt: t, updatedAt: t })
+          .onConflictDoNothing({ target: subscriptions.subscrId });
+        const [before] = await tx
+          .select()
+          .from(subscriptions)
+          .where(eq(subscriptions.subscrId, subscrId))
+          .for("update");
+        if (!before || before.orderId !== order.id)
+          throw new AppError(409, "This subscription belongs to another order.");
+        const status = nextSubscriptionStatus(before.status, notice);
+        const next = {
+          status,
+          signedUpAt: notice === "signup" ? (before.signedUpAt ?? t) : before.signedUpAt,
+          cancelledAt: status === "cancelled" && before.status !== "cancelled" ? t : before.cancelledAt,
+          cancelledBy: status === "cancelled" && before.status !== "cancelled" ? actor.email : before.cancelledBy,
+          endedAt: status === "ended" && before.status !== "ended" ? t : before.endedAt,
+          lastFailedAt: notice === "failed" ? t : before.lastFailedAt,
+        };
+        const changed = JSON.stringify(audit_(before)) !== JSON.stringify(audit_(next)) || notice === "failed";
+        if (!changed) return { subscription: before, changed: false };
+        const [after] = await tx
+          .update(subscriptions)
+          .set({ ...next, updatedAt: t })
+          .where(eq(subscriptions.id, before.id))
+          .returning();
+        await audit.updated(before.id, audit_(before), audit_(after!));
+        if (notice === "failed") {
+          const data = {
+            orderId: order.id,
+            orderNumber: order.number,
+            customerName: order.customerName,
+            customerEmail: order.customerEmail,
+            packageName: order.packageName,
+            amount: order.packagePrice,
+          };
+          await mails.queue(
+            tx,
+            "subscriptionPaymentFailed",
+            data,
+            order.customerEmail,
+            jobKey("subscription", noticeKey, "failed"),
+          );
+          await mails.queueToAdmins(
+            tx,
+            "adminSubscriptionPaymentFailed",
+            data,
+            jobKey("subscription", noticeKey, "failed-admins"),
+          );
+        }
+        return { subscription: after!, changed: true };
+      });
+    },
+
+    /**
+     * Staff mark a subscription cancelled (the customer cancelled by phone): no more renewals are applied here; the time
+     * paid for remains. In live mode PayPal must be told too (the screen says so).
+     */
+    async cancelByStaff(id: string, actor: Actor): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound("Subscription not found");
+      return audited(db, actor, "subscription", async (tx, audit) => {
+        const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for("update");
+        if (!before) throw notFound("Subscription not found");
+        if (before.status !== "active") return { modified: false };
+        const t = now();
+        const [after] = await tx
+          .update(subscriptions)
+          .set({ status: "cancelled", cancelledAt: t, cancelledBy: actor.email, updatedAt: t })
+          .where(eq(subscriptions.id, id))
+          .returning();
+        await audit.updated(id, audit_(before), audit_(after!));
+        return { modified: true };
+      });
+    },
+
+    /** A customer's subscriptions (or every one of a list of customers'), newest first, with their payments so far. */
+    async forUser(userId: string): Promise<SubscriptionView[]> {
+      const rows = await db
+        .select({
+          s: subscriptions,
+          orderNumber: orders.number,
+          packageName: orders.packageName,
+          amount: orders.packagePrice,
+          periodDays: orders.packageValidity,
+          firstPaid: sql<boolean>`${orders.paymentStatus} in ('Paid', 'Refunded')`,
+        })
+        .from(subscriptions)
+        .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+        .where(eq(subscriptions.userId, userId))
+        .orderBy(desc(subscriptions.createdAt))
+        .limit(50);
+      if (!rows.length) return [];
+      const renewals = await db
+        .select({ subscrId: orders.subscrId, n: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(
+          and(
+            inArray(
+              orders.subscrId,
+              rows.map((r) => r.s.subscrId),
+            ),
+            eq(orders.paymentStatus, "Paid"),
+          ),
+        )
+        .groupBy(orders.subscrId);
+      const count = new Map(renewals.map((r) => [r.subscrId, r.n]));
+      return rows.map((r) => ({
+        id: r.s.id,
+        subscrId: r.s.subscrId,
+        orderId: r.s.orderId,
+        orderNumber: r.orderNumber,
+        packageName: r.packageName,
+        amount: r.amount,
+        periodDays: r.periodDays,
+        status: r.s.status,
+        signedUpAt: r.s.signedUpAt,
+        cancelledAt: r.s.cancelledAt,
+        cancelledBy: r.s.cancelledBy,
+        endedAt: r.s.endedAt,
+        lastFailedAt: r.s.lastFailedAt,
+        payments: (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0),
+      }));
+    },
+  };
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
