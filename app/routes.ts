@@ -56,6 +56,8 @@ export default [
     route("setting", "routes/admin/setting.tsx"),
     route("total-orders", "routes/admin/total-orders.tsx"),
     route("admin/payment-status/:id", "routes/admin/payment-status.tsx"),
+    route("discount-codes", "routes/admin/discount-codes.tsx"),
+    route("discount-codes/:id", "routes/admin/discount-code.tsx"),
     route("all-messages", "routes/admin/all-messages.tsx"),
     route("view/:id", "routes/admin/view-message.tsx"),
     route("all-subscriber", "routes/admin/all-subscriber.tsx"),

@@ -37,6 +37,7 @@ export const ADMIN_AREAS: readonly {
     area: "orders",
   },
   { to: "/admin", label: "Dashboard", group: "Orders", end: true, area: "orders" },
+  { to: "/discount-codes", label: "Discount codes", group: "Orders", area: "orders" },
   { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
   { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
   { to: "/setting", label: "Site content", group: "Content", area: "content" },
