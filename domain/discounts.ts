@@ -1,5 +1,5 @@
 /**
- * Discount codes (issue 27, part 6; decision 046): what a code is, the admin's form, whether a code applies to an
+ * Discount codes (issue 27, part 6; decision 049): what a code is, the admin's form, whether a code applies to an
  * order and why not, and the price it gives. Pure: the service (server/services/discounts.ts) reads the code and its
  * uses under the code's row lock and asks these functions.
  */

@@ -41,7 +41,7 @@ export interface Invoice {
     periodEnds: string | null;
   };
   amount: number;
-  /** A discount code's use (decision 046): the price before it and what it took off; null without one. */
+  /** A discount code's use (decision 049): the price before it and what it took off; null without one. */
   discount?: { code: string; priceBefore: number; amount: number } | null;
   currency: typeof INVOICE_CURRENCY;
   payment: {

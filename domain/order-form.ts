@@ -8,7 +8,7 @@ export const orderFormSchema = z.object({
   customerName: requiredText("Full name", 120),
   customerAddress: requiredText("Address", 300),
   customerCountry: requiredText("Country", 80),
-  /** Optional (decision 046): the price is then computed on the server, or the field says why the code does not apply. */
+  /** Optional (decision 049): the price is then computed on the server, or the field says why the code does not apply. */
   discountCode: orderCodeSchema,
 });
 export type OrderForm = z.infer<typeof orderFormSchema>;

@@ -292,7 +292,7 @@ export const orders = pgTable(
     /** When the invoice was issued: that first payment. */
     invoicedAt: timestamp("invoiced_at", { withTimezone: true }),
     /**
-     * A discount code's use (decision 046): the code as typed, its row, the package's price before it and the discount;
+     * A discount code's use (decision 049): the code as typed, its row, the package's price before it and the discount;
      * packagePrice is then what the customer pays (PayPal's amount, the invoice's total, the reports' revenue).
      */
     discountCode: text("discount_code"),
@@ -790,7 +790,7 @@ export const consents = pgTable(
 );
 
 /**
- * Discount codes (decision 046), made in the back office and typed on the order page. A use is an order placed with
+ * Discount codes (decision 049), made in the back office and typed on the order page. A use is an order placed with
  * the code and not cancelled; placing takes the code's row lock, so two customers racing for the last use: one wins.
  */
 export const discountCodes = pgTable(

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import { dayKey } from "../../domain/dates";
 import {
   applyDiscount,
+  CODE_PATTERN,
   DISCOUNT_REFUSALS,
   discountCodeSchema,
   discountStateSchema,
@@ -99,7 +100,7 @@ const isUniqueViolation = (e: unknown): boolean =>
   ((e as { code?: string }).code === "23505" || isUniqueViolation((e as { cause?: unknown }).cause));
 
 /**
- * Discount codes (decision 046): the back office makes, edits, disables and lists them; the order commands ask
+ * Discount codes (decision 049): the back office makes, edits, disables and lists them; the order commands ask
  * `priceTx` for an order's price in the placing transaction, under the code's row lock.
  */
 export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone: string; now: () => Date }) {
@@ -213,7 +214,10 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       price: number;
     }> {
       const code = normaliseCode(typed);
-      const [row] = await tx.select().from(discountCodes).where(eq(discountCodes.code, code)).for("update");
+      // A text no code can be (a NUL, 40 characters) is unknown without asking the database.
+      const [row] = CODE_PATTERN.test(code)
+        ? await tx.select().from(discountCodes).where(eq(discountCodes.code, code)).for("update")
+        : [];
       const [uses] = row
         ? await tx
             .select({

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
 /**
- * Discount codes (decision 046) against the real database: the back office's calls, the price an order takes and
+ * Discount codes (decision 049) against the real database: the back office's calls, the price an order takes and
  * keeps (PayPal's amount, the listener's check, the invoice, the reports' revenue), each reason a code does not apply,
  * and customers racing for a code's last use under real concurrency: one wins.
  */

@@ -34,7 +34,7 @@ export const EMPTY_DISCOUNT_CODE: DiscountCodeValues = {
   note: "",
 };
 
-/** The fields of a discount code (decision 046), inside an ActionForm: the add form and the edit form. */
+/** The fields of a discount code (decision 049), inside an ActionForm: the add form and the edit form. */
 export function DiscountCodeFields({
   values,
   packages,

@@ -1,7 +1,7 @@
 import type { Services } from "../../services";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
-/** Discount codes (issue 27, part 6; decision 046): made, edited and disabled by Admins (area orders). */
+/** Discount codes (issue 27, part 6; decision 049): made, edited and disabled by Admins (area orders). */
 export function discountRoutes({ discounts }: Services): ApiRoute[] {
   return [
     {

@@ -46,7 +46,7 @@ export interface OrderCommandsDeps {
   settings?: Pick<SettingsService, "readTx">;
   /** The mails, queued in the transaction of the change that causes each (one per order and event). */
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
-  /** An order placed with a discount code takes its price from here, under the code's lock (decision 046). */
+  /** An order placed with a discount code takes its price from here, under the code's lock (decision 049). */
   discounts?: Pick<DiscountsService, "priceTx">;
 }
 
@@ -400,7 +400,7 @@ export function createOrderCommands({
           }
         }
         const t = now();
-        // A discount code: its price, or a 400 saying why it does not apply (decision 046).
+        // A discount code: its price, or a 400 saying why it does not apply (decision 049).
         const listPrice = Number(pkg.packagePrice);
         const discount =
           typedCode && discounts

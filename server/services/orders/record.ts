@@ -29,7 +29,7 @@ export interface OrderRecord {
   deliveredAt: string | null;
   /** Its invoice (INV-2026-00001, decision 038): issued by its first payment for money; null before, or for a gift. */
   invoiceNumber: string | null;
-  /** A discount code's use (decision 046): packagePrice is then the price after it; null and 0 without one. */
+  /** A discount code's use (decision 049): packagePrice is then the price after it; null and 0 without one. */
   discountCode: string | null;
   priceBefore: number | null;
   discountAmount: number;
