@@ -27,7 +27,7 @@ const invoiceText = (max: number) =>
 export const SETTINGS = {
   autoActivate: {
     label: "Activate memberships automatically when a payment is verified",
-    help: "Off: a paid order waits in “To deliver” until you set it Delivered (the spec's rule). On: a payment PayPal verifies also sets the order Delivered, so the membership starts at once.",
+    help: "Off: a paid order waits in “To deliver” until you set it Delivered. On: a payment PayPal verifies also sets the order Delivered, so the membership starts at once.",
     default: false,
     schema: checkbox,
   },

@@ -9,6 +9,7 @@ export function SingleFieldForm({
   id,
   defaultValue,
   submit,
+  hidden,
 }: {
   name: string;
   label: string;
@@ -16,13 +17,15 @@ export function SingleFieldForm({
   id?: string;
   defaultValue?: string;
   submit: string;
+  /** Values the form posts without showing them (the admin user's role). */
+  hidden?: Record<string, string>;
 }) {
   const form = useActionForm({
     id: `${intent}:${id ?? ""}`,
     defaultValue: defaultValue === undefined ? undefined : { [name]: defaultValue },
   });
   return (
-    <ActionForm handle={form} intent={intent} className="flex flex-wrap items-end gap-3">
+    <ActionForm handle={form} intent={intent} hidden={hidden} className="flex flex-wrap items-end gap-3">
       <TextField label={label} name={name} type="email" required className="min-w-64 flex-1" />
       <button type="submit" className="btn-dark" disabled={form.busy}>
         {form.busy ? "Saving…" : submit}

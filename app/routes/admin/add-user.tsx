@@ -18,6 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 const idOnly = z.object({ id: z.string().max(100) });
 
+const ONLY_ADMIN = "The admin user's role is Admin: invite other staff below, in their role.";
+
 /** The users screen's forms: the spec's admin user (add), and the staff's invite, change of role and removal. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "users");
@@ -46,7 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     default:
       return formAction(form, {
-        run: (input) => adminUsers.create({ ...input, userRole: "Admin" }, viewer),
+        // The spec's hidden userRole: 'Admin', the only value this form offers (the staff's roles are set below).
+        schema: z.looseObject({ userRole: z.literal("Admin", { error: ONLY_ADMIN }).default("Admin") }),
+        run: (input) => adminUsers.create(input, viewer),
         success: "Admin user is added",
         reset: true,
       });
@@ -88,7 +92,13 @@ export default function AddUser({ loaderData: { users, me } }: Route.ComponentPr
             </Link>
           </div>
         ) : (
-          <SingleFieldForm name="userEmail" label="Admin email" intent="add" submit="Add Admin" />
+          <SingleFieldForm
+            name="userEmail"
+            label="Admin email"
+            intent="add"
+            submit="Add Admin"
+            hidden={{ userRole: "Admin" }}
+          />
         )}
       </div>
 

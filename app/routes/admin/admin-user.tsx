@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Route } from "./+types/admin-user";
 import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
 import { SingleFieldCard } from "../../components/SingleFieldForm";
@@ -22,14 +23,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       success: "Two-factor sign-in is reset. They are signed out and set it up again at their next sign-in.",
     });
   }
+  // The spec's screen changes the address; its hidden userRole is the role they have, which stays (the users screen
+  // changes roles): a form posted with another one, or after a change of role elsewhere, is refused.
+  const { userRole } = await context.services.adminUsers.get(params.id);
   return formAction(form, {
-    // The spec's screen changes the address; the role stays what it is (the users screen changes roles).
-    run: async (input) =>
-      context.services.adminUsers.update(
-        params.id,
-        { ...input, userRole: (await context.services.adminUsers.get(params.id)).userRole },
-        viewer,
-      ),
+    schema: z.looseObject({
+      userRole: z.literal(userRole, { error: "Their role changed meanwhile: open this page again." }).default(userRole),
+    }),
+    run: (input) => context.services.adminUsers.update(params.id, input, viewer),
     success: "Admin user is updated",
   });
 }
@@ -49,6 +50,7 @@ export default function AdminUser({ loaderData: { user, required, twoFactorOn } 
         id={user._id}
         defaultValue={user.userEmail}
         submit="Update Admin"
+        hidden={{ userRole: user.userRole }}
       />
       <div className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <h2 className="text-lg text-forest">Two-factor sign-in</h2>
