@@ -199,6 +199,31 @@ async function requestFor(
       return { path: "/add-user", body: { userEmail: "chief@example.org", userRole: "Admin" } };
     case "/add-email":
       return { path: "/add-email", body: { paypalEmail: "till@example.org" } };
+    case "/discount-codes":
+      return {
+        path: "/discount-codes",
+        body: route.method === "post" ? { code: "ADMINAPI", kind: "percent", value: 10 } : undefined,
+      };
+    case "/discount-codes/:id":
+    case "/discount-codes/:id/state": {
+      if (!ids.discount) {
+        const res = await app.request("/api/discount-codes", {
+          method: "POST",
+          json: { code: "ADMINAPI2", kind: "amount", value: 5 },
+          jar: admin,
+        });
+        ids.discount = ((await res.json()) as { insertedId: string }).insertedId;
+      }
+      return {
+        path: route.path.replace(":id", ids.discount),
+        body:
+          route.method !== "put"
+            ? undefined
+            : route.path.endsWith("/state")
+              ? { disabled: true }
+              : { code: "ADMINAPI2", kind: "amount", value: 6 },
+      };
+    }
     case "/paypal-email/:id": {
       if (!ids.paypal) {
         const res = await app.request("/api/add-email", {

@@ -55,6 +55,8 @@ const FIELD_NAMES = [
     ...["freeOrPaid", "website", "archived", "ids"],
     ...["newEmail", "sessionId"],
     ...["invoiceCompanyName", "invoiceCompanyNumber", "invoiceVatNumber", "invoiceRegisteredAddress"],
+    ...["discountCode", "code", "kind", "value", "validFrom", "validTo", "maxUses", "oncePerCustomer", "packageIds"],
+    ...["period", "note", "disabled"],
   ]),
 ];
 
