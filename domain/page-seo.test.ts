@@ -42,10 +42,12 @@ describe("page SEO defaults", () => {
     expect(seo.path).toBe("/");
   });
 
-  it("leaves out a banner video, and other pages share the home page's image", () => {
+  it("leaves out a banner video or drawing (SVG), and other pages share the home page's image", () => {
     const isImage = (href: string) => !href.includes("youtube");
     const video = { ...content, banner: [{ ...content.banner[0]!, bannerImage: "https://youtube.com/watch?v=x" }] };
     expect(pageSeo("home", video, { siteName: SITE, isImage }).image.value).toBe("");
+    const drawing = { ...content, banner: [{ ...content.banner[0]!, bannerImage: "/images/hero.svg" }] };
+    expect(pageSeo("home", drawing, { siteName: SITE }).image.value).toBe("");
     expect(pageSeo("pricing", content, { siteName: SITE }).image.value).toBe("/images/banner.webp");
   });
 

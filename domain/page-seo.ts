@@ -44,6 +44,8 @@ export interface PageSeo {
   image: SeoValue;
 }
 
+const SVG = /\.svg(?:[?#]|$)/i;
+
 const oneLine = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
 /** Shortens text to at most `max` characters on a word boundary, with an ellipsis. */
@@ -66,7 +68,8 @@ function defaults(
   content: SeoContent,
   isImage: (href: string) => boolean,
 ): { title: string; description: string; image: string } {
-  const image = (href: string | undefined) => (href && isImage(href) ? href : "");
+  // Social networks show no SVG on a shared card: a drawing is no default share image.
+  const image = (href: string | undefined) => (href && isImage(href) && !SVG.test(href) ? href : "");
   switch (page) {
     case "home": {
       const banner = content.banner?.[0];
@@ -78,7 +81,7 @@ function defaults(
     }
     case "service": {
       const heading = content.serviceHeading?.[0];
-      const pictured = content.serviceItem?.find((s) => s.serviceImg && isImage(s.serviceImg));
+      const pictured = content.serviceItem?.find((s) => s.serviceImg && image(s.serviceImg));
       return {
         title: oneLine(heading?.serviceHeading) || "Our services",
         description:

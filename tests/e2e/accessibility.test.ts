@@ -57,7 +57,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
       await logIn(page, ADMIN.email, ADMIN.password);
       const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
       const found: string[] = [];
-      const paths = [...CUSTOMER, ...(await adminPages()), `/order-now/${pkg!._id}`];
+      const paths = [...CUSTOMER, ...(await adminPages()), "/search-listings/home", `/order-now/${pkg!._id}`];
       expect(paths).toContain("/add-user");
       for (const path of paths) found.push(...(await violations(page, path)));
       expect(found).toEqual([]);

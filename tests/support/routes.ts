@@ -141,6 +141,8 @@ export function fromRecords(pool: Pool): Fill {
           `"user"`,
           `where not exists (select 1 from admin_users a where lower(a.user_email) = lower("user".email))`,
         );
+      case "routes/admin/search-listing.tsx :page":
+        return "home";
       case "routes/admin/export.ts :file":
       case "routes/admin/report-download.ts :file":
         return downloadOf(route);
