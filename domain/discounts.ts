@@ -164,7 +164,7 @@ export const discountCodeSchema = z
         .number({ error: "Maximum uses must be a number" })
         .int({ error: "Maximum uses must be a whole number" })
         .min(1, { error: "Maximum uses must be at least 1" })
-        .max(MAX_DISCOUNT_USES, { error: `Maximum uses must be at most ${MAX_DISCOUNT_USES.toLocaleString("en-US")}` })
+        .max(MAX_DISCOUNT_USES, { error: "Maximum uses must be at most 1,000,000" })
         .optional(),
     ),
     oncePerCustomer: checkbox("Once per customer"),

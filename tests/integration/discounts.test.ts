@@ -196,7 +196,9 @@ describe("a code that does not apply says why, on the field, and places nothing"
     expect(first.status).toBe(201);
     await refused(await place(jar, premium._id, code), "alreadyUsed");
     const id = ((await first.json()) as { insertedId: string }).insertedId;
-    expect((await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar })).status).toBeLessThan(300);
+    expect((await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar })).status).toBeLessThan(
+      300,
+    );
     expect((await place(jar, premium._id, code)).status).toBe(201);
   });
 
