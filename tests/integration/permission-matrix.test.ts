@@ -105,5 +105,5 @@ describe("the REST route × role matrix", () => {
     expect(editorOrders.status).toBe(403);
     expect(leaks).toEqual([]);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });
