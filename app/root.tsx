@@ -25,6 +25,7 @@ import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import type { MediaInfo } from "../domain/media";
 import { hydrates } from "./lib/hydration";
+import { PLAIN_PAGE_SCRIPT } from "./lib/plain-page-script";
 import { siteName } from "../domain/site";
 import { staticImagesUsed } from "./lib/static-images.server";
 
@@ -59,7 +60,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // preloads (React Router writes both there, and its streamed-data scripts only after it), nothing to hydrate.
   const scripts = hydrates(useMatches());
   return (
-    <html lang="en">
+    <html lang="en" className={scripts ? undefined : "plain-page"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -69,8 +70,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">
+        {/* A plain page (no React): the loading bar is a CSS animation, and one small inline script closes the menu
+            and posts the public forms in place (app/styles/motion.css, app/lib/plain-page-script.ts; decision 051). */}
+        {scripts ? null : <div className="page-bar" data-testid="loading-bar" aria-hidden="true" />}
         {children}
-        {scripts ? <Scripts /> : null}
+        {scripts ? <Scripts /> : <script dangerouslySetInnerHTML={{ __html: PLAIN_PAGE_SCRIPT }} />}
       </body>
     </html>
   );

@@ -29,6 +29,11 @@ export interface ActionFormOptions {
    * signup): `confirmed` turns true, and `again()` brings the empty form back.
    */
   confirm?: boolean;
+  /**
+   * The answer that came with the page from another route's action, for a form drawn outside that route (the footer's
+   * newsletter form, answered by /newsletter); by default the enclosing route's own action data.
+   */
+  pageAnswer?: unknown;
 }
 
 export type ActionFormHandle = ReturnType<typeof useActionForm>;
@@ -58,9 +63,11 @@ export function useActionForm({
   feedback = "toast",
   onSuccess,
   confirm = false,
+  pageAnswer: givenAnswer,
 }: ActionFormOptions) {
   const fetcher = useFetcher<FormAnswer>();
-  const routeAnswer = useActionData() as FormAnswer | undefined;
+  const ownAnswer = useActionData() as FormAnswer | undefined;
+  const routeAnswer = givenAnswer ?? ownAnswer;
   // An answer that came with the page: posted without JavaScript (or before the page was interactive).
   const pageAnswer = isAnswer(routeAnswer) && routeAnswer.form === id ? routeAnswer : undefined;
   const answer = fetcher.data ?? pageAnswer;
@@ -158,6 +165,7 @@ export function ActionForm({
   hidden,
   className,
   testId,
+  inPlace,
   onSubmit,
   children,
 }: {
@@ -166,6 +174,11 @@ export function ActionForm({
   hidden?: Record<string, string>;
   className?: string;
   testId?: string;
+  /**
+   * On a plain public page (no React), the page's one script posts the form in the background and puts the answer
+   * in its place (app/lib/plain-page-script.ts); without scripts it stays a plain post.
+   */
+  inPlace?: boolean;
   /** Runs first; `preventDefault()` stops the post (a confirmation). */
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
@@ -184,6 +197,7 @@ export function ActionForm({
         }}
         className={className}
         data-testid={testId}
+        data-in-place={inPlace ? "" : undefined}
       >
         <input type="hidden" name={FORM_ID_FIELD} value={handle.id} />
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}

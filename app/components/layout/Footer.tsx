@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { useContext } from "react";
+import { Link, UNSAFE_DataRouterStateContext } from "react-router";
 import type { PageContent } from "../../content/pages";
 import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
@@ -62,7 +63,16 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
 }
 
 function NewsletterForm() {
-  const form = useActionForm({ id: "newsletter", action: "/newsletter", confirm: true }); // checked by the server;
+  // The footer is drawn outside the /newsletter route, whose action answers this form: its answer is read from the
+  // router's state (React Router's useActionData reads only the enclosing route's), so that on a plain page the
+  // answer shows at the form, posted in place or with the page.
+  const answers = useContext(UNSAFE_DataRouterStateContext)?.actionData;
+  const form = useActionForm({
+    id: "newsletter",
+    action: "/newsletter",
+    confirm: true,
+    pageAnswer: answers?.["routes/public/newsletter"],
+  }); // checked by the server;
   const email = form.fields.subemail!;
   const error = email.errors?.[0];
   if (form.confirmed) {
@@ -79,7 +89,9 @@ function NewsletterForm() {
     );
   }
   return (
-    <ActionForm handle={form} className="relative mt-4">
+    // On a plain page the answer comes in the form (posted in place, or with the page without scripts): the success
+    // line on white (the alert's light tint is the footer's own colour) and what to do next under it.
+    <ActionForm handle={form} inPlace className="relative mt-4 [&_[role=status]]:mb-3 [&_[role=status]]:bg-white">
       <Honeypot />
       <label htmlFor={email.id} className="sr-only">
         Email address
@@ -111,6 +123,7 @@ function NewsletterForm() {
           {error}
         </p>
       ) : null}
+      {form.shown?.ok ? <p className="mt-2 text-sm">{SIGNUP_NEXT_STEP}</p> : null}
     </ActionForm>
   );
 }

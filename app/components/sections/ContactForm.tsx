@@ -3,13 +3,15 @@ import { Honeypot, TextAreaField, TextField } from "../forms";
 
 /**
  * 'Send Us Message': posts to the /contact action from every page that shows it and keeps the visitor here; what was
- * typed stays on an error; once sent, a confirmation takes the form's place (beside the spec's toast). Without
- * JavaScript the browser lands on /contact, which shows the answer in the form: what every visitor gets while the
- * public pages are sent without scripts (app/lib/hydration.ts). The rules (domain/public-forms.ts) are
+ * typed stays on an error; once sent, a confirmation takes the form's place (beside the spec's toast). On the plain
+ * public pages (app/lib/hydration.ts) the page's small script posts it in place and shows the server's answer in the
+ * form (app/lib/plain-page-script.ts); without scripts the browser lands on /contact, opened at the form's answer. The rules (domain/public-forms.ts) are
  * checked by the server only, so that no page of the public site loads schema code.
  */
 export function ContactForm() {
-  const form = useActionForm({ id: "contact", action: "/contact", confirm: true });
+  // The fragment: after a plain post the answer page opens at this form (its answer is the form's first line), not
+  // 1,200 px above it on a phone.
+  const form = useActionForm({ id: "contact", action: "/contact#form-contact", confirm: true });
   const card = "rounded-3xl bg-white p-6 shadow-sm ring-1 ring-linen sm:p-10";
   return (
     <section id="contact-sec" className="bg-sand py-20 sm:py-24">
@@ -32,7 +34,7 @@ export function ContactForm() {
             A designer or SEO lead reads every message and replies to the email address you gave within one working day.
           </FormConfirmation>
         ) : (
-          <ActionForm handle={form} className={`relative grid gap-5 sm:grid-cols-2 ${card}`}>
+          <ActionForm handle={form} inPlace className={`relative grid gap-5 sm:grid-cols-2 ${card}`}>
             <Honeypot />
             <input type="hidden" name="messageStatus" value="UnRead" />
             <TextField label="Full Name" name="name" autoComplete="name" required />
