@@ -290,9 +290,12 @@ export function createPayPalService(deps: {
       packageName: string;
       packagePrice: number;
       packageValidity: number;
+      discountAmount: number;
     }): Promise<CheckoutForm | null> {
       const period = paypalPeriod(order.packageValidity);
-      if (!period || order.packagePrice <= 0) return null;
+      // A discounted order is paid once: its price is the discount's, and a subscription would bill it every period
+      // (a code for the first period only needs PayPal's introductory period, not built yet: issue 27).
+      if (!period || order.packagePrice <= 0 || order.discountAmount > 0) return null;
       const once = await this.checkout(order);
       const { amount, ...fields } = once.fields;
       return {

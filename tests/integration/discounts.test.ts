@@ -126,6 +126,9 @@ describe("an order placed with a code", () => {
     expect(record).toMatchObject({ packagePrice: expected, priceBefore: basic.packagePrice, discountCode: code });
     const checkout = await app.services.paypal.checkout(record);
     expect(checkout.fields.amount).toBe(expected.toFixed(2));
+    // Paid once only: a subscription would bill the discounted price every period.
+    expect(await app.services.paypal.subscribeCheckout(record)).toBeNull();
+    expect(await app.services.paypal.subscribeCheckout({ ...record, discountAmount: 0 })).not.toBeNull();
 
     const before = await revenue();
     // The package's full price is not what this order asked for: refused.
