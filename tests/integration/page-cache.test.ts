@@ -1,9 +1,11 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RequestHandler } from "express";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
 import type { PageCache } from "../../server/http/page-cache";
 import { buildIsCurrent } from "../../scripts/build-state.mjs";
 import { signInAsAdmin, signUp } from "../support/accounts";
@@ -79,9 +81,10 @@ describe("anonymous hits", () => {
     expect(res.headers.get("content-encoding")).toBe("br");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
-    // The policy stored with the page: a public page is plain HTML without inline scripts (decision 027), so it
-    // allows the site's own files only (pages that hydrate name each inline script's hash: tests/e2e/page-cache).
-    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'(;|$)/);
+    // The policy stored with the page: a public page is plain HTML whose one inline script is the small plain-page
+    // script (decisions 027, 051): the site's own files and that script's hash only.
+    const hash = createHash("sha256").update(PLAIN_PAGE_SCRIPT).digest("base64");
+    expect(res.headers.get("content-security-policy")).toContain(`script-src 'self' 'sha256-${hash}';`);
     expect(res.headers.get("vary")).toBe("Accept-Encoding, Cookie");
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(res.headers.get("etag")).toMatch(/^W\/"[\w-]+"$/);
