@@ -6,6 +6,7 @@ import { ROOT } from "../support/server";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
 
 /** The anonymous page cache (server/http/pages.ts), observed from outside against the built server. */
 let env: E2EEnv;
@@ -61,10 +62,13 @@ describe("the anonymous page cache", () => {
     // The first view of an address with a query string only learns what the page reads (not stored under it).
     expect((await fetch(env.server.url + "/pricing?csp")).headers.get("x-cache")).toBe("MISS");
     for (let i = 0; i < 2; i++) {
-      // A public page is plain HTML (app/lib/hydration.ts): no inline script, so nothing but 'self' is allowed.
+      // A public page is plain HTML (app/lib/hydration.ts) with one small inline script (decision 051): 'self' and
+      // that script's hash only.
       const { res, scripts, policy, scriptSrc } = await scriptsAndPolicy("/pricing?csp");
-      expect(scripts).toEqual([]);
-      expect(scriptSrc).toBe("script-src 'self'");
+      expect(scripts).toEqual([PLAIN_PAGE_SCRIPT]);
+      expect(scriptSrc).toBe(
+        `script-src 'self' 'sha256-${createHash("sha256").update(PLAIN_PAGE_SCRIPT).digest("base64")}'`,
+      );
       expect(res.headers.get("x-cache")).toBe(i === 0 ? "MISS" : "HIT");
       policies.push(policy);
     }
