@@ -516,7 +516,9 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "restrict" }),
     /** active: renews each period; cancelled: no more renewals, the time paid for remains; ended: PayPal's end of term. */
-    status: text("status", { enum: ["active", "cancelled", "ended"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "cancelled", "ended"] })
+      .notNull()
+      .default("active"),
     signedUpAt: timestamp("signed_up_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     /** Who cancelled: PayPal, or the staff member who marked it (a customer who called). */
