@@ -163,15 +163,25 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     return and(...where)!;
   }
 
-  /** Each sort ends with the id, so pages never overlap. */
+  /**
+   * Each sort ends with the id, so pages never overlap. A state that only customers with figures have (everything but
+   * all and never paid) sorts by the figures' own columns, so that PostgreSQL walks their index (customer_totals_spent_idx,
+   * customer_totals_ends_idx) and stops at the page, instead of sorting every matching customer: with the million
+   * orders nearly every customer is active, and that sort was a quarter of a second a page.
+   */
   function orderOf(filters: CustomerFilters): SQL[] {
+    const withFigures = filters.state !== undefined && filters.state !== "never-paid";
     switch (filters.sort) {
       case "name":
         return [sql`lower(${user.name}) asc`, sql`${user.email} asc`, asc(user.id)];
       case "membership-end":
-        return [sql`${customerTotals.membershipEnds} desc nulls last`, desc(user.id)];
+        return withFigures && filters.state !== "waiting"
+          ? [desc(customerTotals.membershipEnds), desc(customerTotals.userId)]
+          : [sql`${customerTotals.membershipEnds} desc nulls last`, desc(user.id)];
       case "spent":
-        return [sql`coalesce(${customerTotals.spent}, 0) desc`, desc(user.id)];
+        return withFigures
+          ? [desc(customerTotals.spent), desc(customerTotals.userId)]
+          : [sql`coalesce(${customerTotals.spent}, 0) desc`, desc(user.id)];
       case "joined":
         return [desc(user.createdAt), desc(user.id)];
     }

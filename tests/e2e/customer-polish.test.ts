@@ -66,6 +66,12 @@ describe("customer polish", () => {
     expect(await grid.getByRole("link", { name: "Upgrade Membership" }).count()).toBe(0);
     expect(await grid.getByText("Premium Access Required").count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+    // An item's own page says the same, without the offer to buy.
+    const [item] = (await env.db.pool.query("select id from catalogue_items limit 1")).rows;
+    const res = await page.goto(`/item/${item.id}`);
+    expect(res!.status()).toBe(403);
+    await expect.poll(() => main(page).textContent()).toContain(WAITING_CARD);
+    expect(await main(page).getByRole("link", { name: "Upgrade Membership" }).count()).toBe(0);
     await page.context().close();
   });
 

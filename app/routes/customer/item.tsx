@@ -1,13 +1,20 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/item";
 import { ErrorPanel } from "../../components/ErrorPanel";
+import { WAITING_CARD_TEXT } from "../../components/ItemsGrid";
 import { Generator, GeneratorError } from "../../components/generator/Generator";
 import { requireUser } from "../../lib/guards.server";
+import { isAppError } from "../../../server/lib/errors";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
-  // Without an active membership the service refuses (403): the error boundary below says so (spec 1, section 8).
-  const item = await context.services.catalogue.get(viewer, params.id);
+  // Without an active membership the service refuses (403): the error boundary below says so (spec 1, section 8); a
+  // customer whose paid order waits for activation is told their items open then, with no offer to buy again.
+  const item = await context.services.catalogue.get(viewer, params.id).catch(async (error: unknown) => {
+    if (!isAppError(error) || error.status !== 403) throw error;
+    const waiting = (await context.services.orders.membership(viewer)).state === "waiting";
+    throw data({ message: error.message, waiting }, { status: 403 });
+  });
   return {
     item: {
       id: item._id,
@@ -31,17 +38,20 @@ export default function ItemGenerator({ loaderData: { item, delayMs } }: Route.C
 /** No active membership: the page says so rather than showing an error page; anything else is the usual error. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error) || error.status !== 403) return <ErrorPanel error={error} />;
-  const message = (error.data as { message?: string } | undefined)?.message;
+  const { message, waiting } = (error.data ?? {}) as { message?: string; waiting?: boolean };
   return (
     <section className="bg-sand/60">
       <div className="container-page py-16 text-center sm:py-24">
         <p className="eyebrow">Cold email generator</p>
         <h1 className="section-title">Premium Access Required</h1>
         <GeneratorError>{message ?? "No active membership found"}</GeneratorError>
+        {waiting ? <p className="mt-4 text-mist">{WAITING_CARD_TEXT}.</p> : null}
         <div className="mt-8 flex justify-center gap-3">
-          <Link to="/pricing" className="btn-primary">
-            Upgrade Membership
-          </Link>
+          {waiting ? null : (
+            <Link to="/pricing" className="btn-primary">
+              Upgrade Membership
+            </Link>
+          )}
           <Link to="/dashboard" className="btn-outline">
             Dashboard
           </Link>
