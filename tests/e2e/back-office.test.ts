@@ -62,7 +62,15 @@ describe("who may open the back office", () => {
     await logIn(page, "editor@example.org", CUSTOMER_PASSWORD);
     await page.goto("/setting");
     const labels = await backOfficeNavLabels(page);
-    expect(labels).toEqual(["Site content", "Media library", "Items", "Add item", "Trash", "Messages"]);
+    expect(labels).toEqual([
+      "Site content",
+      "Media library",
+      "Items",
+      "Add item",
+      "Search listings",
+      "Trash",
+      "Messages",
+    ]);
     await page.close();
   });
 });
