@@ -104,7 +104,7 @@ describe("customer polish", () => {
     await page.context().close();
   });
 
-  it("without JavaScript too, and an address of another site is not followed", async () => {
+  it("without JavaScript too; any other address (another site, another page) lands on / as the spec says", async () => {
     const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/register?redirectTo=" + encodeURIComponent("https://elsewhere.example/x"));
@@ -123,8 +123,19 @@ describe("customer polish", () => {
     await main(p2).getByLabel("Password", { exact: true }).fill(PASSWORD);
     await main(p2).getByLabel("I accept the terms and the privacy notice").check();
     await main(p2).getByRole("button", { name: "Register" }).click();
-    await p2.waitForURL((u) => u.pathname === "/my-order");
+    await p2.waitForURL((u) => u.pathname === "/");
     await second.close();
+
+    const [plan] = (await env.db.pool.query("select id from content_entries where type = 'pricing' limit 1")).rows;
+    const third = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    const p3 = await third.newPage();
+    await p3.goto("/register?redirectTo=" + encodeURIComponent(`/order-now/${plan.id}`));
+    await main(p3).getByLabel("Email", { exact: true }).fill("nojs-chooser-3@example.org");
+    await main(p3).getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await main(p3).getByLabel("I accept the terms and the privacy notice").check();
+    await main(p3).getByRole("button", { name: "Register" }).click();
+    await p3.waitForURL((u) => u.pathname === `/order-now/${plan.id}`);
+    await third.close();
   });
 
   it("My Orders tells orders apart and cancels an unpaid one after asking", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
+import { WAITING_CARD_TEXT } from "../../app/components/ItemsGrid";
 
 const seoTemplates = JSON.parse(
   readFileSync(path.join(ROOT, "server/catalogue/categories/seo-service.json"), "utf8"),
@@ -44,9 +45,7 @@ describe("visitor to member", () => {
     await main(customer).getByLabel("Password", { exact: true }).fill("journey-pass-1");
     await main(customer).getByLabel("I accept the terms and the privacy notice").check();
     await main(customer).getByRole("button", { name: "Register" }).click();
-    await customer.waitForURL((u) => u.pathname === "/");
-
-    await premium.getByRole("link").click();
+    // The plan chosen before signing up is where registration lands (issue 28; any other page lands on /).
     await customer.waitForURL((u) => u.pathname.startsWith("/order-now/"));
     // The address changes before React has drawn the new page (the navigation renders in a transition).
     await expect.poll(() => customer.locator("h1").textContent()).toBe("Get started with our Premium Plan today.");
@@ -70,8 +69,8 @@ describe("visitor to member", () => {
     // Paid, not yet delivered: the items stay locked, and the customer is told the payment arrived.
     await customer.goto("/dashboard");
     expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("waiting");
-    // The seeded catalogue: one item per category, locked.
-    expect(await customer.getByTestId("items-grid").getByText("Premium Access Required").count()).toBe(5);
+    // The seeded catalogue: one item per category, locked, each saying it opens once the membership is activated.
+    expect(await customer.getByTestId("items-grid").getByText(WAITING_CARD_TEXT).count()).toBe(5);
 
     // The admin finds the order on the dashboard and delivers it.
     await admin.goto("/admin");

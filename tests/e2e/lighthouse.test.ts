@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
+import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
 
 /**
  * What issue 14 part 5 promises, observed from outside against the built server: the public pages load no script at
@@ -63,7 +64,7 @@ function rawGet(address: string, headers: Record<string, string>) {
 }
 
 describe("the public pages' weight and safety", () => {
-  it("are plain HTML: no script, no module preload, no CSP violation; /login still hydrates (with zod)", async () => {
+  it("are plain HTML: no module script, no module preload, only the plain pages' inline script, no CSP violation; /login still hydrates (with zod)", async () => {
     const p = await page();
     for (const address of [...PUBLIC_PAGES, "/thanks", "/no-such-page"]) {
       const { scripts, violations } = await scriptsOf(p, address);
@@ -73,8 +74,12 @@ describe("the public pages' weight and safety", () => {
       const html = await (await fetch(env.server.url + address)).text();
       expect(html, address).not.toMatch(/<script[^>]*type="module"/);
       expect(html, address).not.toMatch(/modulepreload/);
-      // The only scripts left are JSON-LD data blocks, which never run.
-      expect(html.match(/<script(?![^>]*type="application\/ld\+json")/g) ?? [], address).toEqual([]);
+      // Besides JSON-LD data blocks, which never run, one inline script: the plain pages' own (decision 051).
+      const inline = [...html.matchAll(/<script(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g)];
+      expect(
+        inline.map((m) => m[1]),
+        address,
+      ).toEqual([PLAIN_PAGE_SCRIPT]);
     }
     const login = await (await fetch(env.server.url + "/login")).text();
     expect(login).toMatch(/<script[^>]*type="module"/);

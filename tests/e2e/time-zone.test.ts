@@ -120,6 +120,8 @@ describe(`every page hydrates cleanly with the server on UTC and the browser on 
     const {
       data: [item],
     } = await api<{ data: { _id: string }[] }>(page, "GET", "/all-database");
+    // A discount code, valid for a few days, for its edit screen.
+    await api(page, "POST", "/discount-codes", { code: "ZONE10", kind: "percent", value: 10, validFrom: "2026-01-01" });
     // A customer of their own for the customer record (joined, a membership given with its window).
     await signUp(env.server, "tia.customer@example.org");
     const [customer] = (await env.db.pool.query(`select id from "user" where email = 'tia.customer@example.org'`)).rows;

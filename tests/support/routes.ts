@@ -143,6 +143,8 @@ export function fromRecords(pool: Pool): Fill {
         );
       case "routes/admin/search-listing.tsx :page":
         return "home";
+      case "routes/admin/discount-code.tsx :id":
+        return first("discount_codes");
       case "routes/admin/export.ts :file":
       case "routes/admin/report-download.ts :file":
         return downloadOf(route);

@@ -24,9 +24,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     hide: ["password"],
     run: async (registration) => {
       const headers = await context.services.accounts.signUp(registration, attempt(request, context));
-      // Spec 1 and the accounts issue: after registration the new member goes to the landing page, or back to the
-      // page they were on their way to (a plan's order page), which asks them to confirm their email.
-      throw redirect(safeRedirect(form.get("redirectTo"), "/"), { headers });
+      // Spec 1: after registration the user goes to /. The one exception (issue 28): a visitor who chose a plan goes
+      // back to that plan's order page, which asks them to confirm their email; any other redirectTo is not followed.
+      const to = safeRedirect(form.get("redirectTo"), "/");
+      throw redirect(/^\/order-now\/[^/?#]+$/.test(to) ? to : "/", { headers });
     },
   });
 }
