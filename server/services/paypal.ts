@@ -7,7 +7,7 @@ import type { Logger } from "../lib/logger";
 import { PAYPAL_ACTOR, type OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
 import { createPayPalSimulator, SIMULATOR_PATH, SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
-import type { SubscriptionsService } from "./subscriptions";
+import type { SubscribedOrder, SubscriptionsService } from "./subscriptions";
 import {
   decideSubscriptionPayment,
   paypalPeriod,
@@ -156,17 +156,7 @@ export function createPayPalService(deps: {
     eventId: string,
     params: URLSearchParams,
     notice: NonNullable<ReturnType<typeof subscriptionNotice>>,
-    order: {
-      id: string;
-      userId: string;
-      number: string;
-      customerName: string;
-      customerEmail: string;
-      packageName: string;
-      packagePrice: number;
-      packageValidity: number;
-      paymentStatus: string;
-    },
+    order: SubscribedOrder & { packageValidity: number; paymentStatus: string },
   ): Promise<IpnOutcome> {
     const subscrId = subscrIdOf(params);
     const done = async (reason: string, outcome: IpnOutcome = "rejected") => {

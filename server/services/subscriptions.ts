@@ -9,6 +9,17 @@ import type { MailsService } from "./mails";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
+/** What a subscription's notice needs of the order that started it. */
+export interface SubscribedOrder {
+  id: string;
+  userId: string;
+  number: string;
+  customerName: string;
+  customerEmail: string;
+  packageName: string;
+  packagePrice: number;
+}
+
 /** A subscription as the customer's and the studio's screens show it. */
 export interface SubscriptionView {
   id: string;
@@ -65,15 +76,7 @@ export function createSubscriptionsService(deps: {
     async note(
       notice: SubscriptionNotice,
       subscrId: string,
-      order: {
-        id: string;
-        userId: string;
-        number: string;
-        customerName: string;
-        customerEmail: string;
-        packageName: string;
-        packagePrice: number;
-      },
+      order: SubscribedOrder,
       actor: Actor,
       noticeKey: string,
     ): Promise<{ subscription: SubscriptionRow; changed: boolean }> {
