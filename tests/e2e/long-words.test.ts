@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pages } from "../../app/content/pages";
 import { MAX_TEXT } from "../../domain/fields";
 import { sections, type FieldDef, type SectionDef } from "../../domain/registry";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
+import { PUBLIC_PAGES } from "../support/routes";
 
 /**
  * Issue 28, part 3: content cannot break the layout. Every text field of every section of the registry holds one
@@ -14,18 +14,6 @@ import { startAdminE2E, type E2EEnv } from "../support/e2e";
  */
 const WORD = "Wm".repeat(MAX_TEXT / 2);
 const EMAIL = `${"w".repeat(240)}@example.org`;
-
-/** The public pages: those of app/content/pages.ts and the others a visitor reaches. */
-const PUBLIC_PAGES = [
-  ...new Set([
-    ...Object.values(pages).map((p) => p.path),
-    "/contact-us",
-    "/thanks",
-    "/newsletter",
-    "/login",
-    "/register",
-  ]),
-];
 
 let env: E2EEnv;
 let admin: Page;

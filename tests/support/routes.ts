@@ -4,8 +4,21 @@ import type { Pool } from "pg";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { editFor } from "../../app/content/admin-screens";
+import { pages } from "../../app/content/pages";
 import { ROOT } from "./server";
 import { STAFF_AREAS, type StaffArea } from "../../domain/capabilities";
+
+/** The public pages a visitor reaches: those of app/content/pages.ts, and the account and form pages. */
+export const PUBLIC_PAGES = [
+  ...new Set([
+    ...Object.values(pages).map((p) => p.path),
+    "/contact-us",
+    "/thanks",
+    "/newsletter",
+    "/login",
+    "/register",
+  ]),
+];
 
 /**
  * The back office's addresses, read from the route config (app/routes.ts), so that a page added there is visited by
