@@ -4,6 +4,7 @@ import { validateSection } from "./validation";
 import {
   AUTO_RENEW_REFUSED,
   decideSubscriptionPayment,
+  nextPaymentDate,
   nextSubscriptionStatus,
   paypalPeriod,
   periodDays,
@@ -104,5 +105,25 @@ describe("decideSubscriptionPayment", () => {
         txnApplied: false,
       }).kind,
     ).toBe("refuse");
+  });
+});
+
+describe("nextPaymentDate", () => {
+  const at = (iso: string) => new Date(iso);
+  it("adds days and weeks exactly", () => {
+    expect(nextPaymentDate(at("2026-01-10T09:00:00Z"), 30, 1)).toEqual(at("2026-02-09T09:00:00Z"));
+    expect(nextPaymentDate(at("2026-01-10T09:00:00Z"), 30, 3)).toEqual(at("2026-04-10T09:00:00Z"));
+    expect(nextPaymentDate(at("2026-01-10T09:00:00Z"), 98, 1)).toEqual(at("2026-04-18T09:00:00Z"));
+  });
+  it("follows the calendar for months and years, clamping to the month's last day", () => {
+    expect(nextPaymentDate(at("2026-01-31T12:00:00Z"), 180, 1)).toEqual(at("2026-07-31T12:00:00Z"));
+    expect(nextPaymentDate(at("2026-08-31T12:00:00Z"), 180, 1)).toEqual(at("2027-02-28T12:00:00Z"));
+    expect(nextPaymentDate(at("2028-02-29T12:00:00Z"), 365, 1)).toEqual(at("2029-02-28T12:00:00Z"));
+    expect(nextPaymentDate(at("2026-03-15T12:00:00Z"), 730, 2)).toEqual(at("2030-03-15T12:00:00Z"));
+  });
+  it("has no date before the first payment or for a period PayPal cannot bill", () => {
+    expect(nextPaymentDate(null, 30, 1)).toBeNull();
+    expect(nextPaymentDate(at("2026-01-10T09:00:00Z"), 30, 0)).toBeNull();
+    expect(nextPaymentDate(at("2026-01-10T09:00:00Z"), 100, 1)).toBeNull();
   });
 });

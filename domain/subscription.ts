@@ -36,6 +36,28 @@ export function periodDays(period: string | null | undefined): number | null {
   return Number(m[1]) * UNIT_DAYS[m[2] as keyof typeof UNIT_DAYS];
 }
 
+/**
+ * When PayPal takes the payment after `payments` of them (PayPal's own schedule: the first payment's moment plus that
+ * many periods, months and years on the calendar, a day that month lacks clamped to its last). Null before the first
+ * payment, or for a period PayPal cannot bill.
+ */
+export function nextPaymentDate(firstPaidAt: Date | null, validityDays: number, payments: number): Date | null {
+  const period = paypalPeriod(validityDays);
+  if (!firstPaidAt || !period || payments < 1) return null;
+  const n = period.p3 * payments;
+  if (period.t3 === "D" || period.t3 === "W") {
+    return new Date(firstPaidAt.getTime() + n * (period.t3 === "D" ? 1 : 7) * 86_400_000);
+  }
+  const months = period.t3 === "M" ? n : n * 12;
+  const d = new Date(firstPaidAt.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
 /** The statuses of a subscription: it renews, it was cancelled (the time paid for remains), or PayPal ended it. */
 export const SUBSCRIPTION_STATUSES = ["active", "cancelled", "ended"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

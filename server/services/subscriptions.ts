@@ -1,5 +1,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { nextSubscriptionStatus, type SubscriptionNotice, type SubscriptionStatus } from "../../domain/subscription";
+import {
+  nextPaymentDate,
+  nextSubscriptionStatus,
+  type SubscriptionNotice,
+  type SubscriptionStatus,
+} from "../../domain/subscription";
 import type { Db } from "../db/client";
 import { orders, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
@@ -37,6 +42,8 @@ export interface SubscriptionView {
   lastFailedAt: Date | null;
   /** Payments so far: the subscribed order's (once paid) and each renewal's. */
   payments: number;
+  /** When PayPal takes the next payment (domain nextPaymentDate), while the subscription is active and was paid once. */
+  nextPaymentAt: Date | null;
 }
 
 const audit_ = (s: Pick<SubscriptionRow, "status" | "signedUpAt" | "cancelledAt" | "endedAt" | "lastFailedAt">) => ({
@@ -168,6 +175,7 @@ export function createSubscriptionsService(deps: {
           amount: orders.packagePrice,
           periodDays: orders.packageValidity,
           firstPaid: sql<boolean>`${orders.paymentStatus} in ('Paid', 'Refunded')`,
+          firstPaidAt: orders.paidAt,
         })
         .from(subscriptions)
         .innerJoin(orders, eq(orders.id, subscriptions.orderId))
@@ -184,27 +192,31 @@ export function createSubscriptionsService(deps: {
               orders.subscrId,
               rows.map((r) => r.s.subscrId),
             ),
-            eq(orders.paymentStatus, "Paid"),
+            inArray(orders.paymentStatus, ["Paid", "Refunded"]),
           ),
         )
         .groupBy(orders.subscrId);
       const count = new Map(renewals.map((r) => [r.subscrId, r.n]));
-      return rows.map((r) => ({
-        id: r.s.id,
-        subscrId: r.s.subscrId,
-        orderId: r.s.orderId,
-        orderNumber: r.orderNumber,
-        packageName: r.packageName,
-        amount: r.amount,
-        periodDays: r.periodDays,
-        status: r.s.status,
-        signedUpAt: r.s.signedUpAt,
-        cancelledAt: r.s.cancelledAt,
-        cancelledBy: r.s.cancelledBy,
-        endedAt: r.s.endedAt,
-        lastFailedAt: r.s.lastFailedAt,
-        payments: (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0),
-      }));
+      return rows.map((r) => {
+        const payments = (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0);
+        return {
+          id: r.s.id,
+          subscrId: r.s.subscrId,
+          orderId: r.s.orderId,
+          orderNumber: r.orderNumber,
+          packageName: r.packageName,
+          amount: r.amount,
+          periodDays: r.periodDays,
+          status: r.s.status,
+          signedUpAt: r.s.signedUpAt,
+          cancelledAt: r.s.cancelledAt,
+          cancelledBy: r.s.cancelledBy,
+          endedAt: r.s.endedAt,
+          lastFailedAt: r.s.lastFailedAt,
+          payments,
+          nextPaymentAt: r.s.status === "active" ? nextPaymentDate(r.firstPaidAt, r.periodDays, payments) : null,
+        };
+      });
     },
   };
 }
