@@ -180,3 +180,51 @@ describe("accessibility of invoices (axe-core, WCAG 2.1 AA)", () => {
     });
   }
 });
+
+// Issue 27 (decision 049) and issue 28 (decision 048): a discount code's own page, and the confirmation a customer is
+// asked before an unpaid order is cancelled.
+describe("accessibility of a discount code and of cancelling an order (axe-core, WCAG 2.1 AA)", () => {
+  for (const [name, viewport] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    it(`at ${name} width`, async () => {
+      const staff = await signIn(env.server, ADMIN.email, ADMIN.password);
+      const added = await fetch(env.server.url + "/api/discount-codes", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: staff.header(), origin: env.server.url },
+        body: JSON.stringify({ code: `AXE${name.toUpperCase()}`, kind: "percent", value: 10, maxUses: 3 }),
+      });
+      expect(added.status, await added.clone().text()).toBe(201);
+      const { insertedId: code } = (await added.json()) as { insertedId: string };
+      const who = { email: `cancel-${name}@example.org`, password: "cancel-pass-12" };
+      const jar = await signUp(env.server, who.email, { password: who.password });
+      const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
+      const placed = await fetch(env.server.url + "/api/new-order", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: jar.header() },
+        body: JSON.stringify({
+          packageId: pkg!._id,
+          customerName: "Cara Cancel",
+          customerAddress: "2 Rule Row, York",
+          customerCountry: "UK",
+        }),
+      });
+      const { insertedId: order } = (await placed.json()) as { insertedId: string };
+      const customer = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(customer, who.email, who.password);
+      const admin = await newPage(env.browser, env.server.url, { viewport });
+      await logIn(admin, ADMIN.email, ADMIN.password);
+      const found = [
+        ...(await violations(customer, `/my-order?cancel=${order}`)),
+        ...(await violations(admin, `/discount-codes/${code}`)),
+      ];
+      expect(found).toEqual([]);
+      // What was checked is the confirmation itself and the code's page, not an error page.
+      expect(await customer.getByTestId("cancel-order").getAttribute("data-state")).toBe("confirm");
+      expect(await admin.getByRole("main").textContent()).toContain(`AXE${name.toUpperCase()}`);
+      await customer.context().close();
+      await admin.context().close();
+    });
+  }
+});
