@@ -299,6 +299,11 @@ export const orders = pgTable(
     discountCodeId: uuid("discount_code_id").references((): AnyPgColumn => discountCodes.id, { onDelete: "restrict" }),
     priceBefore: numeric("price_before", { precision: 10, scale: 2, mode: "number" }),
     discountAmount: numeric("discount_amount", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
+    /**
+     * The code's period as it was when the order was placed (a subscription's first period only, or every period):
+     * what PayPal is told and what each renewal costs (domain/subscription-price.ts); null without a code.
+     */
+    discountPeriod: text("discount_period", { enum: ["first", "every"] }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -307,10 +312,15 @@ export const orders = pgTable(
       "orders_discount_check",
       sql`${t.discountAmount} >= 0 and (${t.discountCodeId} is null) = (${t.priceBefore} is null) and (${t.priceBefore} is null or ${t.priceBefore} = ${t.packagePrice} + ${t.discountAmount})`,
     ),
-    // A code's uses and a customer's use of it (counted under the code's row lock when an order is placed).
+    check(
+      "orders_discount_period_check",
+      sql`(${t.discountCodeId} is null) = (${t.discountPeriod} is null) and (${t.discountPeriod} is null or ${t.discountPeriod} in ('first', 'every'))`,
+    ),
+    // A code's uses and a customer's use of it (counted under the code's row lock when an order is placed); a
+    // subscription's renewal carrying an every-period code is no new use of it.
     index("orders_discount_code_idx")
       .on(t.discountCodeId, t.userId)
-      .where(sql`${t.discountCodeId} is not null`),
+      .where(sql`${t.discountCodeId} is not null and ${t.subscrId} is null`),
     check("orders_payment_status_check", oneOf(t.paymentStatus, paymentStatuses.values)),
     check("orders_payment_method_check", oneOf(t.paymentMethod, paymentMethods.values)),
     check("orders_order_status_check", oneOf(t.orderStatus, orderStatuses.values)),
