@@ -98,7 +98,7 @@ describe.each([
     const customer = await newPage(env.browser, env.server.url, { viewport: { width, height } });
     await logIn(customer, email, PASSWORD);
     await customer.goto("/dashboard");
-    expect(await customer.getByTestId("membership-banner").textContent()).toContain(`Expires ${until}`);
+    expect(await customer.getByTestId("membership-banner").textContent()).toContain(`Ends on ${until}`);
     await customer.context().close();
     await expect
       .poll(

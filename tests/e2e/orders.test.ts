@@ -103,7 +103,7 @@ describe("buying a membership", () => {
     await page.goto("/dashboard");
     const banner = page.getByTestId("membership-banner");
     expect(await banner.getAttribute("data-state")).toBe("active");
-    expect(await banner.textContent()).toMatch(/Standard.*30 days left.*Expires/);
+    expect(await banner.textContent()).toMatch(/Standard.*30 days left.*Ends on/);
     const price = (await env.db.pool.query("select package_price from orders where id = $1", [id])).rows[0]
       .package_price;
     expect(await page.getByTestId("total-spent").textContent()).toBe(

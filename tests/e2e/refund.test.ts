@@ -66,7 +66,7 @@ describe("a refund of another order", () => {
     expect(await banner.getAttribute("data-state")).toBe("active");
     expect(await banner.textContent()).toContain("Standard");
     expect(await banner.textContent()).toContain("30 days left");
-    expect(await banner.textContent()).toContain(`Expires ${until}`);
+    expect(await banner.textContent()).toContain(`Ends on ${until}`);
     expect(await customer.getByTestId("dashboard-orders").textContent()).toContain(row.number);
 
     await customer.goto("/my-order");

@@ -8,6 +8,7 @@ import { attempt, requireUser } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS, type RowAction } from "../../../domain/membership";
+import { renewalOf } from "../../../domain/subscription-renewal";
 import { customerOrders } from "./orders.server";
 
 /** Dashboard orders per page (spec 1, section 9). */
@@ -16,11 +17,14 @@ export const DASHBOARD_PAGE_SIZE = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const summary = context.services.orders.summary(viewer);
-  const [{ membership, totalSpent }, catalogue, orders] = await Promise.all([
+  const [{ membership, totalSpent }, catalogue, orders, subscriptions] = await Promise.all([
     summary,
     summary.then((s) => context.services.catalogue.list(viewer, s.membership)),
     customerOrders(context, viewer, request, DASHBOARD_PAGE_SIZE),
+    viewer.isAdmin ? [] : context.services.subscriptions.forUser(viewer.id),
   ]);
+  // An active membership that a PayPal subscription renews says when, and for how much (issue 27, part 4).
+  const renewal = membership.state === "active" ? renewalOf(subscriptions) : null;
   return {
     viewer: {
       displayName: viewer.displayName,
@@ -30,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     membership:
       membership.state === "active" ? { ...membership, expiresAt: membership.expiresAt.toISOString() } : membership,
+    renewal: renewal ? { at: renewal.at.toISOString(), amount: renewal.amount } : null,
     catalogue,
     totalSpent,
     orders,
@@ -72,7 +77,7 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone:
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { viewer, membership, catalogue, totalSpent, orders, timeZone } = loaderData;
+  const { viewer, membership, catalogue, totalSpent, orders, timeZone, renewal } = loaderData;
   const resend = useActionForm({ id: "resend", feedback: "inline" });
   return (
     <section className="bg-sand/60">
@@ -127,9 +132,18 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <p className="text-sm text-white/70">Active membership</p>
                   <p className="font-serif text-2xl">{membership.packageName}</p>
                 </div>
-                <div className="text-right">
+                <div className="sm:text-right">
                   <p className="font-serif text-3xl text-brass">{membership.daysLeft} days left</p>
-                  <p className="text-sm text-white/75">Expires {longDate(membership.expiresAt, timeZone)}</p>
+                  <p className="text-sm text-white/75" data-testid="membership-end">
+                    {renewal
+                      ? `Renews automatically on ${longDate(renewal.at, timeZone)}, $${money(renewal.amount)}`
+                      : `Ends on ${longDate(membership.expiresAt, timeZone)}`}
+                  </p>
+                  {renewal ? (
+                    <Link to="/account/subscriptions" className="text-sm text-white underline underline-offset-2">
+                      Manage automatic renewal
+                    </Link>
+                  ) : null}
                 </div>
               </div>
             ) : membership.state === "waiting" ? (
