@@ -68,6 +68,7 @@ export default [
     route("customers/:id", "routes/admin/customer.tsx"),
     route("customers/:id/delete", "routes/admin/customer-delete.tsx"),
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
+    route("subscriptions/:id/cancel", "routes/admin/subscription-cancel.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),
     route("activity", "routes/admin/activity.tsx"),
     route("trash", "routes/admin/trash.tsx"),

@@ -131,3 +131,10 @@ export function decideSubscriptionPayment(input: {
   if (order.paymentStatus === "Paid") return { kind: "renew" };
   return { kind: "refuse", reason: `the subscription's order is ${order.paymentStatus}: nothing renewed` };
 }
+
+/** A subscription's status as the back office shows it. */
+export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  active: "Renews automatically",
+  cancelled: "Cancelled",
+  ended: "Ended",
+};

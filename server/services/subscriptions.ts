@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import {
   nextPaymentDate,
   nextSubscriptionStatus,
@@ -13,6 +13,9 @@ import { jobKey } from "./jobs";
 import type { MailsService } from "./mails";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** What an order is to a subscription: the order that started it, or a period's payment (a renewal). */
+export type SubscriptionOrderKind = "started" | "renewal";
 
 /** What a subscription's notice needs of the order that started it. */
 export interface SubscribedOrder {
@@ -31,6 +34,10 @@ export interface SubscriptionView {
   subscrId: string;
   orderId: string;
   orderNumber: string;
+  userId: string;
+  /** The customer as the subscribed order names them. */
+  customerName: string;
+  customerEmail: string;
   packageName: string;
   amount: number;
   periodDays: number;
@@ -70,6 +77,65 @@ export function createSubscriptionsService(deps: {
   async function bySubscrId(subscrId: string): Promise<SubscriptionRow | undefined> {
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.subscrId, subscrId));
     return row;
+  }
+
+  /** The subscriptions a condition picks, newest first (at most 50), with their payments so far: two reads. */
+  async function views(where: SQL): Promise<SubscriptionView[]> {
+    const rows = await db
+      .select({
+        s: subscriptions,
+        orderNumber: orders.number,
+        packageName: orders.packageName,
+        amount: orders.packagePrice,
+        periodDays: orders.packageValidity,
+        customerName: orders.customerName,
+        customerEmail: orders.customerEmail,
+        firstPaid: sql<boolean>`${orders.paymentStatus} in ('Paid', 'Refunded')`,
+        firstPaidAt: orders.paidAt,
+      })
+      .from(subscriptions)
+      .innerJoin(orders, eq(orders.id, subscriptions.orderId))
+      .where(where)
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(50);
+    if (!rows.length) return [];
+    const renewals = await db
+      .select({ subscrId: orders.subscrId, n: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(
+        and(
+          inArray(
+            orders.subscrId,
+            rows.map((r) => r.s.subscrId),
+          ),
+          inArray(orders.paymentStatus, ["Paid", "Refunded"]),
+        ),
+      )
+      .groupBy(orders.subscrId);
+    const count = new Map(renewals.map((r) => [r.subscrId, r.n]));
+    return rows.map((r) => {
+      const payments = (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0);
+      return {
+        id: r.s.id,
+        subscrId: r.s.subscrId,
+        orderId: r.s.orderId,
+        orderNumber: r.orderNumber,
+        userId: r.s.userId,
+        customerName: r.customerName,
+        customerEmail: r.customerEmail,
+        packageName: r.packageName,
+        amount: r.amount,
+        periodDays: r.periodDays,
+        status: r.s.status,
+        signedUpAt: r.s.signedUpAt,
+        cancelledAt: r.s.cancelledAt,
+        cancelledBy: r.s.cancelledBy,
+        endedAt: r.s.endedAt,
+        lastFailedAt: r.s.lastFailedAt,
+        payments,
+        nextPaymentAt: r.s.status === "active" ? nextPaymentDate(r.firstPaidAt, r.periodDays, payments) : null,
+      };
+    });
   }
 
   return {
@@ -165,58 +231,50 @@ export function createSubscriptionsService(deps: {
       });
     },
 
-    /** A customer's subscriptions (or every one of a list of customers'), newest first, with their payments so far. */
-    async forUser(userId: string): Promise<SubscriptionView[]> {
+    /** A customer's subscriptions, newest first (at most 50), with their payments so far. */
+    forUser: (userId: string) => views(eq(subscriptions.userId, userId)),
+
+    /** One subscription (the staff's cancel page), or a 404. */
+    async get(id: string): Promise<SubscriptionView> {
+      if (!isId(id)) throw notFound("Subscription not found");
+      const [view] = await views(eq(subscriptions.id, id));
+      if (!view) throw notFound("Subscription not found");
+      return view;
+    },
+
+    /**
+     * The subscription an order started or renewed (the order screen), with which of the two, or null: one read, by
+     * subscriptions_order_idx and the subscr_id key.
+     */
+    async ofOrder(orderId: string): Promise<(SubscriptionView & { kind: SubscriptionOrderKind }) | null> {
+      if (!isId(orderId)) return null;
+      const [view] = await views(
+        sql`(${subscriptions.orderId} = ${orderId} or ${subscriptions.subscrId} =
+              (select ${orders.subscrId} from ${orders} where ${orders.id} = ${orderId}))`,
+      );
+      return view ? { ...view, kind: view.orderId === orderId ? "started" : "renewal" } : null;
+    },
+
+    /**
+     * For a page of orders (the orders desk), which of them started a subscription or renewed one, and its status: one
+     * read for the whole page (the orders' primary key, subscriptions_order_idx and the subscr_id key), never one per row.
+     */
+    async kindsOf(
+      orderIds: string[],
+    ): Promise<Map<string, { kind: SubscriptionOrderKind; status: SubscriptionStatus }>> {
+      const ids = orderIds.filter(isId);
+      if (!ids.length) return new Map();
       const rows = await db
-        .select({
-          s: subscriptions,
-          orderNumber: orders.number,
-          packageName: orders.packageName,
-          amount: orders.packagePrice,
-          periodDays: orders.packageValidity,
-          firstPaid: sql<boolean>`${orders.paymentStatus} in ('Paid', 'Refunded')`,
-          firstPaidAt: orders.paidAt,
-        })
-        .from(subscriptions)
-        .innerJoin(orders, eq(orders.id, subscriptions.orderId))
-        .where(eq(subscriptions.userId, userId))
-        .orderBy(desc(subscriptions.createdAt))
-        .limit(50);
-      if (!rows.length) return [];
-      const renewals = await db
-        .select({ subscrId: orders.subscrId, n: sql<number>`count(*)::int` })
+        .select({ orderId: orders.id, startedBy: subscriptions.orderId, status: subscriptions.status })
         .from(orders)
-        .where(
-          and(
-            inArray(
-              orders.subscrId,
-              rows.map((r) => r.s.subscrId),
-            ),
-            inArray(orders.paymentStatus, ["Paid", "Refunded"]),
-          ),
-        )
-        .groupBy(orders.subscrId);
-      const count = new Map(renewals.map((r) => [r.subscrId, r.n]));
-      return rows.map((r) => {
-        const payments = (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0);
-        return {
-          id: r.s.id,
-          subscrId: r.s.subscrId,
-          orderId: r.s.orderId,
-          orderNumber: r.orderNumber,
-          packageName: r.packageName,
-          amount: r.amount,
-          periodDays: r.periodDays,
-          status: r.s.status,
-          signedUpAt: r.s.signedUpAt,
-          cancelledAt: r.s.cancelledAt,
-          cancelledBy: r.s.cancelledBy,
-          endedAt: r.s.endedAt,
-          lastFailedAt: r.s.lastFailedAt,
-          payments,
-          nextPaymentAt: r.s.status === "active" ? nextPaymentDate(r.firstPaidAt, r.periodDays, payments) : null,
-        };
-      });
+        .innerJoin(subscriptions, or(eq(subscriptions.orderId, orders.id), eq(subscriptions.subscrId, orders.subscrId)))
+        .where(inArray(orders.id, ids));
+      return new Map(
+        rows.map((r) => [
+          r.orderId,
+          { kind: r.startedBy === r.orderId ? ("started" as const) : ("renewal" as const), status: r.status },
+        ]),
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Services } from "../../services";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Customers (issue 26, part 2): the list and the record, and the record's actions; Admins only (area customers). */
-export function customerRoutes({ customers }: Services): ApiRoute[] {
+export function customerRoutes({ customers, subscriptions }: Services): ApiRoute[] {
   return [
     {
       method: "get",
@@ -77,6 +77,17 @@ export function customerRoutes({ customers }: Services): ApiRoute[] {
       area: "customers",
       what: "the private note about a customer (note; empty removes it)",
       handler: async (req, _res, viewer) => updated((await customers.setNote(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "post",
+      path: "/subscriptions/:id/cancel",
+      access: "admin",
+      area: "customers",
+      what: "mark a PayPal subscription cancelled (the customer cancelled by phone): no more renewals applied here; 404 unknown, modified false when not active",
+      handler: async (req, _res, viewer) => {
+        const { modified } = await subscriptions.cancelByStaff(id(req), viewer);
+        return { ...updated(modified), modified };
+      },
     },
   ];
 }
