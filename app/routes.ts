@@ -28,6 +28,7 @@ export default [
     route("account/password", "routes/account/password.tsx"),
     route("account/sessions", "routes/account/sessions.tsx"),
     route("account/security", "routes/account/security.tsx"),
+    route("account/subscriptions", "routes/account/subscriptions.tsx"),
     route("account/data", "routes/account/data.tsx"),
     route("account/delete", "routes/account/delete.tsx"),
   ]),

@@ -15,6 +15,11 @@ export const ACCOUNT_SECTIONS: readonly AccountSection[] = [
   { label: "Password", to: "/account/password", summary: "Change the password you sign in with." },
   { label: "Sessions", to: "/account/sessions", summary: "Where you are signed in, and signing out elsewhere." },
   { label: "Two-factor sign-in", to: "/account/security", summary: "A code from your phone as well as your password." },
+  {
+    label: "Automatic renewal",
+    to: "/account/subscriptions",
+    summary: "Memberships PayPal renews for you, and how to cancel.",
+  },
   { label: "My data", to: "/account/data", summary: "Everything we keep about you, to read or download." },
   { label: "Delete account", to: "/account/delete", summary: "Close your account and erase your personal data." },
 ];
