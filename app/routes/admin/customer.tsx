@@ -13,6 +13,7 @@ import {
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
+import { SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { paymentMethods } from "../../../domain/vocabulary";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
@@ -24,9 +25,12 @@ import { AdminHeader } from "./layout";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "customers");
-  const customer = await context.services.customers.get(params.id);
+  const [customer, subscriptions] = await Promise.all([
+    context.services.customers.get(params.id),
+    context.services.subscriptions.forUser(params.id),
+  ]);
   // A one-time key per form shown: the same post sent twice gives one order (a double click, a reload).
-  return { customer, grantKey: crypto.randomUUID(), timeZone: context.config.timeZone };
+  return { customer, subscriptions, grantKey: crypto.randomUUID(), timeZone: context.config.timeZone };
 }
 
 /** The record's actions (intents grant, bank-transfer, resend, sign-out, note), each audited by its service. */
@@ -87,7 +91,9 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 
 type Customer = Route.ComponentProps["loaderData"]["customer"];
 
-export default function CustomerPage({ loaderData: { customer: c, grantKey, timeZone } }: Route.ComponentProps) {
+export default function CustomerPage({
+  loaderData: { customer: c, subscriptions, grantKey, timeZone },
+}: Route.ComponentProps) {
   const unpaid = c.orders.filter((o) => o.paymentStatus === "UnPaid");
   return (
     <>
@@ -104,6 +110,7 @@ export default function CustomerPage({ loaderData: { customer: c, grantKey, time
       <Summary c={c} timeZone={timeZone} />
       <div className="mt-6 grid gap-6 xl:grid-cols-[1fr_24rem]">
         <div className="min-w-0 space-y-6">
+          {subscriptions.length ? <Subscriptions subscriptions={subscriptions} timeZone={timeZone} /> : null}
           <Orders c={c} timeZone={timeZone} />
           <Timeline c={c} timeZone={timeZone} />
           <Mails c={c} timeZone={timeZone} />
@@ -158,6 +165,63 @@ function Summary({ c, timeZone }: { c: Customer; timeZone: string }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Their PayPal subscriptions (decision 046), each with a link to mark an active one cancelled. */
+function Subscriptions({
+  subscriptions,
+  timeZone,
+}: {
+  subscriptions: Route.ComponentProps["loaderData"]["subscriptions"];
+  timeZone: string;
+}) {
+  return (
+    <section className={card} aria-labelledby="subscriptions-title" data-testid="customer-subscriptions">
+      <h2 id="subscriptions-title" className={h2}>
+        Subscriptions
+      </h2>
+      <ul className="mt-3 divide-y divide-linen">
+        {subscriptions.map((s) => (
+          <li key={s.id} className="flex flex-wrap items-start justify-between gap-3 py-3 text-sm">
+            <div className="min-w-0">
+              <p>
+                {s.packageName} · ${money(s.amount)} every {s.periodDays} days{" "}
+                <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
+              </p>
+              <p className="text-xs text-mist">
+                Started {s.signedUpAt ? longDate(s.signedUpAt, timeZone) : "—"} with{" "}
+                <Link to={`/admin/payment-status/${s.orderId}`} className="font-mono text-forest hover:underline">
+                  {s.orderNumber}
+                </Link>{" "}
+                · {s.payments === 1 ? "1 payment" : `${s.payments} payments`} so far
+                {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
+              </p>
+              {s.cancelledAt ? (
+                <p className="text-xs text-mist">
+                  Cancelled {longDate(s.cancelledAt, timeZone)}
+                  {s.cancelledBy ? ` by ${s.cancelledBy}` : ""}
+                </p>
+              ) : s.endedAt ? (
+                <p className="text-xs text-mist">Ended {longDate(s.endedAt, timeZone)}</p>
+              ) : null}
+              {s.lastFailedAt && s.status === "active" ? (
+                <p className="text-xs text-red-800">Last payment failed {longDate(s.lastFailedAt, timeZone)}</p>
+              ) : null}
+            </div>
+            {s.status === "active" ? (
+              <Link
+                to={`/subscriptions/${s.id}/cancel`}
+                className="text-xs font-semibold text-clay hover:underline"
+                aria-label={`Mark the ${s.packageName} subscription cancelled`}
+              >
+                Mark cancelled…
+              </Link>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
