@@ -6,7 +6,7 @@ const at = (iso: string) => new Date(iso);
 const sub = (over: Partial<RenewingSubscription> = {}): RenewingSubscription => ({
   status: "active",
   nextPaymentAt: at("2026-04-10T09:00:00Z"),
-  amount: 49,
+  nextAmount: 49,
   ...over,
 });
 
@@ -20,13 +20,13 @@ describe("renewalOf", () => {
     // A cancelled or ended one has no next payment in its view; even if it had, nothing renews it.
     expect(renewalOf([sub({ status: "cancelled" })])).toBeNull();
     expect(renewalOf([sub({ status: "ended" })])).toBeNull();
-    expect(renewalOf([sub({ nextPaymentAt: null })])).toBeNull();
+    expect(renewalOf([sub({ nextPaymentAt: null, nextAmount: null })])).toBeNull();
   });
 
   it("takes the earliest next payment among the active ones, whatever their order", () => {
-    const later = sub({ nextPaymentAt: at("2026-05-01T00:00:00Z"), amount: 99 });
-    const sooner = sub({ nextPaymentAt: at("2026-04-01T00:00:00Z"), amount: 29 });
-    const cancelled = sub({ status: "cancelled", nextPaymentAt: at("2026-03-01T00:00:00Z"), amount: 5 });
+    const later = sub({ nextPaymentAt: at("2026-05-01T00:00:00Z"), nextAmount: 99 });
+    const sooner = sub({ nextPaymentAt: at("2026-04-01T00:00:00Z"), nextAmount: 29 });
+    const cancelled = sub({ status: "cancelled", nextPaymentAt: at("2026-03-01T00:00:00Z"), nextAmount: 5 });
     for (const list of [
       [later, sooner, cancelled],
       [cancelled, sooner, later],

@@ -10,8 +10,8 @@ export interface RenewingSubscription {
   status: SubscriptionStatus;
   /** When PayPal takes the next payment (null unless active and paid once). */
   nextPaymentAt: Date | null;
-  /** What PayPal takes then. */
-  amount: number;
+  /** What PayPal takes then (null when nothing is due). */
+  nextAmount: number | null;
 }
 
 /** The next automatic renewal: when and how much. */
@@ -28,8 +28,8 @@ export interface Renewal {
 export function renewalOf(subscriptions: readonly RenewingSubscription[]): Renewal | null {
   let best: Renewal | null = null;
   for (const s of subscriptions) {
-    if (s.status !== "active" || !s.nextPaymentAt) continue;
-    if (!best || s.nextPaymentAt.getTime() < best.at.getTime()) best = { at: s.nextPaymentAt, amount: s.amount };
+    if (s.status !== "active" || !s.nextPaymentAt || s.nextAmount === null) continue;
+    if (!best || s.nextPaymentAt.getTime() < best.at.getTime()) best = { at: s.nextPaymentAt, amount: s.nextAmount };
   }
   return best;
 }

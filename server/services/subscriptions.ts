@@ -5,6 +5,7 @@ import {
   type SubscriptionNotice,
   type SubscriptionStatus,
 } from "../../domain/subscription";
+import { paymentDue, subscriptionTerms } from "../../domain/subscription-price";
 import type { Db } from "../db/client";
 import { orders, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
@@ -51,6 +52,10 @@ export interface SubscriptionView {
   payments: number;
   /** When PayPal takes the next payment (domain nextPaymentDate), while the subscription is active and was paid once. */
   nextPaymentAt: Date | null;
+  /** What PayPal takes each period after an introductory first one (domain/subscription-price.ts: a3). */
+  regularAmount: number;
+  /** What PayPal takes at nextPaymentAt (paymentDue of the next payment), or null when none is due. */
+  nextAmount: number | null;
 }
 
 const audit_ = (s: Pick<SubscriptionRow, "status" | "signedUpAt" | "cancelledAt" | "endedAt" | "lastFailedAt">) => ({
@@ -80,7 +85,7 @@ export function createSubscriptionsService(deps: {
   }
 
   /** The subscriptions a condition picks, newest first (at most 50), with their payments so far: two reads. */
-  async function views(where: SQL): Promise<SubscriptionView[]> {
+  async function views(where: SQL, limit = 50): Promise<SubscriptionView[]> {
     const rows = await db
       .select({
         s: subscriptions,
@@ -92,12 +97,15 @@ export function createSubscriptionsService(deps: {
         customerEmail: orders.customerEmail,
         firstPaid: sql<boolean>`${orders.paymentStatus} in ('Paid', 'Refunded')`,
         firstPaidAt: orders.paidAt,
+        priceBefore: orders.priceBefore,
+        discountAmount: orders.discountAmount,
+        discountPeriod: orders.discountPeriod,
       })
       .from(subscriptions)
       .innerJoin(orders, eq(orders.id, subscriptions.orderId))
       .where(where)
       .orderBy(desc(subscriptions.createdAt))
-      .limit(50);
+      .limit(limit);
     if (!rows.length) return [];
     const renewals = await db
       .select({ subscrId: orders.subscrId, n: sql<number>`count(*)::int` })
@@ -115,6 +123,8 @@ export function createSubscriptionsService(deps: {
     const count = new Map(renewals.map((r) => [r.subscrId, r.n]));
     return rows.map((r) => {
       const payments = (r.firstPaid ? 1 : 0) + (count.get(r.s.subscrId) ?? 0);
+      const nextPaymentAt = r.s.status === "active" ? nextPaymentDate(r.firstPaidAt, r.periodDays, payments) : null;
+      const terms = subscriptionTerms({ ...r, packagePrice: r.amount });
       return {
         id: r.s.id,
         subscrId: r.s.subscrId,
@@ -133,7 +143,9 @@ export function createSubscriptionsService(deps: {
         endedAt: r.s.endedAt,
         lastFailedAt: r.s.lastFailedAt,
         payments,
-        nextPaymentAt: r.s.status === "active" ? nextPaymentDate(r.firstPaidAt, r.periodDays, payments) : null,
+        nextPaymentAt,
+        regularAmount: terms.regular,
+        nextAmount: nextPaymentAt ? paymentDue(terms, payments + 1) : null,
       };
     });
   }
@@ -233,6 +245,15 @@ export function createSubscriptionsService(deps: {
 
     /** A customer's subscriptions, newest first (at most 50), with their payments so far. */
     forUser: (userId: string) => views(eq(subscriptions.userId, userId)),
+
+    /**
+     * The active subscriptions of a list of customers (the reminders' batch), with their next payment: two reads for
+     * the whole list, by subscriptions_user_idx, never one per customer.
+     */
+    activeOf: (userIds: string[]) =>
+      userIds.length
+        ? views(and(inArray(subscriptions.userId, userIds), eq(subscriptions.status, "active"))!, 10 * userIds.length)
+        : Promise.resolve([] as SubscriptionView[]),
 
     /** One subscription (the staff's cancel page), or a 404. */
     async get(id: string): Promise<SubscriptionView> {

@@ -18,7 +18,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: s.id,
       orderNumber: s.orderNumber,
       packageName: s.packageName,
-      amount: s.amount,
+      firstAmount: s.amount,
+      regularAmount: s.regularAmount,
+      nextAmount: s.nextAmount,
       periodDays: s.periodDays,
       status: s.status,
       payments: s.payments,
@@ -88,7 +90,8 @@ function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; ti
         <div className="min-w-0">
           <p className="font-serif text-xl text-forest">{s.packageName}</p>
           <p className="text-sm text-ink/80">
-            ${money(s.amount)} every {s.periodDays} {s.periodDays === 1 ? "day" : "days"}
+            ${money(s.regularAmount)} every {s.periodDays} {s.periodDays === 1 ? "day" : "days"}
+            {s.firstAmount !== s.regularAmount ? ` (the first payment $${money(s.firstAmount)})` : ""}
           </p>
         </div>
         <Badge tone={TONE[s.status]}>{SUBSCRIPTION_STATUS_WORDS[s.status]}</Badge>
@@ -97,7 +100,9 @@ function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; ti
         <Fact term="Started">{date(s.signedUpAt)}</Fact>
         {s.status === "active" ? (
           <Fact term="Next payment">
-            {s.nextPaymentAt ? `${date(s.nextPaymentAt)}, $${money(s.amount)}` : "After the first payment arrives"}
+            {s.nextPaymentAt && s.nextAmount !== null
+              ? `${date(s.nextPaymentAt)}, $${money(s.nextAmount)}`
+              : "After the first payment arrives"}
           </Fact>
         ) : s.status === "cancelled" ? (
           <Fact term="Cancelled on">{date(s.cancelledAt)}</Fact>
