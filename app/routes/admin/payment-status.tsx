@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, isRouteErrorResponse } from "react-router";
+import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
@@ -11,18 +11,23 @@ import { requireStaff } from "../../lib/guards.server";
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
+import { SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
-  const events = await context.services.paypal.events(order._id);
+  const [events, subscription] = await Promise.all([
+    context.services.paypal.events(order._id),
+    context.services.subscriptions.ofOrder(order._id),
+  ]);
   const valid = order.membershipValid ? new Date(order.membershipValid) : null;
   return {
     order,
     badge: memberBadge({ ...order, membershipValid: valid }, context.services.now()),
     events: events.map((e) => ({ id: e.id, at: e.receivedAt.toISOString(), outcome: e.outcome, reason: e.reason })),
+    subscription,
     timeZone: context.config.timeZone,
   };
 }
@@ -72,7 +77,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robots", content: "noindex" }];
 
 /** One order: its details, and the payment status and order status forms (posting to this page's action). */
-export default function PaymentStatus({ loaderData: { order, badge, events, timeZone } }: Route.ComponentProps) {
+export default function PaymentStatus({
+  loaderData: { order, badge, events, subscription: s, timeZone },
+}: Route.ComponentProps) {
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
     ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
@@ -96,6 +103,23 @@ export default function PaymentStatus({ loaderData: { order, badge, events, time
         <a href={`/invoice/${order.orderNumber}.pdf`} className="text-xs text-clay hover:underline" download>
           Download PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
         </a>
+      </span>,
+    ]);
+  // The PayPal subscription this order started or renewed (decision 046).
+  if (s)
+    rows.push([
+      s.kind === "renewal" ? "Renewal of subscription" : "Subscription",
+      <span className="flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="order-subscription">
+        <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
+        <span>
+          {s.payments === 1 ? "1 payment" : `${s.payments} payments`} so far
+          {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
+          {s.cancelledAt ? ` · cancelled ${longDate(s.cancelledAt, timeZone)}` : ""}
+          {s.kind === "renewal" ? ` · started with ${s.orderNumber}` : ""}
+        </span>
+        <Link to={`/customers/${s.userId}`} className="text-xs font-semibold text-clay hover:underline">
+          Customer&apos;s subscriptions
+        </Link>
       </span>,
     ]);
   return (

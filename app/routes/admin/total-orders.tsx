@@ -27,6 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.services.settings.all(),
   ]);
   const now = context.services.now();
+  // Which orders of the page started or renewed a PayPal subscription: one read for the page.
+  const subscribed = await context.services.subscriptions.kindsOf(orders.map((o) => o._id));
   return {
     page,
     filters,
@@ -38,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ...o,
         marker: validityMarker(valid, now),
         badge: memberBadge({ paymentStatus: o.paymentStatus, orderStatus: o.orderStatus, membershipValid: valid }, now),
+        subscription: subscribed.get(o._id)?.kind ?? null,
       };
     }),
   };
@@ -134,6 +137,11 @@ export default function TotalOrders({
               <>
                 <span className="block">{o.packageName}</span>
                 <span className="text-xs text-mist">${money(o.packagePrice)}</span>
+                {o.subscription ? (
+                  <span className="mt-1 block" data-testid="order-subscription">
+                    <Badge tone="blue">{o.subscription === "renewal" ? "Renewal" : "Subscription"}</Badge>
+                  </span>
+                ) : null}
               </>
             ),
           },
