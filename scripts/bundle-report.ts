@@ -1,0 +1,134 @@
+/**
+ * `npm run bundle-report`: where the signed-in pages' JavaScript goes, read from the last build (no server needed).
+ *
+ * For each page it takes the routes React Router matches (its client manifest, build/client/assets/manifest-*.js),
+ * then every script the page loads before it is interactive: the client entry, each matched route's module and their
+ * imports (what the server writes as modulepreload links). It prints their count, raw and gzip (level 9, as built)
+ * bytes, and the biggest source modules in them, from build/bundle-modules.json (written by the build's own small
+ * plugin, scripts/bundle-modules-plugin.ts). Modules loaded later by a dynamic import are not counted.
+ * Settings: BUNDLE_PAGES (comma-separated paths), BUNDLE_TOP (modules listed per page, default 8),
+ * `--json` prints the figures as JSON.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { matchRoutes, type RouteObject } from "react-router";
+import type { BundleModules } from "./bundle-modules-plugin";
+import { BUNDLE_MODULES_FILE } from "./bundle-modules-plugin";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const CLIENT = path.join(ROOT, "build/client");
+
+/** The customer area's three pages and five of the back office's (the orders desk, customers, a content editor). */
+export const SIGNED_IN_PAGES = [
+  "/dashboard",
+  "/my-order",
+  "/item/1",
+  "/total-orders",
+  "/customers",
+  "/customers/1",
+  "/edit-banner",
+  "/admin",
+];
+
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+}
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, ManifestRoute>;
+}
+
+export interface PageBundle {
+  page: string;
+  routes: string[];
+  files: string[];
+  raw: number;
+  gzip: number;
+  /** Source modules (or packages) by bytes in those files, biggest first. */
+  top: { module: string; bytes: number }[];
+}
+
+/** The manifest the server build names (an older one may linger in assets/ after a build without emptying it). */
+export function readManifest(): Manifest {
+  const server = readFileSync(path.join(ROOT, "build/server/index.js"), "utf8");
+  const named = server.match(/manifest-[a-z0-9]+\.js/)?.[0];
+  const file = named ?? readdirSync(path.join(CLIENT, "assets")).find((f) => /^manifest-.*\.js$/.test(f));
+  if (!file) throw new Error("no client manifest: run `npm run build` first");
+  const text = readFileSync(path.join(CLIENT, "assets", file), "utf8");
+  return JSON.parse(text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "")) as Manifest;
+}
+
+function routeTree(manifest: Manifest): RouteObject[] {
+  const children = new Map<string | undefined, ManifestRoute[]>();
+  for (const r of Object.values(manifest.routes)) children.set(r.parentId, [...(children.get(r.parentId) ?? []), r]);
+  const build = (parent: string | undefined): RouteObject[] =>
+    (children.get(parent) ?? []).map((r) =>
+      r.index ? { id: r.id, path: r.path, index: true } : { id: r.id, path: r.path, children: build(r.id) },
+    );
+  return build(undefined);
+}
+
+/** The package a module belongs to (node_modules/<scope/name>), or the source file itself. */
+function owner(module: string): string {
+  const m = module.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/g);
+  return m ? m[m.length - 1]!.replace("node_modules/", "") : module;
+}
+
+export function pageBundle(manifest: Manifest, modules: BundleModules | null, page: string, top = 8): PageBundle {
+  const matches = matchRoutes(routeTree(manifest), page) ?? [];
+  const routes = matches.map((m) => m.route.id!);
+  const files = new Set<string>([manifest.entry.module, ...manifest.entry.imports]);
+  for (const id of routes) {
+    const r = manifest.routes[id]!;
+    files.add(r.module);
+    for (const i of r.imports ?? []) files.add(i);
+  }
+  let raw = 0;
+  let gzip = 0;
+  const bytes = new Map<string, number>();
+  for (const file of files) {
+    const body = readFileSync(path.join(CLIENT, file));
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+    const chunk = modules?.chunks[file.replace(/^\//, "")];
+    for (const [module, size] of Object.entries(chunk?.modules ?? {})) {
+      const key = owner(module);
+      bytes.set(key, (bytes.get(key) ?? 0) + size);
+    }
+  }
+  const biggest = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return { page, routes, files: [...files], raw, gzip, top: biggest.map(([module, b]) => ({ module, bytes: b })) };
+}
+
+export function bundleReport(pages = SIGNED_IN_PAGES, top = 8): PageBundle[] {
+  const manifest = readManifest();
+  const file = path.join(ROOT, BUNDLE_MODULES_FILE);
+  const modules = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as BundleModules) : null;
+  return pages.map((page) => pageBundle(manifest, modules, page, top));
+}
+
+const kb = (n: number) => (n / 1024).toFixed(1);
+
+function main() {
+  const pages = process.env.BUNDLE_PAGES?.split(",") ?? SIGNED_IN_PAGES;
+  const rows = bundleReport(pages, Number(process.env.BUNDLE_TOP ?? 8));
+  if (process.argv.includes("--json")) return console.log(JSON.stringify(rows, null, 2));
+  console.log("| page            | scripts | raw KB | gzip KB |\n|-----------------|---------|--------|---------|");
+  for (const r of rows)
+    console.log(
+      `| ${r.page.padEnd(15)} | ${String(r.files.length).padStart(7)} | ${kb(r.raw).padStart(6)} | ${kb(r.gzip).padStart(7)} |`,
+    );
+  if (!existsSync(path.join(ROOT, BUNDLE_MODULES_FILE))) return console.log("\n(no module sizes: rebuild)");
+  for (const r of rows) {
+    console.log(`\n${r.page} (${r.routes.join(" > ")}): biggest modules, minified bytes before gzip`);
+    for (const t of r.top) console.log(`  ${kb(t.bytes).padStart(6)} KB  ${t.module}`);
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) main();
