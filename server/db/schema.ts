@@ -398,6 +398,9 @@ export const reportDays = pgTable("report_days", {
   windowEnds: integer("window_ends").notNull().default(0),
   membershipsEnded: integer("memberships_ended").notNull().default(0),
   membershipsRenewed: integer("memberships_renewed").notNull().default(0),
+  /** Paid orders that were a PayPal subscription's later payments (orders.subscr_id), and their money (decision 046). */
+  subscriptionRenewals: integer("subscription_renewals").notNull().default(0),
+  subscriptionRevenue: numeric("subscription_revenue", { precision: 14, scale: 2 }).notNull().default("0"),
 });
 
 export const reportMonths = pgTable("report_months", {
