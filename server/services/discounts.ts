@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { dayKey } from "../../domain/dates";
 import {
   applyDiscount,
@@ -86,8 +86,12 @@ const columnsOf = (v: DiscountCodeInput) => ({
 });
 const audited_ = (r: ReturnType<typeof columnsOf>) => ({ ...r, packageIds: r.packageIds.join(", ") });
 
-/** A use of a code: orders placed with it and not cancelled (a cancelled order gives its use back). */
-const counted = (id: string) => and(eq(orders.discountCodeId, id), ne(orders.paymentStatus, "Cancelled"));
+/**
+ * A use of a code: orders placed with it and not cancelled (a cancelled order gives its use back). A subscription's
+ * renewal carrying an every-period code is no new use: one subscription is one use.
+ */
+const counted = (id: string) =>
+  and(eq(orders.discountCodeId, id), isNull(orders.subscrId), ne(orders.paymentStatus, "Cancelled"));
 
 /** The code's unique constraint, said on its field. */
 const taken = () =>
@@ -109,7 +113,13 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
     const rows = await db
       .select({ id: orders.discountCodeId, n: count() })
       .from(orders)
-      .where(and(sql`${orders.discountCodeId} = any(${sql.param(ids)}::uuid[])`, ne(orders.paymentStatus, "Cancelled")))
+      .where(
+        and(
+          sql`${orders.discountCodeId} = any(${sql.param(ids)}::uuid[])`,
+          isNull(orders.subscrId),
+          ne(orders.paymentStatus, "Cancelled"),
+        ),
+      )
       .groupBy(orders.discountCodeId);
     return new Map(rows.map((r) => [r.id!, r.n]));
   }
@@ -209,6 +219,7 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
     ): Promise<{
       discountCodeId: string;
       discountCode: string;
+      discountPeriod: DiscountPeriod;
       priceBefore: number;
       discountAmount: number;
       price: number;
@@ -238,6 +249,7 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       return {
         discountCodeId: row!.id,
         discountCode: row!.code,
+        discountPeriod: row!.period,
         priceBefore: r.priceBefore,
         discountAmount: r.discount,
         price: r.price,

@@ -6,6 +6,7 @@ import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
+import { paymentDue, termsOfFields, type SubscriptionTerms } from "../../domain/subscription-price";
 
 export const SIMULATOR_PATH = "/paypal-simulator";
 export const SIMULATOR_VERIFY_PATH = "/paypal-simulator/cgi-bin/webscr";
@@ -59,13 +60,19 @@ export function createPayPalSimulator(deps: {
     if (!res.ok) logger.warn({ status: res.status }, "the simulated notification was not accepted");
   }
 
-  /** A subscription notification as PayPal words it (Website Payments Standard). */
+  /**
+   * A subscription notification as PayPal words it (Website Payments Standard). PayPal takes what the form asked for
+   * (domain/subscription-price.ts): payment `n` is a1 for the first when the form had an introductory period, else a3.
+   */
   function subscriptionIpn(
     fields: Record<string, string>,
-    info: { orderId: string; itemName: string; amount: string; currency: string; business: string },
+    info: { orderId: string; itemName: string; currency: string; business: string },
+    terms: SubscriptionTerms,
     subscrId: string,
     txnType: string,
+    n = 2,
   ): string {
+    const amount = paymentDue(terms, n).toFixed(2);
     const common: Record<string, string> = {
       txn_type: txnType,
       subscr_id: subscrId,
@@ -89,8 +96,15 @@ export function createPayPalSimulator(deps: {
       return new URLSearchParams({
         ...common,
         subscr_date: new Date().toUTCString(),
-        mc_amount3: info.amount,
-        amount3: info.amount,
+        ...(terms.intro !== null
+          ? {
+              mc_amount1: terms.intro.toFixed(2),
+              amount1: terms.intro.toFixed(2),
+              period1: `${fields.p1 ?? ""} ${fields.t1 ?? ""}`,
+            }
+          : {}),
+        mc_amount3: terms.regular.toFixed(2),
+        amount3: terms.regular.toFixed(2),
         period3: `${fields.p3 ?? ""} ${fields.t3 ?? ""}`,
         recurring: "1",
         reattempt: "1",
@@ -103,13 +117,13 @@ export function createPayPalSimulator(deps: {
         payment_date: new Date().toUTCString(),
         payment_status: "Completed",
         payment_type: "instant",
-        mc_gross: info.amount,
+        mc_gross: amount,
         mc_currency: info.currency,
       }).toString();
     if (txnType === "subscr_failed")
       return new URLSearchParams({
         ...common,
-        mc_gross: info.amount,
+        mc_gross: amount,
         mc_currency: info.currency,
         retry_at: new Date(Date.now() + 3 * 86_400_000).toUTCString(),
       }).toString();
@@ -130,12 +144,20 @@ export function createPayPalSimulator(deps: {
       ) {
         throw new AppError(400, "This payment form is not one of this site's.");
       }
+      const subscription = fields.cmd === "_xclick-subscriptions";
+      // A subscription's amounts as the form asked (an introductory first payment, then each period's).
+      const terms = subscription ? termsOfFields(fields) : null;
+      if (subscription && !terms) throw new AppError(400, "This payment form is not one of this site's.");
       return {
         orderId: order.id,
         itemName: fields.item_name ?? order.packageName,
-        amount: (fields.cmd === "_xclick-subscriptions" ? fields.a3 : fields.amount) ?? "",
+        /** What is paid now: the amount, or a subscription's first payment. */
+        amount: (terms ? paymentDue(terms, 1).toFixed(2) : fields.amount) ?? "",
+        /** A subscription's later payments, when they differ from the first (a first-period code), else null. */
+        laterAmount: terms && terms.intro !== null ? terms.regular.toFixed(2) : null,
+        terms,
         /** A subscription: PayPal's period ("30 D"), else null. */
-        period: fields.cmd === "_xclick-subscriptions" ? `${fields.p3 ?? ""} ${fields.t3 ?? ""}` : null,
+        period: subscription ? `${fields.p3 ?? ""} ${fields.t3 ?? ""}` : null,
         currency: fields.currency_code ?? "",
         business: fields.business ?? "",
         payable: order.paymentStatus === "UnPaid",
@@ -145,11 +167,11 @@ export function createPayPalSimulator(deps: {
     /** 'Pay' (or 'Subscribe'): sends PayPal's notifications (real POSTs to notify_url), then answers where to go. */
     async pay(fields: Record<string, string>): Promise<string> {
       const info = await this.describe(fields);
-      if (info.period) {
+      if (info.terms) {
         const subscrId = `I-SIM${randomBytes(6).toString("hex").toUpperCase()}`;
         await db.insert(simulatorSubscriptions).values({ subscrId, orderId: info.orderId, fields });
-        await send(fields, subscriptionIpn(fields, info, subscrId, "subscr_signup"));
-        await send(fields, subscriptionIpn(fields, info, subscrId, "subscr_payment"));
+        await send(fields, subscriptionIpn(fields, info, info.terms, subscrId, "subscr_signup"));
+        await send(fields, subscriptionIpn(fields, info, info.terms, subscrId, "subscr_payment", 1));
         return ownPath(fields.return)!;
       }
       const txnId = newTxnId();
@@ -218,7 +240,9 @@ export function createPayPalSimulator(deps: {
       const type = { payment: "subscr_payment", failed: "subscr_failed", cancel: "subscr_cancel", end: "subscr_eot" }[
         what
       ];
-      const ipn = subscriptionIpn(sub.fields, info, subscrId, type);
+      if (!info.terms) throw new AppError(400, "This subscription's form is not one of this site's.");
+      // Every payment after the one taken at sign-up is a later period's: a3, after an introductory a1.
+      const ipn = subscriptionIpn(sub.fields, info, info.terms, subscrId, type);
       if (what === "cancel" || what === "end")
         await db
           .update(simulatorSubscriptions)

@@ -15,6 +15,7 @@ import {
   subscriptionNotice,
   subscrIdOf,
 } from "../../domain/subscription";
+import { paymentDue, subscriptionFields, subscriptionTerms, type PricedOrder } from "../../domain/subscription-price";
 
 // server/http/app.ts mounts the simulator's postback at this path.
 export { SIMULATOR_VERIFY_PATH } from "./paypal-simulator";
@@ -156,7 +157,7 @@ export function createPayPalService(deps: {
     eventId: string,
     params: URLSearchParams,
     notice: NonNullable<ReturnType<typeof subscriptionNotice>>,
-    order: SubscribedOrder & { packageValidity: number; paymentStatus: string },
+    order: SubscribedOrder & PricedOrder & { packageValidity: number; paymentStatus: string },
   ): Promise<IpnOutcome> {
     const subscrId = subscrIdOf(params);
     const done = async (reason: string, outcome: IpnOutcome = "rejected") => {
@@ -169,12 +170,24 @@ export function createPayPalService(deps: {
     const noticeKey = `${subscrId}:${params.get("ipn_track_id") ?? params.get("txn_id") ?? eventId}`;
     const note = () => subscriptions.note(notice, subscrId, order, PAYPAL_ACTOR, noticeKey);
 
+    // What the order asked PayPal for (domain/subscription-price.ts): an introductory first payment or none, then each
+    // period's.
+    const terms = subscriptionTerms(order);
     if (notice === "signup") {
       if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
-      if (cents(params.get("mc_amount3") ?? params.get("amount3") ?? "NaN") !== cents(order.packagePrice))
-        return done(`amount ${params.get("mc_amount3")} is not the order's ${order.packagePrice.toFixed(2)}`);
+      if (cents(params.get("mc_amount3") ?? params.get("amount3") ?? "NaN") !== cents(terms.regular))
+        return done(`amount ${params.get("mc_amount3")} is not the order's ${terms.regular.toFixed(2)} each period`);
       if (periodDays(params.get("period3")) !== order.packageValidity)
         return done(`period ${params.get("period3")} is not the order's ${order.packageValidity} days`);
+      // The introductory period: exactly the one we sent (the first-period code's price for one period), or none.
+      const intro = params.get("mc_amount1") ?? params.get("amount1");
+      const introPeriod = params.get("period1");
+      if (terms.intro === null && (intro !== null || introPeriod !== null))
+        return done(`an introductory period (${intro ?? "?"} for ${introPeriod ?? "?"}) the order did not ask for`);
+      if (terms.intro !== null && cents(intro ?? "NaN") !== cents(terms.intro))
+        return done(`first period's amount ${intro ?? "(none)"} is not the order's ${terms.intro.toFixed(2)}`);
+      if (terms.intro !== null && periodDays(introPeriod) !== order.packageValidity)
+        return done(`first period ${introPeriod ?? "(none)"} is not the order's ${order.packageValidity} days`);
       const { changed } = await note();
       return done(
         changed ? "subscription recorded" : "subscription already recorded",
@@ -202,8 +215,12 @@ export function createPayPalService(deps: {
     }
     if (status !== "Completed") return done(`payment status ${status ?? "(none)"} changes nothing`, "ignored");
     if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
-    if (cents(params.get("mc_gross") ?? "NaN") !== cents(order.packagePrice))
-      return done(`amount ${params.get("mc_gross")} is not the order's ${order.packagePrice.toFixed(2)}`);
+    // The first payment pays the placed order (its price); each later one is a renewal at the later periods' price.
+    const due = paymentDue(terms, order.paymentStatus === "UnPaid" ? 1 : 2);
+    if (cents(params.get("mc_gross") ?? "NaN") !== cents(due))
+      return done(
+        `amount ${params.get("mc_gross")} is not this ${order.paymentStatus === "UnPaid" ? "first" : "renewal"} payment's ${due.toFixed(2)}`,
+      );
     const txnId = params.get("txn_id");
     if (!txnId) return done("no transaction id");
     const decision = decideSubscriptionPayment({
@@ -272,31 +289,31 @@ export function createPayPalService(deps: {
 
     /**
      * The subscribe form (decision 046), offered beside the one-off form when the package renews automatically and its
-     * validity is a period PayPal can bill: the order's price every period, until the customer cancels.
+     * validity is a period PayPal can bill, until the customer cancels: each period's price, after a first period at
+     * the order's price when a first-period code lowered it (PayPal's introductory period, a1/p1/t1; decision 049).
      */
-    async subscribeCheckout(order: {
-      _id: string;
-      orderNumber: string;
-      packageName: string;
-      packagePrice: number;
-      packageValidity: number;
-      discountAmount: number;
-    }): Promise<CheckoutForm | null> {
+    async subscribeCheckout(
+      order: PricedOrder & {
+        _id: string;
+        orderNumber: string;
+        packageName: string;
+        packageValidity: number;
+      },
+    ): Promise<(CheckoutForm & { terms: ReturnType<typeof subscriptionTerms> }) | null> {
       const period = paypalPeriod(order.packageValidity);
-      // A discounted order is paid once: its price is the discount's, and a subscription would bill it every period
-      // (a code for the first period only needs PayPal's introductory period, not built yet: issue 27).
-      if (!period || order.packagePrice <= 0 || order.discountAmount > 0) return null;
+      if (!period || order.packagePrice <= 0) return null;
+      const terms = subscriptionTerms(order);
       const once = await this.checkout(order);
-      const { amount, ...fields } = once.fields;
+      const fields = { ...once.fields };
+      delete fields.amount;
       return {
         action: once.action,
+        terms,
         fields: {
           ...fields,
           cmd: "_xclick-subscriptions",
           item_name: `${order.orderNumber}: ${order.packageName} membership (renews every ${order.packageValidity} days)`,
-          a3: amount!,
-          p3: String(period.p3),
-          t3: period.t3,
+          ...subscriptionFields(terms, period),
           src: "1",
           sra: "1",
           no_note: "1",

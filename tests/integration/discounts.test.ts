@@ -126,9 +126,10 @@ describe("an order placed with a code", () => {
     expect(record).toMatchObject({ packagePrice: expected, priceBefore: basic.packagePrice, discountCode: code });
     const checkout = await app.services.paypal.checkout(record);
     expect(checkout.fields.amount).toBe(expected.toFixed(2));
-    // Paid once only: a subscription would bill the discounted price every period.
-    expect(await app.services.paypal.subscribeCheckout(record)).toBeNull();
-    expect(await app.services.paypal.subscribeCheckout({ ...record, discountAmount: 0 })).not.toBeNull();
+    // A subscription (a first-period code, the default): the discounted price for PayPal's introductory period only.
+    expect(row.discount_period).toBe("first");
+    const subscribe = await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: row.discount_period });
+    expect(subscribe?.fields).toMatchObject({ a1: expected.toFixed(2), a3: basic.packagePrice.toFixed(2) });
 
     const before = await revenue();
     // The package's full price is not what this order asked for: refused.

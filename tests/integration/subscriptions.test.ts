@@ -308,3 +308,208 @@ describe("property: random interleavings of subscription notices, retries and re
     );
   });
 });
+
+describe("a subscription with a discount code (PayPal's introductory period, decision 049)", () => {
+  let codes = 0;
+  /** An order for Basic placed with a new 20% code of this period. */
+  async function discounted(period: "first" | "every", jar = customers[0]!) {
+    const code = `SUB-${period.toUpperCase()}-${++codes}`;
+    const codeId = await app.services.discounts.add({ code, kind: "percent", value: 20, period }, STAFF);
+    const res = await app.request("/api/new-order", {
+      method: "POST",
+      json: {
+        packageId: basic._id,
+        customerName: "S",
+        customerAddress: "A",
+        customerCountry: "UK",
+        discountCode: code,
+      },
+      jar,
+    });
+    expect(res.status).toBe(201);
+    const id = ((await res.json()) as { insertedId: string }).insertedId;
+    const row = await orderRow(id);
+    expect(row.discount_period).toBe(period);
+    return {
+      id,
+      code,
+      codeId,
+      price: Number(row.package_price),
+      full: basic.packagePrice,
+      userId: row.user_id as string,
+    };
+  }
+  const period = () => `${basic.packageValidity} D`;
+  /** The sign-up PayPal sends for what the form asked: a1 for one period, then a3. */
+  const signupOf = (o: { id: string; price: number; full: number }, subscrId: string, intro: boolean) =>
+    notice(o.id, subscrId, "subscr_signup", {
+      ...(intro ? { mc_amount1: o.price.toFixed(2), period1: period() } : {}),
+      mc_amount3: (intro ? o.full : o.price).toFixed(2),
+    });
+  const payment = (o: { id: string }, subscrId: string, amount: number) =>
+    notice(o.id, subscrId, "subscr_payment", { mc_gross: amount.toFixed(2) });
+  const uses = async (codeId: string) => (await app.services.discounts.get(codeId)).uses;
+  const invoiceOf = async (id: string) => {
+    const row = await orderRow(id);
+    return app.services.invoices.get({ id: row.user_id, staffRole: null }, row.number);
+  };
+
+  it("first period only: the form asks a1 = the discounted price for one period, then a3 = the full price", async () => {
+    const o = await discounted("first");
+    const record = await (await app.request(`/api/order/${o.id}`, { jar: customers[0] })).json();
+    const form = await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: "first" });
+    expect(form?.fields).toMatchObject({
+      cmd: "_xclick-subscriptions",
+      a1: o.price.toFixed(2),
+      p1: String(basic.packageValidity),
+      t1: "D",
+      a3: o.full.toFixed(2),
+      p3: String(basic.packageValidity),
+      t3: "D",
+    });
+    expect(o.price).toBeLessThan(o.full);
+
+    const subscrId = newSubscrId();
+    expect(await send(signupOf(o, subscrId, true))).toBe("applied");
+    // The first payment is the order's price: the full price is not what it asked for.
+    expect(await send(payment(o, subscrId, o.full))).toBe("rejected");
+    expect(await send(payment(o, subscrId, o.price))).toBe("applied");
+    expect((await orderRow(o.id)).payment_status).toBe("Paid");
+    await app.services.orders.setOrderStatus(o.id, { orderStatus: "Delivered" }, STAFF);
+    const first = await invoiceOf(o.id);
+    expect(first).toMatchObject({ amount: o.price, discount: { code: o.code, priceBefore: o.full } });
+
+    // Each later period: the full price, as PayPal was told; the discounted amount again is refused.
+    const before = await membership(o.userId);
+    expect(await send(payment(o, subscrId, o.price))).toBe("rejected");
+    expect(await membership(o.userId)).toEqual(before);
+    expect(await send(payment(o, subscrId, o.full))).toBe("applied");
+    const { rows: renewals } = await app.db.pool.query("select * from orders where subscr_id = $1", [subscrId]);
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0]).toMatchObject({
+      package_price: o.full.toFixed(2),
+      price_before: null,
+      discount_amount: "0.00",
+      discount_code: null,
+      discount_code_id: null,
+      discount_period: null,
+    });
+    const renewalInvoice = await invoiceOf(renewals[0].id);
+    expect(renewalInvoice).toMatchObject({ amount: o.full, discount: null });
+    expect((await membership(o.userId)).days - before.days).toBe(basic.packageValidity);
+    expect(await uses(o.codeId)).toBe(1);
+  });
+
+  it("every period: a3 = the discounted price, no introductory period; each renewal carries the discount and is no new use", async () => {
+    const o = await discounted("every");
+    const record = await (await app.request(`/api/order/${o.id}`, { jar: customers[0] })).json();
+    const form = await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: "every" });
+    expect(form?.fields).toMatchObject({ a3: o.price.toFixed(2), t3: "D" });
+    expect(form?.fields).not.toHaveProperty("a1");
+
+    const subscrId = newSubscrId();
+    // A sign-up with an introductory period the order did not ask for is refused.
+    expect(await send(signupOf({ ...o, full: o.price }, newSubscrId(), true))).toBe("rejected");
+    expect(await send(signupOf(o, subscrId, false))).toBe("applied");
+    expect(await send(payment(o, subscrId, o.price))).toBe("applied");
+    await app.services.orders.setOrderStatus(o.id, { orderStatus: "Delivered" }, STAFF);
+    expect(await send(payment(o, subscrId, o.full))).toBe("rejected");
+    expect(await send(payment(o, subscrId, o.price))).toBe("applied");
+    expect(await send(payment(o, subscrId, o.price))).toBe("applied");
+    const { rows: renewals } = await app.db.pool.query("select * from orders where subscr_id = $1", [subscrId]);
+    expect(renewals).toHaveLength(2);
+    for (const r of renewals) {
+      expect(r).toMatchObject({
+        package_price: o.price.toFixed(2),
+        price_before: o.full.toFixed(2),
+        discount_code: o.code,
+        discount_code_id: o.codeId,
+        discount_period: "every",
+      });
+      expect(await invoiceOf(r.id)).toMatchObject({ amount: o.price, discount: { code: o.code, priceBefore: o.full } });
+    }
+    // One subscription is one use of the code, however many periods it renews.
+    expect(await uses(o.codeId)).toBe(1);
+  });
+
+  it("forgeries: a renewal at the discounted price on a first-period code, a changed mc_amount1, a3 or period1: 0 applied", async () => {
+    const o = await discounted("first", customers[1]);
+    const cases: [string, string][] = [];
+    const signups: [string, Record<string, string | null>][] = [
+      ["a sign-up with a changed mc_amount1", { mc_amount1: "0.01" }],
+      ["a sign-up with a changed a3 (mc_amount3)", { mc_amount3: o.price.toFixed(2) }],
+      ["a sign-up without the introductory period", { mc_amount1: null, period1: null }],
+      ["a sign-up with a longer introductory period", { period1: "1 Y" }],
+    ];
+    for (const [label, overrides] of signups) {
+      const subscrId = newSubscrId();
+      const raw = signupOf(o, subscrId, true);
+      const fields = Object.fromEntries(new URLSearchParams(raw));
+      for (const [k, v] of Object.entries(overrides)) {
+        if (v === null) delete fields[k];
+        else fields[k] = v;
+      }
+      const outcome = await send(new URLSearchParams(fields).toString());
+      tally.forgeries++;
+      cases.push([label, outcome ?? "null"]);
+      if (outcome === "applied" || (await subscription(subscrId))) tally.wronglyApplied.push(label);
+      expect(await subscription(subscrId)).toBeUndefined();
+    }
+    expect(cases.filter(([, outcome]) => outcome === "applied")).toEqual([]);
+
+    // Subscribed and paid as asked; then a renewal at the discounted price again.
+    const subscrId = newSubscrId();
+    expect(await send(signupOf(o, subscrId, true))).toBe("applied");
+    expect(await send(payment(o, subscrId, o.price))).toBe("applied");
+    await app.services.orders.setOrderStatus(o.id, { orderStatus: "Delivered" }, STAFF);
+    const before = await membership(o.userId);
+    const outcome = await send(payment(o, subscrId, o.price));
+    tally.forgeries++;
+    if (outcome === "applied") tally.wronglyApplied.push("a renewal at the discounted price on a first-period code");
+    expect(outcome).toBe("rejected");
+    expect(await membership(o.userId)).toEqual(before);
+  });
+
+  it("the simulator takes a1 first, then a3, and signs only what it sent", async () => {
+    const o = await discounted("first");
+    const record = await (await app.request(`/api/order/${o.id}`, { jar: customers[0] })).json();
+    const form = (await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: "first" }))!;
+    const sim = app.services.paypal.simulator;
+    expect(await sim.describe(form.fields)).toMatchObject({
+      amount: o.price.toFixed(2),
+      laterAmount: o.full.toFixed(2),
+    });
+    await sim.pay(form.fields);
+    await expect.poll(async () => (await orderRow(o.id)).payment_status, { timeout: 10_000 }).toBe("Paid");
+    const sub = (await app.db.pool.query("select subscr_id from subscriptions where order_id = $1", [o.id])).rows[0];
+    const events = async () =>
+      (
+        await app.db.pool.query("select raw, outcome from payment_events where raw like $1 order by received_at", [
+          `%${sub.subscr_id}%`,
+        ])
+      ).rows as { raw: string; outcome: string }[];
+    await expect
+      .poll(async () => (await events()).map((e) => e.outcome), { timeout: 10_000 })
+      .toEqual(["applied", "applied"]);
+    const [signup, first] = (await events()).map((e) => new URLSearchParams(e.raw));
+    expect(signup!.get("mc_amount1")).toBe(o.price.toFixed(2));
+    expect(signup!.get("period1")).toBe(period());
+    expect(signup!.get("mc_amount3")).toBe(o.full.toFixed(2));
+    expect(first!.get("mc_gross")).toBe(o.price.toFixed(2));
+
+    const next = await sim.subscriptionEvent(sub.subscr_id, "payment");
+    expect(new URLSearchParams(next.raw).get("mc_gross")).toBe(o.full.toFixed(2));
+    await expect
+      .poll(
+        async () =>
+          (await app.db.pool.query("select package_price from orders where subscr_id = $1", [sub.subscr_id])).rows,
+        { timeout: 10_000 },
+      )
+      .toEqual([{ package_price: o.full.toFixed(2) }]);
+    // The simulator's message with its amount changed is not one it sent: INVALID, nothing applied.
+    const forged = new URLSearchParams(next.raw);
+    forged.set("mc_gross", o.price.toFixed(2));
+    forged.set("txn_id", "FORGEDTXN0000001");
+    expect(await send(forged.toString(), false)).toBe("invalid");
+  });
+});

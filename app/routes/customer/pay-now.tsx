@@ -15,7 +15,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // A package that renews automatically also offers PayPal's subscription (decision 046).
   const row = checkout ? await context.services.orders.byId(order._id) : undefined;
   const pkg = row?.packageId ? await context.services.content.get("pricing", row.packageId).catch(() => null) : null;
-  const subscribe = pkg?.autoRenew === true ? await context.services.paypal.subscribeCheckout(order) : null;
+  // A discount code's period as placed decides what PayPal is told (domain/subscription-price.ts, decision 049).
+  const subscribe =
+    pkg?.autoRenew === true && row
+      ? await context.services.paypal.subscribeCheckout({ ...order, discountPeriod: row.discountPeriod })
+      : null;
   return { order, checkout, subscribe, mode: context.services.paypal.mode, autoActivate: settings.autoActivate };
 }
 
@@ -78,9 +82,10 @@ export default function PayNow({
                   >
                     Subscribe with PayPal: renews every {order.packageValidity} days
                   </button>
-                  <p className="mt-2 text-center text-xs text-mist">
-                    ${money(order.packagePrice)} USD now, then every {order.packageValidity} days until you cancel it on
-                    PayPal.
+                  <p className="mt-2 text-center text-xs text-mist" data-testid="subscribe-terms">
+                    {subscribe.terms.intro !== null
+                      ? `$${money(subscribe.terms.intro)} USD now, then $${money(subscribe.terms.regular)} USD every ${order.packageValidity} days until you cancel it on PayPal.`
+                      : `$${money(order.packagePrice)} USD now, then every ${order.packageValidity} days until you cancel it on PayPal.`}
                   </p>
                 </form>
               ) : null}

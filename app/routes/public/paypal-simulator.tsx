@@ -89,6 +89,14 @@ export default function PayPalSimulator({ actionData, loaderData }: Route.Compon
                     </dd>
                   </div>
                 ) : null}
+                {actionData.info.laterAmount ? (
+                  <div className="flex justify-between gap-4">
+                    <dt className="text-slate-500">Each later payment</dt>
+                    <dd className="text-right" data-testid="later-amount">
+                      ${actionData.info.laterAmount} {actionData.info.currency}
+                    </dd>
+                  </div>
+                ) : null}
               </dl>
               <Form method="post" className="mt-8 space-y-3">
                 {Object.entries(actionData.fields).map(([k, v]) => (

@@ -11,6 +11,7 @@ import {
   type OrderState,
 } from "../../../domain/order-lifecycle";
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
+import { renewalPrice } from "../../../domain/subscription-price";
 import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
 import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
@@ -421,6 +422,7 @@ export function createOrderCommands({
               ? {
                   discountCode: discount.discountCode,
                   discountCodeId: discount.discountCodeId,
+                  discountPeriod: discount.discountPeriod,
                   priceBefore: discount.priceBefore,
                   discountAmount: discount.discountAmount,
                 }
@@ -587,6 +589,9 @@ export function createOrderCommands({
         await lockCustomer(tx, first.userId);
         const t = now();
         const deliver = first.orderStatus === "Delivered" || Boolean(await settings?.readTx(tx, "autoActivate"));
+        // What this payment costs (domain/subscription-price.ts): the price before a first-period code, or the order's
+        // price with an every-period code carried (no new use of it: one subscription, one use).
+        const price = renewalPrice(first);
         const [row] = await tx
           .insert(orders)
           .values({
@@ -594,7 +599,16 @@ export function createOrderCommands({
             userId: first.userId,
             packageId: first.packageId,
             packageName: first.packageName,
-            packagePrice: first.packagePrice,
+            packagePrice: price.packagePrice,
+            ...(price.carriesDiscount
+              ? {
+                  priceBefore: price.priceBefore,
+                  discountAmount: price.discountAmount,
+                  discountCode: first.discountCode,
+                  discountCodeId: first.discountCodeId,
+                  discountPeriod: first.discountPeriod,
+                }
+              : {}),
             packageValidity: first.packageValidity,
             customerEmail: first.customerEmail,
             customerName: first.customerName,
@@ -608,7 +622,7 @@ export function createOrderCommands({
             txnId,
             paymentMethod: "PayPal",
             subscrId,
-            ...(first.packagePrice > 0
+            ...(price.packagePrice > 0
               ? { invoiceNumber: await nextNumber(tx, t, invoiceNumberScope, formatInvoiceNumber), invoicedAt: t }
               : {}),
             createdAt: t,
@@ -626,6 +640,7 @@ export function createOrderCommands({
           number: order.number,
           packageName: order.packageName,
           packagePrice: order.packagePrice,
+          ...(price.carriesDiscount ? { discountCode: order.discountCode, discountAmount: order.discountAmount } : {}),
           renewalOf: first.number,
           ...audited_(order),
         });
