@@ -38,6 +38,8 @@ export interface MailData {
   };
   membershipActive: OrderRef & { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };
+  /** A membership a PayPal subscription renews (decision 046): when PayPal takes the next payment, and how much. */
+  membershipRenewsSoon: { customerName: string; packageName: string; renewsAt: MailDate; amount: number };
   /** Days the agency gave (a zero-price order): how many, and the membership's end now. */
   membershipGiven: OrderRef & { customerName: string; days: number; expiresAt: MailDate };
   membershipEnded: { customerName: string; packageName: string; endedAt: MailDate };
@@ -137,6 +139,12 @@ export const MAIL_KINDS = {
     label: "Membership ends in 7 days",
     audience: "customer",
     when: "A member's membership ends within 7 days and no later membership follows it.",
+    canTurnOff: true,
+  },
+  membershipRenewsSoon: {
+    label: "Membership renews in 7 days",
+    audience: "customer",
+    when: "A member's membership ends within 7 days and a PayPal subscription renews it: the date, the amount and how to cancel.",
     canTurnOff: true,
   },
   membershipEnded: {

@@ -42,6 +42,7 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       expiresAt: inDays(40),
     },
     membershipEndingSoon: { customerName: "Jane Doe", packageName: "Standard", expiresAt: inDays(7) },
+    membershipRenewsSoon: { customerName: "Jane Doe", packageName: "Standard", renewsAt: inDays(7), amount: 49 },
     membershipEnded: { customerName: "Jane Doe", packageName: "Standard", endedAt: now },
     orderCancelled: {
       orderId: ORDER_ID,

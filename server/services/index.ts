@@ -81,7 +81,13 @@ export function createServices(database: Database, config: Config, logger: Logge
     publicUrl: config.publicUrl,
     now,
   });
-  const reminders = createMembershipReminders({ db: database.db, mails, now });
+  const reminders = createMembershipReminders({
+    db: database.db,
+    mails,
+    // Read at scan time, once the subscriptions service below exists.
+    subscriptions: { activeOf: (userIds) => subscriptions.activeOf(userIds) },
+    now,
+  });
   // Every 10 minutes, once across the instances: a reminder is at most that late.
   jobs.every(
     "membership-reminders",
@@ -89,7 +95,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     async () => {
       await reminders.scan();
     },
-    { title: "Membership reminders: ends in 7 days, ended" },
+    { title: "Membership reminders: renews or ends in 7 days, ended" },
   );
   const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails, now);
   const adminUsers = createAdminUsersService(database.db);

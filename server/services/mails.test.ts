@@ -26,6 +26,7 @@ const LINKS: Record<MailKind, string> = {
   paymentReceived: `${PUBLIC_URL}/dashboard`,
   membershipActive: `${PUBLIC_URL}/dashboard`,
   membershipEndingSoon: `${PUBLIC_URL}/pricing`,
+  membershipRenewsSoon: `${PUBLIC_URL}/account/subscriptions`,
   membershipGiven: `${PUBLIC_URL}/dashboard`,
   membershipEnded: `${PUBLIC_URL}/pricing`,
   orderCancelled: `${PUBLIC_URL}/pricing`,

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import { DAY_MS } from "../../domain/membership";
+import { renewalOf, type Renewal } from "../../domain/subscription-renewal";
 import type { Db } from "../db/client";
 import { membershipReminders } from "../db/schema";
 import { jobKey } from "./jobs";
 import type { MailsService } from "./mails";
+import type { SubscriptionsService } from "./subscriptions";
 
-/** "Your membership ends in 7 days" goes out once the end is this close. */
+/** "Your membership ends (or renews) in 7 days" goes out once the end is this close. */
 export const REMINDER_DAYS = 7;
 /**
  * "Your membership has ended" is sent for ends at most this long ago: a scan after some downtime still sends it,
@@ -15,7 +17,17 @@ export const ENDED_LOOKBACK_DAYS = 7;
 /** Candidates per query; the scan repeats until none is left. */
 const BATCH = 200;
 
-export type Reminder = "membershipEndingSoon" | "membershipEnded";
+export type Reminder = "membershipEndingSoon" | "membershipRenewsSoon" | "membershipEnded";
+
+/**
+ * The kinds that count as one reminder for an end: an end gets one 7-day reminder, "renews" or "ends" as it stood when
+ * it was due (a cancellation after a "renews" mail sends no second one).
+ */
+const SAME_REMINDER: Record<Reminder, Reminder[]> = {
+  membershipEndingSoon: ["membershipEndingSoon", "membershipRenewsSoon"],
+  membershipRenewsSoon: ["membershipEndingSoon", "membershipRenewsSoon"],
+  membershipEnded: ["membershipEnded"],
+};
 
 type Candidate = {
   user_id: string;
@@ -27,9 +39,20 @@ type Candidate = {
 
 /**
  * Customers whose membership ends in (from, to] at the end of a delivered paid order, with no later paid order (a
- * renewal) and no reminder of this kind for that end yet; one row per customer, at most BATCH.
+ * renewal) and no reminder of this kind for that end yet; one row per customer, at most BATCH. "Ended" also waits while
+ * an active PayPal subscription will renew it (a monthly payment may come a day or two after the window's end).
  */
 export function candidatesSql(kind: Reminder, from: Date, to: Date) {
+  const kinds = sql.join(
+    SAME_REMINDER[kind].map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const renewing =
+    kind === "membershipEnded"
+      ? sql`and not exists (
+      select 1 from subscriptions s join orders first on first.id = s.order_id
+      where s.user_id = o.user_id and s.status = 'active' and first.payment_status = 'Paid')`
+      : sql``;
   return sql`
   select distinct on (o.user_id) o.user_id, o.customer_email, o.customer_name, o.package_name, o.membership_valid
   from orders o
@@ -42,7 +65,8 @@ export function candidatesSql(kind: Reminder, from: Date, to: Date) {
         and later.membership_valid > o.membership_valid)
     and not exists (
       select 1 from membership_reminders r
-      where r.user_id = o.user_id and r.kind = ${kind} and r.ends_at = o.membership_valid)
+      where r.user_id = o.user_id and r.kind in (${kinds}) and r.ends_at = o.membership_valid)
+    ${renewing}
   order by o.user_id, o.membership_valid desc
   limit ${BATCH}`;
 }
@@ -51,18 +75,36 @@ export function candidatesSql(kind: Reminder, from: Date, to: Date) {
  * The membership reminders (docs/decisions/023): a customer's membership ends at the latest end of their paid and
  * delivered orders (domain/membership.ts). Each scan finds the ends within REMINDER_DAYS ahead and those passed within
  * ENDED_LOOKBACK_DAYS, skips a customer who has a later paid order (a renewal: no reminder for the old end), and
- * queues each reminder once per customer and end (membership_reminders, and the job key). The clock is `now`, so
- * tests move time instead of sleeping. The ranges are read through the partial index orders_membership_end_idx.
+ * queues each reminder once per customer and end (membership_reminders, and the job key). An end an active PayPal
+ * subscription renews gets "renews in 7 days" (its date and amount) instead of "ends in 7 days", and no "ended" while
+ * it stays active (decision 052). The clock is `now`, so tests move time instead of sleeping. The ranges are read
+ * through the partial index orders_membership_end_idx; a batch's subscriptions in two reads (activeOf).
  */
-export function createMembershipReminders(deps: { db: Db; mails: Pick<MailsService, "queue">; now: () => Date }) {
-  const { db, mails, now } = deps;
+export function createMembershipReminders(deps: {
+  db: Db;
+  mails: Pick<MailsService, "queue">;
+  subscriptions: Pick<SubscriptionsService, "activeOf">;
+  now: () => Date;
+}) {
+  const { db, mails, subscriptions, now } = deps;
 
   async function candidates(kind: Reminder, from: Date, to: Date): Promise<Candidate[]> {
     const result = await db.execute<Candidate>(candidatesSql(kind, from, to));
     return result.rows.map((r) => ({ ...r, membership_valid: new Date(r.membership_valid) }));
   }
 
-  async function remind(kind: Reminder, c: Candidate): Promise<boolean> {
+  /** The renewal of each customer of a batch whose active subscription renews their membership (one batch read). */
+  async function renewals(batch: Candidate[]): Promise<Map<string, Renewal>> {
+    const active = await subscriptions.activeOf([...new Set(batch.map((c) => c.user_id))]);
+    const out = new Map<string, Renewal>();
+    for (const userId of new Set(active.map((s) => s.userId))) {
+      const renewal = renewalOf(active.filter((s) => s.userId === userId));
+      if (renewal) out.set(userId, renewal);
+    }
+    return out;
+  }
+
+  async function remind(kind: Reminder, c: Candidate, renewal?: Renewal): Promise<boolean> {
     return db.transaction(async (tx) => {
       const marked = await tx
         .insert(membershipReminders)
@@ -72,9 +114,11 @@ export function createMembershipReminders(deps: { db: Db; mails: Pick<MailsServi
       if (!marked.length) return false;
       const key = jobKey("membership", c.user_id, kind, String(c.membership_valid.getTime()));
       const base = { customerName: c.customer_name, packageName: c.package_name };
-      return kind === "membershipEndingSoon"
-        ? mails.queue(tx, kind, { ...base, expiresAt: c.membership_valid }, c.customer_email, key)
-        : mails.queue(tx, kind, { ...base, endedAt: c.membership_valid }, c.customer_email, key);
+      if (kind === "membershipRenewsSoon" && renewal)
+        return mails.queue(tx, kind, { ...base, renewsAt: renewal.at, amount: renewal.amount }, c.customer_email, key);
+      return kind === "membershipEnded"
+        ? mails.queue(tx, kind, { ...base, endedAt: c.membership_valid }, c.customer_email, key)
+        : mails.queue(tx, "membershipEndingSoon", { ...base, expiresAt: c.membership_valid }, c.customer_email, key);
     });
   }
 
@@ -82,13 +126,18 @@ export function createMembershipReminders(deps: { db: Db; mails: Pick<MailsServi
     let queued = 0;
     for (;;) {
       const batch = await candidates(kind, from, to);
-      for (const c of batch) if (await remind(kind, c)) queued++;
+      const renewing = kind === "membershipEnded" ? new Map<string, Renewal>() : await renewals(batch);
+      for (const c of batch) {
+        const renewal = renewing.get(c.user_id);
+        if (await remind(renewal ? "membershipRenewsSoon" : kind, c, renewal)) queued++;
+      }
       if (batch.length < BATCH) return queued;
     }
   }
 
   return {
     /** One scan: the reminders due at `now()`, each queued once. */
+    /** One scan: the reminders due at `now()`, each queued once ("endingSoon" counts "renews" and "ends" in 7 days). */
     async scan(): Promise<{ endingSoon: number; ended: number }> {
       const t = now();
       const ended = await run("membershipEnded", new Date(t.getTime() - ENDED_LOOKBACK_DAYS * DAY_MS), t);

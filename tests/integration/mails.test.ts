@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { longDate } from "../../domain/dates";
 import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin, signUp } from "../support/accounts";
@@ -258,6 +259,97 @@ describe("membership reminders, on the injectable clock", () => {
       id: "admin",
       email: "boss@example.org",
     } as never);
+  });
+});
+
+describe("membership reminders with a PayPal subscription (issue 27, part 4)", () => {
+  const scan = () => app.services.reminders.scan();
+  /** A verified PayPal subscription notice about `orderId` (the simulator's record makes the postback VERIFIED). */
+  async function notice(orderId: string, subscrId: string, txnType: string, extra: Record<string, string> = {}) {
+    const body = new URLSearchParams({
+      txn_type: txnType,
+      subscr_id: subscrId,
+      custom: orderId,
+      receiver_email: "shop@example.org",
+      business: "shop@example.org",
+      ...extra,
+    }).toString();
+    await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
+      createHash("sha256").update(body).digest("hex"),
+    ]);
+    const res = await app.request("/api/paypal/ipn", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(200);
+  }
+  const subscriptionStatus = async (subscrId: string) =>
+    (await app.db.pool.query("select status from subscriptions where subscr_id = $1", [subscrId])).rows[0]?.status;
+  /** A customer who subscribed to Basic through PayPal: signed up, paid, delivered; their membership's end. */
+  async function subscriber(email: string) {
+    const jar = await signUp(app, email);
+    const id = await placeOrder(jar);
+    const subscrId = `I-${email.split("@")[0]!.toUpperCase()}`;
+    const amount = basic.packagePrice.toFixed(2);
+    await notice(id, subscrId, "subscr_signup", {
+      mc_amount3: amount,
+      period3: `${basic.packageValidity} D`,
+      mc_currency: "USD",
+    });
+    await expect.poll(() => subscriptionStatus(subscrId)).toBe("active");
+    await notice(id, subscrId, "subscr_payment", {
+      payment_status: "Completed",
+      mc_gross: amount,
+      mc_currency: "USD",
+      txn_id: `TXN${subscrId.slice(2)}`,
+    });
+    await expect
+      .poll(async () => (await app.db.pool.query("select payment_status from orders where id = $1", [id])).rows[0])
+      .toEqual({ payment_status: "Paid" });
+    await adminPut(`/api/order-status/${id}`, { orderStatus: "Delivered" });
+    const {
+      rows: [row],
+    } = await app.db.pool.query("select membership_valid from orders where id = $1", [id]);
+    return { jar, id, subscrId, ends: row.membership_valid as Date };
+  }
+  const sevenDaysMails = (to: string) => mailsTo(to, /^Your membership (ends|renews) on/);
+
+  it("an active subscription: 'renews in 7 days' once, with the date, the amount and the way to cancel; no 'ended' while it renews", async () => {
+    const { jar, id, subscrId, ends } = await subscriber("sally@example.org");
+    const [view] = await app.services.subscriptions.forUser((await app.services.orders.byId(id))!.userId);
+    expect(view!.nextPaymentAt).toEqual(ends); // a period of days: PayPal's next payment is the membership's end
+    clock = ends.getTime() - 6 * DAY_MS;
+    expect(await scan()).toMatchObject({ endingSoon: 1 });
+    const on = longDate(view!.nextPaymentAt!, app.config.timeZone);
+    const mail = await theMail("sally@example.org", new RegExp(`^Your membership renews on ${on}$`));
+    expect(mail.body).toContain(`$${basic.packagePrice.toFixed(2)} USD`);
+    expect(mail.body).toContain(`Renews on`);
+    await linksOpen(mail.body, jar, "/account/subscriptions");
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 0 });
+
+    // PayPal's payment is late (a month on the calendar): past the end, no "ended" while the subscription is active.
+    clock = ends.getTime() + 60_000;
+    expect(await scan()).toMatchObject({ ended: 0 });
+    // The customer cancels after the "renews" mail: no second 7-day mail for that end, and now it has ended.
+    await notice(id, subscrId, "subscr_cancel");
+    await expect.poll(() => subscriptionStatus(subscrId)).toBe("cancelled");
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 1 });
+    await theMail("sally@example.org", /^Your membership has ended$/);
+    expect(sevenDaysMails("sally@example.org")).toHaveLength(1);
+  });
+
+  it("a cancelled subscription: 'ends in 7 days' once, never 'renews'", async () => {
+    const { id, subscrId, ends } = await subscriber("cody@example.org");
+    await notice(id, subscrId, "subscr_cancel");
+    await expect.poll(() => subscriptionStatus(subscrId)).toBe("cancelled");
+    clock = ends.getTime() - 6 * DAY_MS;
+    expect(await scan()).toMatchObject({ endingSoon: 1 });
+    const mail = await theMail("cody@example.org", /^Your membership ends on/);
+    await linksOpen(mail.body, undefined, "/pricing");
+    expect(await scan()).toEqual({ endingSoon: 0, ended: 0 });
+    expect(sevenDaysMails("cody@example.org")).toHaveLength(1);
+    expect(mailsTo("cody@example.org", /renews/)).toHaveLength(0);
   });
 });
 

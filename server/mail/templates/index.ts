@@ -12,7 +12,7 @@ import {
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
 import { membershipGiven } from "./membership-given";
-import { adminSubscriptionPaymentFailed, subscriptionPaymentFailed } from "./subscription";
+import { adminSubscriptionPaymentFailed, membershipRenewsSoon, subscriptionPaymentFailed } from "./subscription";
 import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
@@ -22,6 +22,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   paymentReceived,
   membershipActive,
   membershipEndingSoon,
+  membershipRenewsSoon,
   membershipGiven,
   membershipEnded,
   orderCancelled,

@@ -1,9 +1,45 @@
+import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Small } from "./Layout";
 import type { Template } from "./types";
 
 const usd = (amount: number) => `$${money(amount)} USD`;
 const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
+
+/** Seven days before a membership's end that a PayPal subscription renews: when, how much, and how to cancel. */
+export const membershipRenewsSoon: Template<"membershipRenewsSoon"> = (d, { brand, url, timeZone }) => {
+  const link = url("/account/subscriptions");
+  const on = longDate(d.renewsAt, timeZone);
+  return {
+    subject: `Your membership renews on ${on}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview={`PayPal takes ${usd(d.amount)} on ${on}.`}
+        heading="Your membership renews soon"
+        footnote="You receive this email because your membership renews automatically."
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          Your {d.packageName} membership renews automatically on {on}: PayPal takes {usd(d.amount)}, and the new time
+          follows the time you have left, so your items stay open without a break. You need to do nothing.
+        </P>
+        <Facts
+          rows={[
+            ["Package", d.packageName],
+            ["Renews on", on],
+            ["Amount", usd(d.amount)],
+          ]}
+        />
+        <Cta href={link}>See my automatic renewal</Cta>
+        <Small>
+          To stop it, cancel before {on}: your account page says how. The time you have paid for stays yours.
+        </Small>
+      </Layout>
+    ),
+  };
+};
 
 /** PayPal could not take a renewal payment: the customer hears it and what to do. */
 export const subscriptionPaymentFailed: Template<"subscriptionPaymentFailed"> = (d, { brand, url }) => {
