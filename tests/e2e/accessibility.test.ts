@@ -28,7 +28,15 @@ const PUBLIC = [
   "/account/email-confirmed?error=INVALID_TOKEN",
 ];
 /** The customer's pages; the back office's come from app/routes.ts (adminPages), every one without parameters. */
-const CUSTOMER = ["/dashboard", "/my-order", "/account", "/account/password", "/account/sessions", "/account/security"];
+const CUSTOMER = [
+  "/dashboard",
+  "/my-order",
+  "/account",
+  "/account/password",
+  "/account/sessions",
+  "/account/security",
+  "/account/subscriptions",
+];
 
 let env: E2EEnv;
 beforeAll(async () => {

@@ -25,6 +25,7 @@ const CUSTOMER = [
   "/account/password",
   "/account/sessions",
   "/account/security",
+  "/account/subscriptions",
   "/account/data",
   "/account/delete",
 ];

@@ -619,6 +619,10 @@ const cases: Case[] = [
         "We sent a link to plain-account-new@example.org.",
       );
 
+      // Automatic renewal: a page to read, without a script (this customer has no subscription).
+      await open(page, "/account/subscriptions");
+      expect(await page.getByTestId("no-subscriptions").count()).toBe(1);
+
       await open(page, "/account/sessions");
       expect(await page.getByTestId("session").count()).toBe(3);
       await post(

@@ -353,7 +353,7 @@ describe("sessions", () => {
   });
 
   it("the pages answer a visitor with the sign-in page", async () => {
-    for (const path of ["/account", "/account/password", "/account/sessions"]) {
+    for (const path of ["/account", "/account/password", "/account/sessions", "/account/subscriptions"]) {
       const res = await app.request(path);
       expect(res.status, path).toBe(302);
       expect(res.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
