@@ -126,6 +126,8 @@ describe("assemble", () => {
     paidOrders: 0,
     givenOrders: 0,
     firstOrders: 0,
+    subscriptionRenewals: 0,
+    subscriptionRevenue: 0,
     net: 0,
     ended: 0,
     renewed: 0,
@@ -168,6 +170,32 @@ describe("assemble", () => {
       revenuePerPayer: 62.03,
     });
     expect(r.totals.churnRate).toBeCloseTo(1 / 3);
+  });
+
+  it("counts a subscription's automatic payments apart from orders placed by hand (issue 27)", () => {
+    const r = assemble(
+      period,
+      new Map([
+        ["2026-01-01", t({ revenue: 87, paidOrders: 3, subscriptionRenewals: 2, subscriptionRevenue: 58 })],
+        ["2026-02-01", t({ revenue: 29.5, paidOrders: 1, givenOrders: 1 })],
+      ]),
+      0,
+      new Map(),
+    );
+    expect(r.rows.map((x) => [x.subscriptionRenewals, x.subscriptionRevenue, x.manualOrders, x.manualRevenue])).toEqual(
+      [
+        [2, 58, 1, 29],
+        [0, 0, 1, 29.5],
+        [0, 0, 0, 0],
+      ],
+    );
+    expect(r.totals).toMatchObject({
+      paidOrders: 4,
+      subscriptionRenewals: 2,
+      subscriptionRevenue: 58,
+      manualOrders: 2,
+      manualRevenue: 58.5,
+    });
   });
 
   it("has no churn rate until an end is decided", () => {
@@ -216,6 +244,29 @@ const history = (userId: string) =>
     });
 
 describe("dayFacts", () => {
+  it("counts a subscription's later payment apart, on the day it was paid, and never a gift or an unpaid one", () => {
+    const at = Date.parse("2026-04-01T12:00:00Z");
+    const o = (id: string, price: number, renewal: boolean, paid = true): ReportOrder => ({
+      id,
+      userId: "s",
+      paid,
+      price,
+      renewal,
+      paidDay: dayOf(at),
+      paidAt: at,
+      createdAt: at,
+    });
+    const { days } = dayFacts([o("s1", 29, false), o("s2", 29, true), o("s3", 29, true, false), o("s4", 0, true)]);
+    expect(days.get("2026-04-01")).toMatchObject({
+      revenue: 58,
+      paidOrders: 2,
+      givenOrders: 1,
+      firstOrders: 1,
+      subscriptionRenewals: 1,
+      subscriptionRevenue: 29,
+    });
+  });
+
   it("counts a known history", () => {
     const o = (id: string, userId: string, price: number, starts: string, days: number): ReportOrder => {
       const s = Date.parse(starts);
@@ -242,7 +293,7 @@ describe("dayFacts", () => {
     expect(pick("2026-02-05")).toMatchObject({ revenue: 0, givenOrders: 1, paidOrders: 0 });
     expect(pick("2026-03-07")).toMatchObject({ membershipsEnded: 1, membershipsRenewed: 1 });
     expect(pick("2026-03-11")).toMatchObject({ membershipsEnded: 1, membershipsRenewed: 0 });
-    expect(pick("2026-03-20")).toMatchObject({ revenue: 59, firstOrders: 1 });
+    expect(pick("2026-03-20")).toMatchObject({ revenue: 59, firstOrders: 1, subscriptionRenewals: 0 });
     expect([...payers]).toEqual([
       ["2026-01-01", 1],
       ["2026-02-01", 1],

@@ -21,11 +21,15 @@ export const MAX_PERIOD_YEARS = 5;
 export const MAX_DAYS_BY_DAY = 62;
 
 export const REPORTS = [
-  { name: "revenue", title: "Revenue", what: "Money received for paid orders, by the day it was paid." },
+  {
+    name: "revenue",
+    title: "Revenue",
+    what: "Money received for paid orders, by the day it was paid: from subscription renewals (PayPal's automatic payments) and from orders placed by hand.",
+  },
   {
     name: "orders-paid",
     title: "Orders paid",
-    what: "Orders paid, and memberships given by the agency (no charge), by the day they were paid or given.",
+    what: "Orders paid (subscription renewals apart from orders placed by hand), and memberships given by the agency (no charge), by the day they were paid or given.",
   },
   {
     name: "new-customers",
@@ -196,6 +200,9 @@ export interface BucketTotals {
   givenOrders: number;
   /** Customers' first paid orders. */
   firstOrders: number;
+  /** Paid orders that were a PayPal subscription's later payments (decision 046), and their money. */
+  subscriptionRenewals: number;
+  subscriptionRevenue: number;
   /** Membership windows starting minus windows ending. */
   net: number;
   ended: number;
@@ -207,6 +214,12 @@ export interface BucketTotals {
 export interface ReportRow extends Bucket {
   revenue: number;
   paidOrders: number;
+  /** Paid orders that were a subscription's automatic payments, and their money. */
+  subscriptionRenewals: number;
+  subscriptionRevenue: number;
+  /** The other paid orders (placed by the customer, or recorded by the studio), and their money. */
+  manualOrders: number;
+  manualRevenue: number;
   givenOrders: number;
   newCustomers: number;
   renewals: number;
@@ -268,10 +281,16 @@ export function assemble(
     const renewed = t?.renewed ?? 0;
     const waiting = t?.waiting ?? 0;
     const notRenewed = ended - renewed - waiting;
+    const revenue = cents(t?.revenue ?? 0);
+    const subscriptionRevenue = cents(t?.subscriptionRevenue ?? 0);
     return {
       ...b,
-      revenue: cents(t?.revenue ?? 0),
+      revenue,
       paidOrders: t?.paidOrders ?? 0,
+      subscriptionRenewals: t?.subscriptionRenewals ?? 0,
+      subscriptionRevenue,
+      manualOrders: (t?.paidOrders ?? 0) - (t?.subscriptionRenewals ?? 0),
+      manualRevenue: cents(revenue - subscriptionRevenue),
       givenOrders: t?.givenOrders ?? 0,
       newCustomers: t?.firstOrders ?? 0,
       renewals: (t?.paidOrders ?? 0) - (t?.firstOrders ?? 0),
@@ -301,6 +320,10 @@ export function assemble(
     totals: {
       revenue: cents(sum((r) => r.revenue)),
       paidOrders: sum((r) => r.paidOrders),
+      subscriptionRenewals: sum((r) => r.subscriptionRenewals),
+      subscriptionRevenue: cents(sum((r) => r.subscriptionRevenue)),
+      manualOrders: sum((r) => r.manualOrders),
+      manualRevenue: cents(sum((r) => r.manualRevenue)),
       givenOrders: sum((r) => r.givenOrders),
       newCustomers: sum((r) => r.newCustomers),
       renewals: sum((r) => r.renewals),
@@ -324,6 +347,8 @@ export interface ReportOrder {
   userId: string;
   paid: boolean;
   price: number;
+  /** A PayPal subscription's later payment (orders.subscr_id set). */
+  renewal?: boolean;
   /** When it was paid (else placed): its day in the site's calendar, and the moment, to find a customer's first. */
   paidDay: string;
   paidAt: number;
@@ -341,12 +366,15 @@ export interface DayFacts {
   windowEnds: number;
   membershipsEnded: number;
   membershipsRenewed: number;
+  subscriptionRenewals: number;
+  subscriptionRevenue: number;
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * Every customer's facts by day: revenue and paid orders (price > 0) and given ones (price 0) on the day paid; a
+ * Every customer's facts by day: revenue and paid orders (price > 0) and given ones (price 0) on the day paid, a
+ * subscription's later payments also apart (migration 0028); a
  * customer's first paid order (earliest payment, then placement, then id); each window's start and end; a membership
  * ended where a window is not followed at once by the next, renewed when the next starts within RENEWAL_GRACE_DAYS.
  * Also the customers who paid in each month.
@@ -367,6 +395,8 @@ export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; 
           windowEnds: 0,
           membershipsEnded: 0,
           membershipsRenewed: 0,
+          subscriptionRenewals: 0,
+          subscriptionRevenue: 0,
         }),
       );
     return f;
@@ -381,6 +411,10 @@ export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; 
       f.revenue = cents(f.revenue + o.price);
       if (o.price > 0) f.paidOrders++;
       else f.givenOrders++;
+      if (o.renewal && o.price > 0) {
+        f.subscriptionRenewals++;
+        f.subscriptionRevenue = cents(f.subscriptionRevenue + o.price);
+      }
     }
     const first = [...paid].sort((a, b) => a.paidAt - b.paidAt || a.createdAt - b.createdAt || cmp(a.id, b.id))[0];
     if (first) at(first.paidDay).firstOrders++;

@@ -36,6 +36,8 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
     select to_char(date_trunc(${sql.placeholder("unit")}, day::timestamp), 'YYYY-MM-DD') as bucket,
            sum(revenue)::text as revenue, sum(paid_orders)::int as paid_orders, sum(given_orders)::int as given_orders,
            sum(first_orders)::int as first_orders, sum(window_starts - window_ends)::int as net,
+           sum(subscription_renewals)::int as subscription_renewals,
+           sum(subscription_revenue)::text as subscription_revenue,
            sum(memberships_ended)::int as ended, sum(memberships_renewed)::int as renewed,
            sum(memberships_ended - memberships_renewed)
              filter (where day >= ${sql.placeholder("decidedAfter")}::date)::int as waiting
@@ -65,6 +67,8 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
         paid_orders: number;
         given_orders: number;
         first_orders: number;
+        subscription_renewals: number;
+        subscription_revenue: string;
         net: number;
         ended: number;
         renewed: number;
@@ -84,6 +88,8 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
           paidOrders: b.paid_orders,
           givenOrders: b.given_orders,
           firstOrders: b.first_orders,
+          subscriptionRenewals: b.subscription_renewals,
+          subscriptionRevenue: Number(b.subscription_revenue),
           net: b.net,
           ended: b.ended,
           renewed: b.renewed,
@@ -131,11 +137,14 @@ export function reportTable(
   const { rows } = reports;
   switch (name) {
     case "revenue":
-      return { header: [period, "Revenue (USD)"], rows: rows.map((r) => [when(r.key), money(r.revenue)]) };
+      return {
+        header: [period, "Revenue (USD)", "Subscription renewals (USD)", "Orders placed by hand (USD)"],
+        rows: rows.map((r) => [when(r.key), money(r.revenue), money(r.subscriptionRevenue), money(r.manualRevenue)]),
+      };
     case "orders-paid":
       return {
-        header: [period, "Orders paid", "Given by the agency"],
-        rows: rows.map((r) => [when(r.key), r.paidOrders, r.givenOrders]),
+        header: [period, "Orders paid", "Subscription renewals", "Orders placed by hand", "Given by the agency"],
+        rows: rows.map((r) => [when(r.key), r.paidOrders, r.subscriptionRenewals, r.manualOrders, r.givenOrders]),
       };
     case "new-customers":
       return {

@@ -57,6 +57,8 @@ interface Row {
   placed?: string;
   /** Its membership window: starts (default: when paid) and how many days. */
   window?: { starts?: string; days: number };
+  /** A PayPal subscription's later payment (orders.subscr_id, decision 046). */
+  subscrId?: string;
 }
 
 /** An order inserted with SQL, as the commands would have stored it (windows included). */
@@ -66,9 +68,9 @@ async function order(row: Row): Promise<string> {
   const [r] = await q<{ id: string }>(
     `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
        customer_address, customer_country, payment_status, order_status, order_date, paid_at, membership_starts,
-       membership_valid, created_at, updated_at)
+       membership_valid, created_at, updated_at, subscr_id)
      values ('RT-' || $1, $2, 'Basic', $3, 30, 'x@example.org', 'X', '1 Road', 'UK', $4, $5, '01/01/2026', $6, $7, $8,
-             $9, $9)
+             $9, $9, $10)
      returning id`,
     [
       ++serial,
@@ -80,6 +82,7 @@ async function order(row: Row): Promise<string> {
       starts,
       valid,
       row.placed ?? row.paid,
+      row.subscrId ?? null,
     ],
   );
   return r!.id;
@@ -198,10 +201,12 @@ describe("the tallies", () => {
   async function stored() {
     const days = await q<Record<string, string | number>>(
       `select day::text, revenue::float8 as revenue, paid_orders, given_orders, first_orders, window_starts, window_ends,
-              memberships_ended, memberships_renewed
+              memberships_ended, memberships_renewed, subscription_renewals,
+              subscription_revenue::float8 as subscription_revenue
        from report_days
        where revenue <> 0 or paid_orders <> 0 or given_orders <> 0 or first_orders <> 0 or window_starts <> 0
-          or window_ends <> 0 or memberships_ended <> 0 or memberships_renewed <> 0
+          or window_ends <> 0 or memberships_ended <> 0 or memberships_renewed <> 0 or subscription_renewals <> 0
+          or subscription_revenue <> 0
        order by day`,
     );
     const months = await q(`select month::text, payers from report_months where payers <> 0 order by month`);
@@ -219,7 +224,9 @@ describe("the tallies", () => {
       created_at: Date;
       membership_starts: Date | null;
       membership_valid: Date | null;
-    }>(`select id, user_id, payment_status, package_price, paid_at, created_at, membership_starts, membership_valid
+      subscr_id: string | null;
+    }>(`select id, user_id, payment_status, package_price, paid_at, created_at, membership_starts, membership_valid,
+               subscr_id
         from orders`);
     const orders = rows.map((o): ReportOrder => {
       const paidAt = (o.paid_at ?? o.created_at).getTime();
@@ -228,6 +235,7 @@ describe("the tallies", () => {
         userId: o.user_id,
         paid: o.payment_status === "Paid",
         price: Number(o.package_price),
+        renewal: o.subscr_id !== null,
         paidDay: dayKey(new Date(paidAt), TZ),
         paidAt,
         createdAt: o.created_at.getTime(),
@@ -257,6 +265,8 @@ describe("the tallies", () => {
           window_ends: f.windowEnds,
           memberships_ended: f.membershipsEnded,
           memberships_renewed: f.membershipsRenewed,
+          subscription_renewals: f.subscriptionRenewals,
+          subscription_revenue: f.subscriptionRevenue,
         })),
       months: [...payers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([month, n]) => ({ month, payers: n })),
     };
@@ -274,6 +284,7 @@ describe("the tallies", () => {
         hour: fc.integer({ min: 0, max: 23 }),
         days: fc.option(fc.constantFrom(30, 90), { nil: undefined }),
         delay: fc.integer({ min: 0, max: 40 }),
+        renewal: fc.boolean(),
       }),
       fc.record({ kind: fc.constant("refund" as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), days: fc.integer({ min: -40, max: 40 }) }),
@@ -295,6 +306,7 @@ describe("the tallies", () => {
               status: s.status,
               paid,
               window: s.status === "Paid" && s.days ? { starts, days: s.days } : undefined,
+              subscrId: s.renewal ? `I-REPORT${s.user}` : undefined,
             });
           } else if (!ids.length) continue;
           else if (s.kind === "refund")
@@ -321,6 +333,57 @@ describe("the tallies", () => {
       }),
       { numRuns: Number(process.env.FC_DB_RUNS ?? 25) },
     );
+  });
+
+  it("count a subscription's renewals apart from orders placed by hand; a refund of a renewal takes it back", async () => {
+    const sue = await customer("subscriber");
+    await order({ user: sue, price: 29, paid: "2026-09-01T12:00:00Z", window: { days: 30 } });
+    const renewal = await order({
+      user: sue,
+      price: 29,
+      paid: "2026-10-01T12:00:00Z",
+      window: { starts: "2026-10-01T12:00:00Z", days: 30 },
+      subscrId: "I-REPORTSUE",
+    });
+    const tom = await customer("by-hand");
+    await order({ user: tom, price: 59, paid: "2026-10-02T12:00:00Z" });
+    await order({ user: tom, price: 59, paid: "2026-10-20T12:00:00Z" });
+    const october = () => app.services.reports.of(period("2026-10-01", "2026-10-31"));
+    expect((await october()).totals).toMatchObject({
+      revenue: 147,
+      paidOrders: 3,
+      subscriptionRenewals: 1,
+      subscriptionRevenue: 29,
+      manualOrders: 2,
+      manualRevenue: 118,
+      newCustomers: 1,
+      renewals: 2,
+    });
+    const csv = app.services.reports.reportTable("orders-paid", await october());
+    expect(csv.header).toEqual([
+      "Day",
+      "Orders paid",
+      "Subscription renewals",
+      "Orders placed by hand",
+      "Given by the agency",
+    ]);
+    expect(csv.rows.find((r) => r[0] === "2026-10-01")).toEqual(["2026-10-01", 1, 1, 0, 0]);
+    expect(await stored()).toEqual(await expected());
+    // Refunded (on the order screen, as the commands store it): out of the subscription renewals and the revenue.
+    await q(
+      `update orders set payment_status = 'Refunded', membership_starts = null, membership_valid = null where id = $1`,
+      [renewal],
+    );
+    expect((await october()).totals).toMatchObject({
+      revenue: 118,
+      paidOrders: 2,
+      subscriptionRenewals: 0,
+      subscriptionRevenue: 0,
+      manualOrders: 2,
+    });
+    expect(await stored()).toEqual(await expected());
+    await q(`select report_tallies_rebuild($1)`, [TZ]);
+    expect(await stored()).toEqual(await expected());
   });
 
   it("stay right when two transactions change one customer's orders at once", async () => {
@@ -409,11 +472,11 @@ describe("GET /api/reports/<name>", () => {
       report: "revenue",
       title: "Revenue",
       period: { from: "2026-11-01", to: "2026-11-03", unit: "day" },
-      columns: ["Day", "Revenue (USD)"],
+      columns: ["Day", "Revenue (USD)", "Subscription renewals (USD)", "Orders placed by hand (USD)"],
       rows: [
-        ["2026-11-01", "0.00"],
-        ["2026-11-02", "0.00"],
-        ["2026-11-03", "0.00"],
+        ["2026-11-01", "0.00", "0.00", "0.00"],
+        ["2026-11-02", "0.00", "0.00", "0.00"],
+        ["2026-11-03", "0.00", "0.00", "0.00"],
       ],
     });
     const churn = await app.request("/api/reports/churn?period=last-12-months", { jar: adminJar });

@@ -112,7 +112,15 @@ function ReportSections({ reports }: { reports: Reports }) {
   return (
     <>
       <dl className="mb-8 grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="report-totals">
-        <Figure term="Revenue" value={dollars(totals.revenue)} />
+        <Figure
+          term="Revenue"
+          value={dollars(totals.revenue)}
+          note={
+            totals.subscriptionRenewals
+              ? `${dollars(totals.subscriptionRevenue)} from ${count(totals.subscriptionRenewals)} subscription renewals`
+              : undefined
+          }
+        />
         <Figure
           term="Orders paid"
           value={count(totals.paidOrders)}
@@ -139,32 +147,59 @@ function ReportSections({ reports }: { reports: Reports }) {
       <Report name="revenue" query={query}>
         <BarChart
           title={`Revenue by ${per}`}
-          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all.`}
+          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals.`}
           labels={labels}
-          series={[{ name: "Revenue", values: rows.map((r) => r.revenue), fill: "fill-clay" }]}
+          series={[
+            { name: "Orders placed by hand", values: rows.map((r) => r.manualRevenue), fill: "fill-clay" },
+            { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRevenue), fill: "fill-forest" },
+          ]}
           whole={false}
         />
         <Table
-          head={[per === "day" ? "Day" : "Month", "Revenue"]}
-          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), dollars(r.revenue)])}
-          foot={["Total", dollars(totals.revenue)]}
+          head={[per === "day" ? "Day" : "Month", "Revenue", "Subscription renewals", "Orders placed by hand"]}
+          rows={rows.map((r) => [
+            bucketLabel(r.key, period.unit, "table"),
+            dollars(r.revenue),
+            dollars(r.subscriptionRevenue),
+            dollars(r.manualRevenue),
+          ])}
+          foot={["Total", dollars(totals.revenue), dollars(totals.subscriptionRevenue), dollars(totals.manualRevenue)]}
         />
       </Report>
 
       <Report name="orders-paid" query={query}>
         <BarChart
           title={`Orders paid by ${per}`}
-          desc={`${count(totals.paidOrders)} orders paid and ${count(totals.givenOrders)} memberships given by the agency.`}
+          desc={`${count(totals.paidOrders)} orders paid (${count(totals.subscriptionRenewals)} subscription renewals, ${count(totals.manualOrders)} placed by hand) and ${count(totals.givenOrders)} memberships given by the agency.`}
           labels={labels}
           series={[
-            { name: "Orders paid", values: rows.map((r) => r.paidOrders), fill: "fill-forest" },
+            { name: "Placed by hand", values: rows.map((r) => r.manualOrders), fill: "fill-clay" },
+            { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRenewals), fill: "fill-forest" },
             { name: "Given by the agency", values: rows.map((r) => r.givenOrders), fill: "fill-brass" },
           ]}
         />
         <Table
-          head={[per === "day" ? "Day" : "Month", "Orders paid", "Given by the agency"]}
-          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.paidOrders), count(r.givenOrders)])}
-          foot={["Total", count(totals.paidOrders), count(totals.givenOrders)]}
+          head={[
+            per === "day" ? "Day" : "Month",
+            "Orders paid",
+            "Subscription renewals",
+            "Placed by hand",
+            "Given by the agency",
+          ]}
+          rows={rows.map((r) => [
+            bucketLabel(r.key, period.unit, "table"),
+            count(r.paidOrders),
+            count(r.subscriptionRenewals),
+            count(r.manualOrders),
+            count(r.givenOrders),
+          ])}
+          foot={[
+            "Total",
+            count(totals.paidOrders),
+            count(totals.subscriptionRenewals),
+            count(totals.manualOrders),
+            count(totals.givenOrders),
+          ]}
         />
       </Report>
 
