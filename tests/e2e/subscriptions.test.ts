@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../domain/dates";
 import { DAY_MS } from "../../domain/membership";
-import { AUTO_RENEW_REFUSED } from "../../domain/subscription";
+import { AUTO_RENEW_REFUSED, nextPaymentDate } from "../../domain/subscription";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { main, placeOrder, setOrderStatus, toast } from "../support/pages";
@@ -76,6 +76,25 @@ describe("a membership that renews itself", () => {
     expect(first.n).toBe(1);
     await customer.goto("/dashboard");
     expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("active");
+    // The dashboard says when PayPal takes the next payment, and how much; /account/subscriptions lists it.
+    const {
+      rows: [paid],
+    } = await env.db.pool.query("select paid_at, package_price from orders where id = $1", [id]);
+    const price = `$${Number(paid.package_price).toFixed(2)}`;
+    const renews = (payments: number) =>
+      `Renews automatically on ${longDate(nextPaymentDate(paid.paid_at, validity, payments)!, TZ)}, ${price}`;
+    const endLine = () => customer.getByTestId("membership-end").textContent();
+    expect(await endLine()).toBe(renews(1));
+    await customer.getByRole("link", { name: "Manage automatic renewal" }).click();
+    await customer.waitForURL((u) => u.pathname === "/account/subscriptions");
+    const listed = main(customer).getByTestId("subscription");
+    expect(await listed.count()).toBe(1);
+    expect(await listed.getAttribute("data-status")).toBe("active");
+    for (const part of ["Basic", `${price} every ${validity} days`, "Renews automatically", "Payments so far1"])
+      expect(await listed.textContent()).toContain(part);
+    expect(await main(customer).getByRole("link", { name: "Open the PayPal simulator" }).getAttribute("href")).toBe(
+      "/paypal-simulator",
+    );
 
     // PayPal's next period: exactly one period more.
     await customer.goto("/paypal-simulator");
@@ -85,7 +104,7 @@ describe("a membership that renews itself", () => {
     const renewed = await ends(userId);
     expect(renewed.ends.getTime() - first.ends.getTime()).toBe(validity * DAY_MS);
     await customer.goto("/dashboard");
-    expect(await customer.getByTestId("membership-banner").textContent()).toContain(longDate(renewed.ends, TZ));
+    expect(await endLine()).toBe(renews(2));
 
     // PayPal sends the same notification again: nothing more.
     const {
@@ -130,6 +149,10 @@ describe("a membership that renews itself", () => {
     expect(await ends(userId)).toEqual(renewed);
     await customer.goto("/dashboard");
     expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("active");
-    expect(await customer.getByTestId("membership-banner").textContent()).toContain(longDate(renewed.ends, TZ));
+    expect(await endLine()).toBe(`Ends on ${longDate(renewed.ends, TZ)}`);
+    expect(await customer.getByRole("link", { name: "Manage automatic renewal" }).count()).toBe(0);
+    await customer.goto("/account/subscriptions");
+    expect(await main(customer).getByTestId("subscription").getAttribute("data-status")).toBe("cancelled");
+    expect(await main(customer).getByTestId("subscription").textContent()).toContain("Payments so far2");
   });
 });
