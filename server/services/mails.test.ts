@@ -32,7 +32,7 @@ const LINKS: Record<MailKind, string> = {
   orderCancelled: `${PUBLIC_URL}/pricing`,
   paymentRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
-  subscriptionPaymentFailed: `${PUBLIC_URL}/account`,
+  subscriptionPaymentFailed: `${PUBLIC_URL}/account/subscriptions`,
   adminSubscriptionPaymentFailed: `${PUBLIC_URL}/admin/payment-status/${samples.adminSubscriptionPaymentFailed.orderId}`,
   adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
   adminBackupFailed: `${PUBLIC_URL}/backups`,

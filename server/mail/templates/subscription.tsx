@@ -43,7 +43,7 @@ export const membershipRenewsSoon: Template<"membershipRenewsSoon"> = (d, { bran
 
 /** PayPal could not take a renewal payment: the customer hears it and what to do. */
 export const subscriptionPaymentFailed: Template<"subscriptionPaymentFailed"> = (d, { brand, url }) => {
-  const link = url("/account");
+  const link = url("/account/subscriptions");
   return {
     subject: `Your ${d.packageName} renewal payment did not go through`,
     link,
@@ -66,7 +66,7 @@ export const subscriptionPaymentFailed: Template<"subscriptionPaymentFailed"> = 
             ["Amount", usd(d.amount)],
           ]}
         />
-        <Cta href={link}>Open my account</Cta>
+        <Cta href={link}>See my automatic renewal</Cta>
         <Small>The time you already paid for stays yours.</Small>
       </Layout>
     ),
