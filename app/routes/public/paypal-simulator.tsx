@@ -66,7 +66,7 @@ export default function PayPalSimulator({ actionData, loaderData }: Route.Compon
             <>
               <dl className="mt-6 space-y-3 text-sm">
                 <div className="flex justify-between gap-4">
-                  <dt className="text-slate-500">Item</dt>
+                  <dt className="shrink-0 text-slate-500">Item</dt>
                   <dd className="text-right">{actionData.info.itemName}</dd>
                 </div>
                 <div className="flex justify-between gap-4">
