@@ -168,11 +168,14 @@ export function createPayPalService(deps: {
     const existing = await subscriptions.bySubscrId(subscrId);
     if (existing && existing.orderId !== order.id) return done("the subscription belongs to another order");
     const noticeKey = `${subscrId}:${params.get("ipn_track_id") ?? params.get("txn_id") ?? eventId}`;
-    const note = () => subscriptions.note(notice, subscrId, order, PAYPAL_ACTOR, noticeKey);
-
     // What the order asked PayPal for (domain/subscription-price.ts): an introductory first payment or none, then each
     // period's.
     const terms = subscriptionTerms(order);
+    // A failed payment's mail says the amount PayPal tried: the first payment's while the order is unpaid, else a
+    // later period's.
+    const tried = paymentDue(terms, order.paymentStatus === "UnPaid" ? 1 : 2);
+    const note = () => subscriptions.note(notice, subscrId, { ...order, packagePrice: tried }, PAYPAL_ACTOR, noticeKey);
+
     if (notice === "signup") {
       if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
       if (cents(params.get("mc_amount3") ?? params.get("amount3") ?? "NaN") !== cents(terms.regular))
@@ -216,7 +219,7 @@ export function createPayPalService(deps: {
     if (status !== "Completed") return done(`payment status ${status ?? "(none)"} changes nothing`, "ignored");
     if (params.get("mc_currency") !== "USD") return done(`currency ${params.get("mc_currency")} is not USD`);
     // The first payment pays the placed order (its price); each later one is a renewal at the later periods' price.
-    const due = paymentDue(terms, order.paymentStatus === "UnPaid" ? 1 : 2);
+    const due = tried;
     if (cents(params.get("mc_gross") ?? "NaN") !== cents(due))
       return done(
         `amount ${params.get("mc_gross")} is not this ${order.paymentStatus === "UnPaid" ? "first" : "renewal"} payment's ${due.toFixed(2)}`,

@@ -398,6 +398,16 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     expect(renewalInvoice).toMatchObject({ amount: o.full, discount: null });
     expect((await membership(o.userId)).days - before.days).toBe(basic.packageValidity);
     expect(await uses(o.codeId)).toBe(1);
+    // A later payment that fails: the customer's mail names the amount PayPal tried, the full price.
+    const failed = notice(o.id, subscrId, "subscr_failed");
+    expect(await send(failed)).toBe("applied");
+    const key = `subscription:${subscrId}:${new URLSearchParams(failed).get("ipn_track_id")}:failed`;
+    const { rows: mails } = await app.db.pool.query("select data from pgboss.job where data->>'key' like $1", [
+      `%${key}`,
+    ]);
+    expect(mails).toHaveLength(1);
+    expect(JSON.stringify(mails[0].data)).toContain(`$${o.full.toFixed(2)}`);
+    expect(JSON.stringify(mails[0].data)).not.toContain(`$${o.price.toFixed(2)}`);
   });
 
   it("every period: a3 = the discounted price, no introductory period; each renewal carries the discount and is no new use", async () => {
