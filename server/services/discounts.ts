@@ -16,7 +16,7 @@ import type { PageInfo } from "../../domain/pagination";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { discountCodes, orders } from "../db/schema";
-import { AppError, badRequest, isId, notFound } from "../lib/errors";
+import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
 import { paginate } from "../lib/paging";
 import { audited, type Actor } from "./activity";
 import type { Tx } from "./jobs";
@@ -98,10 +98,10 @@ const taken = () =>
   new AppError(409, "A discount code with this code already exists.", [
     { field: "code", message: "This code already exists" },
   ]);
-const isUniqueViolation = (e: unknown): boolean =>
-  typeof e === "object" &&
-  e !== null &&
-  ((e as { code?: string }).code === "23505" || isUniqueViolation((e as { cause?: unknown }).cause));
+/** A write refused by the code's unique constraint is told as `taken`; any other failure as it was. */
+const orTaken = (e: unknown): never => {
+  throw isUniqueViolation(e) ? taken() : e;
+};
 
 /**
  * Discount codes (decision 049): the back office makes, edits, disables and lists them; the order commands ask
@@ -150,16 +150,11 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       const parsed = parseWith(discountCodeSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       const values = columnsOf(parsed.data);
-      try {
-        return await audited(db, actor, "discount_code", async (tx, audit) => {
-          const [row] = await tx.insert(discountCodes).values(values).returning({ id: discountCodes.id });
-          await audit.created(row!.id, audited_(values));
-          return row!.id;
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw taken();
-        throw e;
-      }
+      return audited(db, actor, "discount_code", async (tx, audit) => {
+        const [row] = await tx.insert(discountCodes).values(values).returning({ id: discountCodes.id });
+        await audit.created(row!.id, audited_(values));
+        return row!.id;
+      }).catch(orTaken);
     },
 
     async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
@@ -167,24 +162,19 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Discount code not found");
       const values = columnsOf(parsed.data);
-      try {
-        return await audited(db, actor, "discount_code", async (tx, audit) => {
-          const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
-          if (!existing) throw notFound("Discount code not found");
-          const before = audited_(columnsOf({ ...existing, ...nullsToUndefined(existing) } as DiscountCodeInput));
-          const after = audited_(values);
-          if (JSON.stringify(before) === JSON.stringify(after)) return { modified: false };
-          await tx
-            .update(discountCodes)
-            .set({ ...values, updatedAt: now() })
-            .where(eq(discountCodes.id, id));
-          await audit.updated(id, before, after);
-          return { modified: true };
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw taken();
-        throw e;
-      }
+      return audited(db, actor, "discount_code", async (tx, audit) => {
+        const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
+        if (!existing) throw notFound("Discount code not found");
+        const before = audited_(columnsOf({ ...existing, ...nullsToUndefined(existing) } as DiscountCodeInput));
+        const after = audited_(values);
+        if (JSON.stringify(before) === JSON.stringify(after)) return { modified: false };
+        await tx
+          .update(discountCodes)
+          .set({ ...values, updatedAt: now() })
+          .where(eq(discountCodes.id, id));
+        await audit.updated(id, before, after);
+        return { modified: true };
+      }).catch(orTaken);
     },
 
     /** Disables a code (customers can no longer use it; the orders that did keep it) or enables it again. */
