@@ -250,6 +250,8 @@ describe("the bad-input corpus over every write call", () => {
       for (const jar of [chief, customer, undefined]) {
         await expect4xx(`id ${id.slice(0, 40)}`, "PUT", `/api/users/${id}/role`, { json: { userRole: "Admin" }, jar });
         await expect4xx(`id ${id.slice(0, 40)}`, "DELETE", `/api/users/${id}`, { jar });
+        // Marking a subscription cancelled (issue 27): an id that is no subscription's is a 404, never a change.
+        await expect4xx(`id ${id.slice(0, 40)}`, "POST", `/api/subscriptions/${id}/cancel`, { json: {}, jar });
       }
     }
 
