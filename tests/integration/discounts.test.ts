@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCOUNT_REFUSALS } from "../../domain/discounts";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { markGenuine, postIpn } from "../support/paypal";
 
 /**
  * Discount codes (decision 049) against the real database: the back office's calls, the price an order takes and
@@ -90,15 +90,8 @@ async function notify(orderId: string, amount: string) {
     item_number: "1",
     txn_type: "web_accept",
   }).toString();
-  await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-    createHash("sha256").update(body).digest("hex"),
-  ]);
-  const res = await app.request("/api/paypal/ipn", {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-  });
-  expect(res.status).toBe(200);
+  await markGenuine(app.db.pool, body);
+  expect((await postIpn(app, body)).status).toBe(200);
 }
 const outcomes = async (id: string) =>
   (

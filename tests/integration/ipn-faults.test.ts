@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoContent } from "../../server/seed/demo-content";
 import { IPN_LIMIT } from "../../server/services/paypal";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { ipnBody, markGenuine } from "../support/paypal";
 
 /**
  * Issue 12: the IPN listener under faults (D4, D13) and the forgery and replay matrix (part 3). A notification is
@@ -57,17 +58,10 @@ function message(orderId: string, overrides: Record<string, string | null> = {})
     custom: orderId,
     txn_type: "web_accept",
   };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (v === null) delete fields[k];
-    else fields[k] = v;
-  }
-  return new URLSearchParams(fields).toString();
+  return ipnBody(fields, overrides);
 }
 /** Marks a message as one PayPal (the simulator) really sent, so that its postback answers VERIFIED. */
-const genuine = (raw: string) =>
-  app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-    createHash("sha256").update(raw).digest("hex"),
-  ]);
+const genuine = (raw: string) => markGenuine(app.db.pool, raw);
 let sender = 0;
 const post = (raw: string, from = `192.0.2.${++sender % 250}`) =>
   app.request("/api/paypal/ipn", {

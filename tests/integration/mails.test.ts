@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longDate } from "../../domain/dates";
 import { DAY_MS } from "../../domain/membership";
@@ -7,6 +6,7 @@ import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { CookieJar } from "../support/session";
+import { markGenuine, postIpn } from "../support/paypal";
 
 /**
  * Each transactional mail against a real SMTP listener: sent exactly once for its event, to the right person, with
@@ -62,15 +62,8 @@ async function pay(orderId: string, txnId: string) {
     custom: orderId,
     txn_type: "web_accept",
   }).toString();
-  await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-    createHash("sha256").update(body).digest("hex"),
-  ]);
-  const res = await app.request("/api/paypal/ipn", {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-  });
-  expect(res.status).toBe(200);
+  await markGenuine(app.db.pool, body);
+  expect((await postIpn(app, body)).status).toBe(200);
   await expect
     .poll(async () => (await app.db.pool.query("select payment_status from orders where id = $1", [orderId])).rows[0])
     .toEqual({ payment_status: "Paid" });
@@ -274,15 +267,8 @@ describe("membership reminders with a PayPal subscription (issue 27, part 4)", (
       business: "shop@example.org",
       ...extra,
     }).toString();
-    await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-      createHash("sha256").update(body).digest("hex"),
-    ]);
-    const res = await app.request("/api/paypal/ipn", {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
-    expect(res.status).toBe(200);
+    await markGenuine(app.db.pool, body);
+    expect((await postIpn(app, body)).status).toBe(200);
   }
   const subscriptionStatus = async (subscrId: string) =>
     (await app.db.pool.query("select status from subscriptions where subscr_id = $1", [subscrId])).rows[0]?.status;

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { markGenuine, postIpn } from "../support/paypal";
 
 /** The orders desk's REST face: filters, the to-deliver count, the activation setting and what it changes. */
 let app: TestApp;
@@ -72,15 +72,8 @@ function ipn(orderId: string) {
 }
 async function payByPayPal(orderId: string) {
   const body = ipn(orderId);
-  await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1)", [
-    createHash("sha256").update(body).digest("hex"),
-  ]);
-  const res = await app.request("/api/paypal/ipn", {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-  });
-  expect(res.status).toBe(200);
+  await markGenuine(app.db.pool, body);
+  expect((await postIpn(app, body)).status).toBe(200);
   await expect
     .poll(async () => (await app.db.pool.query("select payment_status from orders where id = $1", [orderId])).rows[0])
     .toEqual({ payment_status: "Paid" });

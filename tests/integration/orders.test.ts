@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { markGenuine, postIpn } from "../support/paypal";
 
 let app: TestApp;
 let basic: { _id: string; packagePrice: number; packageValidity: number; packageName: string };
@@ -69,17 +69,8 @@ function ipn(orderId: string, overrides: Record<string, string> = {}, register =
   return { body, register };
 }
 async function notify(message: { body: string; register: boolean }) {
-  if (message.register) {
-    await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-      createHash("sha256").update(message.body).digest("hex"),
-    ]);
-  }
-  const res = await app.request("/api/paypal/ipn", {
-    method: "POST",
-    body: message.body,
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-  });
-  expect(res.status).toBe(200);
+  if (message.register) await markGenuine(app.db.pool, message.body);
+  expect((await postIpn(app, message.body)).status).toBe(200);
 }
 async function settled(orderId: string, count: number) {
   await expect.poll(async () => (await events(orderId)).length, { timeout: 10_000 }).toBe(count);

@@ -1,9 +1,10 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { markGenuine } from "../support/paypal";
 
 /**
  * Issue 27, part 5: the studio sees subscriptions and marks one cancelled. A subscription is made as PayPal's notices
@@ -54,9 +55,7 @@ function notice(orderId: string, subscrId: string, txnType: string) {
 }
 /** Sends a notice the simulator really sent (its digest recorded), through the listener. */
 async function send(raw: string) {
-  await app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-    createHash("sha256").update(raw).digest("hex"),
-  ]);
+  await markGenuine(app.db.pool, raw);
   return app.services.paypal.handleIpn(raw);
 }
 const q = async (text: string, values: unknown[] = []) => (await app.db.pool.query(text, values)).rows;

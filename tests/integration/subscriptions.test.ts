@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
+import { ipnBody, markGenuine } from "../support/paypal";
 
 /**
  * Issue 27: PayPal subscriptions through the verified listener (decision 046). Notices are stored and processed as
@@ -70,17 +71,10 @@ function notice(orderId: string, subscrId: string, txnType: string, overrides: R
           }
         : {}),
   };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (v === null) delete fields[k];
-    else fields[k] = v;
-  }
-  return new URLSearchParams(fields).toString();
+  return ipnBody(fields, overrides);
 }
 /** Marks a message as one PayPal (the simulator) really sent. */
-const genuine = (raw: string) =>
-  app.db.pool.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
-    createHash("sha256").update(raw).digest("hex"),
-  ]);
+const genuine = (raw: string) => markGenuine(app.db.pool, raw);
 const send = async (raw: string, isGenuine = true) => {
   if (isGenuine) await genuine(raw);
   return app.services.paypal.handleIpn(raw);

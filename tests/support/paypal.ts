@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import type { TestApp } from "./app";
+
+/** Anything that runs a query: a pool, a client. */
+interface Queryable {
+  query(text: string, values: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Records a notification as one PayPal's simulator really sent (the digest of its exact body), so that the listener's
+ * postback is answered VERIFIED. A forgery is a body this was never called for.
+ */
+export async function markGenuine(db: Queryable, raw: string): Promise<void> {
+  await db.query("insert into paypal_simulator_messages (digest) values ($1) on conflict do nothing", [
+    createHash("sha256").update(raw).digest("hex"),
+  ]);
+}
+
+/** A notification's body: the fields with the overrides applied (null leaves a field out), as PayPal encodes them. */
+export function ipnBody(fields: Record<string, string>, overrides: Record<string, string | null> = {}): string {
+  const all: Record<string, string> = { ...fields };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === null) delete all[k];
+    else all[k] = v;
+  }
+  return new URLSearchParams(all).toString();
+}
+
+/** Posts a notification to the app's listener as PayPal does. */
+export function postIpn(app: Pick<TestApp, "request">, raw: string, headers: Record<string, string> = {}) {
+  return app.request("/api/paypal/ipn", {
+    method: "POST",
+    body: raw,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  });
+}
