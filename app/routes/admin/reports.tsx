@@ -144,7 +144,7 @@ function ReportSections({ reports }: { reports: Reports }) {
         />
       </dl>
 
-      <Report name="revenue" query={query}>
+      <Report name="revenue" query={query} stacked>
         <BarChart
           title={`Revenue by ${per}`}
           desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals.`}
@@ -167,7 +167,7 @@ function ReportSections({ reports }: { reports: Reports }) {
         />
       </Report>
 
-      <Report name="orders-paid" query={query}>
+      <Report name="orders-paid" query={query} stacked>
         <BarChart
           title={`Orders paid by ${per}`}
           desc={`${count(totals.paidOrders)} orders paid (${count(totals.subscriptionRenewals)} subscription renewals, ${count(totals.manualOrders)} placed by hand) and ${count(totals.givenOrders)} memberships given by the agency.`}
