@@ -277,6 +277,27 @@ async function requestFor(
     }[customerCall[1] ?? ""];
     return { path: `/customers/${customerId}${customerCall[1] ?? ""}`, body };
   }
+  // Marking a subscription cancelled (issue 27, part 5): an active subscription of a customer's order of its own.
+  if (route.path === "/subscriptions/:id/cancel") {
+    const jar = await signUp(app, `subscriber-${crypto.randomUUID()}@example.org`);
+    const res = await app.request("/api/new-order", {
+      method: "POST",
+      json: {
+        packageId: ids.pricing ?? (await order(), ids.pricing!),
+        customerName: "S",
+        customerAddress: "A",
+        customerCountry: "UK",
+      },
+      jar,
+    });
+    const { insertedId } = (await res.json()) as { insertedId: string };
+    const { rows } = await app.db.pool.query(
+      `insert into subscriptions (subscr_id, order_id, user_id) select $1, id, user_id from orders where id = $2
+       returning id`,
+      [`I-API${crypto.randomUUID().slice(0, 8)}`, insertedId],
+    );
+    return { path: `/subscriptions/${rows[0].id}/cancel` };
+  }
   // The trash (decision 039): each call meets a record of its kind deleted a moment before.
   const trashCall = /^\/trash\/(content|items|media)\/:id/.exec(route.path);
   if (trashCall) {
