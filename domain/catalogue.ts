@@ -43,20 +43,8 @@ export function availableCategories(
   return all.filter((key) => !taken.has(key) || key === editingKey);
 }
 
-/** Fisher–Yates: a shuffled copy, every order equally likely for a uniform `random` in [0, 1). */
-export function shuffle<T>(list: readonly T[], random: () => number = Math.random): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
-/** The generator shows one template: the first of a shuffled list (undefined for an empty list). */
-export function pickTemplate<T>(templates: readonly T[], random: () => number = Math.random): T | undefined {
-  return shuffle(templates, random)[0];
-}
+// The generator's pick lives in a module without schemas, so that the item page's scripts carry no zod.
+export { pickTemplate, shuffle } from "./shuffle";
 
 export const MAX_ITEM_NAME = 200;
 export const MAX_ITEM_TEXT = 5000;

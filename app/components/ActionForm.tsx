@@ -1,7 +1,5 @@
-import { createContext, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { getFormProps, useForm, type FieldMetadata, type Submission } from "@conform-to/react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
-import type { z } from "zod";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
 import { FormAlert } from "./FormAlert";
 import { CheckCircleIcon } from "./StrokeIcon";
@@ -10,12 +8,6 @@ import { useToast } from "./toast";
 export interface ActionFormOptions {
   /** Unique on the page; the action's answer names it, so that several forms can share one action. */
   id: string;
-  /**
-   * The service's schema, checked in the browser first (the same messages); the server checks again. The public
-   * forms (contact, newsletter) pass none: their pages load no schema code, and the server's answer shows the same
-   * messages at the fields.
-   */
-  schema?: z.ZodType;
   /** Another route's action (the contact form on every page posts to /contact). */
   action?: string;
   /** The record being edited. */
@@ -34,36 +26,44 @@ export interface ActionFormOptions {
    * newsletter form, answered by /newsletter); by default the enclosing route's own action data.
    */
   pageAnswer?: unknown;
+  /** Re-render as the user types, so that `fields[name].value` follows what is typed (a live length hint). */
+  live?: boolean;
 }
 
 export type ActionFormHandle = ReturnType<typeof useActionForm>;
 
-type ParseWithZod = (typeof import("@conform-to/zod/v4"))["parseWithZod"];
-let parseWithZod: ParseWithZod | undefined;
-/**
- * Conform's zod adapter, loaded by the first form that has a schema: a static import would put zod in the chunk of
- * every page with a form, the public pages included (zod also trips their Content-Security-Policy: it probes `eval`).
- */
-const loadParser = () =>
-  import("@conform-to/zod/v4").then((m) => {
-    parseWithZod = m.parseWithZod;
-  });
+/** What a form's field shows: its ids, what it starts with, its error, and (read live) what is typed in it now. */
+export interface FieldMeta {
+  id: string;
+  errorId: string;
+  descriptionId: string;
+  name: string;
+  /** The field's messages from the last answer (the server's checks), none before. */
+  errors?: string[];
+  /** What was typed when the server refused the form, else the record's value. */
+  initialValue?: unknown;
+  /** What the field holds now in a `live` form; elsewhere what it started with. */
+  value?: unknown;
+  /** Changes when the form is emptied after a success, so that fields start again from their default. */
+  key: string | undefined;
+}
 
 /**
- * The browser half of the one form pattern (the server half is app/lib/form.server.ts): Conform's form state for a
- * form posting to a route action through a fetcher. It checks with the schema before sending, shows each field's
- * error, keeps what was typed after a refusal, knows when it is busy, and raises the answer's toasts. Without
- * JavaScript the same form is a plain HTML post, and the answer comes back with the page (shown in the form).
+ * The browser half of the one form pattern (the server half is app/lib/form.server.ts): a form posting to a route
+ * action through a fetcher. The server checks every form (with the service's zod schema) and its answer is shown as
+ * it comes: each field's error at the field, the focus on the first refused field, what was typed kept, an add form
+ * emptied after a success, and the answer's toasts. No validation library is shipped to the browser (issue 28): the
+ * same messages come from the server, with or without JavaScript (without it the answer comes back with the page).
  */
 export function useActionForm({
   id,
-  schema,
   action,
   defaultValue,
   feedback = "toast",
   onSuccess,
   confirm = false,
   pageAnswer: givenAnswer,
+  live = false,
 }: ActionFormOptions) {
   const fetcher = useFetcher<FormAnswer>();
   const ownAnswer = useActionData() as FormAnswer | undefined;
@@ -72,23 +72,41 @@ export function useActionForm({
   const pageAnswer = isAnswer(routeAnswer) && routeAnswer.form === id ? routeAnswer : undefined;
   const answer = fetcher.data ?? pageAnswer;
   const domId = `form-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
-  // Until the adapter has come (a few milliseconds after hydration), a submission is checked by the server alone.
-  const [parser, setParser] = useState(() => parseWithZod);
-  useEffect(() => {
-    if (schema && !parser) void loadParser().then(() => setParser(() => parseWithZod));
-  }, [schema, parser]);
-  const [form, fields] = useForm<Record<string, unknown>>({
-    id: domId,
-    lastResult: answer?.result,
-    defaultValue: defaultValue ? stringValues(defaultValue) : undefined,
-    onValidate:
-      schema && parser
-        ? ({ formData }) =>
-            parser(formData, { schema, disableAutoCoercion: true }) as Submission<Record<string, unknown>>
-        : undefined,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [element, setElement] = useState<HTMLFormElement | null>(null);
+  // What is typed now, kept only for a `live` form (other forms do not re-render as the user types).
+  const [typed, setTyped] = useState<Record<string, unknown> | null>(null);
+  const result = answer?.result;
+  const emptied = result !== undefined && result.initialValue === null;
+  // A success that empties the form gives its fields a new key: they start again from their defaults.
+  const key = emptied && answer ? String(answerNumber(answer)) : undefined;
+  const defaults = useMemo(() => (defaultValue ? stringValues(defaultValue) : {}), [defaultValue]);
+  const fields = useMemo(() => {
+    const errors = emptied ? {} : (result?.error ?? {});
+    const initial = emptied || !result?.initialValue ? defaults : (result.initialValue as Record<string, unknown>);
+    const cache = new Map<string, FieldMeta>();
+    return new Proxy({} as Record<string, FieldMeta>, {
+      get(_target, name) {
+        if (typeof name !== "string") return undefined;
+        let meta = cache.get(name);
+        if (!meta) {
+          const fieldId = `${domId}-${name}`;
+          const fieldErrors = errors[name] ?? undefined;
+          meta = {
+            id: fieldId,
+            errorId: `${fieldId}-error`,
+            descriptionId: `${fieldId}-description`,
+            name,
+            errors: fieldErrors?.length ? fieldErrors : undefined,
+            initialValue: initial[name],
+            key,
+            value: typed ? typed[name] : initial[name],
+          };
+          cache.set(name, meta);
+        }
+        return meta;
+      },
+    });
+  }, [domId, result, emptied, defaults, key, typed]);
   const toast = useToast();
   // The accepted answer whose confirmation the visitor put away (again()): the form shows until the next success.
   const [dismissed, setDismissed] = useState<FormAnswer | null>(null);
@@ -98,15 +116,22 @@ export function useActionForm({
     // As soon as the answer arrives (before revalidation, which may replace this form with an edit link).
     if (fetcher.state === "submitting" || !data || handled.current === data) return;
     handled.current = data;
+    // Emptied (its reset event forgets what was typed), or the focus on the first field the answer refused.
+    if (data.result.initialValue === null) element?.reset();
+    else if (!data.ok) focusFirstRefused(element, data.result.error);
     // The form's answer replaces its own earlier error toasts (a success no longer sits beside a stale refusal).
     if (feedback === "toast") toast(data.ok ? "success" : "error", data.messages, { source: id });
     if (data.ok) onSuccess?.();
-  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess, id]);
+  }, [fetcher.state, fetcher.data, feedback, toast, onSuccess, id, element]);
   return {
     id,
     fetcher,
-    form,
+    form: { id: domId, attach: setElement },
     fields,
+    /** Keeps `value` current in a `live` form (see FieldMeta.value). */
+    onTyped: (form: HTMLFormElement | null) => {
+      if (live) setTyped(form ? formValues(form) : null);
+    },
     action,
     answer,
     /** What the form itself shows: the answer without JavaScript, or every answer on the account pages. */
@@ -119,11 +144,44 @@ export function useActionForm({
   };
 }
 
+/** A number per answer, the same at every render: the key of an emptied form's fields. */
+const answerNumbers = new WeakMap<object, number>();
+let answersNumbered = 0;
+function answerNumber(answer: object): number {
+  const known = answerNumbers.get(answer);
+  if (known !== undefined) return known;
+  answerNumbers.set(answer, ++answersNumbered);
+  return answersNumbered;
+}
+
+/** As a refused form did with the browser's own checks: the focus goes to the first field the answer refused. */
+function focusFirstRefused(form: HTMLFormElement | null, errors: Record<string, string[] | null> | undefined) {
+  if (!form || !errors) return;
+  for (const element of form.elements) {
+    const name = (element as HTMLInputElement).name;
+    if (name && errors[name]?.length && element instanceof HTMLElement && !(element as HTMLInputElement).hidden) {
+      if ((element as HTMLInputElement).type === "hidden") continue;
+      element.focus();
+      return;
+    }
+  }
+}
+
+function formValues(form: HTMLFormElement): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const data = new FormData(form);
+  for (const name of new Set(data.keys())) {
+    const all = data.getAll(name).map((v) => (typeof v === "string" ? v : v.name));
+    values[name] = all.length > 1 ? all : all[0];
+  }
+  return values;
+}
+
 function isAnswer(value: unknown): value is FormAnswer {
   return typeof value === "object" && value !== null && "form" in value && "result" in value;
 }
 
-const stringValues = (record: object) =>
+const stringValues = (record: object): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(record).flatMap(([k, v]) => (v === undefined || v === null ? [] : [[k, String(v)]])),
   );
@@ -143,7 +201,7 @@ const FieldsContext = createContext<ActionFormHandle | null>(null);
 export function useFieldState(name: string): FieldState | undefined {
   const handle = useContext(FieldsContext);
   if (!handle) return undefined;
-  const field = handle.fields[name] as FieldMetadata<unknown> | undefined;
+  const field = handle.fields[name];
   if (!field) return undefined;
   return {
     id: field.id,
@@ -152,6 +210,13 @@ export function useFieldState(name: string): FieldState | undefined {
     error: field.errors?.[0],
     key: field.key,
   };
+}
+
+/** What the enclosing form sent when the server refused it (the answer's values as typed), or nothing. */
+export function useSubmittedValues(): Record<string, unknown> | undefined {
+  const answer = useContext(FieldsContext)?.answer;
+  if (!answer || answer.ok || !answer.result.initialValue) return undefined;
+  return answer.result.initialValue;
 }
 
 /**
@@ -183,18 +248,20 @@ export function ActionForm({
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
 }) {
-  const { fetcher, form, shown } = handle;
-  const formProps = getFormProps(form);
+  const { fetcher, shown } = handle;
+  const { id, attach } = handle.form;
   return (
     <FieldsContext.Provider value={handle}>
       <fetcher.Form
         method="post"
         action={handle.action}
-        {...formProps}
-        onSubmit={(event) => {
-          onSubmit?.(event);
-          if (!event.defaultPrevented) formProps.onSubmit(event);
-        }}
+        id={id}
+        ref={attach}
+        // The server checks every field and answers with its messages (the browser's own bubbles would differ).
+        noValidate
+        onSubmit={onSubmit}
+        onInput={(event) => handle.onTyped(event.currentTarget)}
+        onReset={() => handle.onTyped(null)}
         className={className}
         data-testid={testId}
         data-in-place={inPlace ? "" : undefined}

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
-import { credentialsSchema } from "../../domain/account-forms";
 import { useActionForm } from "./ActionForm";
 import { TextField } from "./forms";
 
@@ -8,7 +7,7 @@ import { TextField } from "./forms";
 export function useCredentialsForm(id: "login" | "register") {
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? "";
-  return { redirectTo, form: useActionForm({ id, schema: credentialsSchema, feedback: "inline" }) };
+  return { redirectTo, form: useActionForm({ id, feedback: "inline" }) };
 }
 
 /** The frame of the account pages (login, register, reset). */

@@ -1,5 +1,4 @@
 import type { FieldDef, SectionDef } from "../../domain/registry";
-import { sectionSchema } from "../../domain/validation";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { CheckboxField, TextAreaField, TextField } from "./forms";
 import { ImageField } from "./media/ImageField";
@@ -25,7 +24,6 @@ export function RegistryForm({
 }) {
   const form = useActionForm({
     id: registryFormId(intent, section.type, record?._id),
-    schema: sectionSchema(section),
     defaultValue: record,
     onSuccess: onDone,
   });

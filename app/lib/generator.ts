@@ -1,4 +1,4 @@
-import { pickTemplate } from "../../domain/catalogue";
+import { pickTemplate } from "../../domain/shuffle";
 
 /** One cold email as the generator shows it. */
 export interface Email {

@@ -4,8 +4,7 @@ import type { PageContent } from "../../content/pages";
 import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
-import { Logo } from "../sections/FooterParts";
-import { RenderSection } from "../sections/RenderSections";
+import { Copyright, FooterAbout, FooterAddress, FooterSocial, Logo } from "../sections/FooterParts";
 
 const QUICK_LINKS = [
   { label: "Home", to: "/" },
@@ -19,7 +18,8 @@ const QUICK_LINKS = [
 
 /**
  * The footer: a fixed four-column frame (quick links and the newsletter are not content) whose content parts are the
- * "chrome" sections of app/content/pages.ts, each drawn by its registry component.
+ * "chrome" sections of app/content/pages.ts, each drawn by its registry component (imported one by one: the generic
+ * RenderSection would bring every section's component into the scripts of every page, the signed-in ones included).
  */
 export function Footer({ siteName, content }: { siteName: string; content: PageContent<"chrome"> }) {
   return (
@@ -27,12 +27,12 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
       <div className="container-page grid gap-12 py-16 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <Logo record={content.logo[0]} siteName={siteName} />
-          <RenderSection block="footerAbout" content={content} />
+          <FooterAbout record={content.footerAbout[0]} />
         </div>
 
         <div>
           <h2 className="font-serif text-lg text-white">Contact</h2>
-          <RenderSection block="footerAddress" content={content} />
+          <FooterAddress record={content.footerAddress[0]} />
         </div>
 
         <div>
@@ -52,11 +52,11 @@ export function Footer({ siteName, content }: { siteName: string; content: PageC
           <h2 className="font-serif text-lg text-white">Newsletter</h2>
           <p className="mt-4 text-sm">Design notes and search tips, once a month. No spam.</p>
           <NewsletterForm />
-          <RenderSection block="footerSocial" content={content} />
+          <FooterSocial record={content.footerSocial[0]} />
         </div>
       </div>
       <div className="border-t border-white/10">
-        <RenderSection block="copyright" content={content} />
+        <Copyright record={content.copyright[0]} />
       </div>
     </footer>
   );

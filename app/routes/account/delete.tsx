@@ -40,7 +40,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Delete my account" }, {
 
 export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
   const { email, needsCode, staffRole, lastAdmin, backupsKept } = loaderData;
-  const form = useActionForm({ id: "delete-account", schema: deleteAccountSchema, feedback: "inline" });
+  const form = useActionForm({ id: "delete-account", feedback: "inline" });
   return (
     <div className="max-w-3xl">
       <div className="space-y-4 rounded-2xl bg-white p-6 text-ink/90 ring-1 ring-linen sm:p-8">

@@ -37,7 +37,7 @@ export default function LoginTwoFactor() {
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? "";
   const recovery = params.get("method") === "recovery";
-  const form = useActionForm({ id: "two-factor", schema: secondFactorSchema, feedback: "inline" });
+  const form = useActionForm({ id: "two-factor", feedback: "inline" });
   const other = new URLSearchParams(params);
   if (recovery) other.delete("method");
   else other.set("method", "recovery");

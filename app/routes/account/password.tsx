@@ -39,7 +39,7 @@ export default function Password({ loaderData }: Route.ComponentProps) {
 }
 
 function PasswordForm({ changed, minLength }: { changed: boolean; minLength: number }) {
-  const form = useActionForm({ id: "password", schema: passwordChangeSchema, feedback: "inline" });
+  const form = useActionForm({ id: "password", feedback: "inline" });
   return (
     <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
       {changed && !form.answer ? <FormAlert tone="success">{MY_ACCOUNT_MESSAGES.passwordChanged}</FormAlert> : null}

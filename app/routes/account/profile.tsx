@@ -39,8 +39,8 @@ export const meta: Route.MetaFunction = () => [{ title: "My account" }, { name: 
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { name, email, emailVerified, staff } = loaderData;
-  const nameForm = useActionForm({ id: "name", schema: profileSchema, defaultValue: { name }, feedback: "inline" });
-  const emailForm = useActionForm({ id: "email", schema: emailChangeSchema, feedback: "inline" });
+  const nameForm = useActionForm({ id: "name", defaultValue: { name }, feedback: "inline" });
+  const emailForm = useActionForm({ id: "email", feedback: "inline" });
   return (
     <div className="space-y-6">
       <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">

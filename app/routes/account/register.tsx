@@ -75,7 +75,7 @@ function ConsentField() {
 export default function Register() {
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? "";
-  const form = useActionForm({ id: "register", schema: registrationSchema, feedback: "inline" });
+  const form = useActionForm({ id: "register", feedback: "inline" });
   return (
     <AuthCard
       title="Welcome! Register to continue"

@@ -27,7 +27,7 @@ export default function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const invalid = params.get("error") === "INVALID_TOKEN" || !token;
-  const form = useActionForm({ id: "reset-password", schema: newPasswordSchema, feedback: "inline" });
+  const form = useActionForm({ id: "reset-password", feedback: "inline" });
   const tokenError = form.fields.token?.errors?.[0];
   const expired = "This reset link has expired or was already used. Ask for a new one.";
   return (

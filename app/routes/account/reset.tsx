@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Reset password" }, { na
 
 /** The same answer whether or not the address has an account (DESIGN.md deviation 7). */
 export default function Reset() {
-  const form = useActionForm({ id: "reset", schema: resetRequestSchema, feedback: "inline" });
+  const form = useActionForm({ id: "reset", feedback: "inline" });
   return (
     <AuthCard
       title="Reset password"

@@ -84,10 +84,10 @@ type CodesAnswer = { recoveryCodes?: string[] } | undefined;
 
 export default function Security({ loaderData }: Route.ComponentProps) {
   const { enabled, pending, recoveryCodesLeft, due, required, mayTurnOff, email } = loaderData;
-  const start = useActionForm({ id: "two-factor-start", schema: twoFactorPasswordSchema, feedback: "inline" });
-  const confirm = useActionForm({ id: "two-factor-confirm", schema: twoFactorConfirmSchema, feedback: "inline" });
-  const codes = useActionForm({ id: "two-factor-codes", schema: twoFactorPasswordSchema, feedback: "inline" });
-  const off = useActionForm({ id: "two-factor-off", schema: twoFactorOffSchema, feedback: "inline" });
+  const start = useActionForm({ id: "two-factor-start", feedback: "inline" });
+  const confirm = useActionForm({ id: "two-factor-confirm", feedback: "inline" });
+  const codes = useActionForm({ id: "two-factor-codes", feedback: "inline" });
+  const off = useActionForm({ id: "two-factor-off", feedback: "inline" });
   const shownCodes = [confirm.answer, codes.answer]
     .map((answer) => (answer as CodesAnswer)?.recoveryCodes ?? [])
     .find((list) => list.length > 0);

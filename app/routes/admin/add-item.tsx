@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Add Item" }, { name: "robots", content: "noindex" }];
 
 export default function AddItem({ loaderData: { items, page, timeZone } }: Route.ComponentProps) {
-  const form = useActionForm({ id: "add-item", schema: simpleItemSchema });
+  const form = useActionForm({ id: "add-item" });
   return (
     <>
       <div>

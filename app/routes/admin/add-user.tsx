@@ -68,7 +68,7 @@ type StaffMember = Route.ComponentProps["loaderData"]["users"][number];
 export default function AddUser({ loaderData: { users, me } }: Route.ComponentProps) {
   const admins = users.filter((u) => u.userRole === "Admin");
   const [only] = admins;
-  const inviteForm = useActionForm({ id: "invite", schema: inviteSchema });
+  const inviteForm = useActionForm({ id: "invite" });
   // Without JavaScript, a removal's answer comes with the page, whose list no longer has the row (nor its form).
   const answered = (useActionData() as { form?: unknown } | undefined)?.form;
   const removedForm =

@@ -86,7 +86,7 @@ export default function BackgroundJobs({ loaderData: { pending, failed, timeZone
 }
 
 function RetryJob({ job }: { job: JobRow }) {
-  const form = useActionForm({ id: `retry:${job.id}`, action: SCREEN, schema: retryJobSchema });
+  const form = useActionForm({ id: `retry:${job.id}`, action: SCREEN });
   return (
     <ActionForm handle={form} intent="retry" hidden={{ id: job.id }} className="contents">
       <button

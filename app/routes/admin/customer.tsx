@@ -213,9 +213,8 @@ function Subscriptions({
               <Link
                 to={`/subscriptions/${s.id}/cancel`}
                 className="text-xs font-semibold text-clay hover:underline"
-                aria-label={`Mark the ${s.packageName} subscription cancelled`}
               >
-                Mark cancelled…
+                Mark cancelled<span className="sr-only">: the {s.packageName} subscription</span>…
               </Link>
             ) : null}
           </li>
@@ -290,9 +289,9 @@ function ResendButton({ orderId, number, paid }: { orderId: string; number: stri
         type="submit"
         className="text-xs font-semibold text-clay hover:underline"
         disabled={form.busy}
-        aria-label={`Send the ${paid ? "payment receipt" : "order confirmation"} of ${number} again`}
       >
         {form.busy ? "Sending…" : paid ? "Resend receipt" : "Resend confirmation"}
+        <span className="sr-only"> of {number}</span>
       </button>
     </ActionForm>
   );
@@ -377,7 +376,7 @@ function Activity({ c, timeZone }: { c: Customer; timeZone: string }) {
 }
 
 function GrantForm({ grantKey }: { grantKey: string }) {
-  const form = useActionForm({ id: "grant", schema: grantSchema });
+  const form = useActionForm({ id: "grant" });
   return (
     <ActionForm
       handle={form}
@@ -400,7 +399,7 @@ function GrantForm({ grantKey }: { grantKey: string }) {
 }
 
 function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
-  const form = useActionForm({ id: "bank-transfer", schema: bankTransferSchema });
+  const form = useActionForm({ id: "bank-transfer" });
   return (
     <ActionForm handle={form} intent="bank-transfer" className={`${card} space-y-4`} testId="bank-transfer-form">
       <h2 className={h2}>Record a bank transfer</h2>
@@ -429,7 +428,7 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
 }
 
 function NoteForm({ note, updatedAt, timeZone }: { note: string; updatedAt: string | null; timeZone: string }) {
-  const form = useActionForm({ id: "note", schema: noteSchema, defaultValue: { note } });
+  const form = useActionForm({ id: "note", defaultValue: { note } });
   return (
     <ActionForm handle={form} intent="note" className={`${card} space-y-4`} testId="note-form">
       <h2 className={h2}>Private note</h2>

@@ -38,8 +38,8 @@ export const meta: Route.MetaFunction = ({ data }) => [
 
 /** /discount-codes/:id: the code's fields, and disable or enable it (orders that used it keep it). */
 export default function DiscountCode({ loaderData: { code, packages } }: Route.ComponentProps) {
-  const form = useActionForm({ id: "discount-edit", schema: discountCodeSchema });
-  const state = useActionForm({ id: "discount-state", schema: discountStateSchema });
+  const form = useActionForm({ id: "discount-edit" });
+  const state = useActionForm({ id: "discount-state" });
   return (
     <>
       <AdminHeader

@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Discount codes" }, { na
 
 /** /discount-codes: the add form, then every code newest first with its uses (paged). */
 export default function DiscountCodes({ loaderData: { codes, page, packages } }: Route.ComponentProps) {
-  const form = useActionForm({ id: "discount-add", schema: discountCodeSchema });
+  const form = useActionForm({ id: "discount-add" });
   const names = new Map(packages.map((p) => [p.id, p.name]));
   return (
     <>

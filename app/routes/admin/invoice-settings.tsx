@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Invoice details" }, { n
  * address, phone and email come from the footer's content, edited there.
  */
 export default function InvoiceSettings({ loaderData: { values } }: Route.ComponentProps) {
-  const form = useActionForm({ id: "invoice-settings", schema: invoiceSettingsSchema, defaultValue: values });
+  const form = useActionForm({ id: "invoice-settings", defaultValue: values });
   return (
     <>
       <AdminHeader

@@ -201,7 +201,6 @@ function ItemForm({
     id: editorFormId(item?._id ?? "new"),
     // Saved, the page shows the list without the modal; refused, it opens the modal again (see above).
     action: SCREEN,
-    schema: itemFormSchema,
     defaultValue: item,
     onSuccess: onSaved,
   });

@@ -85,7 +85,7 @@ export default function MediaLibrary({ loaderData: { items, page, usages } }: Ro
 }
 
 function MediaCard({ item, usages }: { item: MediaItem; usages: Usage[] }) {
-  const altForm = useActionForm({ id: `alt:${item._id}`, schema: altSchema, defaultValue: { alt: item.alt } });
+  const altForm = useActionForm({ id: `alt:${item._id}`, defaultValue: { alt: item.alt } });
   const deleteForm = useActionForm({ id: `delete:${item._id}` });
   return (
     <li className="overflow-hidden rounded-2xl bg-white ring-1 ring-linen" data-testid="media-item">

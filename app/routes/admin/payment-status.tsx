@@ -185,7 +185,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 
 /** A paid order waiting for activation: say so, and deliver it in one action (the order status form's intent). */
 function DeliverNow() {
-  const form = useActionForm({ id: "deliver", schema: orderStatusSchema });
+  const form = useActionForm({ id: "deliver" });
   return (
     <ActionForm
       handle={form}
@@ -216,7 +216,7 @@ function StatusForm({
   name: string;
   options: readonly string[];
 }) {
-  const form = useActionForm({ id: intent, schema: intent === "payment" ? paymentStatusSchema : orderStatusSchema });
+  const form = useActionForm({ id: intent });
   return (
     <ActionForm handle={form} intent={intent} className="rounded-2xl bg-white p-6 ring-1 ring-linen">
       <SelectField label={label} name={name} options={options.map((o) => ({ value: o, label: o }))} required />

@@ -14,9 +14,7 @@ import {
   titleHint,
   type LengthHint,
 } from "../../../domain/page-seo";
-import { getSection } from "../../../domain/registry";
 import { siteName } from "../../../domain/site";
-import { sectionSchema } from "../../../domain/validation";
 import { requireStaff } from "../../lib/guards.server";
 import { parseVideoId } from "../../lib/video";
 import { contentAction } from "./content.server";
@@ -58,14 +56,13 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** One page's title, meta description and share image, with a preview of its search result and length hints. */
 export default function SearchListing({ loaderData }: Route.ComponentProps) {
   const { type, name, url, record, defaults } = loaderData;
-  const section = getSection(type)!;
   const intent = record ? "update" : "add";
   const form = useActionForm({
     id: registryFormId(intent, type, record?._id),
-    schema: sectionSchema(section),
     defaultValue: record ?? undefined,
+    live: true,
   });
-  // What is typed (Conform follows each keystroke); before the browser takes over, what is saved.
+  // What is typed (a live form follows each keystroke); before the browser takes over, what is saved.
   const typedTitle = String(form.fields.seoTitle?.value ?? record?.seoTitle ?? "");
   const typedDescription = String(form.fields.seoDescription?.value ?? record?.seoDescription ?? "");
   const preview = searchPreview(

@@ -296,7 +296,7 @@ function DeliverButton({ id, name }: { id: string; name: string }) {
 
 /** The admin setting that lets a verified PayPal payment also set Delivered (off by default: the spec's rule). */
 function ActivationSetting({ autoActivate }: { autoActivate: boolean }) {
-  const form = useActionForm({ id: "settings", schema: settingsSchema });
+  const form = useActionForm({ id: "settings" });
   const setting = SETTINGS.autoActivate;
   return (
     <ActionForm

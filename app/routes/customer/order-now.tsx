@@ -59,7 +59,7 @@ const READ_ONLY =
 export default function OrderNow({
   loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey },
 }: Route.ComponentProps) {
-  const form = useActionForm({ id: "order", schema: orderFormSchema, feedback: "inline" });
+  const form = useActionForm({ id: "order", feedback: "inline" });
   useFormDraft({ domId: form.form.id, formId: "order", owner: viewerId, fields: ORDER_DRAFT_FIELDS });
   return (
     <section className="bg-sand/60">
