@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { bundleModules } from "./scripts/bundle-modules-plugin";
+import { bundleModules } from "./scripts/bundle-modules-plugin.mjs";
 
 // React Router 7's own Vite servers pass `envFile: false`, which Vite 8.1 deprecated: every build printed the notice
 // nine times into the first start's log. React Router 8 passes `envDir: false` (remix-run/react-router#15230); until

@@ -1,26 +1,16 @@
 import { z } from "zod";
 import { choice, text } from "./fields";
-import { orderStatuses, paymentStatuses, type OrderStatus, type PaymentStatus } from "./vocabulary";
+import { ORDER_FILTER_KEYS, TO_DELIVER, type OrderFilterKey, type OrderFilters } from "./order-filter-keys";
+import { orderStatuses, paymentStatuses } from "./vocabulary";
+
+// The names, the links and the address of a view live apart from the schemas (the desk's browser code needs them).
+export { filtersHref, isFiltered, ORDER_FILTER_KEYS, TO_DELIVER, type OrderFilters } from "./order-filter-keys";
 
 /**
  * The orders desk's filters, read from the address (/total-orders?q=…&payment=Paid&from=2026-11-01) and from the admin
  * REST list's query (GET /api/orders?…): one schema, so a bookmarked view and a program ask alike. Each filter has an
  * index the query plan uses (server/db/schema.ts, orders).
  */
-export interface OrderFilters {
-  /** A piece of the customer's name or email. */
-  q?: string;
-  payment?: PaymentStatus;
-  status?: OrderStatus;
-  /** Calendar days in the site's time zone, YYYY-MM-DD, both included. */
-  from?: string;
-  to?: string;
-  /** Paid orders still Pending: the memberships waiting for the studio's activation, oldest first. */
-  view?: "to-deliver";
-}
-
-export const TO_DELIVER = { payment: "Paid", status: "Pending" } as const satisfies OrderFilters;
-
 /** A calendar day typed in a date input (YYYY-MM-DD), checked to be a real one. */
 export const day = (label: string) =>
   z
@@ -42,10 +32,10 @@ const fields = {
   from: day("From"),
   to: day("To"),
   view: choice(["to-deliver"]),
-} as const;
+} as const satisfies Record<OrderFilterKey, z.ZodType>;
 
-type Key = keyof typeof fields;
-const KEYS = Object.keys(fields) as Key[];
+type Key = OrderFilterKey;
+const KEYS = ORDER_FILTER_KEYS;
 
 /** Empty values are no filter; `view=to-deliver` sets payment Paid and status Pending. */
 function normalise(raw: Partial<Record<Key, string>>): OrderFilters {
@@ -76,21 +66,3 @@ export function filtersFromSearch(params: URLSearchParams): OrderFilters {
   }
   return normalise(raw);
 }
-
-/** The address of a view of the desk (the filters as search parameters), for links and the filter form's reset. */
-export function filtersHref(path: string, filters: OrderFilters): string {
-  const params = new URLSearchParams();
-  for (const key of KEYS) {
-    const value = filters[key];
-    if (value) params.set(key, value);
-  }
-  if (filters.view === "to-deliver") {
-    params.delete("payment");
-    params.delete("status");
-  }
-  const query = params.toString();
-  return query ? `${path}?${query}` : path;
-}
-
-/** Whether any filter is set. */
-export const isFiltered = (filters: OrderFilters) => KEYS.some((k) => filters[k] !== undefined);

@@ -5,7 +5,7 @@
  * then every script the page loads before it is interactive: the client entry, each matched route's module and their
  * imports (what the server writes as modulepreload links). It prints their count, raw and gzip (level 9, as built)
  * bytes, and the biggest source modules in them, from build/bundle-modules.json (written by the build's own small
- * plugin, scripts/bundle-modules-plugin.ts). Modules loaded later by a dynamic import are not counted.
+ * plugin, scripts/bundle-modules-plugin.mjs). Modules loaded later by a dynamic import are not counted.
  * Settings: BUNDLE_PAGES (comma-separated paths), BUNDLE_TOP (modules listed per page, default 8),
  * `--json` prints the figures as JSON.
  */
@@ -13,8 +13,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { matchRoutes, type RouteObject } from "react-router";
-import type { BundleModules } from "./bundle-modules-plugin";
-import { BUNDLE_MODULES_FILE } from "./bundle-modules-plugin";
+import { BUNDLE_MODULES_FILE, type BundleModules } from "./bundle-modules-plugin.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CLIENT = path.join(ROOT, "build/client");
@@ -97,9 +96,12 @@ export function pageBundle(manifest: Manifest, modules: BundleModules | null, pa
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
     const chunk = modules?.chunks[file.replace(/^\//, "")];
-    for (const [module, size] of Object.entries(chunk?.modules ?? {})) {
+    // Rendered lengths are before minification: each module gets its share of the file's real size.
+    const sizes = Object.entries(chunk?.modules ?? {});
+    const rendered = sizes.reduce((sum, [, size]) => sum + size, 0);
+    for (const [module, size] of sizes) {
       const key = owner(module);
-      bytes.set(key, (bytes.get(key) ?? 0) + size);
+      bytes.set(key, (bytes.get(key) ?? 0) + (size * body.length) / rendered);
     }
   }
   const biggest = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top);
@@ -126,7 +128,9 @@ function main() {
     );
   if (!existsSync(path.join(ROOT, BUNDLE_MODULES_FILE))) return console.log("\n(no module sizes: rebuild)");
   for (const r of rows) {
-    console.log(`\n${r.page} (${r.routes.join(" > ")}): biggest modules, minified bytes before gzip`);
+    console.log(
+      `\n${r.page} (${r.routes.join(" > ")}): biggest modules (their share of the minified files, before gzip)`,
+    );
     for (const t of r.top) console.log(`  ${kb(t.bytes).padStart(6)} KB  ${t.module}`);
   }
 }

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/today";
 import { TodayTile } from "../../components/back-office/TodayTile";
 import { requireStaffHome } from "../../lib/guards.server";
-import { filtersHref } from "../../../domain/order-filters";
+import { filtersHref } from "../../../domain/order-filter-keys";
 import { formatDate, longDate } from "../../../domain/dates";
 import { count, money } from "../../../domain/format";
 import { AdminHeader } from "./layout";

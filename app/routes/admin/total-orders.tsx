@@ -1,6 +1,7 @@
 import { data, Form, Link, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/total-orders";
-import { filtersFromSearch, filtersHref, isFiltered, type OrderFilters } from "../../../domain/order-filters";
+import { filtersHref, isFiltered, type OrderFilters } from "../../../domain/order-filter-keys";
+import { filtersFromSearch } from "../../../domain/order-filters";
 import { SETTINGS, settingsSchema } from "../../../domain/settings";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
@@ -33,6 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     filters,
     settings,
+    // The setting's texts come with the page: domain/settings.ts builds schemas, which would bring zod to the browser.
+    activation: { label: SETTINGS.autoActivate.label, help: SETTINGS.autoActivate.help },
     timeZone: context.config.timeZone,
     orders: orders.map((o) => {
       const valid = o.membershipValid ? new Date(o.membershipValid) : null;
@@ -77,7 +80,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Total Orders" }, { name
 const PATH = "/total-orders";
 
 export default function TotalOrders({
-  loaderData: { orders, page, filters, settings, timeZone },
+  loaderData: { orders, page, filters, settings, activation, timeZone },
 }: Route.ComponentProps) {
   const toDeliver = filters.view === "to-deliver";
   return (
@@ -189,7 +192,7 @@ export default function TotalOrders({
         }
         page={page}
       />
-      <ActivationSetting autoActivate={settings.autoActivate} />
+      <ActivationSetting autoActivate={settings.autoActivate} texts={activation} />
     </>
   );
 }
@@ -295,9 +298,14 @@ function DeliverButton({ id, name }: { id: string; name: string }) {
 }
 
 /** The admin setting that lets a verified PayPal payment also set Delivered (off by default: the spec's rule). */
-function ActivationSetting({ autoActivate }: { autoActivate: boolean }) {
+function ActivationSetting({
+  autoActivate,
+  texts: setting,
+}: {
+  autoActivate: boolean;
+  texts: { label: string; help: string };
+}) {
   const form = useActionForm({ id: "settings" });
-  const setting = SETTINGS.autoActivate;
   return (
     <ActionForm
       handle={form}
