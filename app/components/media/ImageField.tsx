@@ -1,12 +1,14 @@
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { mediaUrl, parseMediaUrl, type MediaItem } from "../../../domain/media";
 import { parseVideoId } from "../../lib/video";
 import { useFieldState } from "../ActionForm";
 import { TextField } from "../forms";
 import { useMediaInfo } from "./ContentImage";
-import { MediaPicker } from "./MediaPicker";
 
-/** Sets an input's value as typing would, so that React and Conform both hear of it. */
+// The library's picker (its grid, upload and modal) loads when it is first opened, not with every content editor.
+const MediaPicker = lazy(() => import("./MediaPicker").then((m) => ({ default: m.MediaPicker })));
+
+/** Sets an input's value as typing would, so that React and the form both hear of it. */
 function fill(input: HTMLInputElement, value: string) {
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, value);
   input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -66,16 +68,18 @@ export function ImageField({
         </div>
       </div>
       {open ? (
-        <MediaPicker
-          open
-          onClose={() => setOpen(false)}
-          onPick={(item) => {
-            const field = box.current?.querySelector<HTMLInputElement>("input[type=text]");
-            if (field) fill(field, item.url);
-            setPicked(item);
-            setOpen(false);
-          }}
-        />
+        <Suspense fallback={<span role="status">Opening the library…</span>}>
+          <MediaPicker
+            open
+            onClose={() => setOpen(false)}
+            onPick={(item) => {
+              const field = box.current?.querySelector<HTMLInputElement>("input[type=text]");
+              if (field) fill(field, item.url);
+              setPicked(item);
+              setOpen(false);
+            }}
+          />
+        </Suspense>
       ) : null}
     </div>
   );

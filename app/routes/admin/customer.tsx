@@ -1,15 +1,8 @@
 import { useEffect } from "react";
 import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/customer";
-import {
-  bankTransferSchema,
-  CUSTOMER_STATE_LABELS,
-  customerStateTone,
-  grantSchema,
-  MAX_GIVEN_DAYS,
-  noteSchema,
-  resendSchema,
-} from "../../../domain/customers";
+import { CUSTOMER_STATE_LABELS, customerStateTone, MAX_GIVEN_DAYS } from "../../../domain/customer-states";
+import { bankTransferSchema, grantSchema, noteSchema, resendSchema } from "../../../domain/customers";
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
@@ -213,8 +206,9 @@ function Subscriptions({
               <Link
                 to={`/subscriptions/${s.id}/cancel`}
                 className="text-xs font-semibold text-clay hover:underline"
+                aria-label={`Mark cancelled: the ${s.packageName} subscription`}
               >
-                Mark cancelled<span className="sr-only">: the {s.packageName} subscription</span>…
+                Mark cancelled
               </Link>
             ) : null}
           </li>
@@ -289,9 +283,9 @@ function ResendButton({ orderId, number, paid }: { orderId: string; number: stri
         type="submit"
         className="text-xs font-semibold text-clay hover:underline"
         disabled={form.busy}
+        aria-label={`${paid ? "Resend receipt" : "Resend confirmation"} of ${number}`}
       >
         {form.busy ? "Sending…" : paid ? "Resend receipt" : "Resend confirmation"}
-        <span className="sr-only"> of {number}</span>
       </button>
     </ActionForm>
   );

@@ -3,14 +3,14 @@ import type { Route } from "./+types/customers";
 import {
   CUSTOMER_SORTS,
   CUSTOMER_STATE_LABELS,
-  customerFiltersFromSearch,
   customersHref,
   customerStateTone,
   SORT_LABELS,
   STATE_FILTERS,
   STATE_LABELS,
   type CustomerFilters,
-} from "../../../domain/customers";
+} from "../../../domain/customer-states";
+import { customerFiltersFromSearch } from "../../../domain/customers";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { Badge, DataTable } from "../../components/DataTable";
