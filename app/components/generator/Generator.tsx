@@ -158,7 +158,8 @@ export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
           <h2 className="font-serif text-xl">{item.itemName}</h2>
           <p className="mt-2 text-sm leading-relaxed whitespace-pre-line text-white/80">{item.itemsDescription}</p>
           {item.itemsGuideline ? (
-            <div className="mt-4 rounded-xl bg-white/10 px-4 py-3">
+            <div className="mt-4 rounded-xl px-4 py-3 ring-1 ring-white/20">
+              {/* Outlined, not tinted: brass on a lighter box fell to 3.7:1; on the forest itself it reads 5:1. */}
               <p className="text-sm font-semibold text-brass">Guidelines:</p>
               <p className="mt-1 text-sm leading-relaxed whitespace-pre-line text-white/85">{item.itemsGuideline}</p>
             </div>
