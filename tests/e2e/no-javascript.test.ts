@@ -651,6 +651,46 @@ const cases: Case[] = [
     },
   ],
   [
+    "/discount-codes",
+    async () => {
+      await open(admin, "/discount-codes");
+      const add = () => main(admin).getByTestId("discount-add");
+      await add().getByLabel("Code").fill("plain10");
+      await add().getByLabel("Kind").selectOption("percent");
+      await add().getByLabel("Value").fill("150");
+      await add().getByLabel("Once per customer").check();
+      await post(admin, add().getByRole("button", { name: "Add discount code" }));
+      expect(await fieldError(add(), "Value")).toBe("A percentage must be at most 100");
+      // What was typed comes back with the refusal.
+      expect(await add().getByLabel("Code").inputValue()).toBe("plain10");
+      expect(await add().getByLabel("Value").inputValue()).toBe("150");
+      expect(await add().getByLabel("Once per customer").isChecked()).toBe(true);
+      await add().getByLabel("Value").fill("10");
+      await post(admin, add().getByRole("button", { name: "Add discount code" }));
+      expect(await toast(admin, "Discount code is added").count()).toBeGreaterThan(0);
+      expect(
+        await sql("select code, value::text, once_per_customer from discount_codes where code = 'PLAIN10'"),
+      ).toEqual([{ code: "PLAIN10", value: "10.00", once_per_customer: true }]);
+    },
+  ],
+  [
+    "/subscriptions/{id}/cancel",
+    async () => {
+      // The customer's order as a PayPal subscription (the row its sign-up makes); a customer called to cancel it.
+      const [{ user_id: userId }] = await sql("select user_id from orders where id = $1", [orderId]);
+      const [{ id }] = await sql(
+        "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) values ('I-PLAIN', $1, $2, now()) returning id",
+        [orderId, userId],
+      );
+      await open(admin, `/customers/${userId}`);
+      await post(admin, main(admin).getByRole("link", { name: /^Mark cancelled/ }));
+      expect(new URL(admin.url()).pathname).toBe(`/subscriptions/${id}/cancel`);
+      await post(admin, main(admin).getByRole("button", { name: "Mark cancelled" }));
+      expect(await main(admin).getByRole("status").textContent()).toContain("Subscription marked cancelled.");
+      expect(await sql("select status from subscriptions where id = $1", [id])).toEqual([{ status: "cancelled" }]);
+    },
+  ],
+  [
     "Sign Out",
     async () => {
       // A cached public page (the customer's copy) leads a signed-in visitor to the dashboard without a script.

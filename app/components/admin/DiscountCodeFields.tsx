@@ -4,7 +4,7 @@ import {
   DISCOUNT_PERIOD_LABEL,
   DISCOUNT_PERIODS,
 } from "../../../domain/discounts";
-import { useFieldState } from "../ActionForm";
+import { useFieldState, useSubmittedValues } from "../ActionForm";
 import { SelectField, TextField } from "../forms";
 
 /** A code's values as the form shows them (strings; blank is no limit). */
@@ -43,12 +43,17 @@ export function DiscountCodeFields({
   packages: { id: string; name: string }[];
 }) {
   const packagesError = useFieldState("packageIds")?.error;
+  // A refused post (without JavaScript the page comes back) keeps what was typed, not the record's values.
+  const sent = useSubmittedValues();
+  const text = (name: keyof DiscountCodeValues) => (sent ? String(sent[name] ?? "") : (values[name] as string));
+  const ticked = sent ? [sent.packageIds ?? []].flat().map(String) : values.packageIds;
+  const once = sent ? sent.oncePerCustomer === "on" : values.oncePerCustomer;
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <TextField
         label="Code"
         name="code"
-        defaultValue={values.code}
+        defaultValue={text("code")}
         required
         maxLength={32}
         autoCapitalize="characters"
@@ -57,26 +62,26 @@ export function DiscountCodeFields({
       <SelectField
         label="Kind"
         name="kind"
-        defaultValue={values.kind}
+        defaultValue={text("kind")}
         options={DISCOUNT_KINDS.map((k) => ({ value: k, label: DISCOUNT_KIND_LABEL[k] }))}
       />
       <div>
-        <TextField label="Value" name="value" defaultValue={values.value} inputMode="decimal" required />
+        <TextField label="Value" name="value" defaultValue={text("value")} inputMode="decimal" required />
         <p className="mt-1.5 text-xs text-mist">A percentage (1 to 100) or an amount in US dollars.</p>
       </div>
       <div>
-        <TextField label="Maximum uses" name="maxUses" defaultValue={values.maxUses} inputMode="numeric" />
+        <TextField label="Maximum uses" name="maxUses" defaultValue={text("maxUses")} inputMode="numeric" />
         <p className="mt-1.5 text-xs text-mist">Blank: no limit. A cancelled order gives its use back.</p>
       </div>
-      <TextField label="Valid from" name="validFrom" type="date" defaultValue={values.validFrom} />
-      <TextField label="Valid to" name="validTo" type="date" defaultValue={values.validTo} />
+      <TextField label="Valid from" name="validFrom" type="date" defaultValue={text("validFrom")} />
+      <TextField label="Valid to" name="validTo" type="date" defaultValue={text("validTo")} />
       <fieldset className="sm:col-span-2">
         <legend className="field-label">Packages</legend>
         <p className="text-xs text-mist">None ticked: every package.</p>
         <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
           {packages.map((p) => (
             <label key={p.id} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="packageIds" value={p.id} defaultChecked={values.packageIds.includes(p.id)} />
+              <input type="checkbox" name="packageIds" value={p.id} defaultChecked={ticked.includes(p.id)} />
               {p.name}
             </label>
           ))}
@@ -84,18 +89,18 @@ export function DiscountCodeFields({
         {packagesError ? <p className="field-error">{packagesError}</p> : null}
       </fieldset>
       <label className="flex items-center gap-2 text-sm sm:col-span-2">
-        <input type="checkbox" name="oncePerCustomer" defaultChecked={values.oncePerCustomer} />
+        <input type="checkbox" name="oncePerCustomer" defaultChecked={once} />
         Once per customer
       </label>
       <div>
         <SelectField
           label="For subscriptions"
           name="period"
-          defaultValue={values.period}
+          defaultValue={text("period")}
           options={DISCOUNT_PERIODS.map((p) => ({ value: p, label: DISCOUNT_PERIOD_LABEL[p] }))}
         />
       </div>
-      <TextField label="Note (staff only)" name="note" defaultValue={values.note} maxLength={300} />
+      <TextField label="Note (staff only)" name="note" defaultValue={text("note")} maxLength={300} />
     </div>
   );
 }
