@@ -195,3 +195,23 @@ atBothWidths("a discount code and of cancelling an order", async (viewport, name
   await customer.page.context().close();
   await admin.page.context().close();
 });
+
+// Issue 27, parts 4 and 5 (decisions 052, 053): a subscription as its customer sees it, on the customer's record, and
+// the studio's confirmation of "Mark cancelled". The row is the one PayPal's sign-up would have made.
+atBothWidths("a subscription, for the customer and the studio", async (viewport, name) => {
+  const who = await customerWithOrder(`subscriber-${name}@example.org`);
+  const [{ user_id: userId }] = (await env.db.pool.query("select user_id from orders where id = $1", [who.order])).rows;
+  const [{ id }] = (
+    await env.db.pool.query(
+      "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) values ($1, $2, $3, now()) returning id",
+      [`I-AXE${name.toUpperCase()}`, who.order, userId],
+    )
+  ).rows;
+  const customer = await seenBy(viewport, who, ["/account/subscriptions"]);
+  const admin = await seenBy(viewport, ADMIN, [`/customers/${userId}`, `/subscriptions/${id}/cancel`]);
+  expect([...customer.found, ...admin.found]).toEqual([]);
+  expect(await customer.page.getByTestId("subscription").getAttribute("data-status")).toBe("active");
+  expect(await admin.page.getByTestId("cancel-subscription").count()).toBe(1);
+  await customer.page.context().close();
+  await admin.page.context().close();
+});
