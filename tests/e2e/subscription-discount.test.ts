@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, register, toast } from "../support/pages";
+import { main, register, renewAutomatically, subscribeInSimulator, toast } from "../support/pages";
 
 /**
  * Issue 27, part 6 with the PayPal simulator (decisions 046 and 049): a customer uses a first-period code on a package
@@ -26,10 +26,7 @@ describe("a discount code on a subscription", () => {
     const discounted = (Math.round(full * 100) - Math.round(full * 30)) / 100;
 
     // The studio: Basic renews automatically; a 30% code for the first period only.
-    await admin.goto(`/package-edit/${basic.id}`);
-    await main(admin).getByLabel("Renews automatically (PayPal subscription)").check();
-    await main(admin).getByRole("button", { name: "Update Pricing Package" }).click();
-    await expect.poll(() => toast(admin, "Pricing is Updated").count()).toBeGreaterThan(0);
+    await renewAutomatically(admin, basic.id);
     await admin.goto("/discount-codes");
     const add = main(admin).getByTestId("discount-add");
     await add.getByLabel("Code").fill("FIRSTMONTH");
@@ -56,17 +53,10 @@ describe("a discount code on a subscription", () => {
     expect(await main(customer).getByTestId("subscribe-terms").textContent()).toBe(
       `$${discounted.toFixed(2)} USD now, then $${full.toFixed(2)} USD every ${validity} days until you cancel it on PayPal.`,
     );
-    await main(customer)
-      .getByRole("button", { name: `Subscribe with PayPal: renews every ${validity} days` })
-      .click();
-    await customer.waitForURL((u) => u.pathname === "/paypal-simulator");
-    expect(await customer.getByTestId("total").textContent()).toBe(`$${discounted.toFixed(2)} USD`);
-    expect(await customer.getByTestId("later-amount").textContent()).toBe(`$${full.toFixed(2)} USD`);
-    await main(customer).getByRole("button", { name: "Subscribe", exact: true }).click();
-    await customer.waitForURL((u) => u.pathname === `/received-payment/${id}`);
-    await expect
-      .poll(() => customer.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-      .toBe("Paid");
+    await subscribeInSimulator(customer, id, validity, async () => {
+      expect(await customer.getByTestId("total").textContent()).toBe(`$${discounted.toFixed(2)} USD`);
+      expect(await customer.getByTestId("later-amount").textContent()).toBe(`$${full.toFixed(2)} USD`);
+    });
     const {
       rows: [order],
     } = await env.db.pool.query("select number, package_price from orders where id = $1", [id]);

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, placeOrder, setOrderStatus, toast } from "../support/pages";
+import { main, placeOrder, register, renewAutomatically, setOrderStatus, subscribeInSimulator } from "../support/pages";
 
 /**
  * Issue 27, part 5 with the PayPal simulator: a customer subscribes; the studio sees it on the customer's record, on
@@ -30,30 +30,13 @@ describe("the studio and a customer's subscription", () => {
       "select id, data from content_entries where type = 'pricing' and data->>'packageName' = 'Basic'",
     );
     const validity = Number(basic.data.packageValidity);
-    await admin.goto(`/package-edit/${basic.id}`);
-    await main(admin).getByLabel("Renews automatically (PayPal subscription)").check();
-    await main(admin).getByRole("button", { name: "Update Pricing Package" }).click();
-    await expect.poll(() => toast(admin, "Pricing is Updated").count()).toBeGreaterThan(0);
+    await renewAutomatically(admin, basic.id);
 
     // The customer subscribes in the simulator; the studio delivers the order.
     const customer = await newPage(env.browser, env.server.url);
-    await customer.goto("/register");
-    await main(customer).getByLabel("Email", { exact: true }).fill("phone@example.org");
-    await main(customer).getByLabel("Password", { exact: true }).fill("phone-pass-123");
-    await main(customer).getByLabel("I accept the terms and the privacy notice").check();
-    await main(customer).getByRole("button", { name: "Register" }).click();
-    await customer.waitForURL((u) => u.pathname === "/");
+    await register(customer, { email: "phone@example.org", password: "phone-pass-123" });
     const id = await placeOrder(customer, { packageName: "Basic", name: "Pat Phone" });
-    await customer.goto(`/pay-now/${id}`);
-    await main(customer)
-      .getByRole("button", { name: `Subscribe with PayPal: renews every ${validity} days` })
-      .click();
-    await customer.waitForURL((u) => u.pathname === "/paypal-simulator");
-    await main(customer).getByRole("button", { name: "Subscribe", exact: true }).click();
-    await customer.waitForURL((u) => u.pathname === `/received-payment/${id}`);
-    await expect
-      .poll(() => customer.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-      .toBe("Paid");
+    await subscribeInSimulator(customer, id, validity);
     await setOrderStatus(admin, id, "Order Status", "Delivered");
     const {
       rows: [sub],
@@ -73,7 +56,7 @@ describe("the studio and a customer's subscription", () => {
     const block = main(admin).getByTestId("customer-subscriptions");
     expect(await block.textContent()).toContain(`Basic · $`);
     expect(await block.textContent()).toContain("1 payment so far");
-    await block.getByRole("link", { name: "Mark the Basic subscription cancelled" }).click();
+    await block.getByRole("link", { name: "Mark cancelled: the Basic subscription" }).click();
     await admin.waitForURL((u) => u.pathname === `/subscriptions/${sub.id}/cancel`);
     const confirm = main(admin).getByTestId("subscription-cancel");
     expect(await confirm.textContent()).toContain("They keep the time already paid for.");
@@ -90,7 +73,7 @@ describe("the studio and a customer's subscription", () => {
     expect(after).toContain("by admin@");
     expect(
       await main(admin)
-        .getByRole("link", { name: /Mark the Basic subscription cancelled/ })
+        .getByRole("link", { name: /Mark cancelled: the Basic subscription/ })
         .count(),
     ).toBe(0);
 

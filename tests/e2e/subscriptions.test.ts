@@ -5,7 +5,7 @@ import { DAY_MS } from "../../domain/membership";
 import { AUTO_RENEW_REFUSED, nextPaymentDate } from "../../domain/subscription";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, placeOrder, setOrderStatus, toast } from "../support/pages";
+import { main, placeOrder, register, setOrderStatus, subscribeInSimulator, toast } from "../support/pages";
 
 /**
  * Issue 27 with the PayPal simulator: the studio makes Basic renew automatically; a customer subscribes, is active,
@@ -48,24 +48,11 @@ describe("a membership that renews itself", () => {
 
     // The customer subscribes in the simulator.
     const customer = await newPage(env.browser, env.server.url);
-    await customer.goto("/register");
-    await main(customer).getByLabel("Email", { exact: true }).fill("sam@example.org");
-    await main(customer).getByLabel("Password", { exact: true }).fill("sam-pass-123");
-    await main(customer).getByLabel("I accept the terms and the privacy notice").check();
-    await main(customer).getByRole("button", { name: "Register" }).click();
-    await customer.waitForURL((u) => u.pathname === "/");
+    await register(customer, { email: "sam@example.org", password: "sam-pass-123" });
     const id = await placeOrder(customer, { packageName: "Basic", name: "Sam Subscriber" });
-    await customer.goto(`/pay-now/${id}`);
-    await main(customer)
-      .getByRole("button", { name: `Subscribe with PayPal: renews every ${validity} days` })
-      .click();
-    await customer.waitForURL((u) => u.pathname === "/paypal-simulator");
-    expect(await customer.getByTestId("period").textContent()).toBe(`${validity} D`);
-    await main(customer).getByRole("button", { name: "Subscribe", exact: true }).click();
-    await customer.waitForURL((u) => u.pathname === `/received-payment/${id}`);
-    await expect
-      .poll(() => customer.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-      .toBe("Paid");
+    await subscribeInSimulator(customer, id, validity, async () => {
+      expect(await customer.getByTestId("period").textContent()).toBe(`${validity} D`);
+    });
     const sub = await env.db.pool.query("select subscr_id, status, user_id from subscriptions where order_id = $1", [
       id,
     ]);

@@ -117,3 +117,34 @@ export async function setOrderStatus(admin: Page, id: string, field: "Payment St
     .click();
   await expect.poll(() => toast(admin, `${field} Updated Successfully!`).count()).toBeGreaterThan(0);
 }
+
+/** The studio ticks "Renews automatically" on a package's pricing record (decision 046) and saves it. */
+export async function renewAutomatically(admin: Page, packageId: string) {
+  await admin.goto(`/package-edit/${packageId}`);
+  await main(admin).getByLabel("Renews automatically (PayPal subscription)").check();
+  await main(admin).getByRole("button", { name: "Update Pricing Package" }).click();
+  await expect.poll(() => toast(admin, "Pricing is Updated").count()).toBeGreaterThan(0);
+}
+
+/**
+ * The customer subscribes to an unpaid order from its pay page in PayPal's simulator (a package that renews every
+ * `validity` days) and waits until the first payment shows as received. `onSimulator` checks the simulator's page.
+ */
+export async function subscribeInSimulator(
+  page: Page,
+  id: string,
+  validity: number,
+  onSimulator: () => Promise<void> = async () => {},
+) {
+  await page.goto(`/pay-now/${id}`);
+  await main(page)
+    .getByRole("button", { name: `Subscribe with PayPal: renews every ${validity} days` })
+    .click();
+  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
+  await onSimulator();
+  await main(page).getByRole("button", { name: "Subscribe", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
+  await expect
+    .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
+    .toBe("Paid");
+}
