@@ -5,7 +5,8 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
-import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
+import { register } from "../support/pages";
 import { ROOT } from "../support/server";
 import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
 
@@ -21,8 +22,10 @@ beforeAll(async () => {
 afterAll(() => env?.close());
 
 const PUBLIC_PAGES = ["/", "/service/", "/pricing", "/contact"];
-// zod's classes keep their names in the minified bundle (zod/v4/classic: $constructor("ZodObject", …)).
+// zod's classes keep their names in the minified bundle (zod/v4/classic: $constructor("ZodObject", …)); Conform's
+// form engine keeps the data attribute it marks fields with (element.dataset.conform).
 const ZOD = /ZodObject/;
+const CONFORM = /dataset\.conform/;
 
 /** Opens `address` and returns the body of every script the page loaded, and each CSP violation it raised. */
 async function scriptsOf(page: Page, address: string) {
@@ -64,7 +67,7 @@ function rawGet(address: string, headers: Record<string, string>) {
 }
 
 describe("the public pages' weight and safety", () => {
-  it("are plain HTML: no module script, no module preload, only the plain pages' inline script, no CSP violation; /login still hydrates (with zod)", async () => {
+  it("are plain HTML: no module script, no module preload, only the plain pages' inline script, no CSP violation; /login still hydrates", async () => {
     const p = await page();
     for (const address of [...PUBLIC_PAGES, "/thanks", "/no-such-page"]) {
       const { scripts, violations } = await scriptsOf(p, address);
@@ -84,11 +87,39 @@ describe("the public pages' weight and safety", () => {
     const login = await (await fetch(env.server.url + "/login")).text();
     expect(login).toMatch(/<script[^>]*type="module"/);
     expect(login).toMatch(/rel="modulepreload"/);
-    // The marker is real: the login page checks its form in the browser with zod, none of which a public page loads.
     const { scripts } = await scriptsOf(p, "/login");
     expect(scripts.size).toBeGreaterThan(3);
-    expect([...scripts.values()].some((body) => ZOD.test(body))).toBe(true);
+    // Its form is checked by the server alone (decision 054): no zod either.
+    expect([...scripts.values()].some((body) => ZOD.test(body))).toBe(false);
     await p.context().close();
+  });
+
+  // Issue 28 part 6 (decision 054): the server checks every form, so no page ships a validation library or form
+  // engine only to repeat it; zod's eval probe also broke the pages' Content-Security-Policy (a DevTools issue).
+  it("signed-in pages load neither zod nor Conform and raise no CSP violation", async () => {
+    // The markers are real: they are in zod's and Conform's own code.
+    expect(readFileSync(path.join(ROOT, "node_modules/zod/v4/classic/schemas.js"), "utf8")).toMatch(ZOD);
+    expect(readFileSync(path.join(ROOT, "node_modules/@conform-to/dom/dist/form.mjs"), "utf8")).toMatch(CONFORM);
+    const check = async (p: Page, addresses: string[]) => {
+      for (const address of addresses) {
+        const { scripts, violations } = await scriptsOf(p, address);
+        expect(new URL(p.url()).pathname, address).toBe(address);
+        expect(scripts.size, address).toBeGreaterThan(3);
+        for (const [url, body] of scripts) {
+          expect(ZOD.test(body), `${address} ${url}`).toBe(false);
+          expect(CONFORM.test(body), `${address} ${url}`).toBe(false);
+        }
+        expect(violations, address).toEqual([]);
+      }
+    };
+    const customer = await page();
+    await register(customer, { email: "weight@example.org", password: "quiet-harbour-71" });
+    await check(customer, ["/dashboard", "/my-order", "/account"]);
+    await customer.context().close();
+    const admin = await page();
+    await logIn(admin, ADMIN.email, ADMIN.password);
+    await check(admin, ["/admin", "/total-orders", "/customers", "/edit-banner"]);
+    await admin.context().close();
   });
 
   it("compresses /__manifest, JSON answers, robots.txt and the sitemap when gzip is accepted", async () => {
