@@ -163,3 +163,32 @@ export function SelectField({
     </FieldShell>
   );
 }
+
+/**
+ * The submit button of a form that deletes, erases or stops something: red, and saying it is at work (`busyLabel`)
+ * while the answer is awaited. `compact` in a dialog's row of buttons.
+ */
+export function DangerButton({
+  busy,
+  busyLabel,
+  children,
+  compact = false,
+  testId,
+}: {
+  busy: boolean;
+  busyLabel: string;
+  children: ReactNode;
+  compact?: boolean;
+  testId?: string;
+}) {
+  return (
+    <button
+      type="submit"
+      className={`btn bg-red-700 text-white hover:bg-red-800 ${compact ? "px-5 py-2 text-sm" : ""}`}
+      disabled={busy}
+      data-testid={testId}
+    >
+      {busy ? busyLabel : children}
+    </button>
+  );
+}

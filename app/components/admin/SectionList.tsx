@@ -5,6 +5,7 @@ import { recordTitle, type ListLook, type SectionDef } from "../../../domain/reg
 import { formatPrice } from "../../lib/pricing";
 import { ActionForm, PageAnswer, useActionForm } from "../ActionForm";
 import { Modal, OpenDialogButton } from "../Modal";
+import { DangerButton } from "../forms";
 
 export type ListedRecord = Record<string, unknown> & { _id: string };
 
@@ -239,13 +240,9 @@ function ConfirmDelete({ section, record, onDone }: { section: SectionDef; recor
         >
           Cancel
         </Link>
-        <button
-          type="submit"
-          className="btn bg-red-700 px-5 py-2 text-sm text-white hover:bg-red-800"
-          disabled={form.busy}
-        >
-          {form.busy ? "Deleting…" : "Delete"}
-        </button>
+        <DangerButton busy={form.busy} busyLabel="Deleting…" compact>
+          Delete
+        </DangerButton>
       </div>
     </ActionForm>
   );

@@ -3,7 +3,7 @@ import type { Route } from "./+types/delete";
 import { deleteAccountSchema } from "../../../domain/privacy";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { FormAlert } from "../../components/FormAlert";
-import { TextField } from "../../components/forms";
+import { DangerButton, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
 
@@ -95,14 +95,9 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
                 required
               />
             ) : null}
-            <button
-              type="submit"
-              className="btn bg-red-700 text-white hover:bg-red-800"
-              disabled={form.busy}
-              data-testid="delete-account"
-            >
-              {form.busy ? "Deleting…" : "Delete my account"}
-            </button>
+            <DangerButton busy={form.busy} busyLabel="Deleting…" testId="delete-account">
+              Delete my account
+            </DangerButton>
           </ActionForm>
         </div>
       )}

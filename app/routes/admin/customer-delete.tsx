@@ -5,6 +5,7 @@ import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { longDate } from "../../../domain/dates";
+import { DangerButton } from "../../components/forms";
 
 /**
  * Erasing a customer at their request (a mail to the agency): this page is the confirmation. Staff are removed on the
@@ -91,14 +92,9 @@ export default function CustomerDelete({ loaderData: { customer, timeZone, backu
               </ul>
             </div>
             <ActionForm handle={form} className="mt-6" testId="erase-customer-form">
-              <button
-                type="submit"
-                className="btn bg-red-700 text-white hover:bg-red-800"
-                disabled={form.busy}
-                data-testid="erase-customer"
-              >
-                {form.busy ? "Erasing…" : "Erase this customer"}
-              </button>
+              <DangerButton busy={form.busy} busyLabel="Erasing…" testId="erase-customer">
+                Erase this customer
+              </DangerButton>
             </ActionForm>
           </>
         )}

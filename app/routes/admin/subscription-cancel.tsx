@@ -10,6 +10,7 @@ import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
+import { DangerButton } from "../../components/forms";
 
 /**
  * Marking a PayPal subscription cancelled when the customer asked by phone or mail (issue 27, part 5): this page is the
@@ -101,14 +102,9 @@ export default function SubscriptionCancel({
               </p>
             ) : null}
             <ActionForm handle={form} className="mt-6" testId="cancel-subscription-form">
-              <button
-                type="submit"
-                className="btn bg-red-700 text-white hover:bg-red-800"
-                disabled={form.busy}
-                data-testid="cancel-subscription"
-              >
-                {form.busy ? "Saving…" : "Mark cancelled"}
-              </button>
+              <DangerButton busy={form.busy} busyLabel="Saving…" testId="cancel-subscription">
+                Mark cancelled
+              </DangerButton>
             </ActionForm>
           </>
         ) : (

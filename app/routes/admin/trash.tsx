@@ -11,6 +11,7 @@ import { ViewTabs } from "../../components/admin/ViewTabs";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
+import { DangerButton } from "../../components/forms";
 
 /** Entries per page. */
 const PER_PAGE = 20;
@@ -162,13 +163,9 @@ function ConfirmPurge({ entry, back }: { entry: TrashEntry; back: string }) {
           <Link to={back} replace preventScrollReset className="btn-outline px-5 py-2 text-sm">
             Cancel
           </Link>
-          <button
-            type="submit"
-            className="btn bg-red-700 px-5 py-2 text-sm text-white hover:bg-red-800"
-            disabled={form.busy}
-          >
-            {form.busy ? "Deleting…" : "Delete for good"}
-          </button>
+          <DangerButton busy={form.busy} busyLabel="Deleting…" compact>
+            Delete for good
+          </DangerButton>
         </div>
       </ActionForm>
     </Modal>
