@@ -45,6 +45,7 @@ describe("my account", () => {
       "Password",
       "Sessions",
       "Two-factor sign-in",
+      "Automatic renewal",
       "My data",
       "Delete account",
     ]);
