@@ -1,14 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { pathToFileURL } from "node:url";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildIsCurrent } from "../../scripts/build-state.mjs";
 import { loadConfig, type Config } from "../../server/config";
 import { createApp } from "../../server/http/app";
 import { createLogger } from "../../server/lib/logger";
@@ -17,7 +13,7 @@ import { createServices, type Services } from "../../server/services";
 import { attemptSignIn, attemptSignUp } from "../support/accounts";
 import { createTestDatabase } from "../support/db";
 import { linkOf, outbox } from "../support/mail";
-import { ROOT } from "../support/server";
+import { builtApp } from "../support/server";
 
 /**
  * Issue 24, parts 2 and 3, in process with the real build and a logger whose output the test reads: one access line
@@ -52,9 +48,7 @@ const decoded = (raw: string) =>
   raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 beforeAll(async () => {
-  if (!buildIsCurrent() && spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
-    throw new Error("npm run build failed");
-  const build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+  const build = await builtApp();
   db = await createTestDatabase();
   config = loadConfig({
     NODE_ENV: "test",

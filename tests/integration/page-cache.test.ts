@@ -1,16 +1,11 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { RequestHandler } from "express";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
 import type { PageCache } from "../../server/http/page-cache";
-import { buildIsCurrent } from "../../scripts/build-state.mjs";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
-import { ROOT } from "../support/server";
+import { builtApp } from "../support/server";
 
 /**
  * The page cache's mechanisms (decisions 007 and 025), in process with the real build: hits answered before every
@@ -26,9 +21,7 @@ const spy: RequestHandler = (_req, _res, next) => {
 };
 
 beforeAll(async () => {
-  if (!buildIsCurrent() && spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" }).status !== 0)
-    throw new Error("npm run build failed");
-  const build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+  const build = await builtApp();
   app = await startTestApp(
     { ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "owner-pass-1" },
     {

@@ -1,11 +1,44 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ServerBuild } from "react-router";
+import { buildIsCurrent } from "../../scripts/build-state.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * The production build, built first when the sources changed since it was made. Test files that run at the same time
+ * build it once: the first takes a lock (an atomic mkdir, given up after ten minutes by a process that died holding
+ * it), the others wait for it and then find the build current.
+ */
+export async function builtApp(): Promise<ServerBuild> {
+  const lock = path.join(ROOT, "node_modules/.cache/atelier-build.lock");
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    if (
+      !buildIsCurrent() &&
+      spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" }).status !== 0
+    )
+      throw new Error("npm run build failed");
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  return (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as ServerBuild;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
