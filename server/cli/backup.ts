@@ -8,8 +8,8 @@ import pg from "pg";
 import { createBackup } from "../backup/create";
 import { keyCounts } from "../backup/manifest";
 import { ConfigError, loadConfig } from "../config";
-import { runningEmbeddedConnection, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded";
-import { AppLockError, acquireAppLock, appLockOwner } from "../db/lock";
+import { commandConnection } from "../db/command-connection";
+import { AppLockError } from "../db/lock";
 import { createLogger } from "../lib/logger";
 import { describeBackup } from "./describe";
 
@@ -17,18 +17,7 @@ try {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
   const dir = process.argv[2] ? path.resolve(process.env.INIT_CWD ?? ".", process.argv[2]) : config.backup.dir;
-  let connection: pg.PoolConfig | string;
-  let server: EmbeddedServer | undefined;
-  let release: (() => void) | undefined;
-  if (config.databaseUrl) {
-    connection = config.databaseUrl;
-  } else if (appLockOwner(config.dataDir)) {
-    connection = runningEmbeddedConnection(config.dataDir, logger);
-  } else {
-    release = acquireAppLock(config.dataDir);
-    server = await startEmbeddedPostgres(config.dataDir, logger);
-    connection = server.connection;
-  }
+  const { connection, server, close } = await commandConnection(config, logger);
   const pool = new pg.Pool({
     ...(typeof connection === "string" ? { connectionString: connection } : connection),
     max: 1,
@@ -45,12 +34,11 @@ try {
     );
   } finally {
     await pool.end();
-    await server?.stop();
+    await close();
     if (server?.created) {
       const { rmSync } = await import("node:fs");
       rmSync(server.dataDir, { recursive: true, force: true });
     }
-    release?.();
   }
 } catch (error) {
   if (error instanceof ConfigError || error instanceof AppLockError) process.stderr.write(`${error.message}\n`);

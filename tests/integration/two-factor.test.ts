@@ -1,11 +1,13 @@
 import { createOTP } from "@better-auth/utils/otp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { AppLoadContext } from "react-router";
 import { requireAdmin, requireStaff, requireStaffHome } from "../../app/lib/guards.server";
 import { staffHome } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
+import { databaseUrl, ROOT } from "../support/server";
 import { CookieJar } from "../support/session";
 
 /**
@@ -313,5 +315,47 @@ describe("an Admin resets someone's second factor", () => {
         changes: { twoFactorSignIn: { before: "on", after: "reset" } },
       }),
     );
+  });
+});
+
+describe("npm run reset-two-factor (the last Admin lost their phone and their codes)", () => {
+  /** The command as the owner types it on the server, against this test's database. */
+  const command = (...args: string[]) => {
+    const res = spawnSync("npm", ["run", "--silent", "reset-two-factor", "--", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl(inject("testDb").admin, app.db.name), LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    });
+    return { code: res.status, out: `${res.stdout}${res.stderr}` };
+  };
+
+  it("turns it off, ends their sessions and logs the command line; refuses anyone not on the staff", async () => {
+    const jar = await signUpStaff(app, app.db.pool, "alone@example.org", "Admin");
+    await enrolled("alone@example.org", jar);
+    const staffId = (await app.services.adminUsers.list()).find((u) => u.userEmail === "alone@example.org")!._id;
+
+    const done = command("Alone@Example.org");
+    expect(done.code, done.out).toBe(0);
+    expect(done.out).toContain("Two-factor sign-in is off for alone@example.org");
+    expect(await app.services.accounts.viewer(headersOf(jar))).toBeNull();
+    const user = await app.services.accounts.userByEmail("alone@example.org");
+    expect(await app.services.twoFactor.state(user!.id)).toMatchObject({ enabled: false });
+    const { rows } = await app.db.pool.query(
+      "select actor_email, changes from activity_log where record_id = $1 and entity = 'admin_user'",
+      [staffId],
+    );
+    expect(rows).toContainEqual({
+      actor_email: "Command line (npm run reset-two-factor)",
+      changes: { twoFactorSignIn: { before: "on", after: "reset" } },
+    });
+
+    // Nothing left to reset; a customer, an unknown address and no address are refused with a message.
+    const again = command("alone@example.org");
+    expect([again.code, again.out.trim()]).toEqual([1, "Two-factor sign-in is not on for this person."]);
+    await signUp(app, "just-a-customer@example.org");
+    const customer = command("just-a-customer@example.org");
+    expect(customer.code).toBe(1);
+    expect(customer.out).toContain("is not on the staff");
+    expect(command().code).toBe(2);
   });
 });
