@@ -401,6 +401,9 @@ export const reportDays = pgTable("report_days", {
   /** Paid orders that were a PayPal subscription's later payments (orders.subscr_id), and their money (decision 046). */
   subscriptionRenewals: integer("subscription_renewals").notNull().default(0),
   subscriptionRevenue: numeric("subscription_revenue", { precision: 14, scale: 2 }).notNull().default("0"),
+  /** Paid orders that used a discount code (orders.price_before set), and what it took off (decision 049). */
+  discountedOrders: integer("discounted_orders").notNull().default(0),
+  discounts: numeric("discounts", { precision: 14, scale: 2 }).notNull().default("0"),
 });
 
 export const reportMonths = pgTable("report_months", {
