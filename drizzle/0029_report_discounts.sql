@@ -1,5 +1,6 @@
 ALTER TABLE "report_days" ADD COLUMN "discounted_orders" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "report_days" ADD COLUMN "discounts" numeric(14, 2) DEFAULT '0' NOT NULL;-- Discounts given, in the reports (issue 27, part 6; decision 049): a Paid order that used a discount code
+ALTER TABLE "report_days" ADD COLUMN "discounts" numeric(14, 2) DEFAULT '0' NOT NULL;--> statement-breakpoint
+-- Discounts given, in the reports (issue 27, part 6; decision 049): a Paid order that used a discount code
 -- (orders.price_before set) adds 1 to discounted_orders and what the code took off (price_before - package_price) to
 -- discounts on the day it was paid; a refund takes both back like the revenue. The same statement, trigger and rebuild
 -- as migrations 0022 and 0028, with price_before among the columns they read and compare.
