@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import { ADMIN_AREAS, BACK_OFFICE_GROUPS, areaHref, isAreaActive, type NavBadge } from "../../content/admin-screens";
+import { ADMIN_AREAS, BACK_OFFICE_GROUPS, areaHref, isAreaActive, type NavBadge } from "../../content/back-office-nav";
 
 /** A count beside a navigation entry: exact, or a lower bound ("100+"). */
 export interface NavCount {

@@ -3,7 +3,7 @@ import { Form, Link, Outlet, useLocation, useNavigation, useRouteLoaderData } fr
 import type { Route } from "./+types/layout";
 import { SideNav } from "../../components/back-office/SideNav";
 import { ErrorPanel, describeError } from "../../components/ErrorPanel";
-import { ADMIN_AREAS, areaHref } from "../../content/admin-screens";
+import { ADMIN_AREAS, areaHref } from "../../content/back-office-nav";
 import { requireStaff } from "../../lib/guards.server";
 import type { RootData } from "../../root";
 import { can } from "../../../domain/capabilities";
