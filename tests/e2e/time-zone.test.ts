@@ -122,6 +122,11 @@ describe(`every page hydrates cleanly with the server on UTC and the browser on 
     } = await api<{ data: { _id: string }[] }>(page, "GET", "/all-database");
     // A discount code, valid for a few days, for its edit screen.
     await api(page, "POST", "/discount-codes", { code: "ZONE10", kind: "percent", value: 10, validFrom: "2026-01-01" });
+    // The paid order as a PayPal subscription (the row its sign-up makes): its dates on the record and its cancel page.
+    await env.db.pool.query(
+      "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) select 'I-ZONE', id, user_id, now() from orders where id = $1",
+      [orderId],
+    );
     // A customer of their own for the customer record (joined, a membership given with its window).
     await signUp(env.server, "tia.customer@example.org");
     const [customer] = (await env.db.pool.query(`select id from "user" where email = 'tia.customer@example.org'`)).rows;
