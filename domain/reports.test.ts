@@ -128,6 +128,8 @@ describe("assemble", () => {
     firstOrders: 0,
     subscriptionRenewals: 0,
     subscriptionRevenue: 0,
+    discountedOrders: 0,
+    discounts: 0,
     net: 0,
     ended: 0,
     renewed: 0,
@@ -198,6 +200,24 @@ describe("assemble", () => {
     });
   });
 
+  it("gives the discounts of orders that used a code beside the revenue, by bucket and in all (issue 27)", () => {
+    const r = assemble(
+      period,
+      new Map([
+        ["2026-01-01", t({ revenue: 43.5, paidOrders: 2, discountedOrders: 1, discounts: 14.5 })],
+        ["2026-03-01", t({ revenue: 50, paidOrders: 1, discountedOrders: 1, discounts: 9.1 })],
+      ]),
+      0,
+      new Map(),
+    );
+    expect(r.rows.map((x) => [x.key, x.revenue, x.discountedOrders, x.discounts])).toEqual([
+      ["2026-01-01", 43.5, 1, 14.5],
+      ["2026-02-01", 0, 0, 0],
+      ["2026-03-01", 50, 1, 9.1],
+    ]);
+    expect(r.totals).toMatchObject({ revenue: 93.5, paidOrders: 3, discountedOrders: 2, discounts: 23.6 });
+  });
+
   it("has no churn rate until an end is decided", () => {
     expect(churnRate(0, 0)).toBeNull();
     expect(churnRate(3, 1)).toBe(0.25);
@@ -218,6 +238,8 @@ const history = (userId: string) =>
         gap: fc.integer({ min: 0, max: 60 }),
         length: fc.constantFrom(30, 90),
         price: fc.constantFrom(0, 29, 59),
+        /** What a discount code took off, in cents (an order with a price only: a code is never worth it all). */
+        off: fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: undefined }),
         paid: fc.boolean(),
         windowed: fc.boolean(),
       }),
@@ -235,6 +257,7 @@ const history = (userId: string) =>
           userId,
           paid: s.paid,
           price: s.price,
+          priceBefore: s.off !== undefined && s.price > 0 ? (s.price * 100 + s.off) / 100 : undefined,
           paidDay: dayOf(starts),
           paidAt: starts,
           createdAt: starts,
@@ -264,6 +287,32 @@ describe("dayFacts", () => {
       firstOrders: 1,
       subscriptionRenewals: 1,
       subscriptionRevenue: 29,
+    });
+  });
+
+  it("counts a paid order that used a code with what the code took off, and no unpaid or refunded one", () => {
+    const at = Date.parse("2026-04-01T12:00:00Z");
+    const o = (id: string, price: number, priceBefore: number | undefined, paid = true): ReportOrder => ({
+      id,
+      userId: "d",
+      paid,
+      price,
+      priceBefore,
+      paidDay: dayOf(at),
+      paidAt: at,
+      createdAt: at,
+    });
+    const { days } = dayFacts([
+      o("d1", 21.75, 29),
+      o("d2", 44.25, 59),
+      o("d3", 29, undefined),
+      o("d4", 10, 29, false), // unpaid or refunded: its discount is not given
+    ]);
+    expect(days.get("2026-04-01")).toMatchObject({
+      revenue: 95,
+      paidOrders: 3,
+      discountedOrders: 2,
+      discounts: 22,
     });
   });
 
@@ -312,6 +361,16 @@ describe("dayFacts", () => {
         expect(sum("firstOrders")).toBe(payingCustomers);
         expect(sum("paidOrders")).toBe(orders.filter((o) => o.paid && o.price > 0).length);
         expect(sum("givenOrders")).toBe(orders.filter((o) => o.paid && o.price === 0).length);
+        // Discounts: each paid order with a code once, and revenue + discounts = the paid orders' prices before codes.
+        const paid = orders.filter((o) => o.paid);
+        expect(sum("discountedOrders")).toBe(paid.filter((o) => o.priceBefore !== undefined).length);
+        const cents = (n: number) => Math.round(n * 100);
+        expect(cents(sum("revenue") + sum("discounts"))).toBe(
+          paid.reduce((n, o) => n + cents(o.priceBefore ?? o.price), 0),
+        );
+        expect(cents(sum("discounts"))).toBe(
+          paid.reduce((n, o) => n + (o.priceBefore === undefined ? 0 : cents(o.priceBefore) - cents(o.price)), 0),
+        );
         const windows = orders.filter((o) => o.window);
         expect(sum("windowStarts")).toBe(windows.length);
         expect(sum("windowEnds")).toBe(windows.length);

@@ -24,7 +24,7 @@ export const REPORTS = [
   {
     name: "revenue",
     title: "Revenue",
-    what: "Money received for paid orders, by the day it was paid: from subscription renewals (PayPal's automatic payments) and from orders placed by hand.",
+    what: "Money received for paid orders, by the day it was paid: from subscription renewals (PayPal's automatic payments) and from orders placed by hand. Discounts given are what paid orders with a discount code took off their price.",
   },
   {
     name: "orders-paid",
@@ -203,6 +203,9 @@ export interface BucketTotals {
   /** Paid orders that were a PayPal subscription's later payments (decision 046), and their money. */
   subscriptionRenewals: number;
   subscriptionRevenue: number;
+  /** Paid orders that used a discount code (decision 049), and what the codes took off (price before − paid). */
+  discountedOrders: number;
+  discounts: number;
   /** Membership windows starting minus windows ending. */
   net: number;
   ended: number;
@@ -220,6 +223,9 @@ export interface ReportRow extends Bucket {
   /** The other paid orders (placed by the customer, or recorded by the studio), and their money. */
   manualOrders: number;
   manualRevenue: number;
+  /** Paid orders that used a discount code, and the money their codes took off (not part of the revenue). */
+  discountedOrders: number;
+  discounts: number;
   givenOrders: number;
   newCustomers: number;
   renewals: number;
@@ -291,6 +297,8 @@ export function assemble(
       subscriptionRevenue,
       manualOrders: (t?.paidOrders ?? 0) - (t?.subscriptionRenewals ?? 0),
       manualRevenue: cents(revenue - subscriptionRevenue),
+      discountedOrders: t?.discountedOrders ?? 0,
+      discounts: cents(t?.discounts ?? 0),
       givenOrders: t?.givenOrders ?? 0,
       newCustomers: t?.firstOrders ?? 0,
       renewals: (t?.paidOrders ?? 0) - (t?.firstOrders ?? 0),
@@ -324,6 +332,8 @@ export function assemble(
       subscriptionRevenue: cents(sum((r) => r.subscriptionRevenue)),
       manualOrders: sum((r) => r.manualOrders),
       manualRevenue: cents(sum((r) => r.manualRevenue)),
+      discountedOrders: sum((r) => r.discountedOrders),
+      discounts: cents(sum((r) => r.discounts)),
       givenOrders: sum((r) => r.givenOrders),
       newCustomers: sum((r) => r.newCustomers),
       renewals: sum((r) => r.renewals),
@@ -349,6 +359,8 @@ export interface ReportOrder {
   price: number;
   /** A PayPal subscription's later payment (orders.subscr_id set). */
   renewal?: boolean;
+  /** The price before a discount code (orders.price_before), set exactly when the order used one. */
+  priceBefore?: number;
   /** When it was paid (else placed): its day in the site's calendar, and the moment, to find a customer's first. */
   paidDay: string;
   paidAt: number;
@@ -368,13 +380,16 @@ export interface DayFacts {
   membershipsRenewed: number;
   subscriptionRenewals: number;
   subscriptionRevenue: number;
+  discountedOrders: number;
+  discounts: number;
 }
 
 const DAY_MS = 86_400_000;
 
 /**
  * Every customer's facts by day: revenue and paid orders (price > 0) and given ones (price 0) on the day paid, a
- * subscription's later payments also apart (migration 0028); a
+ * subscription's later payments also apart (migration 0028), and those that used a discount code with what it took off
+ * (price before − paid, migration 0029); a
  * customer's first paid order (earliest payment, then placement, then id); each window's start and end; a membership
  * ended where a window is not followed at once by the next, renewed when the next starts within RENEWAL_GRACE_DAYS.
  * Also the customers who paid in each month.
@@ -397,6 +412,8 @@ export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; 
           membershipsRenewed: 0,
           subscriptionRenewals: 0,
           subscriptionRevenue: 0,
+          discountedOrders: 0,
+          discounts: 0,
         }),
       );
     return f;
@@ -414,6 +431,10 @@ export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; 
       if (o.renewal && o.price > 0) {
         f.subscriptionRenewals++;
         f.subscriptionRevenue = cents(f.subscriptionRevenue + o.price);
+      }
+      if (o.priceBefore !== undefined) {
+        f.discountedOrders++;
+        f.discounts = cents(f.discounts + o.priceBefore - o.price);
       }
     }
     const first = [...paid].sort((a, b) => a.paidAt - b.paidAt || a.createdAt - b.createdAt || cmp(a.id, b.id))[0];

@@ -38,6 +38,7 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
            sum(first_orders)::int as first_orders, sum(window_starts - window_ends)::int as net,
            sum(subscription_renewals)::int as subscription_renewals,
            sum(subscription_revenue)::text as subscription_revenue,
+           sum(discounted_orders)::int as discounted_orders, sum(discounts)::text as discounts,
            sum(memberships_ended)::int as ended, sum(memberships_renewed)::int as renewed,
            sum(memberships_ended - memberships_renewed)
              filter (where day >= ${sql.placeholder("decidedAfter")}::date)::int as waiting
@@ -69,6 +70,8 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
         first_orders: number;
         subscription_renewals: number;
         subscription_revenue: string;
+        discounted_orders: number;
+        discounts: string;
         net: number;
         ended: number;
         renewed: number;
@@ -90,6 +93,8 @@ export function createReportsService({ db, timeZone, now }: ReportsDeps) {
           firstOrders: b.first_orders,
           subscriptionRenewals: b.subscription_renewals,
           subscriptionRevenue: Number(b.subscription_revenue),
+          discountedOrders: b.discounted_orders,
+          discounts: Number(b.discounts),
           net: b.net,
           ended: b.ended,
           renewed: b.renewed,
@@ -138,8 +143,22 @@ export function reportTable(
   switch (name) {
     case "revenue":
       return {
-        header: [period, "Revenue (USD)", "Subscription renewals (USD)", "Orders placed by hand (USD)"],
-        rows: rows.map((r) => [when(r.key), money(r.revenue), money(r.subscriptionRevenue), money(r.manualRevenue)]),
+        header: [
+          period,
+          "Revenue (USD)",
+          "Subscription renewals (USD)",
+          "Orders placed by hand (USD)",
+          "Orders with a discount code",
+          "Discounts given (USD)",
+        ],
+        rows: rows.map((r) => [
+          when(r.key),
+          money(r.revenue),
+          money(r.subscriptionRevenue),
+          money(r.manualRevenue),
+          r.discountedOrders,
+          money(r.discounts),
+        ]),
       };
     case "orders-paid":
       return {

@@ -59,6 +59,19 @@ interface Row {
   window?: { starts?: string; days: number };
   /** A PayPal subscription's later payment (orders.subscr_id, decision 046). */
   subscrId?: string;
+  /** Placed with a discount code (decision 049): the price before it (`price` is what was paid). */
+  before?: number;
+}
+
+/** A discount code for the orders made with SQL (an order with a price before names its code). */
+let codeId: string | undefined;
+async function discountCodeId(): Promise<string> {
+  codeId ??= (
+    await q<{ id: string }>(
+      `insert into discount_codes (code, kind, value) values ('REPORTS', 'amount', 5) returning id`,
+    )
+  )[0]!.id;
+  return codeId;
 }
 
 /** An order inserted with SQL, as the commands would have stored it (windows included). */
@@ -68,9 +81,11 @@ async function order(row: Row): Promise<string> {
   const [r] = await q<{ id: string }>(
     `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
        customer_address, customer_country, payment_status, order_status, order_date, paid_at, membership_starts,
-       membership_valid, created_at, updated_at, subscr_id)
+       membership_valid, created_at, updated_at, subscr_id, price_before, discount_amount, discount_code,
+       discount_code_id, discount_period)
      values ('RT-' || $1, $2, 'Basic', $3, 30, 'x@example.org', 'X', '1 Road', 'UK', $4, $5, '01/01/2026', $6, $7, $8,
-             $9, $9, $10)
+             $9, $9, $10, $11::numeric, coalesce($11::numeric - $3::numeric, 0), case when $11::numeric is null then null else 'REPORTS' end, $12,
+             case when $11::numeric is null then null else 'first' end)
      returning id`,
     [
       ++serial,
@@ -83,6 +98,8 @@ async function order(row: Row): Promise<string> {
       valid,
       row.placed ?? row.paid,
       row.subscrId ?? null,
+      row.before ?? null,
+      row.before === undefined ? null : await discountCodeId(),
     ],
   );
   return r!.id;
@@ -202,11 +219,11 @@ describe("the tallies", () => {
     const days = await q<Record<string, string | number>>(
       `select day::text, revenue::float8 as revenue, paid_orders, given_orders, first_orders, window_starts, window_ends,
               memberships_ended, memberships_renewed, subscription_renewals,
-              subscription_revenue::float8 as subscription_revenue
+              subscription_revenue::float8 as subscription_revenue, discounted_orders, discounts::float8 as discounts
        from report_days
        where revenue <> 0 or paid_orders <> 0 or given_orders <> 0 or first_orders <> 0 or window_starts <> 0
           or window_ends <> 0 or memberships_ended <> 0 or memberships_renewed <> 0 or subscription_renewals <> 0
-          or subscription_revenue <> 0
+          or subscription_revenue <> 0 or discounted_orders <> 0 or discounts <> 0
        order by day`,
     );
     const months = await q(`select month::text, payers from report_months where payers <> 0 order by month`);
@@ -225,8 +242,9 @@ describe("the tallies", () => {
       membership_starts: Date | null;
       membership_valid: Date | null;
       subscr_id: string | null;
+      price_before: string | null;
     }>(`select id, user_id, payment_status, package_price, paid_at, created_at, membership_starts, membership_valid,
-               subscr_id
+               subscr_id, price_before
         from orders`);
     const orders = rows.map((o): ReportOrder => {
       const paidAt = (o.paid_at ?? o.created_at).getTime();
@@ -236,6 +254,7 @@ describe("the tallies", () => {
         paid: o.payment_status === "Paid",
         price: Number(o.package_price),
         renewal: o.subscr_id !== null,
+        priceBefore: o.price_before === null ? undefined : Number(o.price_before),
         paidDay: dayKey(new Date(paidAt), TZ),
         paidAt,
         createdAt: o.created_at.getTime(),
@@ -267,6 +286,8 @@ describe("the tallies", () => {
           memberships_renewed: f.membershipsRenewed,
           subscription_renewals: f.subscriptionRenewals,
           subscription_revenue: f.subscriptionRevenue,
+          discounted_orders: f.discountedOrders,
+          discounts: f.discounts,
         })),
       months: [...payers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([month, n]) => ({ month, payers: n })),
     };
@@ -285,7 +306,11 @@ describe("the tallies", () => {
         days: fc.option(fc.constantFrom(30, 90), { nil: undefined }),
         delay: fc.integer({ min: 0, max: 40 }),
         renewal: fc.boolean(),
+        /** Placed with a discount code that took this much off (an order with a price only). */
+        off: fc.option(fc.constantFrom(5, 7.25), { nil: undefined }),
       }),
+      // A code applied to an order afterwards: only price_before and the discount change, not what was paid.
+      fc.record({ kind: fc.constant("code" as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant("refund" as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), days: fc.integer({ min: -40, max: 40 }) }),
       fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
@@ -307,6 +332,7 @@ describe("the tallies", () => {
               paid,
               window: s.status === "Paid" && s.days ? { starts, days: s.days } : undefined,
               subscrId: s.renewal ? `I-REPORT${s.user}` : undefined,
+              before: s.off !== undefined && s.price > 0 ? s.price + s.off : undefined,
             });
           } else if (!ids.length) continue;
           else if (s.kind === "refund")
@@ -322,6 +348,18 @@ describe("the tallies", () => {
                                  membership_valid = membership_valid + make_interval(days => $2)
                where user_id = (select user_id from orders where id = $1) and membership_starts is not null`,
               [pick(s.pick), s.days],
+            );
+          else if (s.kind === "code")
+            await q(
+              // The picked one of the orders with a price and no code yet (the paid ones are what it changes).
+              `update orders set price_before = package_price + 3, discount_amount = 3, discount_code = 'REPORTS',
+                                 discount_code_id = $2, discount_period = 'first'
+               where id = (select id from orders where price_before is null and package_price > 0
+                           order by payment_status <> 'Paid', id
+                           offset $1 % greatest(1, (select count(*) from orders where price_before is null
+                                                    and package_price > 0 and payment_status = 'Paid'))
+                           limit 1)`,
+              [s.pick, await discountCodeId()],
             );
           else if (s.kind === "delete") await q(`delete from orders where id = $1`, [pick(s.pick)]);
           else await q(`delete from orders where user_id = $1`, [users[s.user]]);
@@ -381,6 +419,88 @@ describe("the tallies", () => {
       subscriptionRevenue: 0,
       manualOrders: 2,
     });
+    expect(await stored()).toEqual(await expected());
+    await q(`select report_tallies_rebuild($1)`, [TZ]);
+    expect(await stored()).toEqual(await expected());
+  });
+
+  it("count a paid order placed with a discount code and what it took off; its refund takes both back", async () => {
+    /** The discounts of paid orders in a period, summed straight from the orders (the reports read the tallies). */
+    const direct = async (from: string, to: string) =>
+      (
+        await q<{ n: number; off: number }>(
+          `select count(*)::int as n, coalesce(sum(price_before - package_price), 0)::float8 as off
+           from orders
+           where payment_status = 'Paid' and price_before is not null
+             and (coalesce(paid_at, created_at) at time zone $1)::date between $2::date and $3::date`,
+          [TZ, from, to],
+        )
+      )[0]!;
+    // Earlier discounted orders (one refunded, one unpaid) beside the one placed, paid and refunded through the app.
+    const old = await customer("old-saver");
+    await order({ user: old, price: 21.75, before: 29, paid: "2026-11-02T12:00:00Z", window: { days: 30 } });
+    await order({ user: old, price: 50, before: 59, paid: "2026-11-03T12:00:00Z", status: "Refunded" });
+    await order({ user: old, price: 50, before: 59, paid: "2026-11-04T12:00:00Z", status: "UnPaid" });
+
+    const code = await app.request("/api/discount-codes", {
+      method: "POST",
+      json: { code: "SAVE20", kind: "percent", value: 20 },
+      jar: adminJar,
+    });
+    expect(code.status, await code.clone().text()).toBe(201);
+    const jar = new CookieJar();
+    await app.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { email: "saver@example.org", password: "quiet-harbour-71", name: "Saver", acceptTerms: true },
+      jar,
+    });
+    const pkg = ((await (await app.request("/api/pricings")).json()) as { _id: string; packagePrice: number }[])[0]!;
+    const placed = await app.request("/api/new-order", {
+      method: "POST",
+      json: {
+        packageId: pkg._id,
+        customerName: "Saver",
+        customerAddress: "1 Road",
+        customerCountry: "UK",
+        discountCode: "save20",
+      },
+      jar,
+    });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const { insertedId } = (await placed.json()) as { insertedId: string };
+    const off = Math.round(pkg.packagePrice * 20) / 100;
+    const paid = Math.round((pkg.packagePrice - off) * 100) / 100;
+    const setPayment = async (paymentStatus: string) => {
+      const res = await app.request(`/api/order/${insertedId}`, {
+        method: "PUT",
+        json: { paymentStatus },
+        jar: adminJar,
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    const today = dayKey(NOW, TZ);
+    const november = () => app.services.reports.of(period("2026-11-01", today));
+
+    // Placed, not paid yet: its discount is not given (the 1 is the order of Nov 2).
+    expect((await november()).totals).toMatchObject({ discountedOrders: 1, discounts: 7.25 });
+    await setPayment("Paid");
+    const r = await november();
+    expect(r.totals).toMatchObject({ discountedOrders: 2, discounts: 7.25 + off, revenue: 21.75 + paid });
+    expect(r.rows.find((x) => x.key === today)).toMatchObject({ discountedOrders: 1, discounts: off, revenue: paid });
+    expect(await direct("2026-11-01", today)).toEqual({ n: 2, off: 7.25 + off });
+    // The CSV and the REST call: the two new columns at the end.
+    const table = app.services.reports.reportTable("revenue", r);
+    expect(table.header.slice(-2)).toEqual(["Orders with a discount code", "Discounts given (USD)"]);
+    expect(table.rows.find((x) => x[0] === today)!.slice(-2)).toEqual([1, off.toFixed(2)]);
+    const api = await app.request(`/api/reports/revenue?from=${today}&to=${today}`, { jar: adminJar });
+    expect(((await api.json()) as { rows: unknown[][] }).rows).toEqual([
+      [today, paid.toFixed(2), "0.00", paid.toFixed(2), 1, off.toFixed(2)],
+    ]);
+    expect(await stored()).toEqual(await expected());
+
+    await setPayment("Refunded");
+    expect((await november()).totals).toMatchObject({ discountedOrders: 1, discounts: 7.25, revenue: 21.75 });
+    expect(await direct("2026-11-01", today)).toEqual({ n: 1, off: 7.25 });
     expect(await stored()).toEqual(await expected());
     await q(`select report_tallies_rebuild($1)`, [TZ]);
     expect(await stored()).toEqual(await expected());
@@ -472,11 +592,18 @@ describe("GET /api/reports/<name>", () => {
       report: "revenue",
       title: "Revenue",
       period: { from: "2026-11-01", to: "2026-11-03", unit: "day" },
-      columns: ["Day", "Revenue (USD)", "Subscription renewals (USD)", "Orders placed by hand (USD)"],
+      columns: [
+        "Day",
+        "Revenue (USD)",
+        "Subscription renewals (USD)",
+        "Orders placed by hand (USD)",
+        "Orders with a discount code",
+        "Discounts given (USD)",
+      ],
       rows: [
-        ["2026-11-01", "0.00", "0.00", "0.00"],
-        ["2026-11-02", "0.00", "0.00", "0.00"],
-        ["2026-11-03", "0.00", "0.00", "0.00"],
+        ["2026-11-01", "0.00", "0.00", "0.00", 0, "0.00"],
+        ["2026-11-02", "0.00", "0.00", "0.00", 0, "0.00"],
+        ["2026-11-03", "0.00", "0.00", "0.00", 0, "0.00"],
       ],
     });
     const churn = await app.request("/api/reports/churn?period=last-12-months", { jar: adminJar });

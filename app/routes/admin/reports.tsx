@@ -120,6 +120,11 @@ function ReportSections({ reports }: { reports: Reports }) {
               ? `${dollars(totals.subscriptionRevenue)} from ${count(totals.subscriptionRenewals)} subscription renewals`
               : undefined
           }
+          more={
+            totals.discountedOrders
+              ? `after ${dollars(totals.discounts)} off with discount codes on ${count(totals.discountedOrders)} ${totals.discountedOrders === 1 ? "order" : "orders"}`
+              : undefined
+          }
         />
         <Figure
           term="Orders paid"
@@ -147,7 +152,7 @@ function ReportSections({ reports }: { reports: Reports }) {
       <Report name="revenue" query={query} stacked>
         <BarChart
           title={`Revenue by ${per}`}
-          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals.`}
+          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals. Discounts given: ${dollars(totals.discounts)} on ${count(totals.discountedOrders)} orders with a code.`}
           labels={labels}
           series={[
             { name: "Orders placed by hand", values: rows.map((r) => r.manualRevenue), fill: "fill-clay" },
@@ -156,14 +161,30 @@ function ReportSections({ reports }: { reports: Reports }) {
           whole={false}
         />
         <Table
-          head={[per === "day" ? "Day" : "Month", "Revenue", "Subscription renewals", "Orders placed by hand"]}
+          head={[
+            per === "day" ? "Day" : "Month",
+            "Revenue",
+            "Subscription renewals",
+            "Orders placed by hand",
+            "Orders with a code",
+            "Discounts given",
+          ]}
           rows={rows.map((r) => [
             bucketLabel(r.key, period.unit, "table"),
             dollars(r.revenue),
             dollars(r.subscriptionRevenue),
             dollars(r.manualRevenue),
+            count(r.discountedOrders),
+            dollars(r.discounts),
           ])}
-          foot={["Total", dollars(totals.revenue), dollars(totals.subscriptionRevenue), dollars(totals.manualRevenue)]}
+          foot={[
+            "Total",
+            dollars(totals.revenue),
+            dollars(totals.subscriptionRevenue),
+            dollars(totals.manualRevenue),
+            count(totals.discountedOrders),
+            dollars(totals.discounts),
+          ]}
         />
       </Report>
 
@@ -304,12 +325,13 @@ function ReportSections({ reports }: { reports: Reports }) {
   );
 }
 
-function Figure({ term, value, note }: { term: string; value: string; note?: string }) {
+function Figure({ term, value, note, more }: { term: string; value: string; note?: string; more?: string }) {
   return (
     <div className="rounded-2xl bg-white p-5 ring-1 ring-linen">
       <dt className="text-sm text-mist">{term}</dt>
       <dd className="mt-1 font-serif text-3xl text-forest">{value}</dd>
       {note ? <dd className="mt-1 text-xs text-mist">{note}</dd> : null}
+      {more ? <dd className="mt-0.5 text-xs text-mist">{more}</dd> : null}
     </div>
   );
 }
