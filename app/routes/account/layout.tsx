@@ -26,8 +26,10 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         <div className="mt-6 grid gap-8 lg:grid-cols-[14rem_1fr]">
-          <nav aria-label="My account" className="-mx-1 overflow-x-auto lg:mx-0 lg:overflow-visible">
-            <ul className="flex gap-2 px-1 pb-1 lg:flex-col lg:gap-1 lg:px-0">
+          {/* On a phone the sections wrap onto a few rows, every one in sight (scrolled sideways, the current one could
+              be off the screen). */}
+          <nav aria-label="My account">
+            <ul className="flex flex-wrap gap-2 lg:flex-col lg:flex-nowrap lg:gap-1">
               {ACCOUNT_SECTIONS.map((s) => {
                 const active = s === current;
                 return (
