@@ -7,7 +7,7 @@ import { main, payInSimulator, register, toast } from "../support/pages";
  * Discount codes (issue 27, part 6; decision 049): the studio adds a code in the back office; a customer types a code
  * that does not exist and is told so under the field, then the right one: the order's amount is lower, PayPal's
  * simulator is asked for and paid the lower amount, and the invoice shows the package's price, the discount line and
- * the total paid.
+ * the total paid; the studio's reports show the discount given.
  */
 let env: E2EEnv;
 beforeAll(async () => {
@@ -79,5 +79,18 @@ describe("a discount code", () => {
     expect(await invoice.getByTestId("invoice-discount").textContent()).toContain("Discount (code WELCOME25)");
     expect(await invoice.textContent()).toContain(`$${price.toFixed(2)} USD`);
     expect(await invoice.locator("tfoot").textContent()).toContain(`$${expected} USD`);
+
+    // The studio's reports show the discount given (issue 27, part 6): beside the revenue, and in the revenue table.
+    const off = (price - Number(expected)).toFixed(2);
+    await admin.goto("/reports?period=this-month");
+    expect(await admin.getByTestId("report-totals").textContent()).toContain(
+      `after $${off} off with discount codes on 1 order`,
+    );
+    const revenue = main(admin).getByRole("region", { name: "Revenue", exact: true });
+    const table = revenue.getByRole("table");
+    expect(await table.getByRole("columnheader").allTextContents()).toEqual(
+      expect.arrayContaining(["Orders with a code", "Discounts given"]),
+    );
+    expect((await table.locator("tfoot td").allTextContents()).slice(-2)).toEqual(["1", `$${off}`]);
   }, 120_000);
 });
