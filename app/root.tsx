@@ -1,24 +1,12 @@
 import "./context";
 import { useEffect, useMemo } from "react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  useLocation,
-  useMatches,
-  useNavigation,
-  useRouteLoaderData,
-  type LinksFunction,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, useMatches, useRouteLoaderData, type LinksFunction } from "react-router";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 // The same files app.css's @font-face rules name (one hashed asset each), preloaded so text rarely waits for them.
 import frauncesFont from "@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url";
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { describeError, ErrorPanel } from "./components/ErrorPanel";
-import { Footer } from "./components/layout/Footer";
-import { Header } from "./components/layout/Header";
 import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/NavigationEffects";
 import { MediaProvider } from "./components/media/ContentImage";
 import { ToastProvider } from "./components/toast";
@@ -81,13 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { chrome, siteName, user } = loaderData;
-  const location = useLocation();
-  const navigation = useNavigation();
   const matches = useMatches();
-  // The back office draws its own frame (app/routes/admin/layout.tsx) for staff: no marketing header, footer or
-  // newsletter. Anyone its guard refused (no layout data) sees the refusal in the site's frame.
-  const backOffice = matches.some((m) => m.id === "routes/admin/layout" && m.loaderData !== undefined);
   // The library images of every matched route (each loader that draws some returns their `media`).
   const media = useMemo(
     () =>
@@ -97,6 +79,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
       ) as Record<string, MediaInfo>,
     [matches],
   );
+  // The frame is the child layout's: the site's header and footer (app/routes/site-frame.tsx) around the public and
+  // customer pages, the back office's own (app/routes/admin/layout.tsx) around its pages, so neither's scripts load
+  // the other's.
   return (
     <ToastProvider>
       <MediaProvider media={media} images={loaderData.staticImages}>
@@ -108,40 +93,27 @@ export default function App({ loaderData }: Route.ComponentProps) {
         </a>
         <LoadingBar />
         <ScrollOnNavigate />
-        {backOffice ? (
-          <Outlet />
-        ) : (
-          <>
-            <Header logo={chrome.logo[0]?.logo} siteName={siteName} user={user} />
-            {/* A page reached in the browser fades in; the page the server sent does not (location "default"): held at
-            opacity 0 its content could not be the largest paint until the fade ended, 0.3 s after the first paint. */}
-            <main
-              id="main"
-              key={location.pathname}
-              className={`flex-1 ${location.key === "default" ? "" : "animate-page-in"} transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`}
-            >
-              <Outlet />
-            </main>
-          </>
-        )}
+        <Outlet />
         <PageSpinner />
-        {backOffice ? null : <Footer siteName={siteName} content={chrome} />}
       </MediaProvider>
     </ToastProvider>
   );
 }
 
+/**
+ * An error no frame's boundary caught: the root's own loader failed (no site name, logo or footer content to draw a
+ * frame with), or a frame itself failed. The pages' errors are drawn in their frame: the site's by
+ * app/routes/site-frame.tsx, the back office's by app/routes/admin/layout.tsx.
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<RootData>("root");
   return (
     <ToastProvider>
       <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>
       <meta name="robots" content="noindex" />
-      {root ? <Header logo={root.chrome.logo[0]?.logo} siteName={root.siteName} user={root.user} /> : null}
       <main id="main" className="flex flex-1 items-center bg-sand/50">
         <ErrorPanel error={error} />
       </main>
-      {root ? <Footer siteName={root.siteName} content={root.chrome} /> : null}
     </ToastProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 import { ADMIN_SCREENS, EDIT_ALIASES, GENERIC_SECTIONS, routePath } from "./content/admin-screens";
 
-export default [
+const routes = [
   // Public marketing site (spec 1, section 2)
   index("routes/public/home.tsx"),
   route("service", "routes/public/service.tsx"),
@@ -106,4 +106,17 @@ export default [
   route("robots.txt", "routes/seo/robots.ts"),
 
   route("*", "routes/public/not-found.tsx"),
+] satisfies RouteConfig;
+
+/**
+ * The site's frame (header, footer) is a pathless layout around every page but the back office's, which draws its own:
+ * the back office's scripts carry neither (decision 055). Paths and route ids are unchanged.
+ */
+const BACK_OFFICE = "routes/admin/layout.tsx";
+export default [
+  layout(
+    "routes/site-frame.tsx",
+    routes.filter((r) => r.file !== BACK_OFFICE),
+  ),
+  ...routes.filter((r) => r.file === BACK_OFFICE),
 ] satisfies RouteConfig;

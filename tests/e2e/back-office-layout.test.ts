@@ -182,10 +182,31 @@ describe("a frame of its own", () => {
     expect(await backOfficeNav(admin).count()).toBe(1);
     const customer = await newPage(env.browser, env.server.url);
     await logIn(customer, "omar@example.org", "secret-pass-1");
+    const errors: string[] = [];
+    customer.on("pageerror", (e) => errors.push(e.message));
+    // (The browser logs the 403 answer itself as a failed resource: not an error of the page.)
+    customer.on("console", (m) =>
+      m.type() === "error" && !m.text().includes("status of 403") ? errors.push(m.text()) : undefined,
+    );
     expect((await customer.goto("/today"))!.status()).toBe(403);
     expect(await customer.getByRole("heading", { level: 1 }).textContent()).toBe("You don't have any permission");
     expect(await backOfficeNav(customer).count()).toBe(0);
     expect(await customer.getByRole("banner").count()).toBe(1);
+    // The site's frame is loaded on demand there (the back office's scripts leave it out): once it has arrived the
+    // page is hydrated without a mismatch, the footer is still drawn, and the header's links navigate in the page.
+    await customer.waitForSelector("html[data-hydrated]");
+    await expect
+      .poll(() =>
+        customer.evaluate(() =>
+          performance.getEntriesByType("resource").some((r) => /\/SiteFrame-[\w-]+\.js$/.test(r.name)),
+        ),
+      )
+      .toBe(true);
+    expect(await customer.getByRole("contentinfo").count()).toBe(1);
+    await customer.getByRole("banner").getByRole("link", { name: "Dashboard" }).first().click();
+    await customer.waitForURL("**/dashboard");
+    expect(await customer.getByRole("banner").count()).toBe(1);
+    expect(errors).toEqual([]);
     await customer.context().close();
   });
 });

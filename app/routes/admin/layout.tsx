@@ -3,6 +3,7 @@ import { Form, Link, Outlet, useLocation, useNavigation, useRouteLoaderData } fr
 import type { Route } from "./+types/layout";
 import { SideNav } from "../../components/back-office/SideNav";
 import { ErrorPanel, describeError } from "../../components/ErrorPanel";
+import { LazySiteFrame } from "../../components/layout/LazySiteFrame";
 import { ADMIN_AREAS, areaHref } from "../../content/back-office-nav";
 import { requireStaff } from "../../lib/guards.server";
 import type { RootData } from "../../root";
@@ -59,7 +60,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 /**
  * A page of the back office that failed (403 for a role that does not open it, 404, 500): in the back office's frame
- * for staff; for anyone else (the layout's own guard refused them) the site's frame, which the root draws.
+ * for staff; for anyone else (the layout's own guard refused them) the site's frame, loaded for that page alone.
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<AdminLayoutData>(BACK_OFFICE_LAYOUT);
@@ -67,10 +68,12 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const title = <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>;
   if (!data)
     return (
-      <div className="flex flex-1 items-center bg-sand/50">
-        {title}
-        <ErrorPanel error={error} />
-      </div>
+      <LazySiteFrame>
+        <div className="flex flex-1 items-center bg-sand/50">
+          {title}
+          <ErrorPanel error={error} />
+        </div>
+      </LazySiteFrame>
     );
   return (
     <BackOfficeFrame data={data}>
