@@ -8,7 +8,7 @@ import frauncesFont from "@fontsource-variable/fraunces/files/fraunces-latin-wgh
 import interFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { describeError, ErrorPanel } from "./components/ErrorPanel";
 import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/NavigationEffects";
-import { MediaProvider } from "./components/media/ContentImage";
+import { MediaProvider } from "./components/media/MediaProvider";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import type { MediaInfo } from "../domain/media";
@@ -41,6 +41,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/**
+ * A plain page's inline script: only in the server's HTML (a plain page is never hydrated, and a script React adds
+ * in the browser does not run), so the browser's bundle leaves its text out (Vite replaces import.meta.env.SSR).
+ */
+const plainPageScript = import.meta.env.SSR ? PLAIN_PAGE_SCRIPT : "";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   // Marks the document once React has taken it over: end-to-end tests wait for it before they click.
   useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
@@ -62,7 +68,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             and posts the public forms in place (app/styles/motion.css, app/lib/plain-page-script.ts; decision 051). */}
         {scripts ? null : <div className="page-bar" data-testid="loading-bar" aria-hidden="true" />}
         {children}
-        {scripts ? <Scripts /> : <script dangerouslySetInnerHTML={{ __html: PLAIN_PAGE_SCRIPT }} />}
+        {scripts ? <Scripts /> : <script dangerouslySetInnerHTML={{ __html: plainPageScript }} />}
       </body>
     </html>
   );

@@ -1,27 +1,7 @@
-import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { useContext } from "react";
 import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../../domain/media";
-
-/**
- * The library images the current pages use, by key (each route's loader returns `media`; the root merges them), and
- * the shipped images they name (`/images/x.svg`) with their hashed, year-cached addresses (the root's loader).
- */
-const MediaContext = createContext<{ media: Record<string, MediaInfo>; images: Record<string, string> }>({
-  media: {},
-  images: {},
-});
-
-export function MediaProvider({
-  media,
-  images = {},
-  children,
-}: {
-  media: Record<string, MediaInfo>;
-  images?: Record<string, string>;
-  children: ReactNode;
-}) {
-  const value = useMemo(() => ({ media, images }), [media, images]);
-  return <MediaContext.Provider value={value}>{children}</MediaContext.Provider>;
-}
+// The images' context, provided by the root (a module of its own: the root loads none of this file's code).
+import { MediaContext } from "./MediaProvider";
 
 /** What the library knows of an image field's value: nothing for a typed URL or a shipped file. */
 export function useMediaInfo(src: string | undefined): MediaInfo | undefined {
