@@ -18,6 +18,21 @@ export default defineConfig({
   build: {
     assetsInlineLimit: 0,
     // Not a warning about the build's output: how long plugins took on this machine (a loaded one prints it).
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // The small modules the root loads on every hydrated page (error panel, toasts, icons, navigation effects, the
+      // images' context) in one file with what they import (React Router, the JSX runtime), instead of eight files:
+      // 1.4 KB gzipped less on every signed-in page (each file is compressed alone), nothing more on any page.
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: "shell",
+              test: /app\/(components\/(ErrorPanel|toast|StrokeIcon|layout\/NavigationEffects|media\/MediaProvider)\.tsx|lib\/hydration\.ts)$/,
+            },
+          ],
+        },
+      },
+    },
   },
 });
