@@ -185,7 +185,7 @@ describe("a port already in use", () => {
     try {
       const { admin } = inject("testDb");
       const { code, output } = await runBuiltServer(
-        { PORT: String(port), DATABASE_URL: databaseUrl(admin as never, db.name), SEED_DEMO_CONTENT: "false" },
+        { PORT: String(port), DATABASE_URL: databaseUrl(admin, db.name), SEED_DEMO_CONTENT: "false" },
         30_000,
       );
       expect(code, output).toBe(1);

@@ -26,7 +26,7 @@ let customerA = "";
 beforeAll(async () => {
   pg = await startEmbeddedPostgres(dir, silentLogger);
   await withClient(pg.connection, (c) => c.query("create database atelier"));
-  url = databaseUrl(pg.connection as never, "atelier");
+  url = databaseUrl(pg.connection, "atelier");
   const env = {
     DATABASE_URL: url,
     ADMIN_EMAIL: ADMIN.email,

@@ -27,7 +27,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const { admin } = inject("testDb");
   server = await startBuiltServer({
-    DATABASE_URL: databaseUrl(admin as never, db.name),
+    DATABASE_URL: databaseUrl(admin, db.name),
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT_PUBLIC_FORMS: "100000",

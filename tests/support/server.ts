@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ClientConfig } from "pg";
 import type { ServerBuild } from "react-router";
 import { buildIsCurrent } from "../../scripts/build-state.mjs";
 
@@ -118,15 +119,13 @@ export async function startBuiltServer(
 }
 
 /** A postgres:// address for a database of the test server (socket or URL). */
-export function databaseUrl(
-  config: { connectionString?: string; host?: string; port?: number; user?: string; password?: string },
-  database: string,
-): string {
+export function databaseUrl(config: ClientConfig, database: string): string {
   if (config.connectionString) {
     const url = new URL(config.connectionString);
     url.pathname = `/${database}`;
     return url.toString();
   }
-  const auth = `${encodeURIComponent(config.user ?? "postgres")}:${encodeURIComponent(String(config.password ?? ""))}`;
+  const password = typeof config.password === "string" ? config.password : "";
+  const auth = `${encodeURIComponent(config.user ?? "postgres")}:${encodeURIComponent(password)}`;
   return `postgresql://${auth}@localhost:${config.port ?? 5432}/${database}?host=${encodeURIComponent(config.host ?? "")}`;
 }
