@@ -98,10 +98,29 @@ describe("no internal words in what people read", () => {
     await logIn(page, ADMIN.email, ADMIN.password);
     // Every page with a record to show; a page whose parameter tests/support/routes.ts cannot fill yet (one being
     // built) is left out here, not failed: the permission and accessibility suites hold it to being filled.
+    // A customer's order as a PayPal subscription (the row its sign-up makes), for the studio's Mark cancelled page.
+    const jar = await signUp(env.server, "sub-words@example.org", { password: "quiet-harbour-71" });
+    const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
+    const placed = await fetch(env.server.url + "/api/new-order", {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: jar.header() },
+      body: JSON.stringify({
+        packageId: pkg!._id,
+        customerName: "Sol Words",
+        customerAddress: "1 Row",
+        customerCountry: "UK",
+      }),
+    });
+    const { insertedId } = (await placed.json()) as { insertedId: string };
+    await env.db.pool.query(
+      "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) select 'I-WORDS', id, user_id, now() from orders where id = $1",
+      [insertedId],
+    );
     const fill = fromRecords(env.db.pool);
     const paths = await adminPages({
       fill: (param, route) => Promise.resolve(fill(param, route)).catch(() => undefined),
     });
+    expect(paths.some((p) => /^\/subscriptions\/[^/]+\/cancel$/.test(p))).toBe(true);
     // The users screen, and the orders desk whose settings' help once said "(the spec's rule)".
     expect(paths).toEqual(expect.arrayContaining(["/add-user", "/total-orders"]));
     expect(await internalWords(page, paths)).toEqual([]);
