@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { bundleModules } from "./scripts/bundle-modules-plugin.mjs";
+import { inlineScripts } from "./scripts/inline-script-plugin.mjs";
 
 // React Router 7's own Vite servers pass `envFile: false`, which Vite 8.1 deprecated: every build printed the notice
 // nine times into the first start's log. React Router 8 passes `envDir: false` (remix-run/react-router#15230); until
@@ -14,7 +15,7 @@ console.warn = (...args: unknown[]) => {
 };
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), bundleModules()],
+  plugins: [inlineScripts(), tailwindcss(), reactRouter(), bundleModules()],
   build: {
     assetsInlineLimit: 0,
     // Not a warning about the build's output: how long plugins took on this machine (a loaded one prints it).

@@ -84,6 +84,8 @@ export function CloseButton({ onClick, label = "Close" }: { onClick: () => void;
     <button
       type="button"
       onClick={onClick}
+      // What a page's own script (not React) closes its dialog on: the item generator's editor (generator-dom.ts).
+      data-action="close"
       aria-label={label}
       className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand"
     >

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { AlertIcon, CheckIcon } from "./StrokeIcon";
+import { TOAST_LIMIT, TOAST_MS, type ToastKind } from "../lib/toast-times";
 
-export type ToastKind = "success" | "error";
+export { TOAST_LIMIT, TOAST_MS, type ToastKind };
 export interface Toast {
   id: number;
   kind: ToastKind;
@@ -9,10 +10,6 @@ export interface Toast {
   /** Who raised it (a form's id): its next answer replaces its earlier error toasts. */
   source?: string;
 }
-
-/** At most 20 toasts at once; errors stay 4 s, successes 2 s (spec 2, section 9). */
-export const TOAST_LIMIT = 20;
-export const TOAST_MS: Record<ToastKind, number> = { success: 2000, error: 4000 };
 
 /**
  * The list after new toasts arrive: an answer from a source removes that source's earlier error toasts (a form that
@@ -59,23 +56,30 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] flex flex-col items-center gap-2 px-4 sm:inset-x-auto sm:top-[5.25rem] sm:right-4 sm:bottom-auto sm:items-end sm:px-0"
       >
         {toasts.map((t) => (
-          <div
-            key={t.id}
-            role={t.kind === "error" ? "alert" : "status"}
-            className={`pointer-events-auto flex max-w-md animate-toast-in items-center gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-lg ring-1 ${
-              t.kind === "error" ? "bg-red-50 text-red-800 ring-red-200" : "bg-forest text-white ring-forest/20"
-            }`}
-          >
-            {t.kind === "error" ? (
-              <AlertIcon size={18} className="shrink-0" />
-            ) : (
-              <CheckIcon size={18} className="shrink-0" />
-            )}
+          <ToastView key={t.id} kind={t.kind}>
             {t.text}
-          </div>
+          </ToastView>
         ))}
       </div>
     </ToastContext.Provider>
+  );
+}
+
+/**
+ * One toast as it shows. Also drawn empty into a <template> where a page's own script raises toasts without React
+ * (the item generator on its plain page: app/components/generator/generator-dom.ts).
+ */
+export function ToastView({ kind, children }: { kind: ToastKind; children?: ReactNode }) {
+  return (
+    <div
+      role={kind === "error" ? "alert" : "status"}
+      className={`pointer-events-auto flex max-w-md animate-toast-in items-center gap-3 rounded-xl px-4 py-3 text-sm font-medium shadow-lg ring-1 ${
+        kind === "error" ? "bg-red-50 text-red-800 ring-red-200" : "bg-forest text-white ring-forest/20"
+      }`}
+    >
+      {kind === "error" ? <AlertIcon size={18} className="shrink-0" /> : <CheckIcon size={18} className="shrink-0" />}
+      {children}
+    </div>
   );
 }
 

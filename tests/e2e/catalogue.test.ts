@@ -226,6 +226,10 @@ describe("the catalogue in the browser", () => {
     expect(await info.textContent()).toContain("Small businesses with slow websites.");
     expect(await info.textContent()).toContain("Guidelines:");
 
+    // A plain page with the generator's own small script: no React, no module script (decision 057).
+    expect(await page.locator('script[type="module"], script[src]').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))).toBe(false);
+
     // Generating: the title changes for the fixed wait, then one template from the category shows.
     await main(page).getByRole("button", { name: "Generate" }).click();
     await expect.poll(() => heading(page).textContent()).toBe("AI is Writing Your Emails...");
@@ -280,6 +284,47 @@ describe("the catalogue in the browser", () => {
     await expect.poll(() => results.count()).toBe(0);
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);
     expect(webDesign.map((t) => t.subject)).toContain(await results.getByTestId("email-subject").textContent());
+    await page.context().close();
+  });
+
+  it("reached from a page React runs, the generator is drawn by React and works the same", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
+    await logIn(page, ADMIN.email, ADMIN.password);
+    await page.goto("/account");
+    // Every step below is a navigation in the browser: the same document all along.
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const sameDocument = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument);
+    await page.locator("header").getByRole("link", { name: "Dashboard" }).first().click();
+    const card = page.getByTestId("item-card").filter({ hasText: "Web Design Leads" });
+    await card.getByRole("link", { name: "Access" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("Generate Web Design Leads");
+    expect(await sameDocument()).toBe(true);
+
+    await main(page).getByRole("button", { name: "Generate" }).click();
+    await expect.poll(() => heading(page).textContent()).toBe("AI is Writing Your Emails...");
+    const results = page.getByTestId("generated");
+    await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(1);
+    const subject = (await results.getByTestId("email-subject").textContent())!;
+    expect(webDesign.map((t) => t.subject)).toContain(subject);
+    await results.getByRole("button", { name: "Copy Subject" }).click();
+    await expect.poll(() => toast(page, "Copied Subject!").count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(subject);
+
+    await results.getByRole("button", { name: "Edit Template" }).click();
+    const modal = page.getByTestId("template-modal");
+    await expect.poll(() => modal.isVisible()).toBe(true);
+    await modal.getByRole("button", { name: "Edit Template" }).click();
+    await modal.getByLabel("Subject").fill("Changed on screen");
+    await modal.getByRole("button", { name: "Save Changes" }).click();
+    await expect.poll(() => modal.isVisible()).toBe(false);
+    expect(await results.getByTestId("email-subject").textContent()).toBe("Changed on screen");
+    // The backdrop and Escape close it too.
+    await results.getByRole("button", { name: "Edit Template" }).click();
+    await expect.poll(() => modal.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => modal.isVisible()).toBe(false);
+    expect(await sameDocument()).toBe(true);
     await page.context().close();
   });
 

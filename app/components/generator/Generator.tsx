@@ -1,13 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { apiFetch } from "../../lib/api";
-import { generationOutcome, reasonOf, type Email } from "../../lib/generator";
-import { useToast } from "../toast";
+import { useEffect, useRef, type ReactNode } from "react";
+import { ToastView, useToast } from "../toast";
+import { gen, startGenerator } from "./generator-dom";
 import { TemplateEditor } from "./TemplateEditor";
 
-/** The spec's wait before results scroll into view (spec 1, section 9). */
-const SCROLL_DELAY_MS = 100;
-
-export function GeneratorError({ children }: { children: string }) {
+export function GeneratorError({ children }: { children?: string }) {
   return (
     <div
       role="alert"
@@ -22,67 +18,29 @@ export function GeneratorError({ children }: { children: string }) {
 type Item = { id: string; itemName: string; itemsDescription: string; itemsGuideline: string };
 
 /**
- * Idle → generating (a fixed wait; earlier results and errors cleared) → one template, or an error. The templates come
- * from the server, which checks the membership again; "AI" is the spec's wording, the pick is random.
+ * The generator's page as the server draws it, idle, with the <template>s its script clones (the results, a card,
+ * an error, a toast). Its behaviour is generator-dom.ts: inline on the plain page the server sends (see the item
+ * route), or started here when React draws the page after a navigation in the browser, with React's toasts.
  */
 export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
-  const [generating, setGenerating] = useState(false);
-  const [emails, setEmails] = useState<Email[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState<number | null>(null);
-  const results = useRef<HTMLDivElement>(null);
-  const run = useRef(0);
+  const root = useRef<HTMLElement>(null);
   const toast = useToast();
-
-  // Nothing may land after the page has gone.
-  useEffect(
-    () => () => {
-      run.current++;
-    },
-    [],
-  );
-
-  async function generate() {
-    const current = ++run.current;
-    setGenerating(true);
-    setEmails([]);
-    setError(null);
-    try {
-      const wait = new Promise((resolve) => setTimeout(resolve, delayMs));
-      const answer = apiFetch(`/api/database/${item.id}/templates`).catch((networkError: unknown) => ({
-        networkError,
-      }));
-      const [outcome] = await Promise.all([answer.then((a) => generationOutcome(a)), wait]);
-      if (current !== run.current) return;
-      if (outcome.ok) {
-        setEmails(outcome.emails);
-        setTimeout(() => results.current?.scrollIntoView({ behavior: "smooth", block: "start" }), SCROLL_DELAY_MS);
-      } else {
-        setError(outcome.message);
-      }
-    } catch (failure) {
-      if (current === run.current) setError(`Failed to generate emails: ${reasonOf(failure)}`);
-    } finally {
-      if (current === run.current) setGenerating(false);
-    }
-  }
-
-  async function copy(text: string, what: "Subject" | "Email Body") {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast("success", `Copied ${what}!`);
-    } catch (failure) {
-      console.error("Copy to the clipboard failed:", failure);
-    }
-  }
-
+  useEffect(() => startGenerator(root.current!, { notify: (text) => toast("success", text) }), [toast]);
+  const idleTitle = `Generate ${item.itemName}`;
   return (
-    <section className="bg-sand/60">
+    <section
+      ref={root}
+      id="generator"
+      data-item={item.id}
+      data-delay-ms={delayMs}
+      data-title={idleTitle}
+      className="bg-sand/60"
+    >
       <div className="container-page py-12 sm:py-16">
         <header className="mx-auto max-w-3xl text-center">
           <p className="eyebrow">Cold email generator</p>
-          <h1 className="section-title" aria-live="polite">
-            {generating ? "AI is Writing Your Emails..." : `Generate ${item.itemName}`}
+          <h1 className="section-title" aria-live="polite" {...gen("title")}>
+            {idleTitle}
           </h1>
           <p className="section-lead">
             Create compelling, personalized cold emails in seconds with our AI-powered engine
@@ -92,64 +50,38 @@ export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
         <div className="mt-10 flex flex-col items-center gap-4">
           <button
             type="button"
-            onClick={generate}
-            disabled={generating}
-            aria-busy={generating}
+            data-action="generate"
+            aria-busy="false"
+            {...gen("generate")}
             className="group relative flex h-40 w-40 flex-col items-center justify-center gap-2 rounded-full bg-clay text-white shadow-xl ring-8 ring-clay/15 transition hover:bg-clay-dark focus-visible:outline-offset-4 disabled:cursor-wait disabled:opacity-90 sm:h-44 sm:w-44"
           >
-            {generating ? (
-              <span
-                aria-hidden="true"
-                className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white"
-              />
-            ) : (
-              <svg width="40" height="40" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-                <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9L12 2zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9L19 14zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7L5 15z" />
-              </svg>
-            )}
-            <span className="text-sm font-semibold tracking-wide">{generating ? "Generating" : "Generate"}</span>
+            <span
+              aria-hidden="true"
+              hidden
+              {...gen("spinner")}
+              className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white"
+            />
+            <svg
+              width="40"
+              height="40"
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              fill="currentColor"
+              {...gen("idle-icon")}
+            >
+              <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9L12 2zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9L19 14zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7L5 15z" />
+            </svg>
+            <span className="text-sm font-semibold tracking-wide" {...gen("label")}>
+              Generate
+            </span>
           </button>
-          {generating ? (
-            <p role="status" className="text-sm font-medium text-forest">
-              Crafting perfect emails...
-            </p>
-          ) : null}
+          <p role="status" hidden className="text-sm font-medium text-forest" {...gen("status")}>
+            Crafting perfect emails...
+          </p>
         </div>
 
-        {error ? <GeneratorError>{error}</GeneratorError> : null}
-
-        {emails.length > 0 ? (
-          <div ref={results} className="mx-auto mt-12 max-w-3xl scroll-mt-24" data-testid="generated">
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 className="text-2xl text-forest">Generated Cold Emails ({emails.length})</h2>
-              <span className="rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
-                Ready to Use
-              </span>
-            </div>
-            <ol className="mt-5 grid gap-5">
-              {emails.map((email, i) => (
-                <li key={i} data-testid="email-card" className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-                  <div className="flex flex-wrap items-center justify-between gap-3">
-                    <h3 className="font-serif text-xl text-forest">Email Template #{i + 1}</h3>
-                    <button type="button" className="btn-outline px-4 py-2" onClick={() => setEditing(i)}>
-                      Edit Template
-                    </button>
-                  </div>
-                  <EmailPart label="Subject" onCopy={() => copy(email.subject, "Subject")}>
-                    <p data-testid="email-subject" className="font-medium text-ink">
-                      {email.subject}
-                    </p>
-                  </EmailPart>
-                  <EmailPart label="Email Body" onCopy={() => copy(email.body, "Email Body")}>
-                    <p data-testid="email-body" className="text-sm leading-relaxed whitespace-pre-line text-ink">
-                      {email.body}
-                    </p>
-                  </EmailPart>
-                </li>
-              ))}
-            </ol>
-          </div>
-        ) : null}
+        <div {...gen("error-slot")} />
+        <div {...gen("results-slot")} />
 
         <aside
           data-testid="item-info"
@@ -167,26 +99,63 @@ export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
         </aside>
       </div>
 
-      <TemplateEditor
-        email={editing === null ? null : (emails[editing] ?? null)}
-        onClose={() => setEditing(null)}
-        onSave={(changed) => {
-          setEmails((list) => list.map((e, i) => (i === editing ? changed : e)));
-          setEditing(null);
-        }}
-      />
+      <template {...gen("error-template")}>
+        <GeneratorError />
+      </template>
+      <template {...gen("results-template")}>
+        <div className="mx-auto mt-12 max-w-3xl scroll-mt-24" data-testid="generated">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 className="text-2xl text-forest">
+              Generated Cold Emails (<span {...gen("count")} />)
+            </h2>
+            <span className="rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
+              Ready to Use
+            </span>
+          </div>
+          <ol className="mt-5 grid gap-5" {...gen("list")} />
+        </div>
+      </template>
+      <template {...gen("card-template")}>
+        <li data-testid="email-card" className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h3 className="font-serif text-xl text-forest">
+              Email Template #<span {...gen("number")} />
+            </h3>
+            <button type="button" className="btn-outline px-4 py-2" data-action="open-editor">
+              Edit Template
+            </button>
+          </div>
+          <EmailPart label="Subject" action="copy-subject">
+            <p data-testid="email-subject" className="font-medium text-ink" {...gen("subject")} />
+          </EmailPart>
+          <EmailPart label="Email Body" action="copy-body">
+            <p
+              data-testid="email-body"
+              className="text-sm leading-relaxed whitespace-pre-line text-ink"
+              {...gen("body")}
+            />
+          </EmailPart>
+        </li>
+      </template>
+      <template {...gen("toast-template")}>
+        <ToastView kind="success">
+          <span {...gen("text")} />
+        </ToastView>
+      </template>
+
+      <TemplateEditor />
     </section>
   );
 }
 
-function EmailPart({ label, onCopy, children }: { label: string; onCopy: () => void; children: ReactNode }) {
+function EmailPart({ label, action, children }: { label: string; action: string; children: ReactNode }) {
   return (
     <div className="mt-5 rounded-xl bg-sand/60 p-4 ring-1 ring-linen">
       <div className="flex items-center justify-between gap-3">
         <p className="text-xs font-semibold text-mist">{label}</p>
         <button
           type="button"
-          onClick={onCopy}
+          data-action={action}
           aria-label={`Copy ${label}`}
           className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-xs font-semibold text-forest ring-1 ring-linen hover:bg-forest hover:text-white"
         >

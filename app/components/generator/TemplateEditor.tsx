@@ -1,32 +1,17 @@
-import { useState } from "react";
-import type { Email } from "../../lib/generator";
 import { Modal } from "../Modal";
+import { gen } from "./generator-dom";
 
 /**
  * 'Email Template': read-only until 'Edit Template' is pressed; 'Save Changes' replaces the text on screen only
- * (nothing is sent to the server) and closes.
+ * (nothing is sent to the server) and closes. Drawn closed and empty; the generator's script (generator-dom.ts) fills
+ * it, opens it as a modal dialog and closes it: it is the one <dialog> of the generator.
  */
-export function TemplateEditor({
-  email,
-  onClose,
-  onSave,
-}: {
-  email: Email | null;
-  onClose: () => void;
-  onSave: (email: Email) => void;
-}) {
-  const [editable, setEditable] = useState(false);
-  const [draft, setDraft] = useState<Email>({ subject: "", body: "" });
-  const [shown, setShown] = useState<Email | null>(null);
-  if (email !== shown) {
-    setShown(email);
-    setEditable(false);
-    if (email) setDraft(email);
-  }
+export function TemplateEditor() {
   return (
     <Modal
-      open={email !== null}
-      onClose={onClose}
+      open={false}
+      // Opened and closed by the generator's script, which listens to the dialog itself.
+      onClose={() => {}}
       title="Email Template"
       subtitle="Viewing Cold Email Template"
       testId="template-modal"
@@ -36,13 +21,7 @@ export function TemplateEditor({
           <label htmlFor="tpl-subject" className="field-label">
             Subject
           </label>
-          <input
-            id="tpl-subject"
-            className="field-input read-only:bg-sand/50"
-            value={draft.subject}
-            readOnly={!editable}
-            onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
-          />
+          <input id="tpl-subject" className="field-input read-only:bg-sand/50" readOnly {...gen("editor-subject")} />
         </div>
         <div>
           <label htmlFor="tpl-body" className="field-label">
@@ -52,24 +31,20 @@ export function TemplateEditor({
             id="tpl-body"
             rows={8}
             className="field-input leading-relaxed read-only:bg-sand/50"
-            value={draft.body}
-            readOnly={!editable}
-            onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+            readOnly
+            {...gen("editor-body")}
           />
         </div>
         <div className="flex flex-wrap justify-end gap-3">
-          <button type="button" className="btn-outline" onClick={onClose}>
+          <button type="button" className="btn-outline" data-action="close">
             Close
           </button>
-          {editable ? (
-            <button key="save" type="button" className="btn-primary" onClick={() => onSave(draft)}>
-              Save Changes
-            </button>
-          ) : (
-            <button key="edit" type="button" className="btn-dark" onClick={() => setEditable(true)}>
-              Edit Template
-            </button>
-          )}
+          <button type="button" className="btn-dark" data-action="edit" {...gen("editor-edit")}>
+            Edit Template
+          </button>
+          <button type="button" className="btn-primary" data-action="save" hidden {...gen("editor-save")}>
+            Save Changes
+          </button>
         </div>
       </div>
     </Modal>

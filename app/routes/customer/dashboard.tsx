@@ -5,11 +5,18 @@ import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataT
 import { ItemsGrid } from "../../components/ItemsGrid";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireUser } from "../../lib/guards.server";
+import { STATIC_PAGE } from "../../lib/hydration";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS, type RowAction } from "../../../domain/membership";
 import { renewalOf } from "../../../domain/subscription-renewal";
 import { customerOrders } from "./orders.server";
+
+/**
+ * Sent as a plain page, like the public ones (decision 057): its links, page links and the one form work as HTML, the
+ * form is posted in place by the plain pages' script. Reached from a page React runs, it is drawn by React as before.
+ */
+export const handle = STATIC_PAGE;
 
 /** Dashboard orders per page (spec 1, section 9). */
 export const DASHBOARD_PAGE_SIZE = 3;
@@ -184,6 +191,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         {!viewer.emailVerified ? (
           <ActionForm
             handle={resend}
+            inPlace
             className="mt-6 flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen"
           >
             <p className="text-sm text-ink">

@@ -6,11 +6,18 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
 import { formAction } from "../../lib/form.server";
 import { requireUser } from "../../lib/guards.server";
+import { STATIC_PAGE } from "../../lib/hydration";
 import { conflict, isAppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
+
+/**
+ * Sent as a plain page (decision 057): the cancel confirmation is a page of its own and its form a plain post, so
+ * nothing here needs a script. Reached from a page React runs, it is drawn by React as before.
+ */
+export const handle = STATIC_PAGE;
 
 /** My Orders per page (spec 1, section 9). */
 export const MY_ORDERS_PAGE_SIZE = 5;
@@ -87,6 +94,10 @@ function CancelPanel({ order }: { order: CancelTarget }) {
     <div
       ref={panel}
       tabIndex={-1}
+      // The server's HTML takes the focus by itself (a plain page); drawn by React, the effect above gives it. The
+      // person asked for this confirmation with the link they followed: the focus belongs on it.
+      // eslint-disable-next-line jsx-a11y/no-autofocus
+      autoFocus
       data-testid="cancel-order"
       data-state={unpaid ? "confirm" : order.paymentStatus === "Cancelled" ? "cancelled" : "closed"}
       className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-amber-200 focus:outline-none"
