@@ -12,7 +12,7 @@ import { MediaProvider } from "./components/media/MediaProvider";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
 import type { MediaInfo } from "../domain/media";
-import { hydrates } from "./lib/hydration";
+import { hydrates, routeInlineScripts } from "./lib/hydration";
 import { PLAIN_PAGE_SCRIPT } from "./lib/plain-page-script";
 import { siteName } from "../domain/site";
 import { staticImagesUsed } from "./lib/static-images.server";
@@ -52,7 +52,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useEffect(() => document.documentElement.setAttribute("data-hydrated", ""), []);
   // A public page that opted out (app/lib/hydration.ts) is sent without <Scripts>: no module scripts, no module
   // preloads (React Router writes both there, and its streamed-data scripts only after it), nothing to hydrate.
-  const scripts = hydrates(useMatches());
+  const matches = useMatches();
+  const scripts = hydrates(matches);
   return (
     <html lang="en" className={scripts ? undefined : "plain-page"}>
       <head>
@@ -65,10 +66,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-dvh flex-col">
         {/* A plain page (no React): the loading bar is a CSS animation, and one small inline script closes the menu
-            and posts the public forms in place (app/styles/motion.css, app/lib/plain-page-script.ts; decision 051). */}
+            and posts the public forms in place (app/styles/motion.css, app/lib/plain-page-script.ts; decision 051);
+            a route may add its own after it (the item generator's: decision 057). */}
         {scripts ? null : <div className="page-bar" data-testid="loading-bar" aria-hidden="true" />}
         {children}
-        {scripts ? <Scripts /> : <script dangerouslySetInnerHTML={{ __html: plainPageScript }} />}
+        {scripts ? (
+          <Scripts />
+        ) : (
+          [plainPageScript, ...routeInlineScripts(matches)].map((script, i) => (
+            <script key={i} dangerouslySetInnerHTML={{ __html: script }} />
+          ))
+        )}
       </body>
     </html>
   );

@@ -5,15 +5,20 @@
  * then every script the page loads before it is interactive: the client entry, each matched route's module and their
  * imports (what the server writes as modulepreload links). It prints their count, raw and gzip (level 9, as built)
  * bytes, and the biggest source modules in them, from build/bundle-modules.json (written by the build's own small
- * plugin, scripts/bundle-modules-plugin.mjs). Modules loaded later by a dynamic import are not counted.
+ * plugin, scripts/bundle-modules-plugin.mjs). Modules loaded later by a dynamic import are not counted. A plain page
+ * (a matched route's handle opts out of hydration: app/lib/hydration.ts) loads no module: its scripts are the inline
+ * ones the server writes (the plain pages' script and the route's own), read from the server build's route handles.
  * Settings: BUNDLE_PAGES (comma-separated paths), BUNDLE_TOP (modules listed per page, default 8),
  * `--json` prints the figures as JSON.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { matchRoutes, type RouteObject } from "react-router";
 import { BUNDLE_MODULES_FILE, type BundleModules } from "./bundle-modules-plugin.mjs";
+import { hydrates, routeInlineScripts } from "../app/lib/hydration";
+import { PLAIN_PAGE_SCRIPT } from "../app/lib/plain-page-script";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CLIENT = path.join(ROOT, "build/client");
@@ -43,9 +48,21 @@ interface Manifest {
   routes: Record<string, ManifestRoute>;
 }
 
+/** Each route's handle, from the server build (where a plain route's handle holds its inline script's text). */
+export type RouteHandles = Record<string, unknown>;
+
+export async function readRouteHandles(): Promise<RouteHandles> {
+  const build = (await import(pathToFileURL(path.join(ROOT, "build/server/index.js")).href)) as {
+    routes: Record<string, { module: { handle?: unknown } }>;
+  };
+  return Object.fromEntries(Object.entries(build.routes).map(([id, r]) => [id, r.module.handle]));
+}
+
 export interface PageBundle {
   page: string;
   routes: string[];
+  /** Sent without React: `files` are then its inline scripts, named `inline:<route id>`. */
+  plain: boolean;
   files: string[];
   raw: number;
   gzip: number;
@@ -79,9 +96,31 @@ function owner(module: string): string {
   return m ? m[m.length - 1]!.replace("node_modules/", "") : module;
 }
 
-export function pageBundle(manifest: Manifest, modules: BundleModules | null, page: string, top = 8): PageBundle {
+export function pageBundle(
+  manifest: Manifest,
+  modules: BundleModules | null,
+  handles: RouteHandles,
+  page: string,
+  top = 8,
+): PageBundle {
   const matches = matchRoutes(routeTree(manifest), page) ?? [];
   const routes = matches.map((m) => m.route.id!);
+  const matched = routes.map((id) => ({ id, handle: handles[id] }));
+  if (!hydrates(matched)) {
+    const scripts = [
+      { name: "inline:root", body: PLAIN_PAGE_SCRIPT },
+      ...matched.flatMap((m) => routeInlineScripts([m]).map((body) => ({ name: `inline:${m.id}`, body }))),
+    ];
+    return {
+      page,
+      routes,
+      plain: true,
+      files: scripts.map((s) => s.name),
+      raw: scripts.reduce((sum, s) => sum + Buffer.byteLength(s.body), 0),
+      gzip: scripts.reduce((sum, s) => sum + gzipSync(s.body, { level: 9 }).length, 0),
+      top: scripts.map((s) => ({ module: s.name, bytes: Buffer.byteLength(s.body) })),
+    };
+  }
   const files = new Set<string>([manifest.entry.module, ...manifest.entry.imports]);
   for (const id of routes) {
     const r = manifest.routes[id]!;
@@ -105,34 +144,49 @@ export function pageBundle(manifest: Manifest, modules: BundleModules | null, pa
     }
   }
   const biggest = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return { page, routes, files: [...files], raw, gzip, top: biggest.map(([module, b]) => ({ module, bytes: b })) };
+  return {
+    page,
+    routes,
+    plain: false,
+    files: [...files],
+    raw,
+    gzip,
+    top: biggest.map(([module, b]) => ({ module, bytes: b })),
+  };
 }
 
-export function bundleReport(pages = SIGNED_IN_PAGES, top = 8): PageBundle[] {
+export async function bundleReport(pages = SIGNED_IN_PAGES, top = 8): Promise<PageBundle[]> {
   const manifest = readManifest();
   const file = path.join(ROOT, BUNDLE_MODULES_FILE);
   const modules = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as BundleModules) : null;
-  return pages.map((page) => pageBundle(manifest, modules, page, top));
+  const handles = await readRouteHandles();
+  return pages.map((page) => pageBundle(manifest, modules, handles, page, top));
 }
 
 const kb = (n: number) => (n / 1024).toFixed(1);
 
-function main() {
+async function main() {
   const pages = process.env.BUNDLE_PAGES?.split(",") ?? SIGNED_IN_PAGES;
-  const rows = bundleReport(pages, Number(process.env.BUNDLE_TOP ?? 8));
+  const rows = await bundleReport(pages, Number(process.env.BUNDLE_TOP ?? 8));
   if (process.argv.includes("--json")) return console.log(JSON.stringify(rows, null, 2));
-  console.log("| page            | scripts | raw KB | gzip KB |\n|-----------------|---------|--------|---------|");
-  for (const r of rows)
+  console.log(
+    "| page            | scripts         | raw KB | gzip KB |\n|-----------------|-----------------|--------|---------|",
+  );
+  for (const r of rows) {
+    const count = r.plain ? `${r.files.length} inline` : `${r.files.length} modules`;
     console.log(
-      `| ${r.page.padEnd(15)} | ${String(r.files.length).padStart(7)} | ${kb(r.raw).padStart(6)} | ${kb(r.gzip).padStart(7)} |`,
+      `| ${r.page.padEnd(15)} | ${count.padStart(15)} | ${kb(r.raw).padStart(6)} | ${kb(r.gzip).padStart(7)} |`,
     );
+  }
   if (!existsSync(path.join(ROOT, BUNDLE_MODULES_FILE))) return console.log("\n(no module sizes: rebuild)");
   for (const r of rows) {
     console.log(
-      `\n${r.page} (${r.routes.join(" > ")}): biggest modules (their share of the minified files, before gzip)`,
+      r.plain
+        ? `\n${r.page} (${r.routes.join(" > ")}): a plain page, its inline scripts (bytes as sent, before gzip)`
+        : `\n${r.page} (${r.routes.join(" > ")}): biggest modules (their share of the minified files, before gzip)`,
     );
     for (const t of r.top) console.log(`  ${kb(t.bytes).padStart(6)} KB  ${t.module}`);
   }
 }
 
-if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) main();
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) await main();

@@ -102,8 +102,9 @@ describe("navigation", () => {
   it("the old page fades out over 0.3 s, the new one fades in; a spinner shows while the dashboard loads", async () => {
     const page = await newPage(env.browser, env.server.url);
     await logIn(page, ADMIN.email, ADMIN.password);
-    // From a page React runs (the public pages are plain HTML, their links load whole pages).
-    await page.goto("/my-order");
+    // From a page React runs (the public pages, the dashboard and My Orders are plain HTML: their links load whole
+    // pages, which fade by the browser's own view transition). To the dashboard, React draws it.
+    await page.goto("/account");
     await slowDashboard(page, 1500);
     // The opacity of whichever <main> is on screen, every frame, from the click on.
     await page.evaluate(() => {
@@ -127,7 +128,7 @@ describe("navigation", () => {
     await page.waitForTimeout(3600);
     const samples = await page.evaluate(() => (window as unknown as { samples: [number, number, string][] }).samples);
 
-    const old = samples.filter(([, , p]) => p === "/my-order");
+    const old = samples.filter(([, , p]) => p === "/account");
     const fresh = samples.filter(([, , p]) => p === "/dashboard");
     // Fading out: from opaque to transparent, taking about 0.3 s, with frames part way.
     const out = fadeBounds(old.map(([t, o]): [number, number] => [t, o]));

@@ -5,17 +5,15 @@ import { WAITING_CARD_TEXT } from "../../components/ItemsGrid";
 import { Generator, GeneratorError } from "../../components/generator/Generator";
 import GENERATOR_SCRIPT from "../../components/generator/generator-inline.ts?inline-script";
 import { requireUser } from "../../lib/guards.server";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { plainPage } from "../../lib/hydration";
 import { isAppError } from "../../../server/lib/errors";
 
 /**
  * Sent as a plain page with the generator's own small script instead of React (decision 057); reached from a page
- * React runs, React draws it and starts the same script from an effect.
+ * React runs, React draws it and starts the same script from an effect. The script's text is only in the server's
+ * build: the browser's leaves it out (Vite replaces import.meta.env.SSR).
  */
-export const handle = STATIC_PAGE;
-
-/** Only in the server's HTML: the browser's bundle leaves the text out (Vite replaces import.meta.env.SSR). */
-const inlineScript = import.meta.env.SSR ? GENERATOR_SCRIPT : "";
+export const handle = plainPage(import.meta.env.SSR ? GENERATOR_SCRIPT : "");
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -43,12 +41,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 export default function ItemGenerator({ loaderData: { item, delayMs } }: Route.ComponentProps) {
-  return (
-    <>
-      <Generator key={item.id} item={item} delayMs={delayMs} />
-      {inlineScript ? <script dangerouslySetInnerHTML={{ __html: inlineScript }} /> : null}
-    </>
-  );
+  return <Generator key={item.id} item={item} delayMs={delayMs} />;
 }
 
 /** No active membership: the page says so rather than showing an error page; anything else is the usual error. */
