@@ -75,8 +75,19 @@ describe("subscription notices through the timeline", () => {
           const sent = new Map<number, number>();
           let accepted = 0;
           let taken = 0;
+          // An oracle written apart from the listener's rules: a payment k counts once, when it comes with the amount
+          // due and no cancellation or end of term came before it.
+          const oracle = { paid: new Set<number>(), stopped: false };
           for (const s of steps) {
             t += s.after;
+            if (s.kind === "cancel" || s.kind === "end") oracle.stopped = true;
+            if ((s.kind === "pay" || s.kind === "replay") && !(s.kind === "replay" && !sent.has(s.k))) {
+              const due = oracle.paid.size === 0 ? paymentDue(terms, 1) : paymentDue(terms, 2);
+              const amount =
+                sent.get(s.k) ??
+                { due, intro: paymentDue(terms, 1), regular: paymentDue(terms, 2), other: due + 0.01 }[s.amount];
+              if (!oracle.stopped && Math.round(amount * 100) === Math.round(due * 100)) oracle.paid.add(s.k);
+            }
             if (s.kind === "pay" || s.kind === "replay") {
               if (s.kind === "replay" && !sent.has(s.k)) continue;
               // The listener's amount check: payment 1 pays the placed order, any later one is a renewal.
@@ -119,6 +130,7 @@ describe("subscription notices through the timeline", () => {
           expect(paidTxns.size).toBe(accepted);
           expect(accepted).toBeLessThanOrEqual(sent.size);
           expect(days).toBe(validity * accepted);
+          expect(accepted).toBe(oracle.paid.size);
           // The money: what PayPal was told (a1 once, then a3), taken once per accepted payment, each order's price.
           const cents = (n: number) => Math.round(n * 100);
           const paidOrders = orders.filter((o) => o.paymentStatus === "Paid");

@@ -132,6 +132,9 @@ export function decideSubscriptionPayment(input: {
   return { kind: "refuse", reason: `the subscription's order is ${order.paymentStatus}: nothing renewed` };
 }
 
+/** A subscription's payments so far, as the back office words them ("1 payment so far", "3 payments so far"). */
+export const paymentsSoFar = (n: number): string => `${n === 1 ? "1 payment" : `${n} payments`} so far`;
+
 /** A subscription's status as the back office shows it. */
 export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
   active: "Renews automatically",

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
-import { AppError } from "../lib/errors";
+import { AppError, isId } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
 import { paymentDue, termsOfFields, type SubscriptionTerms } from "../../domain/subscription-price";
@@ -209,18 +209,21 @@ export function createPayPalSimulator(deps: {
 
     /** The subscriptions it signed up for an order's customer (its page's controls), newest first. */
     async subscriptionsOf(orderIds: string[]) {
-      if (mode !== "simulator" || !orderIds.length) return [];
-      const rows = await db.select().from(simulatorSubscriptions);
-      return rows
-        .filter((r) => orderIds.includes(r.orderId))
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-        .map((r) => ({
-          subscrId: r.subscrId,
-          orderId: r.orderId,
-          status: r.status,
-          itemName: r.fields.item_name ?? "",
-          amount: r.fields.a3 ?? "",
-        }));
+      const ids = orderIds.filter(isId);
+      if (mode !== "simulator" || !ids.length) return [];
+      // Only the customer's orders' rows, not the whole table filtered here.
+      const rows = await db
+        .select()
+        .from(simulatorSubscriptions)
+        .where(inArray(simulatorSubscriptions.orderId, ids))
+        .orderBy(desc(simulatorSubscriptions.createdAt));
+      return rows.map((r) => ({
+        subscrId: r.subscrId,
+        orderId: r.orderId,
+        status: r.status,
+        itemName: r.fields.item_name ?? "",
+        amount: r.fields.a3 ?? "",
+      }));
     },
 
     /**

@@ -18,6 +18,13 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 /** What an order is to a subscription: the order that started it, or a period's payment (a renewal). */
 export type SubscriptionOrderKind = "started" | "renewal";
 
+/** What an order of the desk's page is to a subscription, and that subscription's view. */
+export interface OrderSubscription {
+  kind: SubscriptionOrderKind;
+  status: SubscriptionStatus;
+  view: SubscriptionView;
+}
+
 /** What a subscription's notice needs of the order that started it. */
 export interface SubscribedOrder {
   id: string;
@@ -277,24 +284,30 @@ export function createSubscriptionsService(deps: {
     },
 
     /**
-     * For a page of orders (the orders desk), which of them started a subscription or renewed one, and its status: one
-     * read for the whole page (the orders' primary key, subscriptions_order_idx and the subscr_id key), never one per row.
+     * For a page of orders (the orders desk), which of them started a subscription or renewed one, and that
+     * subscription's view (status, payments so far, next payment): three reads for the whole page (the orders' primary
+     * key, subscriptions_order_idx and the subscr_id key, then the page's subscriptions' views), never one per row.
      */
-    async kindsOf(
-      orderIds: string[],
-    ): Promise<Map<string, { kind: SubscriptionOrderKind; status: SubscriptionStatus }>> {
+    async kindsOf(orderIds: string[]): Promise<Map<string, OrderSubscription>> {
       const ids = orderIds.filter(isId);
       if (!ids.length) return new Map();
       const rows = await db
-        .select({ orderId: orders.id, startedBy: subscriptions.orderId, status: subscriptions.status })
+        .select({ orderId: orders.id, startedBy: subscriptions.orderId, id: subscriptions.id })
         .from(orders)
         .innerJoin(subscriptions, or(eq(subscriptions.orderId, orders.id), eq(subscriptions.subscrId, orders.subscrId)))
         .where(inArray(orders.id, ids));
+      if (!rows.length) return new Map();
+      const subscriptionIds = [...new Set(rows.map((r) => r.id))];
+      const byId = new Map(
+        (await views(inArray(subscriptions.id, subscriptionIds), subscriptionIds.length)).map((v) => [v.id, v]),
+      );
       return new Map(
-        rows.map((r) => [
-          r.orderId,
-          { kind: r.startedBy === r.orderId ? ("started" as const) : ("renewal" as const), status: r.status },
-        ]),
+        rows.flatMap((r) => {
+          const view = byId.get(r.id);
+          if (!view) return [];
+          const kind = r.startedBy === r.orderId ? ("started" as const) : ("renewal" as const);
+          return [[r.orderId, { kind, status: view.status, view }] as const];
+        }),
       );
     },
   };

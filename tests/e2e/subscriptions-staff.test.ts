@@ -45,6 +45,8 @@ describe("the studio and a customer's subscription", () => {
     // The orders desk marks the order that started it; the order screen says where it stands.
     await admin.goto(`/total-orders?q=${id}`);
     expect(await main(admin).getByTestId("order-subscription").textContent()).toBe("Subscription");
+    const deskFacts = await main(admin).getByTestId("order-subscription-facts").textContent();
+    expect(deskFacts).toContain("Renews automatically · 1 payment so far · next payment ");
     await admin.goto(`/admin/payment-status/${id}`);
     const onOrder = await main(admin).getByTestId("order-subscription").textContent();
     expect(onOrder).toContain("Renews automatically");

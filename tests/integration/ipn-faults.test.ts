@@ -11,7 +11,7 @@ import { ipnBody, markGenuine } from "../support/paypal";
  * stored before it is answered, picked up again after a crash, limited per sender; nothing forged or replayed pays.
  */
 let app: TestApp;
-let basic: { _id: string; packagePrice: number };
+let basic: { _id: string; packagePrice: number; packageValidity: number };
 const customer = new CookieJar();
 const tally = { cases: 0, wronglyApplied: [] as string[] };
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
   const pricing = (await (await app.request("/api/pricings")).json()) as {
     _id: string;
     packagePrice: number;
+    packageValidity: number;
     packageName: string;
   }[];
   basic = pricing.find((p) => p.packageName === "Basic")!;
@@ -203,5 +204,148 @@ describe("the forgery and replay matrix", () => {
       expect((await eventsOf(r)).map((e) => e.outcome).sort()).toEqual(["applied", "duplicate"]);
     }
     tally.cases += 8;
+  });
+});
+
+/**
+ * Issue 27, part 7: the matrix grows with subscription forgeries and replays, posted to the listener as PayPal posts
+ * them (each answered 200 and recorded; none applied).
+ */
+describe("the forgery and replay matrix: subscriptions", () => {
+  const subscriptionNotice = (
+    orderId: string,
+    subscrId: string,
+    txnType: string,
+    overrides: Record<string, string | null> = {},
+  ) =>
+    message(orderId, {
+      txn_type: txnType,
+      subscr_id: subscrId,
+      ipn_track_id: randomBytes(6).toString("hex"),
+      ...(txnType === "subscr_payment"
+        ? {}
+        : {
+            payment_status: null,
+            mc_gross: null,
+            txn_id: null,
+            mc_currency: txnType === "subscr_signup" ? "USD" : null,
+          }),
+      ...(txnType === "subscr_signup"
+        ? { mc_amount3: basic.packagePrice.toFixed(2), period3: `${basic.packageValidity} D` }
+        : {}),
+      ...overrides,
+    });
+  /**
+   * Posts a genuine (or forged) notice and waits for its outcome, having checked the listener answered 200 (a replay
+   * of the same body: the outcome of this delivery, the latest).
+   */
+  const deliver = async (raw: string, isGenuine = true) => {
+    if (isGenuine) await genuine(raw);
+    const settled = async () =>
+      (
+        await app.db.pool.query(
+          "select outcome from payment_events where raw = $1 and outcome <> 'received' order by received_at, id",
+          [raw],
+        )
+      ).rows.map((r) => r.outcome as string);
+    const before = (await settled()).length;
+    expect((await post(raw)).status).toBe(200);
+    await expect.poll(async () => (await settled()).length, { timeout: 10_000 }).toBe(before + 1);
+    return (await settled()).at(-1)!;
+  };
+  const subscribed = async () => {
+    const id = await placeOrder();
+    const subscrId = `I-F${randomBytes(6).toString("hex").toUpperCase()}`;
+    expect(await deliver(subscriptionNotice(id, subscrId, "subscr_signup"))).toBe("applied");
+    expect(await deliver(subscriptionNotice(id, subscrId, "subscr_payment"))).toBe("applied");
+    return { id, subscrId };
+  };
+  /** What a subscription has given: its paid orders (the first and each renewal) and its status. */
+  const state = async (o: { id: string; subscrId: string }) => ({
+    paid: Number(
+      (
+        await app.db.pool.query(
+          "select count(*) from orders where (id = $1 or subscr_id = $2) and payment_status = 'Paid'",
+          [o.id, o.subscrId],
+        )
+      ).rows[0].count,
+    ),
+    status: (await app.db.pool.query("select status from subscriptions where subscr_id = $1", [o.subscrId])).rows[0]
+      ?.status as string | undefined,
+  });
+
+  it.each<
+    [string, (own: { id: string; subscrId: string }, other: { id: string; subscrId: string }) => string, boolean]
+  >([
+    [
+      "a forged renewal (not sent by PayPal)",
+      (own) => subscriptionNotice(own.id, own.subscrId, "subscr_payment"),
+      false,
+    ],
+    [
+      "a wrong amount on renewal",
+      (own) => subscriptionNotice(own.id, own.subscrId, "subscr_payment", { mc_gross: "0.01" }),
+      true,
+    ],
+    [
+      "a renewal to another receiver",
+      (own) =>
+        subscriptionNotice(own.id, own.subscrId, "subscr_payment", {
+          receiver_email: "thief@example.org",
+          business: "thief@example.org",
+        }),
+      true,
+    ],
+    [
+      "a cancellation for someone else's subscription",
+      (own, other) => subscriptionNotice(own.id, other.subscrId, "subscr_cancel"),
+      true,
+    ],
+    ["a forged cancellation", (_own, other) => subscriptionNotice(other.id, other.subscrId, "subscr_cancel"), false],
+    [
+      "someone else's subscription renewing this order",
+      (own, other) => subscriptionNotice(own.id, other.subscrId, "subscr_payment"),
+      true,
+    ],
+  ])("%s: answered 200, recorded, nothing applied", async (label, make, isGenuine) => {
+    const own = await subscribed();
+    const other = await subscribed();
+    const before = [await state(own), await state(other)];
+    const outcome = await deliver(make(own, other), isGenuine);
+    tally.cases++;
+    expect(outcome).not.toBe("applied");
+    const after = [await state(own), await state(other)];
+    if (JSON.stringify(after) !== JSON.stringify(before)) tally.wronglyApplied.push(label);
+    expect(after).toEqual(before);
+  });
+
+  it("a replayed subscr_payment, a renewal after cancellation, unknown and out-of-order notices", async () => {
+    const own = await subscribed();
+    const renewal = subscriptionNotice(own.id, own.subscrId, "subscr_payment");
+    expect(await deliver(renewal)).toBe("applied");
+    const once = await state(own);
+    expect(once.paid).toBe(2);
+    // PayPal's retry of the renewal, and its transaction on a notice of its own.
+    expect(await deliver(renewal)).toBe("duplicate");
+    const txn = new URLSearchParams(renewal).get("txn_id")!;
+    expect(await deliver(subscriptionNotice(own.id, own.subscrId, "subscr_payment", { txn_id: txn }))).toBe(
+      "duplicate",
+    );
+    tally.cases += 2;
+    // The customer cancels; a later payment renews nothing.
+    expect(await deliver(subscriptionNotice(own.id, own.subscrId, "subscr_cancel"))).toBe("applied");
+    expect(await deliver(subscriptionNotice(own.id, own.subscrId, "subscr_payment"))).toBe("rejected");
+    tally.cases++;
+    const after = await state(own);
+    if (after.paid !== once.paid) tally.wronglyApplied.push("a replay or a renewal after cancellation");
+    expect(after).toEqual({ paid: 2, status: "cancelled" });
+
+    // An unknown notice is recorded and changes nothing; a cancellation before its sign-up is kept and applied.
+    expect(await deliver(subscriptionNotice(own.id, own.subscrId, "subscr_modify"))).toBe("ignored");
+    const early = { id: await placeOrder(), subscrId: `I-F${randomBytes(6).toString("hex").toUpperCase()}` };
+    expect(await deliver(subscriptionNotice(early.id, early.subscrId, "subscr_cancel"))).toBe("applied");
+    expect(await deliver(subscriptionNotice(early.id, early.subscrId, "subscr_signup"))).toBe("applied");
+    expect(await deliver(subscriptionNotice(early.id, early.subscrId, "subscr_payment"))).toBe("rejected");
+    expect(await state(early)).toEqual({ paid: 0, status: "cancelled" });
   });
 });

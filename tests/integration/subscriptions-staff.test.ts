@@ -97,13 +97,18 @@ describe("what the studio reads", () => {
     expect(view!.nextPaymentAt).toEqual(
       new Date((first.paid_at as Date).getTime() + 2 * basic.packageValidity * 86_400_000),
     );
-    // The desk: one read for a page of orders tells the starting order from the renewal; others have nothing.
+    // The desk: three reads for a page of orders tell the starting order from the renewal, with the subscription's
+    // status, payments so far and next payment; others have nothing.
     const [plain] = await q("select id from orders where subscr_id is null and id <> $1 limit 1", [s.orderId]);
     const kinds = await app.services.subscriptions.kindsOf([s.orderId, s.renewalId, plain?.id ?? randomUUID(), "x"]);
+    const facts = {
+      status: "active",
+      view: expect.objectContaining({ id: s.id, payments: 2, nextPaymentAt: view!.nextPaymentAt }),
+    };
     expect([...kinds.entries()].sort()).toEqual(
       [
-        [s.orderId, { kind: "started", status: "active" }],
-        [s.renewalId, { kind: "renewal", status: "active" }],
+        [s.orderId, { kind: "started", ...facts }],
+        [s.renewalId, { kind: "renewal", ...facts }],
       ].sort(),
     );
     // The order screen: the renewal names its subscription.

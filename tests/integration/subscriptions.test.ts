@@ -5,7 +5,7 @@ import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { ipnBody, markGenuine } from "../support/paypal";
+import { ipnBody, markGenuine, simulatorPlays } from "../support/paypal";
 
 /**
  * Issue 27: PayPal subscriptions through the verified listener (decision 046). Notices are stored and processed as
@@ -515,5 +515,84 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     forged.set("mc_gross", o.price.toFixed(2));
     forged.set("txn_id", "FORGEDTXN0000001");
     expect(await send(forged.toString(), false)).toBe("invalid");
+  });
+});
+
+describe("the subscribe form and the simulator's subscription controls (parts 1 and 3)", () => {
+  it("the form carries the order, the amount, the period and our notify, return and cancel addresses", async () => {
+    const id = await placeOrder();
+    const record = await (await app.request(`/api/order/${id}`, { jar: customers[0] })).json();
+    const form = (await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: null }))!;
+    const base = app.config.publicUrl;
+    expect(form.fields).toMatchObject({
+      cmd: "_xclick-subscriptions",
+      business: "shop@example.org",
+      custom: id,
+      invoice: id,
+      a3: basic.packagePrice.toFixed(2),
+      p3: String(basic.packageValidity),
+      t3: "D",
+      src: "1",
+      currency_code: "USD",
+      notify_url: `${base}/api/paypal/ipn`,
+      return: `${base}/received-payment/${id}`,
+      cancel_return: `${base}/order-cancelled/${id}`,
+    });
+    expect(form.fields).not.toHaveProperty("a1");
+    expect(form.fields).not.toHaveProperty("amount");
+  });
+
+  it("subscribe, next period's payment, failed payment, cancel, end of term: each signed, applied once", async () => {
+    const id = await placeOrder();
+    const record = await (await app.request(`/api/order/${id}`, { jar: customers[0] })).json();
+    const form = (await app.services.paypal.subscribeCheckout({ ...record, discountPeriod: null }))!;
+    await app.services.paypal.simulator.pay(form.fields);
+    await expect.poll(async () => (await orderRow(id)).payment_status, { timeout: 10_000 }).toBe("Paid");
+    await app.services.orders.setOrderStatus(id, { orderStatus: "Delivered" }, STAFF);
+    const { subscr_id: subscrId, user_id: userId } = (
+      await app.db.pool.query("select subscr_id, user_id from subscriptions where order_id = $1", [id])
+    ).rows[0];
+    const start = await membership(userId);
+
+    // The next period's payment: exactly one period more; PayPal's retry of it: nothing more.
+    const next = await simulatorPlays(app, subscrId, "payment");
+    expect(next.outcome).toBe("applied");
+    const renewed = await membership(userId);
+    expect(renewed.days - start.days).toBe(basic.packageValidity);
+    await app.services.paypal.simulator.resend(form.fields, next.raw!);
+    await expect
+      .poll(async () =>
+        (
+          await app.db.pool.query("select outcome from payment_events where raw = $1 order by received_at", [next.raw])
+        ).rows.map((r) => r.outcome),
+      )
+      .toEqual(["applied", "duplicate"]);
+    expect(await membership(userId)).toEqual(renewed);
+
+    // A failed payment: noted, the customer and the admins mailed; nothing paid.
+    expect((await simulatorPlays(app, subscrId, "failed")).outcome).toBe("applied");
+    expect((await subscription(subscrId)).last_failed_at).not.toBeNull();
+    const mails = await app.db.pool.query("select key from job_keys where key like $1", [`%${subscrId}%failed%`]);
+    expect(mails.rows.length).toBeGreaterThan(1);
+
+    // The customer cancels: the time paid for remains; the simulator offers no more payments.
+    expect((await simulatorPlays(app, subscrId, "cancel")).outcome).toBe("applied");
+    expect(await subscription(subscrId)).toMatchObject({ status: "cancelled" });
+    expect((await simulatorPlays(app, subscrId, "payment")).outcome).toBeNull();
+    expect(await membership(userId)).toEqual(renewed);
+
+    // End of term, on another subscription: ended, the time paid for kept.
+    const other = await placeOrder();
+    const otherRecord = await (await app.request(`/api/order/${other}`, { jar: customers[0] })).json();
+    const otherForm = (await app.services.paypal.subscribeCheckout({ ...otherRecord, discountPeriod: null }))!;
+    await app.services.paypal.simulator.pay(otherForm.fields);
+    await expect.poll(async () => (await orderRow(other)).payment_status, { timeout: 10_000 }).toBe("Paid");
+    const { subscr_id: ending } = (
+      await app.db.pool.query("select subscr_id from subscriptions where order_id = $1", [other])
+    ).rows[0];
+    expect((await simulatorPlays(app, ending, "end")).outcome).toBe("applied");
+    expect((await subscription(ending)).status).toBe("ended");
+    expect((await simulatorPlays(app, ending, "payment")).outcome).toBeNull();
+    expect((await orderRow(other)).payment_status).toBe("Paid");
   });
 });

@@ -34,3 +34,27 @@ export function postIpn(app: Pick<TestApp, "request">, raw: string, headers: Rec
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
   });
 }
+
+/**
+ * The simulator plays what PayPal does later to a subscription it holds (issue 27, part 3): the next period's
+ * payment, a failed payment, the customer's cancellation or the end of term. Sends the signed notification to the
+ * listener and waits until it is processed; returns its outcome, or null when the simulator sent nothing (PayPal
+ * sends no more after a cancellation or the end).
+ */
+export async function simulatorPlays(
+  app: Pick<TestApp, "services" | "db">,
+  subscrId: string,
+  what: "payment" | "failed" | "cancel" | "end",
+): Promise<{ outcome: string | null; txnId?: string; raw?: string }> {
+  const sent = await app.services.paypal.simulator.subscriptionEvent(subscrId, what);
+  if (!sent.sent || !sent.raw) return { outcome: null };
+  for (let tries = 0; tries < 200; tries++) {
+    const { rows } = await app.db.pool.query(
+      "select outcome from payment_events where raw = $1 and outcome <> 'received'",
+      [sent.raw],
+    );
+    if (rows[0]) return { outcome: rows[0].outcome as string, txnId: sent.txnId, raw: sent.raw };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the simulator's ${what} notification was not processed in 10 s`);
+}

@@ -6,7 +6,7 @@ import { bankTransferSchema, grantSchema, noteSchema, resendSchema } from "../..
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
-import { SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
+import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { paymentMethods } from "../../../domain/vocabulary";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
@@ -187,7 +187,7 @@ function Subscriptions({
                 <Link to={`/admin/payment-status/${s.orderId}`} className="font-mono text-forest hover:underline">
                   {s.orderNumber}
                 </Link>{" "}
-                · {s.payments === 1 ? "1 payment" : `${s.payments} payments`} so far
+                · {paymentsSoFar(s.payments)}
                 {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
               </p>
               {s.cancelledAt ? (

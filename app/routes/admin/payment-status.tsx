@@ -11,7 +11,7 @@ import { requireStaff } from "../../lib/guards.server";
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
-import { SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
+import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 
@@ -112,7 +112,7 @@ export default function PaymentStatus({
       <span className="flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="order-subscription">
         <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
         <span>
-          {s.payments === 1 ? "1 payment" : `${s.payments} payments`} so far
+          {paymentsSoFar(s.payments)}
           {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
           {s.cancelledAt ? ` · cancelled ${longDate(s.cancelledAt, timeZone)}` : ""}
           {s.kind === "renewal" ? ` · started with ${s.orderNumber}` : ""}

@@ -11,7 +11,9 @@ import { requireStaff } from "../../lib/guards.server";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone, validityMarker } from "../../../domain/membership";
+import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { orderStatuses, paymentStatuses } from "../../../domain/vocabulary";
+import type { OrderSubscription } from "../../../server/services/subscriptions";
 import { AdminHeader, type AdminLayoutData } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 
@@ -28,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.services.settings.all(),
   ]);
   const now = context.services.now();
-  // Which orders of the page started or renewed a PayPal subscription: one read for the page.
+  // Which orders of the page started or renewed a PayPal subscription, and where it stands: three reads for the page.
   const subscribed = await context.services.subscriptions.kindsOf(orders.map((o) => o._id));
   return {
     page,
@@ -43,9 +45,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ...o,
         marker: validityMarker(valid, now),
         badge: memberBadge({ paymentStatus: o.paymentStatus, orderStatus: o.orderStatus, membershipValid: valid }, now),
-        subscription: subscribed.get(o._id)?.kind ?? null,
+        subscription: subscriptionOf(subscribed.get(o._id)),
       };
     }),
+  };
+}
+
+/** What a desk row says of the subscription its order started or renewed: kind, status, payments, next payment. */
+function subscriptionOf(s: OrderSubscription | undefined) {
+  if (!s) return null;
+  return {
+    kind: s.kind,
+    status: s.status,
+    payments: s.view.payments,
+    nextPaymentAt: s.view.nextPaymentAt?.toISOString() ?? null,
   };
 }
 
@@ -142,7 +155,15 @@ export default function TotalOrders({
                 <span className="text-xs text-mist">${money(o.packagePrice)}</span>
                 {o.subscription ? (
                   <span className="mt-1 block" data-testid="order-subscription">
-                    <Badge tone="blue">{o.subscription === "renewal" ? "Renewal" : "Subscription"}</Badge>
+                    <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
+                  </span>
+                ) : null}
+                {o.subscription ? (
+                  <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
+                    {SUBSCRIPTION_STATUS_LABELS[o.subscription.status]} · {paymentsSoFar(o.subscription.payments)}
+                    {o.subscription.nextPaymentAt
+                      ? ` · next payment ${longDate(o.subscription.nextPaymentAt, timeZone)}`
+                      : ""}
                   </span>
                 ) : null}
               </>
