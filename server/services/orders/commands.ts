@@ -154,6 +154,19 @@ export function createOrderCommands({
     return { windows, moved: moved.length };
   }
 
+  /** An order just written, as stored: its customer's windows recomputed, and its own window read back into it. */
+  async function withWindow(
+    tx: Tx,
+    row: OrderRow,
+  ): Promise<{ windows: Map<string, MembershipWindow>; order: OrderRow }> {
+    const { windows } = await recomputeTx(tx, row.userId);
+    const window = windows.get(row.id);
+    return {
+      windows,
+      order: { ...row, membershipStarts: window?.starts ?? null, membershipValid: window?.ends ?? null },
+    };
+  }
+
   /** The end of the customer's membership after a change: the latest end of a window still running, or null. */
   const membershipEnd = (windows: Map<string, MembershipWindow>, at: Date): Date | null => {
     let end: Date | null = null;
@@ -201,16 +214,7 @@ export function createOrderCommands({
       .update(orders)
       .set({ ...next, ...invoice, ...paymentOf(event), updatedAt: t })
       .where(eq(orders.id, before.id));
-    const { windows } = await recomputeTx(tx, before.userId);
-    const window = windows.get(before.id);
-    const after: OrderRow = {
-      ...before,
-      ...next,
-      ...invoice,
-      membershipStarts: window?.starts ?? null,
-      membershipValid: window?.ends ?? null,
-      updatedAt: t,
-    };
+    const { windows, order: after } = await withWindow(tx, { ...before, ...next, ...invoice, updatedAt: t });
     await audit.updated(before.id, audited_(before), audited_(after));
     await queueMails(tx, event, before, after, windows);
     if (event.type === "pay" && after.orderStatus === "Delivered" && before.orderStatus === "Pending")
@@ -540,13 +544,7 @@ export function createOrderCommands({
             updatedAt: t,
           })
           .returning();
-        const { windows } = await recomputeTx(tx, userId);
-        const window = windows.get(row!.id);
-        const order: OrderRow = {
-          ...row!,
-          membershipStarts: window?.starts ?? null,
-          membershipValid: window?.ends ?? null,
-        };
+        const { windows, order } = await withWindow(tx, row!);
         await audit.created(order.id, {
           number: order.number,
           packageName: order.packageName,
@@ -629,13 +627,7 @@ export function createOrderCommands({
             updatedAt: t,
           })
           .returning();
-        const { windows } = await recomputeTx(tx, first.userId);
-        const window = windows.get(row!.id);
-        const order: OrderRow = {
-          ...row!,
-          membershipStarts: window?.starts ?? null,
-          membershipValid: window?.ends ?? null,
-        };
+        const { windows, order } = await withWindow(tx, row!);
         await audit.created(order.id, {
           number: order.number,
           packageName: order.packageName,
