@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { markGenuine, postIpn } from "../support/paypal";
@@ -25,18 +26,9 @@ beforeAll(async () => {
   for (const [jar, email] of [
     [nora, "nora.north@example.org"],
     [omar, "omar@example.org"],
-  ] as const) {
-    await app.request("/api/auth/sign-up/email", {
-      method: "POST",
-      json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
-      jar,
-    });
-  }
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "desk@example.org", password: "desk-pass-12" },
-    jar: admin,
-  });
+  ] as const)
+    await signUp(app, email, { jar });
+  await signInAsAdmin(app, { jar: admin });
 });
 afterAll(() => app?.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../domain/membership";
 import { demoContent } from "../../server/seed/demo-content";
+import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { markGenuine, postIpn } from "../support/paypal";
@@ -26,18 +27,9 @@ beforeAll(async () => {
   for (const [jar, email] of [
     [customer, "buyer@example.org"],
     [other, "other@example.org"],
-  ] as const) {
-    await app.request("/api/auth/sign-up/email", {
-      method: "POST",
-      json: { email, password: "quiet-harbour-71", name: "", acceptTerms: true },
-      jar,
-    });
-  }
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-12" },
-    jar: admin,
-  });
+  ] as const)
+    await signUp(app, email, { jar });
+  await signInAsAdmin(app, { jar: admin });
 });
 afterAll(() => app?.close());
 
