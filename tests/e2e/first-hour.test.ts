@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
-import { main, register } from "../support/pages";
+import { main, openOrderForm, register } from "../support/pages";
 
 /**
  * A newcomer's local start (issue 10, part 8): no PUBLIC_URL, so the site's address is http://localhost:PORT, and the
@@ -29,13 +29,7 @@ describe("a newcomer's first hour", () => {
       const email = `first-hour-${host.replace(/\W/g, "")}@example.org`;
       await register(page, { email, password: "first-hour-1" });
 
-      await page.goto("/pricing");
-      await page
-        .getByTestId("pricing-card")
-        .filter({ has: page.getByRole("heading", { name: "Basic" }) })
-        .getByRole("link")
-        .click();
-      await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+      await openOrderForm(page, "Basic");
       await main(page).getByLabel("Full Name").fill("Fay Newcomer");
       await main(page).getByLabel("Address").fill("1 First Street, Leeds");
       await main(page).getByLabel("Country").fill("United Kingdom");

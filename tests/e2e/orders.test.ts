@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
+import { main, openOrderForm, register } from "../support/pages";
 import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
@@ -10,23 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => env?.close());
 
-const main = (page: Page) => page.getByRole("main");
-
-async function register(page: Page, email: string) {
-  await page.goto("/register");
-  await main(page).getByLabel("Email", { exact: true }).fill(email);
-  await main(page).getByLabel("Password", { exact: true }).fill("buyer-pass-1");
-  await main(page).getByLabel("I accept the terms and the privacy notice").check();
-  await main(page).getByRole("button", { name: "Register" }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
-
 /** From the pricing card to the pending order: returns the order id. */
 async function order(page: Page, packageName: string) {
-  await page.goto("/pricing");
-  const card = page.getByTestId("pricing-card").filter({ has: page.getByRole("heading", { name: packageName }) });
-  await card.getByRole("link").click();
-  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+  await openOrderForm(page, packageName);
   await expect.poll(() => page.locator("h1").textContent()).toBe(`Get started with our ${packageName} Plan today.`);
   await main(page).getByLabel("Full Name").fill("Nora Buyer");
   await main(page).getByLabel("Address").fill("12 Canal Wharf, Leeds");
@@ -55,16 +42,10 @@ async function adminApi(path: string, body: unknown) {
 describe("buying a membership", () => {
   it("order, pay in the simulator, see the payment confirmed, and (once delivered) an active membership", async () => {
     const page = await newPage(env.browser, env.server.url);
-    await register(page, "nora@example.org");
+    await register(page, { email: "nora@example.org", password: "buyer-pass-1" });
 
     // The order page checks what the customer typed.
-    await page.goto("/pricing");
-    await page
-      .getByTestId("pricing-card")
-      .filter({ has: page.getByRole("heading", { name: "Standard" }) })
-      .getByRole("link")
-      .click();
-    await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+    await openOrderForm(page, "Standard");
     await main(page).getByRole("button", { name: "Place Order Now" }).click();
     await expect.poll(() => main(page).getByText("Full name is required").count()).toBe(1);
     expect(await main(page).getByLabel("Package").inputValue()).toBe("Standard");
@@ -115,14 +96,8 @@ describe("buying a membership", () => {
 
   it("the order form posted twice with its one-time key (a retry, a script, no JavaScript) places one order", async () => {
     const page = await newPage(env.browser, env.server.url);
-    await register(page, "twice@example.org");
-    await page.goto("/pricing");
-    await page
-      .getByTestId("pricing-card")
-      .filter({ has: page.getByRole("heading", { name: "Basic" }) })
-      .getByRole("link")
-      .click();
-    await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+    await register(page, { email: "twice@example.org", password: "buyer-pass-1" });
+    await openOrderForm(page, "Basic");
     const key = await page.locator('input[name="idempotencyKey"]').inputValue();
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     // The plain form post a browser without scripts sends, twice at the same instant.
@@ -154,7 +129,7 @@ describe("buying a membership", () => {
 
   it("cancelling on PayPal's page marks the order Cancelled and lands on the dashboard", async () => {
     const page = await newPage(env.browser, env.server.url);
-    await register(page, "cancel@example.org");
+    await register(page, { email: "cancel@example.org", password: "buyer-pass-1" });
     const id = await order(page, "Basic");
     await page.goto(`/pay-now/${id}`);
     await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
@@ -177,7 +152,7 @@ describe("buying a membership", () => {
 
   it("paginates at 4 orders: 3 on the dashboard, the 4th on page 2; My Orders shows 5 a page", async () => {
     const page = await newPage(env.browser, env.server.url);
-    await register(page, "many@example.org");
+    await register(page, { email: "many@example.org", password: "buyer-pass-1" });
     for (let i = 0; i < 4; i++) await order(page, "Basic");
     await page.goto("/dashboard");
     const table = page.getByTestId("dashboard-orders");
@@ -194,7 +169,7 @@ describe("buying a membership", () => {
 
     // Another customer's order is not found.
     const stranger = await newPage(env.browser, env.server.url);
-    await register(stranger, "stranger@example.org");
+    await register(stranger, { email: "stranger@example.org", password: "buyer-pass-1" });
     const mine = (
       await env.db.pool.query(
         "select o.id from orders o join \"user\" u on u.id = o.user_id where u.email = 'many@example.org' limit 1",
@@ -206,7 +181,7 @@ describe("buying a membership", () => {
 
     // With three or fewer orders the dashboard shows no pagination.
     const few = await newPage(env.browser, env.server.url);
-    await register(few, "few@example.org");
+    await register(few, { email: "few@example.org", password: "buyer-pass-1" });
     await order(few, "Basic");
     await few.goto("/dashboard");
     expect(await few.getByTestId("dashboard-orders").getByRole("navigation", { name: "Pages" }).count()).toBe(0);

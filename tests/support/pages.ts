@@ -74,6 +74,15 @@ export async function openBackOfficeSection(page: Page, label: string) {
   await page.waitForURL((u) => u.pathname + u.search === href || u.pathname === href);
 }
 
+/** A signed-in customer goes from /pricing, by the plan's card (the first one unless named), to its order form. */
+export async function openOrderForm(page: Page, packageName?: string) {
+  await page.goto("/pricing");
+  const cards = page.getByTestId("pricing-card");
+  const card = packageName ? cards.filter({ has: page.getByRole("heading", { name: packageName }) }) : cards.first();
+  await card.getByRole("link").click();
+  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+}
+
 /** The customer (signed in) orders a package from the pricing page, as a person does: the new unpaid order's id. */
 export async function placeOrder(
   page: Page,
@@ -83,11 +92,7 @@ export async function placeOrder(
     address = "7 Orchard Lane, York",
   }: { packageName?: string; name?: string; address?: string },
 ): Promise<string> {
-  await page.goto("/pricing");
-  const cards = page.getByTestId("pricing-card");
-  const card = packageName ? cards.filter({ has: page.getByRole("heading", { name: packageName }) }) : cards.first();
-  await card.getByRole("link").click();
-  await page.waitForURL((u) => u.pathname.startsWith("/order-now/"));
+  await openOrderForm(page, packageName);
   await main(page).getByLabel("Full Name").fill(name);
   await main(page).getByLabel("Address").fill(address);
   await main(page).getByLabel("Country").fill("United Kingdom");
