@@ -12,8 +12,8 @@
  * Then the signed-in pages (issue 28, part 6): a customer signs up and is given a membership by the admin (the scratch
  * app's ADMIN_EMAIL/ADMIN_PASSWORD, ADMIN_2FA=optional), and Lighthouse opens each page with the session cookie
  * (extraHeaders): /dashboard, /my-order and /item/{id} on mobile, four back-office pages on mobile and with the desktop
- * preset. A table gives each page's scripts (gzip bytes of the module files it loads and of its inline scripts, the
- * figure of `npm run bundle-report` with the page's hydration data), its goal, and its scores, against the goals: customer pages scripts <= 90 KB gzipped and
+ * preset. A table gives each page's scripts (gzip bytes of the module files it loads and of its inline code, the
+ * figure of `npm run bundle-report`; React Router's hydration data apart), its goal, and its scores, against the goals: customer pages scripts <= 90 KB gzipped and
  * performance >= 95, back office <= 120 KB and >= 90 (desktop >= 98), accessibility and best practices 100.
  * LIGHTHOUSE_ONLY=public or LIGHTHOUSE_ONLY=signed-in runs one half; LIGHTHOUSE_USE_BUILD=1 measures build/ as it is.
  */
@@ -50,13 +50,14 @@ interface Row {
 }
 
 /**
- * The gzip (level 9, as built) and brotli bytes of every script a page names: its modules and its inline scripts;
- * `moduleGzip` counts the module files alone (what `npm run bundle-report` counts, without the page's data).
+ * The gzip (level 9, as built) and brotli bytes of every script a page names: its modules and its inline scripts.
+ * `codeGzip` counts the code alone (what `npm run bundle-report` counts): the module files and the inline scripts,
+ * without React Router's hydration data (the loaders' answers it writes as inline scripts, `dataGzip`).
  */
 export async function pageScriptBytes(
   url: string,
   headers: Record<string, string> = {},
-): Promise<{ files: number; gzip: number; brotli: number; moduleGzip: number }> {
+): Promise<{ files: number; gzip: number; brotli: number; codeGzip: number; dataGzip: number }> {
   const res = await fetch(url, { headers, redirect: "manual" });
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
   const html = await res.text();
@@ -71,17 +72,25 @@ export async function pageScriptBytes(
     );
     moduleGzip += gzipSync(bodies[bodies.length - 1]!, { level: 9 }).length;
   }
+  let codeGzip = moduleGzip;
+  let dataGzip = 0;
   for (const m of html.matchAll(
     /<script\b(?![^>]*\bsrc=)(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g,
-  ))
-    bodies.push(Buffer.from(m[1]!));
+  )) {
+    const body = Buffer.from(m[1]!);
+    bodies.push(body);
+    const size = gzipSync(body, { level: 9 }).length;
+    // React Router's context and streamed loader data; its module bootstrap (which imports the entry) is code.
+    if (/__reactRouterContext/.test(m[1]!) && !/\bimport\(/.test(m[1]!)) dataGzip += size;
+    else codeGzip += size;
+  }
   let gzip = 0;
   let brotli = 0;
   for (const body of bodies) {
     gzip += gzipSync(body, { level: 9 }).length;
     brotli += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
-  return { files: sources.size, gzip, brotli, moduleGzip };
+  return { files: sources.size, gzip, brotli, codeGzip, dataGzip };
 }
 
 async function audit(
@@ -131,6 +140,8 @@ async function audit(
 interface SignedInRow extends Row {
   form: "mobile" | "desktop";
   scriptsKb: number;
+  /** React Router's hydration data, written as inline scripts: not counted against the goal. */
+  dataKb: number;
   goalKb: number;
   goalPerf: number;
   pass: boolean;
@@ -199,13 +210,15 @@ async function signedIn(appUrl: string, port: number): Promise<SignedInRow[]> {
         const name = `${p.page.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${form}`;
         writeFileSync(path.join(reports, `${name}.json`), JSON.stringify(row.raw));
       }
-      // Module files and inline scripts alike: a plain page's scripts are all inline (decision 057).
-      const scriptsKb = scripts.gzip / 1024;
+      // Module files and inline code alike (a plain page's scripts are all inline: decision 057); the hydration
+      // data is the page's data, shown apart.
+      const scriptsKb = scripts.codeGzip / 1024;
       rows.push({
         ...row,
         page: p.page.replace(itemId, "{id}").replace(customerId, "{id}"),
         form,
         scriptsKb,
+        dataKb: scripts.dataGzip / 1024,
         goalKb: p.goalKb,
         goalPerf,
         pass:
@@ -223,11 +236,11 @@ async function signedIn(appUrl: string, port: number): Promise<SignedInRow[]> {
 function printSignedIn(rows: SignedInRow[]) {
   const pad = (v: string | number, n: number) => String(v).padStart(n);
   console.log(
-    `\n| signed-in page  | form    | scripts gz KB | goal KB | perf | goal | a11y | BP  | LCP (ms) | TBT (ms) | pass |\n|-----------------|---------|---------------|---------|------|------|------|-----|----------|----------|------|`,
+    `\n| signed-in page  | form    | scripts gz KB | goal KB | data gz KB | perf | goal | a11y | BP  | LCP (ms) | TBT (ms) | pass |\n|-----------------|---------|---------------|---------|------------|------|------|------|-----|----------|----------|------|`,
   );
   for (const r of rows)
     console.log(
-      `| ${r.page.padEnd(15)} | ${r.form.padEnd(7)} | ${pad(r.scriptsKb.toFixed(1), 13)} | ${pad(r.goalKb, 7)} | ${pad(r.performance, 4)} | ${pad(r.goalPerf, 4)} | ${pad(r.accessibility, 4)} | ${pad(r.bestPractices, 3)} | ${pad(r.lcp.toFixed(0), 8)} | ${pad(r.tbt.toFixed(0), 8)} | ${r.pass ? "pass" : "FAIL"} |`,
+      `| ${r.page.padEnd(15)} | ${r.form.padEnd(7)} | ${pad(r.scriptsKb.toFixed(1), 13)} | ${pad(r.goalKb, 7)} | ${pad(r.dataKb.toFixed(1), 10)} | ${pad(r.performance, 4)} | ${pad(r.goalPerf, 4)} | ${pad(r.accessibility, 4)} | ${pad(r.bestPractices, 3)} | ${pad(r.lcp.toFixed(0), 8)} | ${pad(r.tbt.toFixed(0), 8)} | ${r.pass ? "pass" : "FAIL"} |`,
     );
   for (const r of rows)
     if (r.failed.length) console.log(`  ${r.page} (${r.form}) lost points on: ${r.failed.join(", ")}`);
