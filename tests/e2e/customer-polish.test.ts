@@ -104,6 +104,21 @@ describe("customer polish", () => {
     await page.context().close();
   });
 
+  it("on the dashboard, a plain page, 'Send the link again' is answered in place on a phone", async () => {
+    const page = await newPage(env.browser, env.server.url, { viewport: PHONE });
+    await register(page, { email: "resender@example.org", password: PASSWORD });
+    await page.goto("/dashboard");
+    expect(await page.locator('script[type="module"]').count()).toBe(0);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await main(page).getByRole("button", { name: "Send the link again" }).click();
+    const answer = main(page).getByRole("status").filter({ hasText: "We sent a new link to resender@example.org." });
+    await expect.poll(() => answer.count()).toBe(1);
+    // Posted by the plain pages' script: the same document, the focus on the answer.
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await answer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.context().close();
+  });
+
   it("without JavaScript too; any other address (another site, another page) lands on / as the spec says", async () => {
     const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
     const page = await context.newPage();
