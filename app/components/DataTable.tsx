@@ -78,15 +78,19 @@ export function DataTable<T>({
         <p className="px-5 py-10 text-center text-sm text-mist">{empty}</p>
       ) : (
         <>
-          {overflows ? (
-            <p className="hidden px-5 pt-3 text-xs text-mist md:block" data-testid="scroll-hint">
-              <span aria-hidden="true">↔</span> Scroll sideways to see every column.
-            </p>
-          ) : null}
+          {/* Shown while the table scrolls sideways (`data-overflows`, set by the hook above or, on a plain page that
+              React does not run, by the plain pages' script: app/lib/plain-page-script.ts). */}
+          <p
+            className="hidden px-5 pt-3 text-xs text-mist md:[&:has(+[data-overflows])]:block"
+            data-testid="scroll-hint"
+          >
+            <span aria-hidden="true">↔</span> Scroll sideways to see every column.
+          </p>
           <div
             ref={scroller}
             className="md:overflow-x-auto"
             style={SCROLL_SHADOWS}
+            data-scroll-x=""
             data-overflows={overflows || undefined}
           >
             <table className={`w-full text-left text-sm ${compact ? "md:[&_td]:px-3 [&_th]:px-3" : ""}`}>

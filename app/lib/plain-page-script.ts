@@ -12,6 +12,10 @@
  *   success text and empty fields), and the focus moves to the answer. When anything goes wrong (no answer, no form
  *   in it), the form is posted the plain way, which is what a browser without scripts does anyway.
  *
+ * - a table that scrolls sideways (`data-scroll-x`: the DataTable's scroller, on the customer's plain pages) is marked
+ *   `data-overflows` while its content is wider than its box, which shows its "Scroll sideways" hint (CSS), as React's
+ *   hook does on the pages it runs; measured at once, when the fonts have arrived, and on every resize.
+ *
  * Written for every browser that runs `popover` (2024 on); kept small: the landing page's scripts stay under 2 KB.
  * The source below is one statement per line; line breaks and indentation are taken out before it is sent.
  */
@@ -40,7 +44,11 @@ f.replaceWith(n);
 x=n.querySelector("[role=alert],[role=status],[aria-invalid=true]");
 if(x){x.tabIndex=-1;x.focus()}
 }).catch(()=>f.submit())
-})
+});
+let o=()=>{for(let e of d.querySelectorAll("[data-scroll-x]"))e.toggleAttribute("data-overflows",e.scrollWidth>e.clientWidth+1)};
+o();
+d.fonts.ready.then(o);
+addEventListener("resize",o)
 })(document,location)`;
 
 /** The script as sent: the source without its line breaks and indentation. */

@@ -104,7 +104,7 @@ describe("customer polish", () => {
     await page.context().close();
   });
 
-  it("on the dashboard, a plain page, 'Send the link again' is answered in place on a phone", async () => {
+  it("plain pages: the dashboard answers 'Send the link again' in place on a phone; My Orders' scroll hint", async () => {
     const page = await newPage(env.browser, env.server.url, { viewport: PHONE });
     await register(page, { email: "resender@example.org", password: PASSWORD });
     await page.goto("/dashboard");
@@ -116,6 +116,21 @@ describe("customer polish", () => {
     // Posted by the plain pages' script: the same document, the focus on the answer.
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await answer.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // My Orders, a plain page too, says when its table scrolls sideways (the plain pages' script measures it), and
+    // not when it fits.
+    await placeOrder(page, { packageName: "Premium" });
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto("/my-order");
+    const hint = page.getByTestId("scroll-hint");
+    const scroller = page.getByTestId("my-orders").locator("[data-scroll-x]");
+    const overflows = () => scroller.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    expect(await overflows()).toBe(true);
+    await expect.poll(() => hint.isVisible()).toBe(true);
+    expect(await hint.textContent()).toContain("Scroll sideways to see every column.");
+    await page.setViewportSize({ width: 1920, height: 900 });
+    expect(await overflows()).toBe(false);
+    await expect.poll(() => hint.isVisible()).toBe(false);
     await page.context().close();
   });
 
