@@ -1,4 +1,5 @@
-import type { FieldDef, SectionDef } from "../../domain/registry";
+import type { FieldDef } from "../../domain/registry";
+import type { ListedRecord, SectionView } from "../content/section-view";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { CheckboxField, TextAreaField, TextField } from "./forms";
 import { ImageField } from "./media/ImageField";
@@ -7,9 +8,10 @@ import { ImageField } from "./media/ImageField";
 export const registryFormId = (intent: string, type: string, id = "") => `${intent}:${type}:${id}`;
 
 /**
- * The one form for every content section, built from its registry entry: labels, kinds, required marks. It posts to
- * the screen's action (intent add or update, see app/routes/admin/content.server.ts) with the one form pattern:
- * the spec's success text as a toast, what was typed kept on an error, emptied after an add.
+ * The one form for every content section, built from its registry entry as the screen's loader sends it
+ * (app/content/section-view.ts): labels, kinds, required marks. It posts to the screen's action (intent add or
+ * update, see app/routes/admin/content.server.ts) with the one form pattern: the spec's success text as a toast, what
+ * was typed kept on an error, emptied after an add.
  */
 export function RegistryForm({
   section,
@@ -17,8 +19,8 @@ export function RegistryForm({
   intent,
   onDone,
 }: {
-  section: SectionDef;
-  record?: Record<string, unknown> & { _id: string };
+  section: Pick<SectionView, "type" | "title" | "fields">;
+  record?: ListedRecord;
   intent: "add" | "update";
   onDone?: () => void;
 }) {
