@@ -20,17 +20,17 @@ export default defineConfig({
     // Not a warning about the build's output: how long plugins took on this machine (a loaded one prints it).
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      // The small modules the root loads on every hydrated page (error panel, toasts, icons, navigation effects, the
-      // images' context) in one file with what they import (React Router, the JSX runtime), instead of a file each:
-      // 1.4 KB gzipped less on every signed-in page (each file is compressed alone), nothing more on any page. With
-      // them the form alert and a field's link to its form (0.5 KB minified), which most pages' forms use: a file of
-      // their own would cost more.
+      // What every hydrated page loads before it runs, in one file (decision 057): the client entry with react-dom,
+      // the root route and the small modules it loads (error panel, toasts, icons, navigation effects, the images'
+      // context, the form alert, a field's link to its form), with what they import (React Router, the JSX runtime,
+      // the bundler's runtime). Each file is compressed alone: four files were 1.7 KB gzipped more on every page. The
+      // root's route module is left as a two-line file re-exporting from it (React Router's manifest names it).
       output: {
         codeSplitting: {
           groups: [
             {
               name: "shell",
-              test: /app\/(components\/(ErrorPanel|toast|StrokeIcon|FormAlert|layout\/NavigationEffects|media\/MediaProvider)\.tsx|components\/field-state\.ts|lib\/hydration\.ts)$/,
+              test: /app\/(components\/(ErrorPanel|toast|StrokeIcon|FormAlert|layout\/NavigationEffects|media\/MediaProvider)\.tsx|components\/field-state\.ts|lib\/hydration\.ts|root\.tsx|entry\.client\.tsx)$/,
             },
           ],
         },
