@@ -1,10 +1,22 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from "react";
+import { Link, useSearchParams } from "react-router";
 import type { ListLook } from "../../../domain/registry";
 import type { ListedRecord, RecordView, SectionView } from "../../content/section-view";
 import { ActionForm, PageAnswer, useActionForm } from "../ActionForm";
-import { Modal, OpenDialogButton } from "../Modal";
-import { DangerButton } from "../forms";
+import { onDemand } from "./on-demand";
+import { OpenDialogButton } from "./OpenDialogButton";
+
+// The dialogs load when first opened: most visits open none (./on-demand.ts; the server draws one an address opens).
+const modal = onDemand(() => import("../Modal"));
+const deleteDialog = onDemand(() => import("./DeleteDialog"));
 
 type RecordListProps = {
   section: SectionView;
@@ -126,10 +138,7 @@ function DialogList({
 }) {
   // Without JavaScript the button opens this screen with ?edit={id}, which renders the dialog open.
   const [params] = useSearchParams();
-  const [editing, setEditing] = useState<ListedRecord | null>(
-    () => records.find((r) => r.record._id === params.get("edit"))?.record ?? null,
-  );
-  const close = () => setEditing(null);
+  const editing = useDialog(() => records.find((r) => r.record._id === params.get("edit"))?.record);
   return (
     <>
       <ul className="mt-4 divide-y divide-linen">
@@ -140,7 +149,7 @@ function DialogList({
               <OpenDialogButton
                 name="edit"
                 value={r.record._id}
-                onOpen={() => setEditing(r.record)}
+                onOpen={() => editing.open(r.record)}
                 className="btn-outline px-4 py-2 text-xs"
               >
                 {look.editText}
@@ -150,11 +159,42 @@ function DialogList({
           </li>
         ))}
       </ul>
-      <Modal open={editing !== null} onClose={close} title={look.dialogTitle}>
-        {editing ? editForm(editing, close) : null}
-      </Modal>
+      {editing.drawn ? (
+        <EditDialog open={editing.subject !== null} onClose={editing.close} title={look.dialogTitle}>
+          {editing.subject ? editForm(editing.subject, editing.close) : null}
+        </EditDialog>
+      ) : null}
     </>
   );
+}
+
+function EditDialog(props: ComponentProps<typeof import("../Modal").Modal>) {
+  const { Modal } = modal();
+  return <Modal {...props} />;
+}
+
+function ConfirmDialog(props: ComponentProps<typeof import("./DeleteDialog").default>) {
+  const { default: DeleteDialog } = deleteDialog();
+  return <DeleteDialog {...props} />;
+}
+
+/**
+ * A dialog's subject (null while closed), opened by address (`initial`, a ?edit= or ?delete= search) or by `open`.
+ * It is drawn from its first opening on (its script loads then), so that closing it hands the focus back to the button
+ * that opened it.
+ */
+function useDialog<T>(initial: () => T | undefined) {
+  const [subject, setSubject] = useState<T | null>(() => initial() ?? null);
+  const [drawn, setDrawn] = useState(subject !== null);
+  // In a transition: the page stays as it is while the dialog's script arrives (./on-demand.ts).
+  const open = useCallback((value: T) => {
+    startTransition(() => {
+      setSubject(value);
+      setDrawn(true);
+    });
+  }, []);
+  const close = useCallback(() => setSubject(null), []);
+  return { subject, drawn, open, close };
 }
 
 /** The form ids of a record's curation forms (their answers come back with the page without JavaScript). */
@@ -178,60 +218,20 @@ export function Curation({
   children: ReactNode;
 }) {
   const [params] = useSearchParams();
-  const [deleting, setDeleting] = useState<RecordView | null>(
-    () => records.find((r) => r.record._id === params.get("delete")) ?? null,
-  );
-  const close = useCallback(() => setDeleting(null), []);
+  const deleting = useDialog(() => records.find((r) => r.record._id === params.get("delete")));
   return (
-    <AskDelete.Provider value={setDeleting}>
+    <AskDelete.Provider value={deleting.open}>
       <PageAnswer form={deleteFormId(section.type)} />
       {children}
-      <Modal
-        open={deleting !== null}
-        onClose={close}
-        title={`Delete this ${section.title}?`}
-        testId={`delete-dialog-${section.type}`}
-      >
-        {deleting ? <ConfirmDelete section={section} item={deleting} onDone={close} /> : null}
-      </Modal>
+      {deleting.drawn ? (
+        <ConfirmDialog
+          formId={deleteFormId(section.type)}
+          section={section}
+          item={deleting.subject}
+          onClose={deleting.close}
+        />
+      ) : null}
     </AskDelete.Provider>
-  );
-}
-
-function ConfirmDelete({ section, item, onDone }: { section: SectionView; item: RecordView; onDone: () => void }) {
-  const form = useActionForm({ id: deleteFormId(section.type), onSuccess: onDone });
-  const { pathname } = useLocation();
-  const [searchParams] = useSearchParams();
-  return (
-    <ActionForm handle={form} intent="delete" hidden={{ type: section.type, id: item.record._id }}>
-      <p className="text-sm text-ink">
-        {item.title ? <strong>“{item.title}”</strong> : `This ${section.title}`} will be removed from the site at once.
-        It stays in the{" "}
-        <Link to="/trash" className="font-semibold text-clay underline underline-offset-2">
-          trash
-        </Link>{" "}
-        for 30 days, where it can be restored.
-      </p>
-      <div className="mt-6 flex flex-wrap justify-end gap-3">
-        {/* Without JavaScript the dialog is this page's ?delete= address: cancelling is leaving it. */}
-        <Link
-          to={pathname}
-          replace
-          preventScrollReset
-          onClick={(e) => {
-            // Opened from its address (?delete=): leave that address too, so a reload does not open it again.
-            if (!searchParams.has("delete")) e.preventDefault();
-            onDone();
-          }}
-          className="btn-outline px-5 py-2 text-sm"
-        >
-          Cancel
-        </Link>
-        <DangerButton busy={form.busy} busyLabel="Deleting…" compact>
-          Delete
-        </DangerButton>
-      </div>
-    </ActionForm>
   );
 }
 
