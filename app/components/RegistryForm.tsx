@@ -1,8 +1,12 @@
 import type { FieldDef } from "../../domain/registry";
 import type { ListedRecord, SectionView } from "../content/section-view";
 import { ActionForm, useActionForm } from "./ActionForm";
+import { onDemand } from "./admin/on-demand";
 import { CheckboxField, TextAreaField, TextField } from "./forms";
-import { ImageField } from "./media/ImageField";
+
+// The image field (its preview and the library's button, with the image code they use) loads when a form shows one: a
+// content screen whose records are all filled in shows no form (./admin/on-demand.ts).
+const imageField = onDemand(() => import("./media/ImageField"));
 
 /** The form id of one registry form: a content screen holds several (one per section, and the update modal). */
 export const registryFormId = (intent: string, type: string, id = "") => `${intent}:${type}:${id}`;
@@ -52,8 +56,10 @@ export function RegistryForm({
 function RegistryField({ field: f }: { field: FieldDef }) {
   const common = { label: f.optional ? `${f.label} (optional)` : f.label, name: f.name, required: !f.optional };
   if (f.kind === "longText") return <TextAreaField {...common} className="sm:col-span-2" />;
-  if (f.kind === "image" || f.kind === "media")
+  if (f.kind === "image" || f.kind === "media") {
+    const { ImageField } = imageField();
     return <ImageField {...common} kind={f.kind} className="sm:col-span-2" />;
+  }
   if (f.kind === "checkbox") return <CheckboxField label={f.label} name={f.name} />;
   if (f.kind === "number")
     return <TextField {...common} type="number" min={f.min} step={f.integer ? 1 : "any"} inputMode="decimal" />;
