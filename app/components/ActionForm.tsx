@@ -1,6 +1,7 @@
-import { createContext, useContext, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useContext, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { FORM_ID_FIELD, type FormAnswer } from "../lib/form";
+import { FieldsContext } from "./field-state";
 import { FormAlert } from "./FormAlert";
 import { CheckCircleIcon } from "./StrokeIcon";
 import { useToast } from "./toast";
@@ -186,31 +187,8 @@ const stringValues = (record: object): Record<string, unknown> =>
     Object.entries(record).flatMap(([k, v]) => (v === undefined || v === null ? [] : [[k, String(v)]])),
   );
 
-/** What a field needs from its form: where its value starts, its error, and ids unique on the page. */
-export interface FieldState {
-  id: string;
-  errorId: string;
-  defaultValue?: string;
-  error?: string;
-  key: string | undefined;
-}
-
-const FieldsContext = createContext<ActionFormHandle | null>(null);
-
-/** The state of the field `name` of the enclosing ActionForm, or nothing outside one. */
-export function useFieldState(name: string): FieldState | undefined {
-  const handle = useContext(FieldsContext);
-  if (!handle) return undefined;
-  const field = handle.fields[name];
-  if (!field) return undefined;
-  return {
-    id: field.id,
-    errorId: field.errorId,
-    defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
-    error: field.errors?.[0],
-    key: field.key,
-  };
-}
+/** A field's state from its form: kept apart (./field-state.ts), so that fields outside an ActionForm need not load it. */
+export { useFieldState, type FieldState } from "./field-state";
 
 /** What the enclosing form sent when the server refused it (the answer's values as typed), or nothing. */
 export function useSubmittedValues(): Record<string, unknown> | undefined {

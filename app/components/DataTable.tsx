@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { pageLinks, type PageInfo } from "../../domain/pagination";
-import { orderStatuses, paymentStatuses, type Tone } from "../../domain/vocabulary";
+import { orderStatuses, paymentStatuses } from "../../domain/vocabulary";
 
 export interface Column<T> {
   header: string;
@@ -201,19 +201,8 @@ export function Pagination({ page, param }: { page: PageInfo; param: string }) {
   );
 }
 
-/** A small coloured label for a status. */
-export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
-  return <span className={BADGE[tone]}>{children}</span>;
-}
-
-/** Whole class names (the utilities in app.css), so that Tailwind finds each one in the source. */
-const BADGE: Record<Tone, string> = {
-  green: "badge-green",
-  amber: "badge-amber",
-  red: "badge-red",
-  grey: "badge-grey",
-  blue: "badge-blue",
-};
+/** The status label, in a module of its own (a page may show badges without a table). */
+export { Badge } from "./Badge";
 
 export const paymentTone = paymentStatuses.tone;
 export const orderTone = orderStatuses.tone;

@@ -1,14 +1,16 @@
 import { StrokeIcon } from "./StrokeIcon";
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 
 /**
  * A native <dialog> shown as a modal while `open` is true. The browser handles focus and Escape; a click on the
  * dialog element itself (not on its content) is a click on the backdrop, and closes it too. A dialog the server
- * rendered open (see Modal) becomes a modal one once the page runs.
+ * rendered open (see Modal) becomes a modal one once the page runs. The button that opens one without JavaScript too
+ * is app/components/admin/OpenDialogButton.tsx.
  */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Before the browser paints: a dialog first drawn open (one loaded when it is opened) never shows in place first.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.matches(":modal")) {
@@ -93,52 +95,5 @@ export function CloseButton({ onClick, label = "Close" }: { onClick: () => void;
         <path d="M6 6l12 12M18 6L6 18" />
       </StrokeIcon>
     </button>
-  );
-}
-
-/**
- * The button that opens a dialog: with JavaScript it calls `onOpen`; without, it is a GET form that puts
- * `name=value` in the address, from which the page renders the dialog open (see Modal).
- */
-export function OpenDialogButton({
-  name,
-  value,
-  onOpen,
-  className,
-  disabled,
-  title,
-  label,
-  children,
-}: {
-  name: string;
-  value: string;
-  onOpen: () => void;
-  className?: string;
-  disabled?: boolean;
-  title?: string;
-  label?: string;
-  children: ReactNode;
-}) {
-  return (
-    <form
-      method="get"
-      className="contents"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onOpen();
-      }}
-    >
-      <button
-        type="submit"
-        name={name}
-        value={value}
-        className={className}
-        disabled={disabled}
-        title={title}
-        aria-label={label}
-      >
-        {children}
-      </button>
-    </form>
   );
 }

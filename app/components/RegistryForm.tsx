@@ -1,15 +1,21 @@
-import type { FieldDef, SectionDef } from "../../domain/registry";
+import type { FieldDef } from "../../domain/registry";
+import type { ListedRecord, SectionView } from "../content/section-view";
 import { ActionForm, useActionForm } from "./ActionForm";
+import { onDemand } from "./admin/on-demand";
 import { CheckboxField, TextAreaField, TextField } from "./forms";
-import { ImageField } from "./media/ImageField";
+
+// The image field (its preview and the library's button, with the image code they use) loads when a form shows one: a
+// content screen whose records are all filled in shows no form (./admin/on-demand.ts).
+const imageField = onDemand(() => import("./media/ImageField"));
 
 /** The form id of one registry form: a content screen holds several (one per section, and the update modal). */
 export const registryFormId = (intent: string, type: string, id = "") => `${intent}:${type}:${id}`;
 
 /**
- * The one form for every content section, built from its registry entry: labels, kinds, required marks. It posts to
- * the screen's action (intent add or update, see app/routes/admin/content.server.ts) with the one form pattern:
- * the spec's success text as a toast, what was typed kept on an error, emptied after an add.
+ * The one form for every content section, built from its registry entry as the screen's loader sends it
+ * (app/content/section-view.ts): labels, kinds, required marks. It posts to the screen's action (intent add or
+ * update, see app/routes/admin/content.server.ts) with the one form pattern: the spec's success text as a toast, what
+ * was typed kept on an error, emptied after an add.
  */
 export function RegistryForm({
   section,
@@ -17,8 +23,8 @@ export function RegistryForm({
   intent,
   onDone,
 }: {
-  section: SectionDef;
-  record?: Record<string, unknown> & { _id: string };
+  section: Pick<SectionView, "type" | "title" | "fields">;
+  record?: ListedRecord;
   intent: "add" | "update";
   onDone?: () => void;
 }) {
@@ -50,8 +56,10 @@ export function RegistryForm({
 function RegistryField({ field: f }: { field: FieldDef }) {
   const common = { label: f.optional ? `${f.label} (optional)` : f.label, name: f.name, required: !f.optional };
   if (f.kind === "longText") return <TextAreaField {...common} className="sm:col-span-2" />;
-  if (f.kind === "image" || f.kind === "media")
+  if (f.kind === "image" || f.kind === "media") {
+    const { ImageField } = imageField();
     return <ImageField {...common} kind={f.kind} className="sm:col-span-2" />;
+  }
   if (f.kind === "checkbox") return <CheckboxField label={f.label} name={f.name} />;
   if (f.kind === "number")
     return <TextField {...common} type="number" min={f.min} step={f.integer ? 1 : "any"} inputMode="decimal" />;

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { HONEYPOT_FIELD } from "../../domain/honeypot";
-import { useFieldState } from "./ActionForm";
+import { useFieldState } from "./field-state";
 
 /** A field hidden from people; bots that fill it in are answered with success and ignored. */
 export function Honeypot() {

@@ -192,13 +192,14 @@ describe("a frame of its own", () => {
     expect(await customer.getByRole("heading", { level: 1 }).textContent()).toBe("You don't have any permission");
     expect(await backOfficeNav(customer).count()).toBe(0);
     expect(await customer.getByRole("banner").count()).toBe(1);
-    // The site's frame is loaded on demand there (the back office's scripts leave it out): once it has arrived the
-    // page is hydrated without a mismatch, the footer is still drawn, and the header's links navigate in the page.
+    // The site frame's error page is loaded on demand there, with its route module (the back office's scripts leave
+    // it out): once it has arrived the page is hydrated without a mismatch, the footer is still drawn, and the
+    // header's links navigate in the page.
     await customer.waitForSelector("html[data-hydrated]");
     await expect
       .poll(() =>
         customer.evaluate(() =>
-          performance.getEntriesByType("resource").some((r) => /\/SiteFrame-[\w-]+\.js$/.test(r.name)),
+          performance.getEntriesByType("resource").some((r) => /\/site-frame-[\w-]+\.js$/.test(r.name)),
         ),
       )
       .toBe(true);

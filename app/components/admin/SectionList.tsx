@@ -1,29 +1,32 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
-import { Link, useLocation, useSearchParams } from "react-router";
-import { editHref } from "../../content/admin-screens";
-import { recordTitle, type ListLook, type SectionDef } from "../../../domain/registry";
-import { formatPrice } from "../../lib/pricing";
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from "react";
+import { Link, useSearchParams } from "react-router";
+import type { ListLook } from "../../../domain/registry";
+import type { ListedRecord, RecordView, SectionView } from "../../content/section-view";
 import { ActionForm, PageAnswer, useActionForm } from "../ActionForm";
-import { Modal, OpenDialogButton } from "../Modal";
-import { DangerButton } from "../forms";
+import { onDemand } from "./on-demand";
+import { OpenDialogButton } from "./OpenDialogButton";
 
-export type ListedRecord = Record<string, unknown> & { _id: string };
-
-/** A card line from its template: "{field}" is the value, "{field:price}" the value as money. */
-export function fillLine(template: string, record: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (_, name: string, format?: string) =>
-    format === "price" ? formatPrice(Number(record[name])) : String(record[name] ?? ""),
-  );
-}
+// The dialogs load when first opened: most visits open none (./on-demand.ts; the server draws one an address opens).
+const modal = onDemand(() => import("../Modal"));
+const deleteDialog = onDemand(() => import("./DeleteDialog"));
 
 type RecordListProps = {
-  section: SectionDef;
-  records: ListedRecord[];
+  section: SectionView;
+  records: readonly RecordView[];
   editForm: (record: ListedRecord, done: () => void) => ReactNode;
 };
 
 /**
- * A list section's records on its admin screen, in the look its registry entry names (links by default).
+ * A list section's records on its admin screen, in the look its registry entry names (links by default), each with
+ * its title, edit address and card lines as the screen's loader worked them out (app/content/section-view.ts).
  * `editForm` draws the edit form for the dialog look (the form itself belongs to the screen).
  */
 export function RecordList({ section, records, editForm }: RecordListProps) {
@@ -39,28 +42,27 @@ export function RecordList({ section, records, editForm }: RecordListProps) {
 }
 
 function Records({ section, records, editForm }: RecordListProps) {
-  const list: ListLook = section.admin.list ?? { look: "links" };
-  const title = (r: ListedRecord) => recordTitle(section, r);
-  const controls = (r: ListedRecord, i: number) => (
-    <RecordControls section={section} record={r} index={i} count={records.length} />
+  const list = section.list;
+  const controls = (r: RecordView, i: number) => (
+    <RecordControls section={section} item={r} index={i} count={records.length} />
   );
   switch (list.look) {
     case "cards":
       return (
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {records.map((r) => (
-            <li key={r._id} className="rounded-xl bg-sand p-5">
-              <p className="font-serif text-lg text-forest">{title(r)}</p>
-              {list.lines.map((line, i) => (
-                <p key={i} className={i === 0 ? "mt-2 text-sm" : "text-sm text-mist"}>
-                  {fillLine(line, r)}
+          {records.map((r, i) => (
+            <li key={r.record._id} className="rounded-xl bg-sand p-5">
+              <p className="font-serif text-lg text-forest">{r.title}</p>
+              {r.lines.map((line, n) => (
+                <p key={n} className={n === 0 ? "mt-2 text-sm" : "text-sm text-mist"}>
+                  {line}
                 </p>
               ))}
               <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-                <Link to={editHref(section, r._id)} className="btn-outline px-4 py-2 text-xs">
+                <Link to={r.edit} className="btn-outline px-4 py-2 text-xs">
                   {list.editText}
                 </Link>
-                {controls(r, records.indexOf(r))}
+                {controls(r, i)}
               </div>
             </li>
           ))}
@@ -69,14 +71,14 @@ function Records({ section, records, editForm }: RecordListProps) {
     case "steps":
       return (
         <ul className="mt-6 grid gap-4 sm:grid-cols-2">
-          {records.map((r) => (
-            <li key={r._id} className="rounded-xl border-l-4 border-clay bg-sand p-5">
-              <p className="text-xs font-semibold text-clay">Step {String(r[list.number])}</p>
-              <Link to={editHref(section, r._id)} className="mt-1 block font-serif text-lg text-forest hover:text-clay">
-                {title(r)}
+          {records.map((r, i) => (
+            <li key={r.record._id} className="rounded-xl border-l-4 border-clay bg-sand p-5">
+              <p className="text-xs font-semibold text-clay">Step {String(r.record[list.number])}</p>
+              <Link to={r.edit} className="mt-1 block font-serif text-lg text-forest hover:text-clay">
+                {r.title}
               </Link>
-              <p className="mt-1 text-sm text-mist">{String(r[list.details])}</p>
-              <div className="mt-3">{controls(r, records.indexOf(r))}</div>
+              <p className="mt-1 text-sm text-mist">{String(r.record[list.details])}</p>
+              <div className="mt-3">{controls(r, i)}</div>
             </li>
           ))}
         </ul>
@@ -84,34 +86,34 @@ function Records({ section, records, editForm }: RecordListProps) {
     case "numbers":
       return (
         <ul className="mt-6 flex flex-wrap gap-3">
-          {records
-            .filter((r) => !list.only || list.only.includes(String(r[list.number])))
-            .map((r) => (
-              <li key={r._id} className="flex flex-col items-center gap-2">
+          {records.map((r, i) =>
+            !list.only || list.only.includes(String(r.record[list.number])) ? (
+              <li key={r.record._id} className="flex flex-col items-center gap-2">
                 <Link
-                  to={editHref(section, r._id)}
+                  to={r.edit}
                   className="inline-flex h-14 w-14 items-center justify-center rounded-full bg-forest font-serif text-lg text-white hover:bg-clay"
                 >
-                  {String(r[list.number])}
+                  {String(r.record[list.number])}
                 </Link>
-                {controls(r, records.indexOf(r))}
+                {controls(r, i)}
               </li>
-            ))}
+            ) : null,
+          )}
         </ul>
       );
     case "dialog":
-      return <DialogList records={records} title={title} look={list} editForm={editForm} controls={controls} />;
+      return <DialogList records={records} look={list} editForm={editForm} controls={controls} />;
     case "links":
       return (
         <ul className="mt-4 divide-y divide-linen">
           {records.map((r, i) => (
-            <li key={r._id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
+            <li key={r.record._id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
               {/* The title is the link to its edit screen (spec 2: "each title links to …"). */}
               <Link
-                to={editHref(section, r._id)}
+                to={r.edit}
                 className="group flex min-w-0 flex-1 basis-60 items-center justify-between gap-3 py-1 text-sm text-ink hover:text-clay"
               >
-                <span className="min-w-0">{title(r)}</span>
+                <span className="min-w-0">{r.title}</span>
                 <span className="shrink-0 font-semibold text-clay group-hover:underline">Edit</span>
               </Link>
               {controls(r, i)}
@@ -125,34 +127,29 @@ function Records({ section, records, editForm }: RecordListProps) {
 /** One button per record, opening its edit form in a dialog with a close button (spec 2: the About sections). */
 function DialogList({
   records,
-  title,
   look,
   editForm,
   controls,
 }: {
-  records: ListedRecord[];
-  title: (r: ListedRecord) => string;
+  records: readonly RecordView[];
   look: Extract<ListLook, { look: "dialog" }>;
   editForm: (record: ListedRecord, done: () => void) => ReactNode;
-  controls: (record: ListedRecord, index: number) => ReactNode;
+  controls: (record: RecordView, index: number) => ReactNode;
 }) {
   // Without JavaScript the button opens this screen with ?edit={id}, which renders the dialog open.
   const [params] = useSearchParams();
-  const [editing, setEditing] = useState<ListedRecord | null>(
-    () => records.find((r) => r._id === params.get("edit")) ?? null,
-  );
-  const close = () => setEditing(null);
+  const editing = useDialog(() => records.find((r) => r.record._id === params.get("edit"))?.record);
   return (
     <>
       <ul className="mt-4 divide-y divide-linen">
         {records.map((r, i) => (
-          <li key={r._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-            <span className="min-w-0 flex-1 basis-48 text-sm">{title(r)}</span>
+          <li key={r.record._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <span className="min-w-0 flex-1 basis-48 text-sm">{r.title}</span>
             <span className="flex flex-wrap items-center gap-3">
               <OpenDialogButton
                 name="edit"
-                value={r._id}
-                onOpen={() => setEditing(r)}
+                value={r.record._id}
+                onOpen={() => editing.open(r.record)}
                 className="btn-outline px-4 py-2 text-xs"
               >
                 {look.editText}
@@ -162,11 +159,42 @@ function DialogList({
           </li>
         ))}
       </ul>
-      <Modal open={editing !== null} onClose={close} title={look.dialogTitle}>
-        {editing ? editForm(editing, close) : null}
-      </Modal>
+      {editing.drawn ? (
+        <EditDialog open={editing.subject !== null} onClose={editing.close} title={look.dialogTitle}>
+          {editing.subject ? editForm(editing.subject, editing.close) : null}
+        </EditDialog>
+      ) : null}
     </>
   );
+}
+
+function EditDialog(props: ComponentProps<typeof import("../Modal").Modal>) {
+  const { Modal } = modal();
+  return <Modal {...props} />;
+}
+
+function ConfirmDialog(props: ComponentProps<typeof import("./DeleteDialog").default>) {
+  const { default: DeleteDialog } = deleteDialog();
+  return <DeleteDialog {...props} />;
+}
+
+/**
+ * A dialog's subject (null while closed), opened by address (`initial`, a ?edit= or ?delete= search) or by `open`.
+ * It is drawn from its first opening on (its script loads then), so that closing it hands the focus back to the button
+ * that opened it.
+ */
+function useDialog<T>(initial: () => T | undefined) {
+  const [subject, setSubject] = useState<T | null>(() => initial() ?? null);
+  const [drawn, setDrawn] = useState(subject !== null);
+  // In a transition: the page stays as it is while the dialog's script arrives (./on-demand.ts).
+  const open = useCallback((value: T) => {
+    startTransition(() => {
+      setSubject(value);
+      setDrawn(true);
+    });
+  }, []);
+  const close = useCallback(() => setSubject(null), []);
+  return { subject, drawn, open, close };
 }
 
 /** The form ids of a record's curation forms (their answers come back with the page without JavaScript). */
@@ -174,7 +202,7 @@ export const deleteFormId = (type: string) => `delete:${type}`;
 const moveFormId = (type: string, id: string) => `move:${type}:${id}`;
 
 /** Opens the delete confirmation of the enclosing section. */
-const AskDelete = createContext<((record: ListedRecord) => void) | null>(null);
+const AskDelete = createContext<((record: RecordView) => void) | null>(null);
 
 /**
  * A section's curation: the one delete confirmation (a native dialog; without JavaScript the Delete button opens this
@@ -185,78 +213,37 @@ export function Curation({
   records,
   children,
 }: {
-  section: SectionDef;
-  records: ListedRecord[];
+  section: SectionView;
+  records: readonly RecordView[];
   children: ReactNode;
 }) {
   const [params] = useSearchParams();
-  const [deleting, setDeleting] = useState<ListedRecord | null>(
-    () => records.find((r) => r._id === params.get("delete")) ?? null,
-  );
-  const close = useCallback(() => setDeleting(null), []);
+  const deleting = useDialog(() => records.find((r) => r.record._id === params.get("delete")));
   return (
-    <AskDelete.Provider value={setDeleting}>
+    <AskDelete.Provider value={deleting.open}>
       <PageAnswer form={deleteFormId(section.type)} />
       {children}
-      <Modal
-        open={deleting !== null}
-        onClose={close}
-        title={`Delete this ${section.title}?`}
-        testId={`delete-dialog-${section.type}`}
-      >
-        {deleting ? <ConfirmDelete section={section} record={deleting} onDone={close} /> : null}
-      </Modal>
+      {deleting.drawn ? (
+        <ConfirmDialog
+          formId={deleteFormId(section.type)}
+          section={section}
+          item={deleting.subject}
+          onClose={deleting.close}
+        />
+      ) : null}
     </AskDelete.Provider>
   );
 }
 
-function ConfirmDelete({ section, record, onDone }: { section: SectionDef; record: ListedRecord; onDone: () => void }) {
-  const form = useActionForm({ id: deleteFormId(section.type), onSuccess: onDone });
-  const { pathname } = useLocation();
-  const [searchParams] = useSearchParams();
-  const title = recordTitle(section, record);
-  return (
-    <ActionForm handle={form} intent="delete" hidden={{ type: section.type, id: record._id }}>
-      <p className="text-sm text-ink">
-        {title ? <strong>“{title}”</strong> : `This ${section.title}`} will be removed from the site at once. It stays
-        in the{" "}
-        <Link to="/trash" className="font-semibold text-clay underline underline-offset-2">
-          trash
-        </Link>{" "}
-        for 30 days, where it can be restored.
-      </p>
-      <div className="mt-6 flex flex-wrap justify-end gap-3">
-        {/* Without JavaScript the dialog is this page's ?delete= address: cancelling is leaving it. */}
-        <Link
-          to={pathname}
-          replace
-          preventScrollReset
-          onClick={(e) => {
-            // Opened from its address (?delete=): leave that address too, so a reload does not open it again.
-            if (!searchParams.has("delete")) e.preventDefault();
-            onDone();
-          }}
-          className="btn-outline px-5 py-2 text-sm"
-        >
-          Cancel
-        </Link>
-        <DangerButton busy={form.busy} busyLabel="Deleting…" compact>
-          Delete
-        </DangerButton>
-      </div>
-    </ActionForm>
-  );
-}
-
 /** A Delete button that asks first (the section's dialog). */
-export function DeleteButton({ section, record }: { section: SectionDef; record: ListedRecord }) {
+export function DeleteButton({ section, item }: { section: SectionView; item: RecordView }) {
   const ask = useContext(AskDelete);
-  const title = recordTitle(section, record) || section.title;
+  const title = item.title || section.title;
   return (
     <OpenDialogButton
       name="delete"
-      value={record._id}
-      onOpen={() => ask?.(record)}
+      value={item.record._id}
+      onOpen={() => ask?.(item)}
       className="rounded-full px-3 py-1.5 text-xs font-semibold text-red-800 ring-1 ring-red-200 hover:bg-red-50"
       label={`Delete ${title}`}
     >
@@ -268,23 +255,28 @@ export function DeleteButton({ section, record }: { section: SectionDef; record:
 /** Move up, move down (a list's order is stored; the public pages follow it) and delete, for one record. */
 function RecordControls({
   section,
-  record,
+  item,
   index,
   count,
 }: {
-  section: SectionDef;
-  record: ListedRecord;
+  section: SectionView;
+  item: RecordView;
   index: number;
   count: number;
 }) {
-  const form = useActionForm({ id: moveFormId(section.type, record._id) });
-  const title = recordTitle(section, record) || section.title;
+  const form = useActionForm({ id: moveFormId(section.type, item.record._id) });
+  const title = item.title || section.title;
   const arrow =
     "inline-flex h-8 w-8 items-center justify-center rounded-full text-forest ring-1 ring-linen hover:bg-sand disabled:opacity-30 disabled:hover:bg-transparent";
   return (
     <span className="flex items-center gap-1.5" data-testid="record-controls">
       {count > 1 ? (
-        <ActionForm handle={form} intent="move" hidden={{ type: section.type, id: record._id }} className="contents">
+        <ActionForm
+          handle={form}
+          intent="move"
+          hidden={{ type: section.type, id: item.record._id }}
+          className="contents"
+        >
           <button
             type="submit"
             name="direction"
@@ -309,7 +301,7 @@ function RecordControls({
           </button>
         </ActionForm>
       ) : null}
-      <DeleteButton section={section} record={record} />
+      <DeleteButton section={section} item={item} />
     </span>
   );
 }

@@ -6,9 +6,9 @@ import { Header } from "./Header";
 /**
  * The public site's frame: the header, the page's main landmark and the footer, from the root's data (logo, site name,
  * the header's account links, the footer's content). Drawn around every page but the back office's (the pathless
- * layout app/routes/site-frame.tsx), so the back office's scripts never load it; the back office's refusal and the
- * root's error page load it on demand (./LazySiteFrame.tsx). Without the root's data (its loader failed) the page is
- * drawn alone.
+ * layout app/routes/site-frame.tsx), so the back office's scripts never load it; the back office's refusal loads that
+ * layout's error page on demand (app/components/back-office/SiteErrorPage.tsx). Without the root's data (its loader
+ * failed) the page is drawn alone.
  */
 export default function SiteFrame({ children, mainClassName }: { children: React.ReactNode; mainClassName?: string }) {
   const root = useRouteLoaderData<RootData>("root");

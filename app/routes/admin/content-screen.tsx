@@ -1,7 +1,13 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/content-screen";
-import { editHref, screenFor } from "../../content/admin-screens";
-import { getSection, recordTitle, type SectionDef } from "../../../domain/registry";
+import { screenFor } from "../../content/admin-screens";
+import {
+  recordView,
+  sectionView,
+  type ListedRecord,
+  type RecordView,
+  type SectionView,
+} from "../../content/section-view";
 import { Curation, DeleteButton, RecordList } from "../../components/admin/SectionList";
 import { PageAnswer } from "../../components/ActionForm";
 import { RegistryForm, registryFormId } from "../../components/RegistryForm";
@@ -9,37 +15,40 @@ import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { contentAction } from "./content.server";
 
-type Rec = Record<string, unknown> & { _id: string };
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");
   const screen = screenFor(new URL(request.url).pathname);
   if (!screen) throw data({ message: "Not found" }, { status: 404 });
   const snapshot = await context.services.content.snapshot();
-  const sections = screen.sections.map((s) => ({
-    type: s.type,
-    records: snapshot[s.type as keyof typeof snapshot] as unknown as Rec[],
-  }));
-  // The library images its fields show (previews).
-  return { path: screen.path, sections, media: await context.services.media.describe(sections) };
+  const sections = screen.sections.map((section) => {
+    const records = snapshot[section.type as keyof typeof snapshot] as unknown as ListedRecord[];
+    // What the screen draws of the section and its records, from the registry (whose code stays on the server).
+    return { section: sectionView(section, records), records: records.map((r) => recordView(section, r)) };
+  });
+  return {
+    path: screen.path,
+    heading: screen.sections[0]!.admin.heading,
+    sections,
+    // The library images its fields show (previews).
+    media: await context.services.media.describe(sections.map(({ records }) => records.map((r) => r.record))),
+  };
 }
 
 export const action = ({ request, context }: Route.ActionArgs) => contentAction(request, context);
 
 export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data ? getSection(data.sections[0]!.type)!.admin.heading : "Content" },
+  { title: data?.heading ?? "Content" },
   { name: "robots", content: "noindex" },
 ];
 
 /** Every content screen of spec 2, from the registry: a singleton's add form or edit link; a list's form and its records. */
 export default function ContentScreen({ loaderData }: Route.ComponentProps) {
-  const first = getSection(loaderData.sections[0]!.type)!;
   return (
     <>
-      <AdminHeader title={first.admin.heading} back={{ to: "/setting", label: "All site content" }} />
+      <AdminHeader title={loaderData.heading} back={{ to: "/setting", label: "All site content" }} />
       <div className="space-y-10">
-        {loaderData.sections.map(({ type, records }) => (
-          <SectionPanel key={type} section={getSection(type)!} records={records} />
+        {loaderData.sections.map(({ section, records }) => (
+          <SectionPanel key={section.type} section={section} records={records} />
         ))}
       </div>
     </>
@@ -48,7 +57,7 @@ export default function ContentScreen({ loaderData }: Route.ComponentProps) {
 
 const panel = "rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8";
 
-function SectionPanel({ section, records }: { section: SectionDef; records: Rec[] }) {
+function SectionPanel({ section, records }: { section: SectionView; records: readonly RecordView[] }) {
   if (section.cardinality === "singleton") {
     const record = records[0];
     return (
@@ -58,12 +67,12 @@ function SectionPanel({ section, records }: { section: SectionDef; records: Rec[
         <Curation section={section} records={records}>
           {record ? (
             <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
-              <p className="min-w-0 flex-1 basis-48 text-sm text-mist">{recordTitle(section, record)}</p>
+              <p className="min-w-0 flex-1 basis-48 text-sm text-mist">{record.title}</p>
               <span className="flex flex-wrap items-center gap-3">
-                <Link to={editHref(section, record._id)} className="btn-dark">
-                  {section.admin.editLinkText ?? `Edit ${section.title}`}
+                <Link to={record.edit} className="btn-dark">
+                  {section.editLinkText ?? `Edit ${section.title}`}
                 </Link>
-                <DeleteButton section={section} record={record} />
+                <DeleteButton section={section} item={record} />
               </span>
             </div>
           ) : (
@@ -75,11 +84,10 @@ function SectionPanel({ section, records }: { section: SectionDef; records: Rec[
       </section>
     );
   }
-  const full = section.max !== undefined && records.length >= section.max;
   return (
     <section className="space-y-6" data-testid={`panel-${section.type}`}>
       <div className={panel}>
-        <h2 className="font-serif text-xl text-forest">{section.admin.heading}</h2>
+        <h2 className="font-serif text-xl text-forest">{section.heading}</h2>
         <RecordList
           section={section}
           records={records}
@@ -89,7 +97,7 @@ function SectionPanel({ section, records }: { section: SectionDef; records: Rec[
       <div className={panel}>
         <h2 className="font-serif text-xl text-forest">Add {section.title}</h2>
         <div className="mt-6">
-          {full ? (
+          {section.full ? (
             <p className="rounded-xl bg-sand px-4 py-3 text-sm text-ink" data-testid="max-notice">
               {section.maxNotice}
             </p>

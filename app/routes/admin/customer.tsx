@@ -7,13 +7,15 @@ import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
-import { paymentMethods } from "../../../domain/vocabulary";
+import { orderStatuses, paymentMethods, paymentStatuses } from "../../../domain/vocabulary";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, orderTone, paymentTone } from "../../components/DataTable";
+import { Badge } from "../../components/Badge";
 import { SelectField, TextAreaField, TextField } from "../../components/forms";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
+import type { CustomerRecord } from "../../../server/services/customers";
+import type { SubscriptionView } from "../../../server/services/subscriptions";
 import { AdminHeader } from "./layout";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -22,8 +24,74 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     context.services.customers.get(params.id),
     context.services.subscriptions.forUser(params.id),
   ]);
-  // A one-time key per form shown: the same post sent twice gives one order (a double click, a reload).
-  return { customer, subscriptions, grantKey: crypto.randomUUID(), timeZone: context.config.timeZone };
+  const zone = context.config.timeZone;
+  return {
+    customer: shownCustomer(customer, zone),
+    subscriptions: subscriptions.map((s) => shownSubscription(s, zone)),
+    // A one-time key per form shown: the same post sent twice gives one order (a double click, a reload).
+    grantKey: crypto.randomUUID(),
+    maxDays: MAX_GIVEN_DAYS,
+  };
+}
+
+/*
+ * The record as the page shows it: dates in the site's time zone, money, labels and badge tones as text, worked out
+ * here (the formats, vocabularies and membership rules stay on the server: the page's scripts need not carry them).
+ */
+function shownCustomer(c: CustomerRecord, zone: string) {
+  const m = c.membership;
+  return {
+    ...c,
+    membership:
+      m.state === "active"
+        ? `${m.packageName} · until ${longDate(m.expiresAt, zone)} (${m.daysLeft} ${m.daysLeft === 1 ? "day" : "days"} left)`
+        : m.state === "waiting"
+          ? WAITING_TEXTS.title
+          : m.state === "expired"
+            ? "Expired"
+            : "No membership",
+    badge: c.endingSoon
+      ? { tone: "amber" as const, label: "Ending soon" }
+      : { tone: customerStateTone(c.state), label: CUSTOMER_STATE_LABELS[c.state] },
+    totalSpent: money(c.totalSpent),
+    joinedAt: longDate(c.joinedAt, zone),
+    orders: c.orders.map((o) => ({
+      ...o,
+      createdAt: longDate(o.createdAt, zone),
+      packagePrice: money(o.packagePrice),
+      paymentTone: paymentStatuses.tone(o.paymentStatus as never),
+      orderTone: orderStatuses.tone(o.orderStatus as never),
+      paymentMethod: o.paymentMethod ? paymentMethods.label(o.paymentMethod) : null,
+      // Whose mail the Resend button sends again: an unpaid order's confirmation, a paid one's receipt (not a gift's).
+      resendable: o.paymentStatus === "UnPaid" || (o.paymentStatus === "Paid" && o.paymentMethod !== "Gift"),
+      membershipValid: o.membershipValid ? longDate(o.membershipValid, zone) : null,
+    })),
+    timeline: c.timeline.map((w) => ({ ...w, starts: longDate(w.starts, zone), ends: longDate(w.ends, zone) })),
+    mails: c.mails.map((mail) => ({ ...mail, queuedAt: dateTime(mail.queuedAt, zone) })),
+    activity: c.activity.map((e) => ({ ...e, createdAt: dateTime(e.createdAt, zone) })),
+    noteUpdatedAt: c.noteUpdatedAt ? dateTime(c.noteUpdatedAt, zone) : null,
+  };
+}
+
+function shownSubscription(s: SubscriptionView, zone: string) {
+  const date = (d: Date | null) => (d ? longDate(d, zone) : null);
+  return {
+    id: s.id,
+    orderId: s.orderId,
+    orderNumber: s.orderNumber,
+    packageName: s.packageName,
+    amount: money(s.amount),
+    periodDays: s.periodDays,
+    active: s.status === "active",
+    status: SUBSCRIPTION_STATUS_LABELS[s.status],
+    payments: s.payments,
+    cancelledBy: s.cancelledBy,
+    signedUpAt: date(s.signedUpAt),
+    cancelledAt: date(s.cancelledAt),
+    endedAt: date(s.endedAt),
+    lastFailedAt: date(s.lastFailedAt),
+    nextPaymentAt: date(s.nextPaymentAt),
+  };
 }
 
 /** The record's actions (intents grant, bank-transfer, resend, sign-out, note), each audited by its service. */
@@ -85,7 +153,7 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 type Customer = Route.ComponentProps["loaderData"]["customer"];
 
 export default function CustomerPage({
-  loaderData: { customer: c, subscriptions, grantKey, timeZone },
+  loaderData: { customer: c, subscriptions, grantKey, maxDays },
 }: Route.ComponentProps) {
   const unpaid = c.orders.filter((o) => o.paymentStatus === "UnPaid");
   return (
@@ -100,19 +168,19 @@ export default function CustomerPage({
           </Link>
         }
       />
-      <Summary c={c} timeZone={timeZone} />
+      <Summary c={c} />
       <div className="mt-6 grid gap-6 xl:grid-cols-[1fr_24rem]">
         <div className="min-w-0 space-y-6">
-          {subscriptions.length ? <Subscriptions subscriptions={subscriptions} timeZone={timeZone} /> : null}
-          <Orders c={c} timeZone={timeZone} />
-          <Timeline c={c} timeZone={timeZone} />
-          <Mails c={c} timeZone={timeZone} />
-          <Activity c={c} timeZone={timeZone} />
+          {subscriptions.length ? <Subscriptions subscriptions={subscriptions} /> : null}
+          <Orders c={c} />
+          <Timeline c={c} />
+          <Mails c={c} />
+          <Activity c={c} />
         </div>
         <div className="space-y-6">
-          <GrantForm grantKey={grantKey} />
+          <GrantForm grantKey={grantKey} maxDays={maxDays} />
           {unpaid.length ? <BankTransferForm orders={unpaid} /> : null}
-          <NoteForm note={c.note} updatedAt={c.noteUpdatedAt} timeZone={timeZone} />
+          <NoteForm note={c.note} updatedAt={c.noteUpdatedAt} />
           <SignOutForm sessions={c.sessions} />
         </div>
       </div>
@@ -123,29 +191,17 @@ export default function CustomerPage({
 const card = "rounded-2xl bg-white p-6 ring-1 ring-linen";
 const h2 = "font-serif text-lg text-forest";
 
-function Summary({ c, timeZone }: { c: Customer; timeZone: string }) {
-  const m = c.membership;
-  const membership =
-    m.state === "active"
-      ? `${m.packageName} · until ${longDate(m.expiresAt, timeZone)} (${m.daysLeft} ${m.daysLeft === 1 ? "day" : "days"} left)`
-      : m.state === "waiting"
-        ? WAITING_TEXTS.title
-        : m.state === "expired"
-          ? "Expired"
-          : "No membership";
+function Summary({ c }: { c: Customer }) {
   const facts: [string, React.ReactNode][] = [
     [
       "Membership",
       <>
-        <Badge tone={c.endingSoon ? "amber" : customerStateTone(c.state)}>
-          {c.endingSoon ? "Ending soon" : CUSTOMER_STATE_LABELS[c.state]}
-        </Badge>{" "}
-        <span data-testid="customer-membership">{membership}</span>
+        <Badge tone={c.badge.tone}>{c.badge.label}</Badge> <span data-testid="customer-membership">{c.membership}</span>
       </>,
     ],
-    ["Total spent", `$${money(c.totalSpent)}`],
+    ["Total spent", `$${c.totalSpent}`],
     ["Orders", String(c.orders.length)],
-    ["Joined", longDate(c.joinedAt, timeZone)],
+    ["Joined", c.joinedAt],
     ["Email", c.emailVerified ? "Confirmed" : "Not confirmed yet"],
     ["Signed in on", c.sessions === 1 ? "1 device" : `${c.sessions} devices`],
   ];
@@ -162,13 +218,7 @@ function Summary({ c, timeZone }: { c: Customer; timeZone: string }) {
 }
 
 /** Their PayPal subscriptions (decision 046), each with a link to mark an active one cancelled. */
-function Subscriptions({
-  subscriptions,
-  timeZone,
-}: {
-  subscriptions: Route.ComponentProps["loaderData"]["subscriptions"];
-  timeZone: string;
-}) {
+function Subscriptions({ subscriptions }: { subscriptions: Route.ComponentProps["loaderData"]["subscriptions"] }) {
   return (
     <section className={card} aria-labelledby="subscriptions-title" data-testid="customer-subscriptions">
       <h2 id="subscriptions-title" className={h2}>
@@ -179,30 +229,30 @@ function Subscriptions({
           <li key={s.id} className="flex flex-wrap items-start justify-between gap-3 py-3 text-sm">
             <div className="min-w-0">
               <p>
-                {s.packageName} · ${money(s.amount)} every {s.periodDays} days{" "}
-                <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
+                {s.packageName} · ${s.amount} every {s.periodDays} days{" "}
+                <Badge tone={s.active ? "green" : "grey"}>{s.status}</Badge>
               </p>
               <p className="text-xs text-mist">
-                Started {s.signedUpAt ? longDate(s.signedUpAt, timeZone) : "—"} with{" "}
+                Started {s.signedUpAt ?? "—"} with{" "}
                 <Link to={`/admin/payment-status/${s.orderId}`} className="font-mono text-forest hover:underline">
                   {s.orderNumber}
                 </Link>{" "}
                 · {paymentsSoFar(s.payments)}
-                {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
+                {s.nextPaymentAt ? ` · next payment ${s.nextPaymentAt}` : ""}
               </p>
               {s.cancelledAt ? (
                 <p className="text-xs text-mist">
-                  Cancelled {longDate(s.cancelledAt, timeZone)}
+                  Cancelled {s.cancelledAt}
                   {s.cancelledBy ? ` by ${s.cancelledBy}` : ""}
                 </p>
               ) : s.endedAt ? (
-                <p className="text-xs text-mist">Ended {longDate(s.endedAt, timeZone)}</p>
+                <p className="text-xs text-mist">Ended {s.endedAt}</p>
               ) : null}
-              {s.lastFailedAt && s.status === "active" ? (
-                <p className="text-xs text-red-800">Last payment failed {longDate(s.lastFailedAt, timeZone)}</p>
+              {s.lastFailedAt && s.active ? (
+                <p className="text-xs text-red-800">Last payment failed {s.lastFailedAt}</p>
               ) : null}
             </div>
-            {s.status === "active" ? (
+            {s.active ? (
               <Link
                 to={`/subscriptions/${s.id}/cancel`}
                 className="text-xs font-semibold text-clay hover:underline"
@@ -218,7 +268,7 @@ function Subscriptions({
   );
 }
 
-function Orders({ c, timeZone }: { c: Customer; timeZone: string }) {
+function Orders({ c }: { c: Customer }) {
   return (
     <section className={card} aria-labelledby="orders-title" data-testid="customer-orders">
       <h2 id="orders-title" className={h2}>
@@ -234,23 +284,21 @@ function Orders({ c, timeZone }: { c: Customer; timeZone: string }) {
                 <Link to={`/admin/payment-status/${o.id}`} className="font-mono text-xs font-semibold text-forest">
                   {o.number}
                 </Link>{" "}
-                <span className="text-mist">· {longDate(o.createdAt, timeZone)}</span>
+                <span className="text-mist">· {o.createdAt}</span>
                 <p>
-                  {o.packageName} · ${money(o.packagePrice)} · {o.packageValidity} days
+                  {o.packageName} · ${o.packagePrice} · {o.packageValidity} days
                 </p>
                 <p className="mt-1 flex flex-wrap items-center gap-2">
-                  <Badge tone={paymentTone(o.paymentStatus as never)}>{o.paymentStatus}</Badge>
-                  <Badge tone={orderTone(o.orderStatus as never)}>{o.orderStatus}</Badge>
+                  <Badge tone={o.paymentTone}>{o.paymentStatus}</Badge>
+                  <Badge tone={o.orderTone}>{o.orderStatus}</Badge>
                   {o.paymentMethod ? (
                     <span className="text-xs text-mist">
-                      {paymentMethods.label(o.paymentMethod)}
+                      {o.paymentMethod}
                       {o.paymentReference ? ` · ${o.paymentReference}` : ""}
                     </span>
                   ) : null}
                 </p>
-                {o.membershipValid ? (
-                  <p className="text-xs text-mist">Membership until {longDate(o.membershipValid, timeZone)}</p>
-                ) : null}
+                {o.membershipValid ? <p className="text-xs text-mist">Membership until {o.membershipValid}</p> : null}
               </div>
               <div className="flex flex-col items-end gap-1.5">
                 {o.invoiceNumber ? (
@@ -263,7 +311,7 @@ function Orders({ c, timeZone }: { c: Customer; timeZone: string }) {
                     </a>
                   </span>
                 ) : null}
-                {o.paymentStatus === "UnPaid" || (o.paymentStatus === "Paid" && o.paymentMethod !== "Gift") ? (
+                {o.resendable ? (
                   <ResendButton orderId={o.id} number={o.number} paid={o.paymentStatus === "Paid"} />
                 ) : null}
               </div>
@@ -291,7 +339,7 @@ function ResendButton({ orderId, number, paid }: { orderId: string; number: stri
   );
 }
 
-function Timeline({ c, timeZone }: { c: Customer; timeZone: string }) {
+function Timeline({ c }: { c: Customer }) {
   return (
     <section className={card} aria-labelledby="timeline-title" data-testid="customer-timeline">
       <h2 id="timeline-title" className={h2}>
@@ -305,7 +353,7 @@ function Timeline({ c, timeZone }: { c: Customer; timeZone: string }) {
             <li key={w.orderId} className="flex flex-wrap gap-x-2">
               <span className="font-mono text-xs text-mist">{w.number}</span>
               <span>
-                {w.packageName}, {w.days} days: {longDate(w.starts, timeZone)} – {longDate(w.ends, timeZone)}
+                {w.packageName}, {w.days} days: {w.starts} – {w.ends}
               </span>
             </li>
           ))}
@@ -315,7 +363,7 @@ function Timeline({ c, timeZone }: { c: Customer; timeZone: string }) {
   );
 }
 
-function Mails({ c, timeZone }: { c: Customer; timeZone: string }) {
+function Mails({ c }: { c: Customer }) {
   return (
     <section className={card} aria-labelledby="mails-title" data-testid="customer-mails">
       <h2 id="mails-title" className={h2}>
@@ -327,8 +375,7 @@ function Mails({ c, timeZone }: { c: Customer; timeZone: string }) {
         <ul className="mt-3 space-y-2 text-sm">
           {c.mails.map((m) => (
             <li key={m.id}>
-              <span className="text-mist">{dateTime(m.queuedAt, timeZone)}</span> · {m.subject} ·{" "}
-              <strong>{m.status}</strong>
+              <span className="text-mist">{m.queuedAt}</span> · {m.subject} · <strong>{m.status}</strong>
               {m.error ? <span className="text-red-800"> · {m.error}</span> : null}
             </li>
           ))}
@@ -338,7 +385,7 @@ function Mails({ c, timeZone }: { c: Customer; timeZone: string }) {
   );
 }
 
-function Activity({ c, timeZone }: { c: Customer; timeZone: string }) {
+function Activity({ c }: { c: Customer }) {
   return (
     <section className={card} aria-labelledby="activity-title" data-testid="customer-activity">
       <h2 id="activity-title" className={h2}>
@@ -351,8 +398,7 @@ function Activity({ c, timeZone }: { c: Customer; timeZone: string }) {
           {c.activity.map((e) => (
             <li key={e.id}>
               <p>
-                <span className="text-mist">{dateTime(e.createdAt, timeZone)}</span> · {e.actorEmail} · {e.action}{" "}
-                {e.kind.toLowerCase()}
+                <span className="text-mist">{e.createdAt}</span> · {e.actorEmail} · {e.action} {e.kind.toLowerCase()}
               </p>
               <ul className="text-xs text-mist">
                 {e.changes.map((ch) => (
@@ -369,7 +415,7 @@ function Activity({ c, timeZone }: { c: Customer; timeZone: string }) {
   );
 }
 
-function GrantForm({ grantKey }: { grantKey: string }) {
+function GrantForm({ grantKey, maxDays }: { grantKey: string; maxDays: number }) {
   const form = useActionForm({ id: "grant" });
   return (
     <ActionForm
@@ -383,7 +429,7 @@ function GrantForm({ grantKey }: { grantKey: string }) {
       <p className="text-xs text-mist">
         The days follow their current membership, free of charge, and they get a mail with the new end date.
       </p>
-      <TextField label="Days" name="days" type="number" min={1} max={MAX_GIVEN_DAYS} inputMode="numeric" required />
+      <TextField label="Days" name="days" type="number" min={1} max={maxDays} inputMode="numeric" required />
       <TextField label="Reason (only the staff see it)" name="reason" maxLength={200} required />
       <button type="submit" className="btn-dark w-full" disabled={form.busy}>
         {form.busy ? "Saving…" : "Give days"}
@@ -403,7 +449,7 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
         name="orderId"
         options={orders.map((o) => ({
           value: o.id,
-          label: `${o.number} · ${o.packageName} · $${money(o.packagePrice)}`,
+          label: `${o.number} · ${o.packageName} · $${o.packagePrice}`,
         }))}
         placeholder="Choose the order"
         defaultValue={orders.length === 1 ? orders[0]!.id : undefined}
@@ -421,13 +467,13 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
   );
 }
 
-function NoteForm({ note, updatedAt, timeZone }: { note: string; updatedAt: string | null; timeZone: string }) {
+function NoteForm({ note, updatedAt }: { note: string; updatedAt: string | null }) {
   const form = useActionForm({ id: "note", defaultValue: { note } });
   return (
     <ActionForm handle={form} intent="note" className={`${card} space-y-4`} testId="note-form">
       <h2 className={h2}>Private note</h2>
       <TextAreaField label="Only the staff see this note" name="note" rows={4} />
-      {updatedAt ? <p className="text-xs text-mist">Last saved {dateTime(updatedAt, timeZone)}</p> : null}
+      {updatedAt ? <p className="text-xs text-mist">Last saved {updatedAt}</p> : null}
       <button type="submit" className="btn-outline w-full" disabled={form.busy}>
         {form.busy ? "Saving…" : "Save note"}
       </button>

@@ -2,8 +2,8 @@ import { useEffect, useRef } from "react";
 import { Form, Link, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { SideNav } from "../../components/back-office/SideNav";
+import { SiteErrorPage } from "../../components/back-office/SiteErrorPage";
 import { ErrorPanel, describeError } from "../../components/ErrorPanel";
-import { LazySiteFrame } from "../../components/layout/LazySiteFrame";
 import { ADMIN_AREAS, areaHref } from "../../content/back-office-nav";
 import { requireStaff } from "../../lib/guards.server";
 import type { RootData } from "../../root";
@@ -60,24 +60,16 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 
 /**
  * A page of the back office that failed (403 for a role that does not open it, 404, 500): in the back office's frame
- * for staff; for anyone else (the layout's own guard refused them) the site's frame, loaded for that page alone.
+ * for staff; for anyone else (the layout's own guard refused them) the site's error page, in the site's frame, loaded
+ * for that page alone.
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<AdminLayoutData>(BACK_OFFICE_LAYOUT);
   const root = useRouteLoaderData<RootData>("root");
-  const title = <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>;
-  if (!data)
-    return (
-      <LazySiteFrame>
-        <div className="flex flex-1 items-center bg-sand/50">
-          {title}
-          <ErrorPanel error={error} />
-        </div>
-      </LazySiteFrame>
-    );
+  if (!data) return <SiteErrorPage />;
   return (
     <BackOfficeFrame data={data}>
-      {title}
+      <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>
       <div className="rounded-2xl bg-white ring-1 ring-linen">
         <ErrorPanel error={error} />
       </div>

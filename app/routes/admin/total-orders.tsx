@@ -17,6 +17,8 @@ import type { OrderSubscription } from "../../../server/services/subscriptions";
 import { AdminHeader, type AdminLayoutData } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 
+const PATH = "/total-orders";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const url = new URL(request.url);
@@ -30,35 +32,56 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     context.services.settings.all(),
   ]);
   const now = context.services.now();
+  const zone = context.config.timeZone;
   // Which orders of the page started or renewed a PayPal subscription, and where it stands: three reads for the page.
   const subscribed = await context.services.subscriptions.kindsOf(orders.map((o) => o._id));
+  const toDeliver = filters.view === "to-deliver";
+  const toDeliverHref = filtersHref(PATH, { view: "to-deliver" });
   return {
     page,
     filters,
+    // The views' addresses, and the filter form's Clear (shown when a filter beyond the view's own is set).
+    links: {
+      toDeliver: toDeliverHref,
+      clear:
+        isFiltered(filters) && !(toDeliver && !filters.q && !filters.from && !filters.to)
+          ? toDeliver
+            ? toDeliverHref
+            : PATH
+          : null,
+    },
     settings,
     // The setting's texts come with the page: domain/settings.ts builds schemas, which would bring zod to the browser.
     activation: { label: SETTINGS.autoActivate.label, help: SETTINGS.autoActivate.help },
-    timeZone: context.config.timeZone,
+    // Each order with what its row says, worked out here (the date and money formats and the badges' rules stay on
+    // the server: the desk's scripts need not carry them).
     orders: orders.map((o) => {
       const valid = o.membershipValid ? new Date(o.membershipValid) : null;
+      const badge = memberBadge(
+        { paymentStatus: o.paymentStatus, orderStatus: o.orderStatus, membershipValid: valid },
+        now,
+      );
       return {
         ...o,
+        price: money(o.packagePrice),
+        validUntil: valid ? longDate(valid, zone) : null,
         marker: validityMarker(valid, now),
-        badge: memberBadge({ paymentStatus: o.paymentStatus, orderStatus: o.orderStatus, membershipValid: valid }, now),
-        subscription: subscriptionOf(subscribed.get(o._id)),
+        badge,
+        badgeTone: memberBadgeTone(badge),
+        subscription: subscriptionOf(subscribed.get(o._id), zone),
       };
     }),
   };
 }
 
 /** What a desk row says of the subscription its order started or renewed: kind, status, payments, next payment. */
-function subscriptionOf(s: OrderSubscription | undefined) {
+/** What a subscribed order's row says of its subscription, worked out here like the rest of the row. */
+function subscriptionOf(s: OrderSubscription | undefined, zone: string) {
   if (!s) return null;
+  const next = s.view.nextPaymentAt ? ` · next payment ${longDate(s.view.nextPaymentAt, zone)}` : "";
   return {
     kind: s.kind,
-    status: s.status,
-    payments: s.view.payments,
-    nextPaymentAt: s.view.nextPaymentAt?.toISOString() ?? null,
+    facts: `${SUBSCRIPTION_STATUS_LABELS[s.status]} · ${paymentsSoFar(s.view.payments)}${next}`,
   };
 }
 
@@ -90,10 +113,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Total Orders" }, { name: "robots", content: "noindex" }];
 
-const PATH = "/total-orders";
-
 export default function TotalOrders({
-  loaderData: { orders, page, filters, settings, activation, timeZone },
+  loaderData: { orders, page, filters, links, settings, activation },
 }: Route.ComponentProps) {
   const toDeliver = filters.view === "to-deliver";
   return (
@@ -106,8 +127,8 @@ export default function TotalOrders({
           </Link>
         }
       />
-      <ViewTabs toDeliver={toDeliver} />
-      <FilterForm filters={filters} />
+      <ViewTabs toDeliver={toDeliver} toDeliverHref={links.toDeliver} />
+      <FilterForm filters={filters} clearHref={links.clear} />
       <DataTable
         testId="total-orders"
         compact
@@ -152,7 +173,7 @@ export default function TotalOrders({
             cell: (o) => (
               <>
                 <span className="block">{o.packageName}</span>
-                <span className="text-xs text-mist">${money(o.packagePrice)}</span>
+                <span className="text-xs text-mist">${o.price}</span>
                 {o.subscription ? (
                   <span className="mt-1 block" data-testid="order-subscription">
                     <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
@@ -160,10 +181,7 @@ export default function TotalOrders({
                 ) : null}
                 {o.subscription ? (
                   <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
-                    {SUBSCRIPTION_STATUS_LABELS[o.subscription.status]} · {paymentsSoFar(o.subscription.payments)}
-                    {o.subscription.nextPaymentAt
-                      ? ` · next payment ${longDate(o.subscription.nextPaymentAt, timeZone)}`
-                      : ""}
+                    {o.subscription.facts}
                   </span>
                 ) : null}
               </>
@@ -176,9 +194,7 @@ export default function TotalOrders({
             cell: (o) => (
               // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
               <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                {o.membershipValid ? (
-                  <span className="whitespace-nowrap">{longDate(o.membershipValid, timeZone)}</span>
-                ) : null}
+                {o.validUntil ? <span className="whitespace-nowrap">{o.validUntil}</span> : null}
                 <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>
                   {o.marker}
                 </Badge>
@@ -187,7 +203,7 @@ export default function TotalOrders({
           },
           {
             header: "Status",
-            cell: (o) => <Badge tone={memberBadgeTone(o.badge)}>{o.badge}</Badge>,
+            cell: (o) => <Badge tone={o.badgeTone}>{o.badge}</Badge>,
           },
           {
             header: "Action",
@@ -207,7 +223,7 @@ export default function TotalOrders({
         empty={
           toDeliver
             ? "Nothing to deliver: every paid order is active."
-            : isFiltered(filters)
+            : links.clear
               ? "No order matches these filters."
               : "No orders yet."
         }
@@ -219,7 +235,7 @@ export default function TotalOrders({
 }
 
 /** All orders, or the paid ones waiting for delivery (with their count, as on the back-office navigation). */
-function ViewTabs({ toDeliver }: { toDeliver: boolean }) {
+function ViewTabs({ toDeliver, toDeliverHref }: { toDeliver: boolean; toDeliverHref: string }) {
   const layout = useRouteLoaderData<AdminLayoutData>("routes/admin/layout");
   const count = layout?.toDeliver;
   const tab = (active: boolean) =>
@@ -229,11 +245,7 @@ function ViewTabs({ toDeliver }: { toDeliver: boolean }) {
       <Link to={PATH} className={tab(!toDeliver)} aria-current={!toDeliver ? "page" : undefined}>
         All orders
       </Link>
-      <Link
-        to={filtersHref(PATH, { view: "to-deliver" })}
-        className={tab(toDeliver)}
-        aria-current={toDeliver ? "page" : undefined}
-      >
+      <Link to={toDeliverHref} className={tab(toDeliver)} aria-current={toDeliver ? "page" : undefined}>
         To deliver
         {count && count.total > 0 ? (
           <span className="rounded-full bg-clay px-2 py-0.5 text-xs text-white" data-testid="to-deliver-count">
@@ -247,7 +259,7 @@ function ViewTabs({ toDeliver }: { toDeliver: boolean }) {
 }
 
 /** The desk's filters: a GET form, so every view has an address that can be bookmarked. */
-function FilterForm({ filters }: { filters: OrderFilters }) {
+function FilterForm({ filters, clearHref }: { filters: OrderFilters; clearHref: string | null }) {
   const toDeliver = filters.view === "to-deliver";
   return (
     <Form
@@ -288,11 +300,8 @@ function FilterForm({ filters }: { filters: OrderFilters }) {
         <button type="submit" className="btn-dark px-5 py-3">
           Filter
         </button>
-        {isFiltered(filters) && !(toDeliver && !filters.q && !filters.from && !filters.to) ? (
-          <Link
-            to={toDeliver ? filtersHref(PATH, { view: "to-deliver" }) : PATH}
-            className="py-3 text-sm font-semibold text-clay hover:underline"
-          >
+        {clearHref ? (
+          <Link to={clearHref} className="py-3 text-sm font-semibold text-clay hover:underline">
             Clear
           </Link>
         ) : null}
