@@ -74,7 +74,6 @@ async function main() {
     await opened.close();
   });
   ready(config, logger, workers.port, startedAt, opened.embedded, services, processes, metricsPort.port);
-  onStopSignals((signal) => workers.stop(signal));
 }
 
 /**
@@ -196,7 +195,8 @@ function listen(server: Server, config: Config) {
 
 /**
  * Starts `count` workers and waits until each listens. A worker that dies later is replaced (the fifth to die within a
- * minute stops everything instead). Returns the port and how to stop them all.
+ * minute stops everything instead). SIGTERM and SIGINT stop them all, then the database, from the first fork on.
+ * Returns the port.
  */
 async function startWorkers(
   count: number,
@@ -229,6 +229,10 @@ async function startWorkers(
     logger.info("stopped");
     process.exit(code);
   };
+
+  // From before the first fork: a stop asked while the workers start (one may already answer on the port, the
+  // health check passing) stops those started so far and the database, cleanly, instead of the signal's default.
+  onStopSignals((signal) => stop(signal));
 
   const fork = () => {
     const worker = cluster.fork(env);
@@ -272,7 +276,7 @@ async function startWorkers(
     await closeDatabase();
     throw error;
   });
-  return { port: listening, stop: (signal: string) => stop(signal) };
+  return { port: listening };
 }
 
 function ready(

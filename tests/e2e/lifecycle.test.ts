@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { get } from "node:http";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -149,6 +149,34 @@ describe("several processes (WEB_CONCURRENCY)", () => {
       // Whatever failed above, nothing of this app keeps running into the other tests.
       if (app && app.process.exitCode === null && app.process.signalCode === null) await app.stop("SIGTERM");
       for (const pid of started) if (alive(pid)) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("a stop asked while the workers start stops them and the database cleanly", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "atelier-early-stop-"));
+    const child = spawn(process.execPath, [path.join(ROOT, "build/server/main.js")], {
+      env: { ...process.env, NODE_ENV: "production", WEB_CONCURRENCY: "2", DATA_DIR: dir, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const forked: number[] = [];
+    try {
+      // The moment the first worker exists (it has not opened the port yet), the app is asked to stop.
+      await expect.poll(() => forked.push(...workersOf(child.pid!)) > 0, { timeout: 60_000, interval: 20 }).toBe(true);
+      const database = Number(readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+      child.kill("SIGTERM");
+      expect(await exited, `early stop:\n${out.slice(-2000)}`).toBe(0);
+      forked.push(...workersOf(child.pid!));
+      for (const pid of forked) await expect.poll(() => alive(pid), { message: `worker ${pid} stopped` }).toBe(false);
+      expect(alive(database), "no database server left behind").toBe(false);
+      expect(existsSync(path.join(dir, "app.lock"))).toBe(false);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      for (const pid of forked) if (alive(pid)) process.kill(pid, "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
