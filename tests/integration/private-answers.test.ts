@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes } from "../../server/http/routes";
 import { PAYPAL_ACTOR } from "../../server/services/orders";
@@ -7,7 +7,7 @@ import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { pages } from "../../app/content/pages";
-import { fromRecords, siteAddresses, type Fill } from "../support/routes";
+import { siteAddresses, siteRecords } from "../support/routes";
 import { CookieJar } from "../support/session";
 
 /**
@@ -60,31 +60,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app?.close());
 
-/** A value for each path parameter: the back office's from its records, the customer pages' from the customer's. */
-const fill: Fill = async (param, route) => {
-  switch (`${route.file} :${param}`) {
-    case "routes/customer/order-now.tsx :id":
-      return ids.package;
-    case "routes/customer/pay-now.tsx :id":
-    case "routes/customer/order-cancelled.tsx :id":
-      return ids.unpaid;
-    case "routes/customer/received-payment.tsx :id":
-      return ids.paid;
-    case "routes/customer/item.tsx :id":
-      return ids.item;
-    case "routes/invoice.tsx :orderNumber":
-    case "routes/invoice-pdf.tsx :orderNumber":
-      return ids.paidNumber;
-    case "routes/public/newsletter-confirm.tsx :token":
-    case "routes/public/newsletter-unsubscribe.tsx :token":
-      return "not-a-token";
-    case "routes/admin/backups/:name":
-      return "none.dump";
-  }
-  // A record the test did not make (a discount code): the page's "not found" is an answer for a signed-in person too.
-  return Promise.resolve(fromRecords(app.db.pool)(param, route)).catch(() => randomUUID());
-};
-
 /** React Router's data request for a page (single fetch): /dashboard.data, /_root.data for the home page. */
 const dataOf = (address: string) => (address === "/" ? "/_root.data" : `${address}.data`);
 const fromPageCache = (res: Response) => ["HIT", "MISS"].includes(res.headers.get("x-cache") ?? "");
@@ -100,7 +75,7 @@ const isPrivate = (res: Response) =>
 
 describe("answers for a signed-in person", () => {
   it("every route of app/routes.ts, as HTML and .data, signed in as each role: private, no-store, Vary: Cookie", async () => {
-    const routes = await siteAddresses(fill, { resources: true });
+    const routes = await siteAddresses(siteRecords(app.db.pool, ids), { resources: true });
     expect(routes.length).toBeGreaterThan(90);
     const wrong: string[] = [];
     const perRole: Record<string, number> = {};

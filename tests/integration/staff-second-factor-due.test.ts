@@ -5,7 +5,9 @@ import { demoContent } from "../../server/seed/demo-content";
 import { demoCatalogue } from "../../server/seed/demo-catalogue";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
+import { siteAddresses, siteRecords } from "../support/routes";
 import { CookieJar } from "../support/session";
+import { apiRoutes } from "../../server/http/routes";
 
 /**
  * Issue 33, item 5: with ADMIN_2FA=required, staff who have not turned on their second factor have no staff powers
@@ -18,12 +20,15 @@ let app: TestApp;
 const admin = new CookieJar();
 let editor: CookieJar;
 let customer: CookieJar;
+/** A customer with no orders: what anyone who is not staff gets. */
+let stranger: CookieJar;
 let paid: { id: string; orderNumber: string };
 let unpaid: { id: string; orderNumber: string };
 let spare: { id: string; orderNumber: string };
 /** What the pay screen's button posts to the simulator for the spare order (PayPal's form fields). */
 let spareCheckout: Record<string, string>;
 let itemId: string;
+let packageId: string;
 
 beforeAll(async () => {
   app = await startTestApp(
@@ -35,7 +40,9 @@ beforeAll(async () => {
   await signInAsAdmin(app, { jar: admin });
   editor = await signUpStaff(app, app.db.pool, "due-editor@example.org", "Editor");
   customer = await signUp(app, "due-customer@example.org");
+  stranger = await signUp(app, "due-stranger@example.org");
   const [pkg] = (await (await app.request("/api/pricings")).json()) as { _id: string }[];
+  packageId = pkg!._id;
   const place = async () => {
     const res = await app.request("/api/new-order", {
       method: "POST",
@@ -138,6 +145,48 @@ describe("an Editor whose second factor is due", () => {
     await staffDue("due-editor@example.org", true);
     expect((await get(`/item/${itemId}`, editor)).status).toBe(403);
   });
+});
+
+describe("every page and call outside the back office", () => {
+  it("answers an Admin whose second factor is due as another customer (a REST call: that, or 403)", async () => {
+    await staffDue(app.config.adminEmail!, true);
+    const fill = siteRecords(app.db.pool, {
+      package: packageId,
+      paid: paid.id,
+      paidNumber: paid.orderNumber,
+      unpaid: unpaid.id,
+      item: itemId,
+    });
+    const routes = (await siteAddresses(fill, { resources: true })).filter((r) => r.audience !== "admin");
+    const differ: string[] = [];
+    let compared = 0;
+    const answer = async (path: string, jar: CookieJar) => {
+      const res = await app.request(path, { jar });
+      await res.arrayBuffer();
+      return `${res.status} ${res.headers.get("location") ?? ""}`.trim();
+    };
+    for (const route of routes) {
+      for (const path of route.page
+        ? [route.address, route.address === "/" ? "/_root.data" : `${route.address}.data`]
+        : [route.address]) {
+        const [asAdmin, asStranger] = [await answer(path, admin), await answer(path, stranger)];
+        compared++;
+        if (asAdmin !== asStranger)
+          differ.push(`GET ${path}: the due Admin ${asAdmin}, another customer ${asStranger}`);
+      }
+    }
+    for (const route of apiRoutes(app.services).filter((r) => r.method === "get" && r.access === "user")) {
+      const path = `/api${route.path.replace(/:(\w+)/g, (_m, p: string) => (p === "orderNumber" ? paid.orderNumber : paid.id))}`;
+      const [asAdmin, asStranger] = [await answer(path, admin), await answer(path, stranger)];
+      compared++;
+      if (asAdmin !== asStranger && !asAdmin.startsWith("403"))
+        differ.push(`GET ${path}: the due Admin ${asAdmin}, another customer ${asStranger}`);
+    }
+    console.info(
+      `due Admin vs another customer: ${compared} answers compared over ${routes.length} routes, ${differ.length} differ`,
+    );
+    expect(differ).toEqual([]);
+  }, 300_000);
 });
 
 describe("the same staff with their second factor on", () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Pool } from "pg";
+import { randomUUID } from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { editFor } from "../../app/content/admin-screens";
@@ -233,4 +234,44 @@ export async function siteAddresses(
     if (address !== undefined) out.push({ ...route, address });
   }
   return out;
+}
+
+/** The records of one customer that the customer pages show: a package, a paid and an unpaid order, an item. */
+export interface CustomerRecords {
+  package: string;
+  paid: string;
+  paidNumber: string;
+  unpaid: string;
+  item: string;
+}
+
+/**
+ * Fills every route's parameters: the customer pages' from the customer's records, the back office's from the database
+ * (fromRecords); a back-office record the test did not make (a discount code) is a random id, whose "not found" page
+ * is still an answer. A customer route it does not know fails here.
+ */
+export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
+  const admin = fromRecords(pool);
+  return async (param, route) => {
+    switch (`${route.file} :${param}`) {
+      case "routes/customer/order-now.tsx :id":
+        return ids.package;
+      case "routes/customer/pay-now.tsx :id":
+      case "routes/customer/order-cancelled.tsx :id":
+        return ids.unpaid;
+      case "routes/customer/received-payment.tsx :id":
+        return ids.paid;
+      case "routes/customer/item.tsx :id":
+        return ids.item;
+      case "routes/invoice.tsx :orderNumber":
+      case "routes/invoice-pdf.tsx :orderNumber":
+        return ids.paidNumber;
+      case "routes/public/newsletter-confirm.tsx :token":
+      case "routes/public/newsletter-unsubscribe.tsx :token":
+        return "not-a-token";
+    }
+    if (!route.file.startsWith("routes/admin/"))
+      throw new Error(`${route.path} (${route.file}): siteRecords does not know which record fills :${param}`);
+    return Promise.resolve(admin(param, route)).catch(() => randomUUID());
+  };
 }
