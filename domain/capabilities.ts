@@ -43,10 +43,28 @@ export function can(role: StaffRole | null | undefined, area: StaffArea): boolea
   return role ? ROLE_AREAS[role].includes(area) : false;
 }
 
-/** The staff role of a signed-in person (`staffRole`, or `isAdmin` for a viewer made before roles had names). */
-export function staffRoleOf(viewer: { staffRole?: StaffRole | null; isAdmin: boolean } | null): StaffRole | null {
+/** Who a staff rule looks at: a signed-in person's role and whether their second factor is due (decision 040). */
+export interface StaffPerson {
+  staffRole?: StaffRole | null;
+  isAdmin?: boolean;
+  twoFactorDue?: boolean;
+}
+
+/**
+ * The staff role a person holds (`staffRole`, or `isAdmin` for a viewer made before roles had names), whether or not
+ * they may act with it yet: for the doors that send staff whose second factor is due to turn it on.
+ */
+export function heldStaffRole(viewer: StaffPerson | null): StaffRole | null {
   if (!viewer) return null;
   return viewer.staffRole ?? (viewer.isAdmin ? "Admin" : null);
+}
+
+/**
+ * The staff role a person acts with: none while their second factor is due (decision 059), so that staff who have not
+ * turned it on have no staff powers anywhere, customer pages included, and are answered as the customer they also are.
+ */
+export function staffRoleOf(viewer: StaffPerson | null): StaffRole | null {
+  return viewer?.twoFactorDue ? null : heldStaffRole(viewer);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { Viewer } from "../../server/services/accounts";
 import { loginUrl } from "./redirect";
-import { can, staffHome, staffRoleOf, type StaffArea, type StaffRole } from "../../domain/capabilities";
+import { can, heldStaffRole, staffHome, type StaffArea, type StaffRole } from "../../domain/capabilities";
 
 /** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 040). */
 export const TWO_FACTOR_PAGE = "/account/security";
@@ -26,7 +26,7 @@ export async function requireStaff(
   area?: StaffArea,
 ): Promise<Viewer & { staffRole: StaffRole }> {
   const viewer = await requireUser(request, context);
-  const role = staffRoleOf(viewer);
+  const role = heldStaffRole(viewer);
   if (!role || (area && !can(role, area))) throw data({ message: "You don't have any permission" }, { status: 403 });
   // Staff who must have a second factor and have none enrol first (decision 040).
   if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
@@ -43,7 +43,7 @@ export async function requireStaffHome(request: Request, context: AppLoadContext
 /** Every area: the Admin role (the owner). */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await requireUser(request, context);
-  if (!viewer.isAdmin) throw data({ message: "You don't have any permission" }, { status: 403 });
+  if (heldStaffRole(viewer) !== "Admin") throw data({ message: "You don't have any permission" }, { status: 403 });
   if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
   return viewer;
 }

@@ -22,6 +22,18 @@ describe("safeRedirect", () => {
     ["an empty string", ""],
     ["not a string", 42],
     ["undefined", undefined],
+    // Issue 33, item 1: paths that resolve or decode to another host.
+    ["dot segments before two slashes", "/..//evil.example/phish"],
+    ["a dot segment before two slashes", "/.//evil.example"],
+    ["encoded dots before two slashes", "/%2e%2e//evil.example"],
+    ["a folder and its way back before two slashes", "/a/..//evil.example"],
+    ["encoded slashes", "/%2F%2Fevil.example"],
+    ["slashes encoded after dot segments", "/..%2f%2fevil.example"],
+    ["an encoded backslash", "/%5Cevil.example"],
+    ["a doubly encoded slash", "/%252F%252Fevil.example"],
+    ["an encoded tab", "/%09/evil.example"],
+    ["an encoded newline", "/%0a/evil.example"],
+    ["bad encoding", "/%E0%A4%A"],
   ])("refuses %s", (_name, input) => {
     expect(safeRedirect(input)).toBe("/dashboard");
   });

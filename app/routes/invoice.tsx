@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/invoice";
-import { can } from "../../domain/capabilities";
+import { can, staffRoleOf } from "../../domain/capabilities";
 import { invoiceLayout } from "../../domain/invoice";
 import { requireUser } from "../lib/guards.server";
 
@@ -11,7 +11,7 @@ import { requireUser } from "../lib/guards.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const invoice = await context.services.invoices.get(viewer, params.orderNumber);
-  const staff = viewer.staffRole !== null && can(viewer.staffRole, "orders");
+  const staff = can(staffRoleOf(viewer), "orders");
   return {
     layout: invoiceLayout(invoice, context.config.timeZone),
     orderNumber: invoice.orderNumber,

@@ -19,7 +19,7 @@ import { precompressedAssets } from "./precompressed";
 import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { PageCache } from "./page-cache";
-import { createPagesHandler } from "./pages";
+import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
 import { pagePatterns, REQUEST_ID_HEADER, requestLog, requestLogger, setRoute, type TrustProxy } from "./requests";
 import { securityHeaders } from "./security";
@@ -47,6 +47,12 @@ export interface AppOptions {
 
 const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
+  next();
+};
+/** The REST calls answer for the person their cookie says: kept by no cache (decision 059). */
+const privateAnswers: RequestHandler = (_req, res, next) => {
+  res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
+  res.vary("Cookie");
   next();
 };
 /** A call that failed because the database is away answers 503 with Retry-After (a signed-in caller stays so). */
@@ -172,7 +178,7 @@ export function createApp(options: AppOptions): Express {
   // better-auth's own REST calls, behind our per-IP and per-email limits.
   app.use(
     "/api/auth",
-    noStore,
+    privateAnswers,
     requireJsonBody,
     express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
     storableJson,
@@ -183,7 +189,9 @@ export function createApp(options: AppOptions): Express {
       // Counted before the answer leaves, so that the next attempt sees this one.
       await services.accounts.afterAuthEndpoint(req.path, req.body, ip, response.status);
       res.status(response.status);
-      for (const [key, value] of response.headers) if (key !== "set-cookie") res.setHeader(key, value);
+      // Its Cache-Control is ours (privateAnswers): better-auth's "no-store" would drop "private".
+      for (const [key, value] of response.headers)
+        if (key !== "set-cookie" && key !== "cache-control") res.setHeader(key, value);
       for (const cookie of response.headers.getSetCookie()) res.append("set-cookie", cookie);
       res.end(Buffer.from(await response.arrayBuffer()));
     }),
@@ -193,7 +201,7 @@ export function createApp(options: AppOptions): Express {
 
   app.use(
     "/api",
-    noStore,
+    privateAnswers,
     requireJsonBody,
     express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
     storableJson,
@@ -250,6 +258,7 @@ export function createApp(options: AppOptions): Express {
         retryAfterSeconds: RETRY_AFTER_SECONDS,
         cache: pageCache,
         pageRole: (req) => requestPageRole(req, services.accounts.pageRoles),
+        signedIn: async (req) => (await viewerOf(req)) !== null,
       }),
     );
   }

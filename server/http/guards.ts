@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
-import { can, staffRoleOf, type StaffArea } from "../../domain/capabilities";
+import { can, heldStaffRole, type StaffArea } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
@@ -59,7 +59,7 @@ export function admit(
   area?: StaffArea,
 ): { viewer: Viewer } | { refused: Refusal } {
   if (!viewer) return { refused: { status: 401, error: "Sign in to use this call." } };
-  const role = staffRoleOf(viewer);
+  const role = heldStaffRole(viewer);
   const refused = { refused: { status: 403 as const, error: "You don't have any permission" } };
   if (access === "admin" && (!role || !area || !can(role, area))) return refused;
   if (access === "user" && role && area && !can(role, area)) return refused;

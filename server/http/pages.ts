@@ -29,6 +29,22 @@ export function pageCacheReads(marker: string | null): string[] | undefined {
     : [];
 }
 
+/**
+ * What an answer made for one person says to caches (issue 33, decision 059): neither a shared cache nor the browser
+ * keeps it, so that the back button after signing out on a shared computer shows nothing of it.
+ */
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/** Adds a name to a Vary header's list, once. */
+export function addVary(headers: Headers, name: string) {
+  const names = (headers.get("vary") ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!names.some((v) => v === "*" || v.toLowerCase() === name.toLowerCase()))
+    headers.set("vary", [...names, name].join(", "));
+}
+
 interface Rendered {
   status: number;
   headers: [string, string][];
@@ -54,6 +70,8 @@ export function createPagesHandler(options: {
    */
   databaseDown?: () => Promise<boolean>;
   retryAfterSeconds?: number;
+  /** Whether the request is a signed-in person's (their answers are private); a failed lookup counts as signed in. */
+  signedIn?: (req: ExpressRequest) => Promise<boolean>;
 }): RequestHandler & { cacheSize(): number } {
   const handle = createRequestHandler(withAppErrorsLazy(options.build), options.mode);
   const { cache } = options;
@@ -67,6 +85,24 @@ export function createPagesHandler(options: {
       return undefined; // the session could not be looked up (database away): render as before, uncached
     }
   };
+
+  const signedIn = async (req: ExpressRequest) => {
+    if (!options.signedIn) return false;
+    try {
+      return await options.signedIn(req);
+    } catch {
+      return true; // the session could not be looked up: private is the safe side
+    }
+  };
+
+  /**
+   * Whether the answer is one person's: made for a signed-in person or setting a cookie, and not one of the answers
+   * that are the same for everyone (a public page's HTML, which the page cache serves, or a file marked public).
+   */
+  const isPrivate = async (req: ExpressRequest, response: Response, publicPage: boolean) =>
+    !publicPage &&
+    !/\bpublic\b/.test(response.headers.get("cache-control") ?? "") &&
+    (response.headers.has("set-cookie") || (await signedIn(req)));
 
   /** Renders under way, by cache key. */
   const renders = new Map<string, Promise<void>>();
@@ -111,6 +147,10 @@ export function createPagesHandler(options: {
       const response = await handle(request, options.getLoadContext(req));
       const reads = pageCacheReads(response.headers.get(PAGE_CACHE_HEADER));
       response.headers.delete(PAGE_CACHE_HEADER);
+      if (await isPrivate(req, response, reads !== undefined && isHtml(response))) {
+        response.headers.set("cache-control", PRIVATE_CACHE_CONTROL);
+        addVary(response.headers, "Cookie");
+      }
       if (!isHtml(response)) {
         if (reads) res.setHeader("X-Cache", "BYPASS");
         await sendResponse(res, response);

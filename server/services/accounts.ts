@@ -45,7 +45,10 @@ export interface Viewer {
   emailVerified: boolean;
   /** The staff role (Admin: everything; domain/capabilities.ts), or null for a customer. */
   staffRole: StaffRole | null;
-  /** Staff in the Admin role (the owner): every area. */
+  /**
+   * Staff in the Admin role (the owner) acting as such: every area. False while their second factor is due (decision
+   * 059): `staffRole` still says the role they hold, `staffRoleOf` (domain/capabilities.ts) the one they act with.
+   */
   isAdmin: boolean;
   /** Signs in with a second factor (decision 040). */
   twoFactorEnabled: boolean;
@@ -63,6 +66,7 @@ function viewerOf(
 ): Viewer {
   const staffRole = person.emailVerified ? listed : null;
   const twoFactorEnabled = person.twoFactorEnabled === true;
+  const due = twoFactorDue(staffRole, twoFactorEnabled, policy);
   return {
     id: person.id,
     email: person.email,
@@ -70,9 +74,9 @@ function viewerOf(
     displayName: person.name?.trim() || person.email,
     emailVerified: person.emailVerified,
     staffRole,
-    isAdmin: staffRole === "Admin",
+    isAdmin: staffRole === "Admin" && !due,
     twoFactorEnabled,
-    twoFactorDue: twoFactorDue(staffRole, twoFactorEnabled, policy),
+    twoFactorDue: due,
   };
 }
 

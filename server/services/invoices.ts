@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { and, eq, isNotNull, type SQL } from "drizzle-orm";
-import { can } from "../../domain/capabilities";
+import { can, staffRoleOf, type StaffPerson } from "../../domain/capabilities";
 import { INVOICE_CURRENCY, type Invoice } from "../../domain/invoice";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { Db } from "../db/client";
@@ -20,8 +20,11 @@ export interface InvoicesServiceDeps {
   timeZone: string;
 }
 
-/** Whether the viewer reads every customer's invoices: staff whose role opens the orders (decision 036). */
-const readsAll = (viewer: Pick<Viewer, "staffRole">) => viewer.staffRole !== null && can(viewer.staffRole, "orders");
+/**
+ * Whether the viewer reads every customer's invoices: staff whose role opens the orders (decision 036) and whose second
+ * factor is not due (decision 059).
+ */
+const readsAll = (viewer: StaffPerson) => can(staffRoleOf(viewer), "orders");
 
 /**
  * Invoices (decision 038): one data function for an invoiced order, read by its customer or by staff who see orders,
@@ -33,7 +36,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
      * The invoice of the order with this number, as the viewer may read it: another customer's order, an order with
      * no invoice (unpaid, a gift) and a text that is no order number are all "not found".
      */
-    async get(viewer: Pick<Viewer, "id" | "staffRole">, orderNumber: string): Promise<Invoice> {
+    async get(viewer: Pick<Viewer, "id"> & StaffPerson, orderNumber: string): Promise<Invoice> {
       const number = normalOrderNumber(orderNumber);
       if (!number) throw notFound("Invoice not found");
       const filters: SQL[] = [eq(orders.number, number), isNotNull(orders.invoiceNumber)];

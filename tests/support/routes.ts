@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Pool } from "pg";
+import { randomUUID } from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../../app/routes";
 import { editFor } from "../../app/content/admin-screens";
@@ -86,7 +87,10 @@ export function adminRoutes(): AdminRoute[] {
 }
 
 /** A value for one path parameter of a route, or undefined to leave the route out. */
-export type Fill = (param: string, route: AdminRoute) => string | undefined | Promise<string | undefined>;
+export type Fill = (
+  param: string,
+  route: Pick<AdminRoute, "path" | "file" | "params">,
+) => string | undefined | Promise<string | undefined>;
 
 /**
  * The admin pages' addresses. A route with parameters is kept only when `fill` gives each of them a value (without
@@ -118,7 +122,7 @@ export async function adminPagesWithAreas(
 }
 
 /** The file a download route serves, for the suites that fetch every back-office address. */
-export function downloadOf(route: AdminRoute): string {
+export function downloadOf(route: Pick<AdminRoute, "file">): string {
   return route.file === "routes/admin/report-download.ts" ? "revenue.csv" : "orders.csv";
 }
 
@@ -168,5 +172,106 @@ export function fromRecords(pool: Pool): Fill {
           `${route.path} (${route.file}): tests/support/routes.ts does not know which record fills :${param}`,
         );
     }
+  };
+}
+
+/** A route of the whole site, from app/routes.ts: who it is for by its folder, and whether it renders a page. */
+export interface SiteRoute {
+  path: string;
+  file: string;
+  params: string[];
+  page: boolean;
+  audience: "public" | "account" | "customer" | "admin" | "other";
+}
+
+/** Every route of app/routes.ts (pages and resource routes, the back office's too), in the order it declares them. */
+export function siteRoutes(): SiteRoute[] {
+  const found: SiteRoute[] = [];
+  const walk = (entries: RouteConfigEntry[], parent: string) => {
+    for (const entry of entries) {
+      const at = entry.path === undefined ? parent : join(parent, entry.path);
+      if (entry.path !== undefined || entry.index) {
+        const folder = /^routes\/(public|account|customer|admin)\//.exec(entry.file)?.[1];
+        found.push({
+          path: at || "/",
+          file: entry.file,
+          params: [...at.matchAll(/:(\w+)/g)].map((m) => m[1]!),
+          page: rendersPage(entry.file),
+          audience: (folder as SiteRoute["audience"] | undefined) ?? "other",
+        });
+      }
+      if (entry.children) walk(entry.children, at);
+    }
+  };
+  walk(routes, "");
+  return found;
+}
+
+/**
+ * The addresses of every route of the site: a parameter filled by `fill` (a route it gives no value for is left out),
+ * the catch-all as an unknown address.
+ */
+export async function siteAddresses(
+  fill: Fill,
+  options: { resources?: boolean } = {},
+): Promise<(SiteRoute & { address: string })[]> {
+  const out: (SiteRoute & { address: string })[] = [];
+  for (const route of siteRoutes()) {
+    if (!route.page && !options.resources) continue;
+    if (route.path === "/*") {
+      out.push({ ...route, address: "/no-such-page" });
+      continue;
+    }
+    let address: string | undefined = route.path;
+    for (const param of route.params) {
+      const value = await fill(param, route);
+      if (value === undefined) {
+        address = undefined;
+        break;
+      }
+      address = address.replace(`:${param}`, encodeURIComponent(value));
+    }
+    if (address !== undefined) out.push({ ...route, address });
+  }
+  return out;
+}
+
+/** The records of one customer that the customer pages show: a package, a paid and an unpaid order, an item. */
+export interface CustomerRecords {
+  package: string;
+  paid: string;
+  paidNumber: string;
+  unpaid: string;
+  item: string;
+}
+
+/**
+ * Fills every route's parameters: the customer pages' from the customer's records, the back office's from the database
+ * (fromRecords); a back-office record the test did not make (a discount code) is a random id, whose "not found" page
+ * is still an answer. A customer route it does not know fails here.
+ */
+export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
+  const admin = fromRecords(pool);
+  return async (param, route) => {
+    switch (`${route.file} :${param}`) {
+      case "routes/customer/order-now.tsx :id":
+        return ids.package;
+      case "routes/customer/pay-now.tsx :id":
+      case "routes/customer/order-cancelled.tsx :id":
+        return ids.unpaid;
+      case "routes/customer/received-payment.tsx :id":
+        return ids.paid;
+      case "routes/customer/item.tsx :id":
+        return ids.item;
+      case "routes/invoice.tsx :orderNumber":
+      case "routes/invoice-pdf.tsx :orderNumber":
+        return ids.paidNumber;
+      case "routes/public/newsletter-confirm.tsx :token":
+      case "routes/public/newsletter-unsubscribe.tsx :token":
+        return "not-a-token";
+    }
+    if (!route.file.startsWith("routes/admin/"))
+      throw new Error(`${route.path} (${route.file}): siteRecords does not know which record fills :${param}`);
+    return Promise.resolve(admin(param, route)).catch(() => randomUUID());
   };
 }

@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: viewer.email,
     needsCode,
     staffRole: viewer.staffRole,
-    lastAdmin: viewer.isAdmin && admins <= 1,
+    lastAdmin: viewer.staffRole === "Admin" && admins <= 1,
     backupsKept: context.services.privacy.backupsKept,
   };
 }

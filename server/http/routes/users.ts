@@ -1,4 +1,4 @@
-import { staffRoleOf } from "../../../domain/capabilities";
+import { heldStaffRole } from "../../../domain/capabilities";
 import type { Services } from "../../services";
 import { added, id, recordRoutes, updated, type ApiRoute } from "./route";
 
@@ -13,7 +13,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       handler: async (_req, _res, viewer) => ({
         email: viewer.email,
         displayName: viewer.displayName,
-        role: staffRoleOf(viewer) ?? "Customer",
+        role: heldStaffRole(viewer) ?? "Customer",
         emailVerified: viewer.emailVerified,
       }),
     },
