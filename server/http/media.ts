@@ -4,6 +4,7 @@ import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type VariantFormat } from "../../dom
 import type { Config } from "../config";
 import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { PRIVATE_CACHE_CONTROL } from "./pages";
 import { requestLog } from "./requests";
 import type { Services } from "../services";
 import { BAD_CHARACTER, isUnstorable, UNREADABLE_FORM } from "./body";
@@ -66,7 +67,8 @@ function notFound(res: Response) {
 const wantsPage = (req: Request) => req.accepts(["json", "html"]) === "html";
 
 function answer(req: Request, res: Response, status: number, body: { error: string } | Record<string, unknown>) {
-  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL); // made for the signed-in uploader (decision 059)
+  res.vary("Cookie");
   if (status === 413) res.setHeader("Connection", "close"); // the unread rest of the body is not worth reading
   if (wantsPage(req)) {
     const query = "error" in body ? `error=${encodeURIComponent(String(body.error))}` : "uploaded=1";

@@ -53,6 +53,9 @@ describe("uploads of each accepted type", { timeout: 120_000 }, () => {
       const bytes = await imageOf(format, width, height);
       const res = await upload(bytes, `room.${format}`, { alt: `A ${format} room` });
       expect(res.status).toBe(201);
+      // Issue 33 item 4: the uploader's answer is kept by no cache.
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      expect(res.headers.get("vary")).toMatch(/\bCookie\b/);
       const { item } = (await res.json()) as { item: MediaItem };
       expect(item).toMatchObject({ width, height, sourceFormat: format, alt: `A ${format} room` });
       expect(item.widths).toEqual(variantWidths(width));
