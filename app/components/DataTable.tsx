@@ -136,7 +136,8 @@ export function DataTable<T>({
 function cellClass(c: Pick<Column<never>, "pinned" | "className" | "typed">): string {
   let name = "data-cell";
   if (c.pinned) name += " data-pinned md:bg-white";
-  if (c.typed) name += " wrap-anywhere";
+  // Wide enough for a few words, so a long name beside it does not squeeze it letter by letter.
+  if (c.typed) name += " wrap-anywhere md:min-w-32";
   if (c.className) name += ` ${c.className}`;
   return name;
 }
