@@ -98,6 +98,21 @@ describe("the order page while a form is sent (item 7)", () => {
   });
 });
 
+describe("the order page's Deliver now (item 15)", () => {
+  it("leaves the focus on the order status field once the banner and its button are gone", async () => {
+    const { id } = await order("Ada Lovelace", true);
+    const page = await staffPage();
+    await page.goto(`/admin/payment-status/${id}`);
+    await main(page).getByRole("button", { name: "Deliver now" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => main(page).getByRole("button", { name: "Deliver now" }).count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name ?? ""))
+      .toBe("orderStatus");
+    await page.context().close();
+  });
+});
+
 describe("the item page's toasts (item 7)", () => {
   it(`show at most ${TOAST_LIMIT} after 25 quick copies`, async () => {
     const page = await staffPage();

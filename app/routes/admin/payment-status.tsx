@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { data, isRouteErrorResponse, Link, useFetchers } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
@@ -82,6 +82,15 @@ export default function PaymentStatus({
 }: Route.ComponentProps) {
   // While any of the page's forms is being sent, none of its buttons can be pressed (spec 2, section 2).
   const busy = useFetchers().some((f) => f.state !== "idle");
+  const forms = useRef<HTMLDivElement>(null);
+  // The order as it was when "Deliver now" succeeded: once it is read again, the banner and its button are gone, and
+  // the focus goes to the order status field (which now says Delivered) rather than to the page's start.
+  const deliveredFrom = useRef<typeof order | null>(null);
+  useEffect(() => {
+    if (!deliveredFrom.current || deliveredFrom.current === order) return;
+    deliveredFrom.current = null;
+    forms.current?.querySelector<HTMLSelectElement>("select[name=orderStatus]")?.focus();
+  }, [order]);
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
     ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
@@ -127,7 +136,9 @@ export default function PaymentStatus({
   return (
     <>
       <OrderHeader />
-      {badge === "Awaiting Activation" ? <DeliverNow pageBusy={busy} /> : null}
+      {badge === "Awaiting Activation" ? (
+        <DeliverNow pageBusy={busy} onDelivered={() => (deliveredFrom.current = order)} />
+      ) : null}
       <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <dl
           className="grid gap-x-6 gap-y-3 rounded-2xl bg-white p-6 text-sm ring-1 ring-linen sm:grid-cols-[12rem_1fr]"
@@ -140,7 +151,7 @@ export default function PaymentStatus({
             </div>
           ))}
         </dl>
-        <div className="space-y-6">
+        <div className="space-y-6" ref={forms}>
           <StatusForm
             intent="payment"
             label="Payment Status"
@@ -198,8 +209,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 /** A paid order waiting for activation: say so, and deliver it in one action (the order status form's intent). */
-function DeliverNow({ pageBusy }: { pageBusy: boolean }) {
-  const form = useActionForm({ id: "deliver" });
+function DeliverNow({ pageBusy, onDelivered }: { pageBusy: boolean; onDelivered: () => void }) {
+  const form = useActionForm({ id: "deliver", onSuccess: onDelivered });
   return (
     <ActionForm
       handle={form}
