@@ -9,6 +9,11 @@ export interface Column<T> {
   className?: string;
   /** The row's action: kept in view at the card's right edge while the other columns scroll beneath it. */
   pinned?: boolean;
+  /**
+   * Text people typed (names, addresses, subjects): a word of any length breaks where it must, so one long name never
+   * widens the table (the other columns keep their words whole, app.css).
+   */
+  typed?: boolean;
 }
 
 /**
@@ -112,7 +117,7 @@ export function DataTable<T>({
                   <tr key={rowKey(row)} className="data-row">
                     {columns.map((c) => (
                       <td key={c.header} className={cellClass(c)} data-label={c.header}>
-                        <span className="data-value">{c.cell(row, i)}</span>
+                        <div className="data-value">{c.cell(row, i)}</div>
                       </td>
                     ))}
                   </tr>
@@ -128,9 +133,11 @@ export function DataTable<T>({
 }
 
 /** A cell's classes (the utilities in app.css), without empty parts: they repeat on every cell of every row. */
-function cellClass(c: Pick<Column<never>, "pinned" | "className">): string {
+function cellClass(c: Pick<Column<never>, "pinned" | "className" | "typed">): string {
   let name = "data-cell";
   if (c.pinned) name += " data-pinned md:bg-white";
+  // Wide enough for a few words, so a long name beside it does not squeeze it letter by letter.
+  if (c.typed) name += " wrap-anywhere md:min-w-32";
   if (c.className) name += ` ${c.className}`;
   return name;
 }

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { AlertIcon, CheckIcon } from "./StrokeIcon";
-import { TOAST_LIMIT, TOAST_MS, type ToastKind } from "../lib/toast-times";
+import { newestToasts, TOAST_LIMIT, TOAST_MS, type ToastKind } from "../lib/toast-times";
 
 export { TOAST_LIMIT, TOAST_MS, type ToastKind };
 export interface Toast {
@@ -19,7 +19,7 @@ export interface Toast {
 export function addToasts(list: readonly Toast[], incoming: readonly Toast[]): Toast[] {
   const sources = new Set(incoming.map((t) => t.source).filter((s) => s !== undefined));
   const kept = list.filter((t) => !(t.kind === "error" && t.source !== undefined && sources.has(t.source)));
-  return [...kept, ...incoming].slice(-TOAST_LIMIT);
+  return newestToasts([...kept, ...incoming]);
 }
 
 /** Shows one toast, or several from one answer; `source` names who raised them (see addToasts). */

@@ -105,7 +105,8 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
             </thead>
             <tbody>
               <tr className="border-b border-linen align-top">
-                <td className="py-4 pr-4">
+                {/* The package's name as the studio typed it: a long word breaks rather than widen the page. */}
+                <td className="py-4 pr-4 wrap-anywhere">
                   <span className="block font-medium">{layout.line.description}</span>
                   <span className="block text-mist">{layout.line.detail}</span>
                 </td>
@@ -113,7 +114,7 @@ export default function InvoicePage({ loaderData: { layout, orderNumber, back } 
               </tr>
               {layout.discount ? (
                 <tr className="border-b border-linen align-top" data-testid="invoice-discount">
-                  <td className="py-4 pr-4">{layout.discount.description}</td>
+                  <td className="py-4 pr-4 wrap-anywhere">{layout.discount.description}</td>
                   <td className="py-4 text-right whitespace-nowrap">{layout.discount.amount}</td>
                 </tr>
               ) : null}

@@ -1,11 +1,42 @@
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
-import { Document, Page, StyleSheet, Text, View, renderToStream } from "@react-pdf/renderer";
+import { Document, Font, Page, StyleSheet, Text, View, renderToStream } from "@react-pdf/renderer";
 import { invoiceLayout, type Invoice, type InvoiceLayout } from "../../domain/invoice";
 
 /**
  * The invoice as a PDF document (decision 038): the same text as the page (domain/invoice.ts invoiceLayout), laid out
- * by @react-pdf/renderer in this process, on A4, in the PDF's built-in Helvetica (no font file to ship or load).
+ * by @react-pdf/renderer in this process, on A4, in Noto Sans embedded (decision 062): the PDF's built-in Helvetica
+ * has no minus sign (a discount's line) and no letter outside Western Europe (a customer's name).
  */
+
+const fontFile = createRequire(import.meta.url).resolve;
+
+/**
+ * The fonts, registered once when this module loads: Noto Sans (Latin, Greek, Cyrillic, and the signs an invoice
+ * prints), then Arabic and Hebrew, which @react-pdf uses for the characters the first has no glyph for. Each is read
+ * from disk on the first invoice and only the glyphs used are embedded.
+ */
+const FONTS = {
+  "Noto Sans": {
+    400: "@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf",
+    700: "@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf",
+  },
+  "Noto Sans Arabic": {
+    400: "@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf",
+    700: "@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf",
+  },
+  "Noto Sans Hebrew": {
+    400: "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff",
+    700: "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-700-normal.woff",
+  },
+} as const;
+for (const [family, weights] of Object.entries(FONTS))
+  Font.register({
+    family,
+    fonts: Object.entries(weights).map(([weight, file]) => ({ src: fontFile(file), fontWeight: Number(weight) })),
+  });
+const FAMILY = Object.keys(FONTS);
+const BOLD = { fontFamily: FAMILY, fontWeight: 700 } as const;
 const FOREST = "#1f3d36";
 const INK = "#23262b";
 const MIST = "#62666f";
@@ -13,10 +44,10 @@ const LINEN = "#e8dccb";
 const CLAY = "#a9522c";
 
 const styles = StyleSheet.create({
-  page: { padding: 48, fontFamily: "Helvetica", fontSize: 10, color: INK, lineHeight: 1.45 },
+  page: { padding: 48, fontFamily: FAMILY, fontSize: 10, color: INK, lineHeight: 1.45 },
   header: { flexDirection: "row", justifyContent: "space-between", marginBottom: 28 },
-  sellerName: { fontFamily: "Helvetica-Bold", fontSize: 14, color: FOREST, marginBottom: 4 },
-  title: { fontFamily: "Helvetica-Bold", fontSize: 22, color: FOREST, textAlign: "right" },
+  sellerName: { ...BOLD, fontSize: 14, color: FOREST, marginBottom: 4 },
+  title: { ...BOLD, fontSize: 22, color: FOREST, textAlign: "right" },
   small: { fontSize: 9, color: MIST },
   label: { fontSize: 8, color: MIST, textTransform: "uppercase", letterSpacing: 0.6, marginBottom: 3 },
   columns: { flexDirection: "row", justifyContent: "space-between", marginBottom: 24 },
@@ -32,9 +63,9 @@ const styles = StyleSheet.create({
   description: { flex: 1 },
   amount: { width: 110, textAlign: "right" },
   total: { flexDirection: "row", justifyContent: "flex-end", marginTop: 12 },
-  totalLabel: { fontFamily: "Helvetica-Bold", marginRight: 16 },
-  totalValue: { fontFamily: "Helvetica-Bold", fontSize: 12, color: FOREST, width: 110, textAlign: "right" },
-  notice: { marginTop: 16, color: CLAY, fontFamily: "Helvetica-Bold" },
+  totalLabel: { ...BOLD, marginRight: 16 },
+  totalValue: { ...BOLD, fontSize: 12, color: FOREST, width: 110, textAlign: "right" },
+  notice: { marginTop: 16, color: CLAY, ...BOLD },
   footer: { position: "absolute", left: 48, right: 48, bottom: 36, fontSize: 8.5, color: MIST },
 });
 

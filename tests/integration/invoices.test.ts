@@ -219,6 +219,48 @@ describe("an invoice", () => {
   });
 });
 
+/**
+ * Issue 33, item 8: the PDF's fonts draw every character an invoice prints. A discount's line starts with the minus sign
+ * (U+2212, not in the PDF's built-in Helvetica), and a customer's name may be in any script.
+ */
+describe("an invoice's PDF", () => {
+  const names = {
+    Greek: "Ελένη Παπαδοπούλου",
+    Cyrillic: "Наталья Иванова",
+    Arabic: "ليلى حداد",
+    Hebrew: "שרה לוי",
+  };
+
+  it("prints a discount's minus sign and a name in Greek, Cyrillic, Arabic and Hebrew", async () => {
+    const code = `MINUS${randomBytes(3).toString("hex").toUpperCase()}`;
+    const added = await app.request("/api/discount-codes", {
+      method: "POST",
+      json: { code, kind: "percent", value: 20 },
+      jar: admin,
+    });
+    expect(added.status, await added.clone().text()).toBe(201);
+    const discount = Math.round(basic.packagePrice * 20) / 100;
+    for (const [script, name] of Object.entries(names)) {
+      const jar = await signUp(app, `pdf-${script.toLowerCase()}@example.org`);
+      const res = await app.request("/api/new-order", {
+        method: "POST",
+        json: { packageId: basic._id, ...form, customerName: name, discountCode: code },
+        jar,
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const id = ((await res.json()) as { insertedId: string }).insertedId;
+      await app.services.orders.pay(id, PAYPAL_ACTOR, `TX-${randomBytes(4).toString("hex")}`);
+      const pdf = await app.request(`/invoice/${(await orderNumber(id))!}.pdf`, { jar });
+      expect(pdf.status).toBe(200);
+      const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
+      expect(text, script).toContain(`\u2212$${discount.toFixed(2)} USD`);
+      expect(text, script).toContain(`$${(basic.packagePrice - discount).toFixed(2)} USD`);
+      // Arabic and Hebrew run right to left: pdftotext gives their words in reading order, the order of the name itself.
+      expect(text, script).toContain(name);
+    }
+  });
+});
+
 /** Migration 0020 on orders paid before it: invoiced in payment order, per year of the site's zone. */
 describe("migration 0020", () => {
   const { admin: adminUrl } = inject("testDb");

@@ -1,6 +1,6 @@
 import { apiFetch } from "../../lib/api";
 import { generationOutcome, reasonOf, type Email } from "../../lib/generator";
-import { TOAST_MS } from "../../lib/toast-times";
+import { newestToasts, TOAST_MS } from "../../lib/toast-times";
 
 /**
  * The item generator's behaviour (spec 1, sections 8 and 9), written against the page's HTML rather than in React, so
@@ -96,6 +96,10 @@ export function startGenerator(root: HTMLElement, options: GeneratorOptions = {}
       const toast = clone("toast");
       part("text", toast).textContent = text;
       region.append(toast);
+      // The oldest go once the region holds more than the limit, as in React's toasts.
+      const shown = [...region.children];
+      const kept = new Set(newestToasts(shown));
+      for (const old of shown) if (!kept.has(old)) old.remove();
       setTimeout(() => toast.remove(), TOAST_MS.success);
     });
 

@@ -96,7 +96,8 @@ function NewsletterForm() {
       <label htmlFor={email.id} className="sr-only">
         Email address
       </label>
-      <div className="flex overflow-hidden rounded-full bg-white/10 ring-1 ring-white/20 focus-within:ring-brass">
+      {/* Not clipped (no overflow): the button's focus ring shows whole; the field's focus rings the whole pill. */}
+      <div className="flex rounded-full bg-white/10 ring-1 ring-white/20 has-[input:focus-visible]:ring-2 has-[input:focus-visible]:ring-brass has-[input:focus-visible]:outline-3 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brass">
         <input
           key={email.key}
           id={email.id}
@@ -108,12 +109,12 @@ function NewsletterForm() {
           defaultValue={typeof email.initialValue === "string" ? email.initialValue : undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? email.errorId : undefined}
-          className="min-w-0 flex-1 bg-transparent px-4 py-3 text-sm text-white placeholder:text-white/50 focus:outline-none"
+          className="min-w-0 flex-1 rounded-l-full bg-transparent px-4 py-3 text-sm text-white placeholder:text-white/50 focus:outline-none"
         />
         <button
           type="submit"
           disabled={form.busy}
-          className="bg-clay px-5 text-sm font-semibold text-white hover:bg-clay-dark disabled:opacity-60"
+          className="rounded-r-full bg-clay px-5 text-sm font-semibold text-white hover:bg-clay-dark disabled:opacity-60"
         >
           {form.busy ? "…" : "Subscribe"}
         </button>

@@ -147,9 +147,10 @@ export default function Activity({
             header: "When",
             cell: (e) => <span className="whitespace-nowrap">{dateTime(e.createdAt, timeZone)}</span>,
           },
-          { header: "Who", cell: (e) => e.actorEmail },
+          { header: "Who", typed: true, cell: (e) => e.actorEmail },
           {
             header: "What",
+            typed: true,
             cell: (e) => (
               <>
                 <span className="flex flex-wrap items-center gap-2">
@@ -185,10 +186,11 @@ export default function Activity({
           },
           {
             header: "Changes",
+            typed: true,
             cell: (e) => (
               <ul className="space-y-1 text-xs">
                 {e.changes.map((c) => (
-                  <li key={c.field} className="break-words">
+                  <li key={c.field}>
                     <span className="font-semibold">{c.label}</span>:{" "}
                     {e.action === "update" ? (
                       <>

@@ -44,10 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Messages" }, { name: "robots", content: "noindex" }];
 
 const columns = [
-  { header: "Name", cell: (m: MessageRecord) => m.name },
+  { header: "Name", typed: true, cell: (m: MessageRecord) => m.name },
   { header: "Phone", cell: (m: MessageRecord) => m.number || "—" },
-  { header: "Email", cell: (m: MessageRecord) => m.email },
-  { header: "Subject", cell: (m: MessageRecord) => m.subject },
+  { header: "Email", typed: true, cell: (m: MessageRecord) => m.email },
+  { header: "Subject", typed: true, cell: (m: MessageRecord) => m.subject },
   {
     header: "Status",
     cell: (m: MessageRecord) => <Badge tone={messageStatuses.tone(m.messageStatus)}>{m.messageStatus}</Badge>,

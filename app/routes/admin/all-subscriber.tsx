@@ -65,7 +65,7 @@ export default function AllSubscribers({
         testId="subscribers"
         columns={[
           { header: "Sl No.", cell: (_s, i) => page.offset + i + 1 },
-          { header: "Email", cell: (s) => s.subemail },
+          { header: "Email", typed: true, cell: (s) => s.subemail },
           {
             header: "State",
             cell: (s) => <Badge tone={subscriberStates.tone(s.state)}>{subscriberStates.label(s.state)}</Badge>,

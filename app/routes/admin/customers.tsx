@@ -58,6 +58,7 @@ export default function Customers({ loaderData: { customers, page, filters, time
         columns={[
           {
             header: "Customer",
+            typed: true,
             cell: (c) => (
               <>
                 <Link to={`/customers/${c.id}`} className="block font-semibold text-forest hover:text-clay">

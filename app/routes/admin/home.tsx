@@ -71,12 +71,8 @@ export default function AdminHome({
           columns={[
             { header: "Sl.", cell: (_o, i) => orders.page.offset + i + 1 },
             { header: "Order Date", cell: (o) => o.orderDate },
-            { header: "Customer Name", cell: (o) => o.customerName },
-            {
-              header: "Customer Email",
-              // A long address breaks anywhere rather than widen the table past the page.
-              cell: (o) => <span className="[overflow-wrap:anywhere]">{o.customerEmail}</span>,
-            },
+            { header: "Customer Name", typed: true, cell: (o) => o.customerName },
+            { header: "Customer Email", typed: true, cell: (o) => o.customerEmail },
             { header: "Price", cell: (o) => `$${money(o.packagePrice)}` },
             { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
             {
@@ -106,7 +102,7 @@ export default function AdminHome({
         <DataTable
           testId="admin-subscribers"
           caption="Subscribers"
-          columns={[{ header: "Email", cell: (s) => s.subemail }]}
+          columns={[{ header: "Email", typed: true, cell: (s) => s.subemail }]}
           rows={subscribers.subscribers}
           rowKey={(s) => s._id}
           empty="No subscribers yet."

@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { data, isRouteErrorResponse, Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, isRouteErrorResponse, Link, useFetchers } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
@@ -80,6 +80,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robo
 export default function PaymentStatus({
   loaderData: { order, badge, events, subscription: s, timeZone },
 }: Route.ComponentProps) {
+  // While any of the page's forms is being sent, none of its buttons can be pressed (spec 2, section 2).
+  const busy = useFetchers().some((f) => f.state !== "idle");
+  const forms = useRef<HTMLDivElement>(null);
+  // The order as it was when "Deliver now" succeeded: once it is read again, the banner and its button are gone, and
+  // the focus goes to the order status field (which now says Delivered) rather than to the page's start.
+  const deliveredFrom = useRef<typeof order | null>(null);
+  useEffect(() => {
+    if (!deliveredFrom.current || deliveredFrom.current === order) return;
+    deliveredFrom.current = null;
+    forms.current?.querySelector<HTMLSelectElement>("select[name=orderStatus]")?.focus();
+  }, [order]);
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
     ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
@@ -125,7 +136,9 @@ export default function PaymentStatus({
   return (
     <>
       <OrderHeader />
-      {badge === "Awaiting Activation" ? <DeliverNow /> : null}
+      {badge === "Awaiting Activation" ? (
+        <DeliverNow pageBusy={busy} onDelivered={() => (deliveredFrom.current = order)} />
+      ) : null}
       <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <dl
           className="grid gap-x-6 gap-y-3 rounded-2xl bg-white p-6 text-sm ring-1 ring-linen sm:grid-cols-[12rem_1fr]"
@@ -138,9 +151,21 @@ export default function PaymentStatus({
             </div>
           ))}
         </dl>
-        <div className="space-y-6">
-          <StatusForm intent="payment" label="Payment Status" name="paymentStatus" options={ADMIN_PAYMENT_STATUSES} />
-          <StatusForm intent="order" label="Order Status" name="orderStatus" options={orderStatuses.values} />
+        <div className="space-y-6" ref={forms}>
+          <StatusForm
+            intent="payment"
+            label="Payment Status"
+            name="paymentStatus"
+            options={ADMIN_PAYMENT_STATUSES}
+            pageBusy={busy}
+          />
+          <StatusForm
+            intent="order"
+            label="Order Status"
+            name="orderStatus"
+            options={orderStatuses.values}
+            pageBusy={busy}
+          />
         </div>
       </div>
       {events.length ? (
@@ -184,8 +209,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 /** A paid order waiting for activation: say so, and deliver it in one action (the order status form's intent). */
-function DeliverNow() {
-  const form = useActionForm({ id: "deliver" });
+function DeliverNow({ pageBusy, onDelivered }: { pageBusy: boolean; onDelivered: () => void }) {
+  const form = useActionForm({ id: "deliver", onSuccess: onDelivered });
   return (
     <ActionForm
       handle={form}
@@ -198,7 +223,7 @@ function DeliverNow() {
         <strong>Payment received, waiting for activation.</strong> Deliver this order to start the customer&apos;s
         membership; until then they are told their payment arrived and activation is pending.
       </p>
-      <button type="submit" className="btn-dark px-5 py-2 text-xs" disabled={form.busy}>
+      <button type="submit" className="btn-dark px-5 py-2 text-xs" disabled={pageBusy || form.busy}>
         {form.busy ? "Delivering…" : "Deliver now"}
       </button>
     </ActionForm>
@@ -210,17 +235,20 @@ function StatusForm({
   label,
   name,
   options,
+  pageBusy,
 }: {
   intent: "payment" | "order";
   label: string;
   name: string;
   options: readonly string[];
+  /** A form of the page is being sent: this one's button waits too; the pressed one says "Updating...". */
+  pageBusy: boolean;
 }) {
   const form = useActionForm({ id: intent });
   return (
     <ActionForm handle={form} intent={intent} className="rounded-2xl bg-white p-6 ring-1 ring-linen">
       <SelectField label={label} name={name} options={options.map((o) => ({ value: o, label: o }))} required />
-      <button type="submit" className="btn-dark mt-4 w-full" disabled={form.busy}>
+      <button type="submit" className="btn-dark mt-4 w-full" disabled={pageBusy || form.busy}>
         {form.busy ? "Updating..." : `Update ${label}`}
       </button>
     </ActionForm>

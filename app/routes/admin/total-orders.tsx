@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/total-orders";
 import { filtersHref, isFiltered, type OrderFilters } from "../../../domain/order-filter-keys";
@@ -117,6 +118,14 @@ export default function TotalOrders({
   loaderData: { orders, page, filters, links, settings, activation },
 }: Route.ComponentProps) {
   const toDeliver = filters.view === "to-deliver";
+  const table = useRef<HTMLDivElement>(null);
+  const [delivered, setDelivered] = useState<Delivered | null>(null);
+  // Once the list is read again after a delivery, the focus goes where the pressed button was (it is gone).
+  useEffect(() => {
+    if (!delivered || delivered.orders === orders || !table.current) return;
+    setDelivered(null);
+    focusAfterDelivery(table.current, delivered);
+  }, [orders, delivered]);
   return (
     <>
       <AdminHeader
@@ -129,106 +138,120 @@ export default function TotalOrders({
       />
       <ViewTabs toDeliver={toDeliver} toDeliverHref={links.toDeliver} />
       <FilterForm filters={filters} clearHref={links.clear} />
-      <DataTable
-        testId="total-orders"
-        compact
-        caption={
-          toDeliver ? (
-            <span>
-              To deliver: paid orders waiting for activation, oldest first. Delivering one starts its membership.
-            </span>
-          ) : undefined
-        }
-        columns={[
-          { header: "Sl.", cell: (_o, i) => page.offset + i + 1 },
-          {
-            header: "Order Date",
-            cell: (o) => (
-              <>
-                <span className="block">{o.orderDate}</span>
-                <span className="font-mono text-xs whitespace-nowrap text-mist">{o.orderNumber}</span>
-              </>
-            ),
-          },
-          {
-            header: "Customer",
-            cell: (o) => (
-              <>
-                <span className="block">{o.customerName}</span>
-                <span className="text-xs text-mist">
-                  {/* Long addresses break after the @ rather than anywhere. */}
-                  {o.customerEmail.split("@")[0]}
-                  {o.customerEmail.includes("@") ? (
-                    <>
-                      @<wbr />
-                      {o.customerEmail.split("@").slice(1).join("@")}
-                    </>
+      <div ref={table}>
+        <DataTable
+          testId="total-orders"
+          compact
+          caption={
+            toDeliver ? (
+              <span>
+                To deliver: paid orders waiting for activation, oldest first. Delivering one starts its membership.
+              </span>
+            ) : undefined
+          }
+          columns={[
+            { header: "Sl.", cell: (_o, i) => page.offset + i + 1 },
+            {
+              header: "Order Date",
+              cell: (o) => (
+                <>
+                  <span className="block">{o.orderDate}</span>
+                  <span className="font-mono text-xs whitespace-nowrap text-mist">{o.orderNumber}</span>
+                </>
+              ),
+            },
+            {
+              header: "Customer",
+              typed: true,
+              cell: (o) => (
+                <>
+                  <span className="block">{o.customerName}</span>
+                  <span className="text-xs text-mist">
+                    {/* Long addresses break after the @ rather than anywhere. */}
+                    {o.customerEmail.split("@")[0]}
+                    {o.customerEmail.includes("@") ? (
+                      <>
+                        @<wbr />
+                        {o.customerEmail.split("@").slice(1).join("@")}
+                      </>
+                    ) : null}
+                  </span>
+                </>
+              ),
+            },
+            {
+              header: "Package",
+              typed: true,
+              cell: (o) => (
+                <>
+                  <span className="block">{o.packageName}</span>
+                  <span className="text-xs text-mist">${o.price}</span>
+                  {o.subscription ? (
+                    <span className="mt-1 block" data-testid="order-subscription">
+                      <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
+                    </span>
                   ) : null}
+                  {o.subscription ? (
+                    <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
+                      {o.subscription.facts}
+                    </span>
+                  ) : null}
+                </>
+              ),
+            },
+            { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
+            { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
+            {
+              header: "Membership Valid Until",
+              cell: (o) => (
+                // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
+                <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  {o.validUntil ? <span className="whitespace-nowrap">{o.validUntil}</span> : null}
+                  <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>
+                    {o.marker}
+                  </Badge>
                 </span>
-              </>
-            ),
-          },
-          {
-            header: "Package",
-            cell: (o) => (
-              <>
-                <span className="block">{o.packageName}</span>
-                <span className="text-xs text-mist">${o.price}</span>
-                {o.subscription ? (
-                  <span className="mt-1 block" data-testid="order-subscription">
-                    <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
-                  </span>
-                ) : null}
-                {o.subscription ? (
-                  <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
-                    {o.subscription.facts}
-                  </span>
-                ) : null}
-              </>
-            ),
-          },
-          { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
-          { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
-          {
-            header: "Membership Valid Until",
-            cell: (o) => (
-              // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
-              <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                {o.validUntil ? <span className="whitespace-nowrap">{o.validUntil}</span> : null}
-                <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>
-                  {o.marker}
-                </Badge>
-              </span>
-            ),
-          },
-          {
-            header: "Status",
-            cell: (o) => <Badge tone={o.badgeTone}>{o.badge}</Badge>,
-          },
-          {
-            header: "Action",
-            cell: (o) => (
-              // One above the other: the column stays narrow, so every column fits beside the navigation at 1024 px.
-              <span className="flex flex-col items-start gap-1.5">
-                {o.badge === "Awaiting Activation" ? <DeliverButton id={o._id} name={o.customerName} /> : null}
-                <Link to={`/admin/payment-status/${o._id}`} className="text-sm font-semibold text-clay hover:underline">
-                  Update
-                </Link>
-              </span>
-            ),
-          },
-        ]}
-        rows={orders}
-        rowKey={(o) => o._id}
-        empty={
-          toDeliver
-            ? "Nothing to deliver: every paid order is active."
-            : links.clear
-              ? "No order matches these filters."
-              : "No orders yet."
-        }
-        page={page}
-      />
+              ),
+            },
+            {
+              header: "Status",
+              cell: (o) => <Badge tone={o.badgeTone}>{o.badge}</Badge>,
+            },
+            {
+              header: "Action",
+              cell: (o, i) => (
+                // One above the other: the column stays narrow, so every column fits beside the navigation at 1024 px.
+                <div className="flex flex-col items-start gap-1.5">
+                  {o.badge === "Awaiting Activation" ? (
+                    <DeliverButton
+                      id={o._id}
+                      name={o.customerName}
+                      onDelivered={() => setDelivered({ id: o._id, index: i, orders })}
+                    />
+                  ) : null}
+                  <Link
+                    to={`/admin/payment-status/${o._id}`}
+                    className="text-sm font-semibold text-clay hover:underline"
+                    data-order-update={o._id}
+                  >
+                    Update
+                  </Link>
+                </div>
+              ),
+            },
+          ]}
+          rows={orders}
+          rowKey={(o) => o._id}
+          empty={
+            toDeliver
+              ? "Nothing to deliver: every paid order is active."
+              : links.clear
+                ? "No order matches these filters."
+                : "No orders yet."
+          }
+          page={page}
+        />
+      </div>
       <ActivationSetting autoActivate={settings.autoActivate} texts={activation} />
     </>
   );
@@ -310,9 +333,34 @@ function FilterForm({ filters, clearHref }: { filters: OrderFilters; clearHref: 
   );
 }
 
+/** An order just delivered from the desk: where it was, and the list it was in. */
+interface Delivered {
+  id: string;
+  index: number;
+  orders: unknown;
+}
+
+/**
+ * Where the focus goes after Deliver, whose button is gone: the order's Update link when its row stays (all orders);
+ * when the row left the list (to deliver), the next order's first action, or the one before; with none left, the table,
+ * which then says there is nothing to deliver.
+ */
+function focusAfterDelivery(table: HTMLElement, { id, index }: Delivered) {
+  const row = (el: Element | null | undefined) => el?.closest("tr")?.querySelector<HTMLElement>("button, a");
+  const rows = [...table.querySelectorAll("[data-order-update]")];
+  const target =
+    table.querySelector<HTMLElement>(`[data-order-update="${CSS.escape(id)}"]`) ??
+    row(rows[index]) ??
+    row(rows[index - 1]) ??
+    table.querySelector<HTMLElement>("[data-testid=total-orders]");
+  if (!target) return;
+  if (!target.matches("a, button")) target.tabIndex = -1;
+  target.focus();
+}
+
 /** One action that delivers a paid order: its membership starts. */
-function DeliverButton({ id, name }: { id: string; name: string }) {
-  const form = useActionForm({ id: `deliver:${id}` });
+function DeliverButton({ id, name, onDelivered }: { id: string; name: string; onDelivered: () => void }) {
+  const form = useActionForm({ id: `deliver:${id}`, onSuccess: onDelivered });
   return (
     <ActionForm handle={form} intent="deliver" hidden={{ id }} className="inline">
       <button

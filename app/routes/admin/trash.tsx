@@ -92,7 +92,11 @@ export default function Trash({ loaderData: { kinds, kind, entries, page, purgin
         caption="Deleted in the last 30 days"
         columns={[
           { header: "What", cell: (e: TrashEntry) => e.what },
-          { header: "Name", cell: (e: TrashEntry) => <span className="font-semibold">{e.title || "(no title)"}</span> },
+          {
+            header: "Name",
+            typed: true,
+            cell: (e: TrashEntry) => <span className="font-semibold">{e.title || "(no title)"}</span>,
+          },
           {
             header: "Deleted",
             cell: (e: TrashEntry) => (

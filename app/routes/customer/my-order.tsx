@@ -196,12 +196,12 @@ export default function MyOrders({
                 cell: (o) => <span className="font-mono text-xs whitespace-nowrap">{o.orderNumber}</span>,
               },
               { header: "Order Date", cell: (o) => o.orderDate },
-              { header: "Package", cell: (o) => o.packageName },
+              { header: "Package", typed: true, cell: (o) => o.packageName },
               {
                 header: "Amount",
                 cell: (o) => <span className="whitespace-nowrap">${money(o.packagePrice)}</span>,
               },
-              { header: "Your Name", cell: (o) => o.customerName },
+              { header: "Your Name", typed: true, cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
               {
                 header: "Payment Status",

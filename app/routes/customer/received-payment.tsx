@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
 import { requireUser } from "../../lib/guards.server";
@@ -21,6 +21,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Payment" }, { name: "robots", content: "noindex" }];
 
 const POLL_MS = 2000;
+/** Nothing to subscribe to: the value only differs between the server's render (false) and the browser's (true). */
+const noChange = () => () => {};
 const POLL_FOR_MS = 120_000;
 
 /** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
@@ -28,6 +30,12 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
   const revalidator = useRevalidator();
   const waiting = order.paymentStatus === "UnPaid";
   const [gaveUp, setGaveUp] = useState(false);
+  // Only a page whose scripts run asks again by itself: the server's HTML (and a browser without scripts) says how to.
+  const polling = useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
   useEffect(() => {
     if (!waiting) return;
     const started = Date.now();
@@ -88,11 +96,21 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
               />
               <h1 className="mt-6 text-3xl text-forest">Waiting for PayPal's confirmation</h1>
               <p className="mt-3 text-sm text-mist" role="status">
-                {order.providerStatus
-                  ? `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`
-                  : gaveUp
-                    ? "PayPal has not confirmed the payment yet. It can take a few minutes: your dashboard shows the order's status."
-                    : "Thanks for paying. This page updates by itself as soon as PayPal confirms the payment."}
+                {order.providerStatus ? (
+                  `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`
+                ) : gaveUp ? (
+                  "PayPal has not confirmed the payment yet. It can take a few minutes: your dashboard shows the order's status."
+                ) : polling ? (
+                  "Thanks for paying. This page updates by itself as soon as PayPal confirms the payment."
+                ) : (
+                  <>
+                    Thanks for paying. PayPal usually confirms a payment within a minute:{" "}
+                    <a href={`/received-payment/${order._id}`} className="font-semibold text-clay underline">
+                      reload this page
+                    </a>{" "}
+                    to see it.
+                  </>
+                )}
               </p>
             </>
           ) : (
