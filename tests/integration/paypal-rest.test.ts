@@ -13,6 +13,7 @@ import {
   SIMULATOR_REST_PREFIX,
   type PayPalRestSimulator,
 } from "../../server/services/payments/paypal/simulator";
+import { createPayPalProvider } from "../../server/services/payments/paypal/provider";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**
@@ -22,6 +23,7 @@ import { startTestApp, type TestApp } from "../support/app";
 let app: TestApp;
 let sim: PayPalRestSimulator;
 let paypal: PayPalClient;
+let webhookId: string;
 let clock = new Date("2026-11-27T12:00:00Z");
 const received: { headers: Record<string, string | undefined>; body: string }[] = [];
 const WEBHOOK_PATH = "/test/paypal-webhook";
@@ -94,6 +96,14 @@ beforeAll(async () => {
   app = await startTestApp({}, { now: () => clock, beforePages: webhookEndpoint });
   sim = app.services.payments.simulator!;
   paypal = client();
+  // The app's webhook, registered as the app will at its start: every event type the tests look at.
+  const hook = await paypal.webhooks.create(`${app.config.publicUrl.replace(/\/$/, "")}${WEBHOOK_PATH}`, [
+    "CHECKOUT.ORDER.APPROVED",
+    "PAYMENT.CAPTURE.COMPLETED",
+    "PAYMENT.CAPTURE.REFUNDED",
+    "PAYMENT.CAPTURE.REVERSED",
+  ]);
+  webhookId = hook.id;
 });
 afterAll(async () => {
   await sim?.webhooksSent();
@@ -377,20 +387,9 @@ describe("Subscriptions through the client", () => {
 });
 
 describe("Webhooks", () => {
-  let webhookId: string;
   const events = () => received.map((r) => ({ ...r, event: JSON.parse(r.body) as WebhookEvent }));
   const verify = (r: { headers: Record<string, string | undefined>; event: unknown }, id = webhookId) =>
     paypal.webhooks.verifySignature({ headers: r.headers, webhookId: id, event: r.event as WebhookEvent });
-
-  beforeAll(async () => {
-    const hook = await paypal.webhooks.create(`${app.config.publicUrl.replace(/\/$/, "")}${WEBHOOK_PATH}`, [
-      "CHECKOUT.ORDER.APPROVED",
-      "PAYMENT.CAPTURE.COMPLETED",
-      "PAYMENT.CAPTURE.REFUNDED",
-      "PAYMENT.CAPTURE.REVERSED",
-    ]);
-    webhookId = hook.id;
-  });
 
   it("registers a webhook once: it is listed, and the same address again is refused", async () => {
     expect((await paypal.webhooks.list()).map((w) => w.id)).toContain(webhookId);
@@ -463,5 +462,94 @@ describe("Webhooks", () => {
     expect(await verify(copies[1]!)).toBe("SUCCESS");
     const sent = await sim.transmissions();
     expect(sent.filter((t) => t.eventId === refunded.event.id).map((t) => t.answeredStatus)).toEqual([200, 200]);
+  });
+});
+
+describe("PayPal as a payment provider (the interface the payments module calls)", () => {
+  const provider = () => createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier" });
+  const back = {
+    returnUrl: "http://localhost:3000/received-payment/3",
+    cancelUrl: "http://localhost:3000/order-cancelled/3",
+  };
+
+  it("checks out, captures once, refunds a part, and reads the webhooks as typed notices", async () => {
+    const orderId = randomUUID();
+    const checkout = await provider().createCheckout({
+      orderId,
+      orderNumber: "A-1042",
+      description: "Gold membership",
+      amount: { currency: "USD", value: "30.00" },
+      ...back,
+      requestId: `${orderId}-1`,
+    });
+    expect(checkout.approveUrl).toContain(`checkoutnow?token=${checkout.checkoutId}`);
+    received.length = 0;
+    await sim.outcomes.approveOrder(checkout.checkoutId);
+    const payment = await provider().capture(checkout.checkoutId, `${orderId}-capture`);
+    expect(payment).toMatchObject({ status: "completed", orderId, amount: { currency: "USD", value: "30.00" } });
+    expect(await provider().capture(checkout.checkoutId, `${orderId}-capture`)).toEqual(payment);
+    const refund = await provider().refund(payment.paymentId, {
+      amount: { currency: "USD", value: "10.00" },
+      noteToPayer: "Part of your payment back",
+      invoiceId: null,
+      requestId: `${orderId}-refund-1`,
+    });
+    expect(refund).toMatchObject({ status: "completed", amount: { currency: "USD", value: "10.00" } });
+
+    await sim.webhooksSent();
+    const notices = [];
+    for (const r of received) notices.push(await provider().receive({ headers: r.headers, rawBody: r.body }));
+    expect(notices.map((n) => (n.verdict === "accepted" ? n.notice.type : n.verdict))).toEqual([
+      "checkout.approved",
+      "payment.completed",
+      "payment.refunded",
+    ]);
+    expect(notices[1]).toMatchObject({
+      notice: { orderId, paymentId: payment.paymentId, checkoutId: checkout.checkoutId, amount: { value: "30.00" } },
+    });
+    expect(notices[2]).toMatchObject({
+      notice: { orderId, paymentId: payment.paymentId, refundId: refund.refundId, amount: { value: "10.00" } },
+    });
+
+    const genuine = received[1]!;
+    const tampered = genuine.body.replace('"30.00"', '"3000.00"');
+    expect(await provider().receive({ headers: genuine.headers, rawBody: tampered })).toMatchObject({
+      verdict: "forged",
+    });
+    expect(
+      await provider().receive({
+        headers: { ...genuine.headers, "paypal-transmission-sig": undefined },
+        rawBody: genuine.body,
+      }),
+    ).toMatchObject({ verdict: "unsigned" });
+    expect(await provider().receive({ headers: genuine.headers, rawBody: "{not json" })).toMatchObject({
+      verdict: "malformed",
+    });
+    const elsewhere = createPayPalProvider({ client: paypal, webhookId: () => "SOMEONEELSES1234", brandName: "x" });
+    expect(await elsewhere.receive({ headers: genuine.headers, rawBody: genuine.body })).toMatchObject({
+      verdict: "forged",
+    });
+  });
+
+  it("makes a plan with a first-payment price, subscribes, reads and cancels", async () => {
+    const { planId } = await provider().createPlan({
+      name: "Silver membership",
+      period: { unit: "DAY", count: 30 },
+      amount: { currency: "USD", value: "15.00" },
+      firstPayment: { currency: "USD", value: "7.50" },
+      requestId: randomUUID(),
+    });
+    const orderId = randomUUID();
+    const started = await provider().startSubscription({ planId, orderId, ...back, requestId: `${orderId}-sub` });
+    expect((await provider().readSubscription(started.subscriptionId)).status).toBe("pending");
+    await sim.outcomes.approveSubscription(started.subscriptionId);
+    expect(await provider().readSubscription(started.subscriptionId)).toEqual({
+      status: "active",
+      nextBillingAt: "2026-12-27T12:00:00Z",
+      failedPayments: 0,
+      lastPayment: { amount: { currency: "USD", value: "7.50" }, at: "2026-11-27T12:00:00Z" },
+    });
+    await provider().cancelSubscription(started.subscriptionId, "Cancelled by the customer");
+    expect((await provider().readSubscription(started.subscriptionId)).status).toBe("cancelled");
   });
 });
