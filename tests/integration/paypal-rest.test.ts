@@ -148,6 +148,24 @@ describe("PayPal's REST client against the simulator", () => {
     expect(other.issues).toEqual(["ORDER_ALREADY_CAPTURED"]);
   });
 
+  it("captures once when two instances capture at the same moment, with the same request id or not", async () => {
+    for (const sameId of [true, false]) {
+      const order = await paypal.orders.create(orderOf("11.00"));
+      await sim.outcomes.approveOrder(order.id);
+      const ids = sameId ? [order.id + "-1", order.id + "-1"] : [order.id + "-1", order.id + "-2"];
+      const results = await Promise.allSettled(ids.map((id) => paypal.orders.capture(order.id, id)));
+      const captured = (await paypal.orders.get(order.id)).purchase_units![0]!.payments!.captures!;
+      expect(captured).toHaveLength(1);
+      const fulfilled = results.filter((r) => r.status === "fulfilled");
+      if (sameId) expect(fulfilled).toHaveLength(2);
+      else {
+        expect(fulfilled).toHaveLength(1);
+        const refused = results.find((r) => r.status === "rejected")!.reason as PayPalRefusedError;
+        expect(refused.issues).toEqual(["ORDER_ALREADY_CAPTURED"]);
+      }
+    }
+  });
+
   it("pays by card as a guest, and a pending or denied capture says so", async () => {
     const order = await paypal.orders.create(orderOf("9.00"));
     await sim.outcomes.approveOrder(order.id, { payer: "card" });
@@ -551,5 +569,23 @@ describe("PayPal as a payment provider (the interface the payments module calls)
     });
     await provider().cancelSubscription(started.subscriptionId, "Cancelled by the customer");
     expect((await provider().readSubscription(started.subscriptionId)).status).toBe("cancelled");
+  });
+});
+
+describe("Outside simulator mode", () => {
+  it("has no simulator: its REST prefix is not served and the client waits for real credentials", async () => {
+    const sandbox = await startTestApp({ PAYPAL_MODE: "sandbox" });
+    try {
+      expect(sandbox.services.payments.simulator).toBeNull();
+      expect(sandbox.services.payments.paypal).toBeNull();
+      const res = await sandbox.request(`${SIMULATOR_REST_PREFIX}/v1/oauth2/token`, {
+        method: "POST",
+        body: "grant_type=client_credentials",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(res.status).toBe(404);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
