@@ -16,6 +16,7 @@ CREATE TABLE "paypal_simulator_rest_requests" (
 --> statement-breakpoint
 CREATE TABLE "paypal_simulator_webhook_transmissions" (
 	"id" text PRIMARY KEY NOT NULL,
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "paypal_simulator_webhook_transmissions_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"webhook_id" text NOT NULL,
 	"event_id" text NOT NULL,
 	"body" text NOT NULL,

@@ -599,6 +599,8 @@ export const simulatorWebhookTransmissions = pgTable(
   "paypal_simulator_webhook_transmissions",
   {
     id: text("id").primaryKey(),
+    /** The order transmissions were made in (several in one transaction share their created_at). */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
     webhookId: text("webhook_id").notNull(),
     eventId: text("event_id").notNull(),
     /** The body exactly as sent. */

@@ -102,6 +102,8 @@ beforeAll(async () => {
     "PAYMENT.CAPTURE.COMPLETED",
     "PAYMENT.CAPTURE.REFUNDED",
     "PAYMENT.CAPTURE.REVERSED",
+    "BILLING.SUBSCRIPTION.ACTIVATED",
+    "PAYMENT.SALE.COMPLETED",
   ]);
   webhookId = hook.id;
 });
@@ -454,6 +456,35 @@ describe("Webhooks", () => {
     expect(
       await verify({ ...completed, headers: { ...completed.headers, "paypal-transmission-sig": undefined } }),
     ).toBe("FAILURE");
+  });
+
+  it("sends the events of one change in the order they happened: a subscription's activation, then its payment", async () => {
+    const product = await paypal.products.create({ name: "Bronze membership", type: "SERVICE" });
+    const plan = await paypal.plans.create({
+      product_id: product.id,
+      name: "Bronze, weekly",
+      billing_cycles: [
+        {
+          frequency: { interval_unit: "WEEK", interval_count: 1 },
+          tenure_type: "REGULAR",
+          sequence: 1,
+          total_cycles: 0,
+          pricing_scheme: { fixed_price: { currency_code: "USD", value: "4.00" } },
+        },
+      ],
+      payment_preferences: {},
+    });
+    for (let i = 0; i < 5; i++) {
+      const { id } = await paypal.subscriptions.create({ plan_id: plan.id });
+      received.length = 0;
+      await sim.outcomes.approveSubscription(id);
+      await sim.webhooksSent();
+      expect(events().map((e) => e.event.event_type)).toEqual([
+        "BILLING.SUBSCRIPTION.ACTIVATED",
+        "PAYMENT.SALE.COMPLETED",
+      ]);
+      expect(events()[1]!.event.resource).toMatchObject({ billing_agreement_id: id, amount: { total: "4.00" } });
+    }
   });
 
   it("sends an event twice (each transmission verifies) and late (held, then sent)", async () => {

@@ -281,25 +281,21 @@ export function createPayPalRestSimulator(deps: {
     const hooks = await q.select().from(simulatorRestObjects).where(eq(simulatorRestObjects.kind, "webhook"));
     const body = JSON.stringify(event);
     const { privateKey } = await signingKey();
-    const ids: string[] = [];
-    for (const hook of hooks) {
-      const types = (hook.data.event_types as { name: string }[]).map((t) => t.name);
-      if (!types.includes("*") && !types.includes(event.event_type)) continue;
-      const id = randomUUID();
-      const time = iso();
-      const signature = createSign("sha256")
-        .update(signedText(id, time, hook.id, body))
-        .sign(privateKey, "base64");
-      await q.insert(simulatorWebhookTransmissions).values({
-        id,
-        webhookId: hook.id,
-        eventId: event.id,
-        body,
-        transmissionTime: time,
-        signature,
+    const rows = hooks
+      .filter((hook) => {
+        const types = (hook.data.event_types as { name: string }[]).map((t) => t.name);
+        return types.includes("*") || types.includes(event.event_type);
+      })
+      .map((hook) => {
+        const id = randomUUID();
+        const time = iso();
+        const signature = createSign("sha256")
+          .update(signedText(id, time, hook.id, body))
+          .sign(privateKey, "base64");
+        return { id, webhookId: hook.id, eventId: event.id, body, transmissionTime: time, signature };
       });
-      ids.push(id);
-    }
+    if (rows.length) await q.insert(simulatorWebhookTransmissions).values(rows);
+    const ids = rows.map((r) => r.id);
     return ids;
   }
 
@@ -311,7 +307,7 @@ export function createPayPalRestSimulator(deps: {
       .from(simulatorWebhookTransmissions)
       .innerJoin(simulatorRestObjects, eq(simulatorRestObjects.id, simulatorWebhookTransmissions.webhookId))
       .where(and(inArray(simulatorWebhookTransmissions.id, ids), isNull(simulatorWebhookTransmissions.sentAt)))
-      .orderBy(asc(simulatorWebhookTransmissions.createdAt));
+      .orderBy(asc(simulatorWebhookTransmissions.seq));
     for (const { t, url } of rows) {
       let status = 0;
       const target = new URL(url);
@@ -1044,7 +1040,7 @@ export function createPayPalRestSimulator(deps: {
         .select({ id: simulatorWebhookTransmissions.id })
         .from(simulatorWebhookTransmissions)
         .where(isNull(simulatorWebhookTransmissions.sentAt))
-        .orderBy(asc(simulatorWebhookTransmissions.createdAt));
+        .orderBy(asc(simulatorWebhookTransmissions.seq));
       deliverLater(held.map((h) => h.id));
       await deliveries;
       return held.length;
@@ -1063,7 +1059,7 @@ export function createPayPalRestSimulator(deps: {
     received: () => [...log],
     /** The webhook transmissions made, oldest first (what was sent, when, and how our endpoint answered). */
     transmissions: () =>
-      db.select().from(simulatorWebhookTransmissions).orderBy(asc(simulatorWebhookTransmissions.createdAt)),
+      db.select().from(simulatorWebhookTransmissions).orderBy(asc(simulatorWebhookTransmissions.seq)),
 
     /** Notes a call and applies a pending fault to it: an answer to send instead, or null to go on. */
     async intercept(method: string, path: string, requestId: string | null): Promise<Answer | null> {
