@@ -389,6 +389,39 @@ describe("Subscriptions through the client", () => {
     await expect(sim.outcomes.renewSubscription(created.id)).rejects.toThrow("Only an active subscription renews.");
   });
 
+  it("plays what PayPal does later: suspended after failures, then the end of term; an ended one cannot be cancelled", async () => {
+    const product = await paypal.products.create({ name: "Term membership", type: "SERVICE" });
+    const plan = await paypal.plans.create({
+      product_id: product.id,
+      name: "Three months",
+      billing_cycles: [
+        {
+          frequency: { interval_unit: "MONTH", interval_count: 1 },
+          tenure_type: "REGULAR",
+          sequence: 1,
+          total_cycles: 3,
+          pricing_scheme: { fixed_price: { currency_code: "USD", value: "10.00" } },
+        },
+      ],
+      payment_preferences: { payment_failure_threshold: 2 },
+    });
+    const { id } = await paypal.subscriptions.create({ plan_id: plan.id });
+    await sim.outcomes.approveSubscription(id);
+    expect(await sim.outcomes.renewSubscription(id)).toBeTruthy();
+    expect(await sim.outcomes.renewSubscription(id)).toBeTruthy();
+    // Three cycles paid: nothing more to take, and no next billing time.
+    expect(await sim.outcomes.renewSubscription(id)).toBeNull();
+    expect((await paypal.subscriptions.get(id)).billing_info?.next_billing_time).toBeUndefined();
+
+    await sim.outcomes.setSubscriptionStatus(id, "SUSPENDED");
+    expect((await paypal.subscriptions.get(id)).status).toBe("SUSPENDED");
+    await sim.outcomes.setSubscriptionStatus(id, "EXPIRED");
+    expect((await paypal.subscriptions.get(id)).status).toBe("EXPIRED");
+    expect((await refusal(paypal.subscriptions.cancel(id, "too late"))).issues).toEqual([
+      "SUBSCRIPTION_STATUS_INVALID",
+    ]);
+  });
+
   it("refuses a plan for an unknown product and a subscription to an unknown plan", async () => {
     const cycle = {
       frequency: { interval_unit: "YEAR" as const, interval_count: 1 },
