@@ -153,9 +153,9 @@ async function serve(
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  services.paypal.bindSelf(
-    `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`,
-  );
+  const selfUrl = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`;
+  services.paypal.bindSelf(selfUrl);
+  services.payments.bindSelf(selfUrl);
 
   let stopping = false;
   return {

@@ -561,6 +561,60 @@ export const simulatorSubscriptions = pgTable("paypal_simulator_subscriptions", 
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The simulator's stand-in for PayPal's REST API (issue 34, part 6): what PayPal would hold (OAuth tokens, orders,
+ * captures, refunds, catalogue products, billing plans, subscriptions, webhooks, its signing key), one row per object
+ * in PayPal's own JSON shape. Written only by server/services/payments/paypal/simulator.
+ */
+export const simulatorRestObjects = pgTable(
+  "paypal_simulator_rest_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    /** The object it belongs to: a capture's order, a refund's capture, a subscription's plan. */
+    parentId: text("parent_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("paypal_simulator_rest_objects_kind_idx").on(t.kind, t.createdAt),
+    index("paypal_simulator_rest_objects_parent_idx").on(t.parentId),
+  ],
+);
+
+/** The simulator's answers to calls with a PayPal-Request-Id: the same id gets the same answer, the call runs once. */
+export const simulatorRestRequests = pgTable("paypal_simulator_rest_requests", {
+  key: text("key").primaryKey(),
+  status: integer("status").notNull(),
+  body: jsonb("body"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Each webhook transmission the simulator made (or holds, to send late): its verify-webhook-signature answers
+ * SUCCESS only for one of these, to its webhook id, with the event unchanged.
+ */
+export const simulatorWebhookTransmissions = pgTable(
+  "paypal_simulator_webhook_transmissions",
+  {
+    id: text("id").primaryKey(),
+    /** The order transmissions were made in (several in one transaction share their created_at). */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    webhookId: text("webhook_id").notNull(),
+    eventId: text("event_id").notNull(),
+    /** The body exactly as sent. */
+    body: text("body").notNull(),
+    transmissionTime: text("transmission_time").notNull(),
+    signature: text("signature").notNull(),
+    /** The HTTP status our endpoint answered; null while held back (a late webhook) or not yet answered. */
+    answeredStatus: integer("answered_status"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("paypal_simulator_webhook_transmissions_event_idx").on(t.eventId)],
+);
+
 // ── Back office ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every admin change: who, when, what record, which fields before and after (written in the change's transaction). */

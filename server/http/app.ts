@@ -18,6 +18,8 @@ import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
 import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
+import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
+import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
@@ -174,6 +176,10 @@ export function createApp(options: AppOptions): Express {
       .validate(typeof req.body === "string" ? req.body : "")
       .then((answer) => void res.type("text/plain").send(answer), next);
   });
+
+  // The simulator's stand-in for PayPal's REST API (PAYPAL_MODE=simulator only): PayPal's paths under a prefix.
+  if (services.payments.simulator)
+    app.use(SIMULATOR_REST_PREFIX, paypalSimulatorRestRoutes(services.payments.simulator, logger));
 
   // better-auth's own REST calls, behind our per-IP and per-email limits.
   app.use(

@@ -23,6 +23,7 @@ import { createPrivacyService } from "./privacy";
 import { createReportsService } from "./reports";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
+import { createPaymentsService } from "./payments";
 import { createSubscriptionsService } from "./subscriptions";
 import { createInboxService } from "./inbox";
 import { createInvoicesService } from "./invoices";
@@ -157,6 +158,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     logger,
   });
+  const payments = createPaymentsService({ db: database.db, config, logger, now });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
@@ -210,6 +212,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     invoices,
     paymentAccounts,
     paypal,
+    payments,
     subscriptions,
     catalogue,
     content,

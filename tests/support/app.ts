@@ -77,6 +77,7 @@ export async function startTestApp(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   services.paypal.bindSelf(url);
+  services.payments.bindSelf(url);
   return {
     url,
     express: app,
