@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { paymentEvents } from "../db/schema";
-import { isId, isUniqueViolation } from "../lib/errors";
+import { isAppError, isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { PAYPAL_ACTOR, type OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
@@ -248,6 +248,8 @@ export function createPayPalService(deps: {
       return done(`renewal: order ${renewal.order.number} paid`, "applied");
     } catch (error) {
       if (isUniqueViolation(error)) return done(`transaction ${txnId} was already applied`, "duplicate");
+      // The order cannot take the payment (its code used up meanwhile: decision 060): recorded for the studio.
+      if (isAppError(error) && error.status === 409) return done(error.message);
       throw error;
     }
   }
@@ -410,6 +412,12 @@ export function createPayPalService(deps: {
           if (isUniqueViolation(error)) {
             await record(eventId, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
             return "duplicate";
+          }
+          // The order cannot take the payment (its code used up meanwhile: decision 060): the money is recorded, not
+          // applied, and the studio refunds it (the order's page shows the notification and why).
+          if (isAppError(error) && error.status === 409) {
+            await record(eventId, params, "rejected", error.message, order.id);
+            return "rejected";
           }
           throw error;
         }

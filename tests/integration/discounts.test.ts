@@ -219,6 +219,20 @@ const placed = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { insertedId: string }).insertedId;
 };
+/** A payment's notification, waited for until the listener has processed it. */
+async function pays(orderId: string, amount: string) {
+  const done = async () =>
+    Number(
+      (
+        await app.db.pool.query("select count(*) from payment_events where order_id = $1 and outcome <> 'received'", [
+          orderId,
+        ])
+      ).rows[0].count,
+    );
+  const before = await done();
+  await notify(orderId, amount);
+  await expect.poll(done, { timeout: 10_000 }).toBe(before + 1);
+}
 const usesOf = async (id: string) =>
   ((await (await app.request(`/api/discount-codes/${id}`, { jar: admin })).json()) as { uses: number }).uses;
 const lastReason = async (orderId: string) =>
@@ -238,9 +252,9 @@ describe("a code's limit holds when the money comes", () => {
     const price = (await orderRow(kept)).package_price as string;
     await cancel(a, kept);
     const other = await placed(await place(b, basic._id, code));
-    await notify(other, price);
+    await pays(other, price);
     expect((await orderRow(other)).payment_status).toBe("Paid");
-    await notify(kept, price);
+    await pays(kept, price);
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
     expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/used up/) });
     expect(await usesOf(id)).toBe(1);
@@ -253,8 +267,8 @@ describe("a code's limit holds when the money comes", () => {
     const price = (await orderRow(kept)).package_price as string;
     await cancel(a, kept);
     const again = await placed(await place(a, basic._id, code));
-    await notify(again, price);
-    await notify(kept, price);
+    await pays(again, price);
+    await pays(kept, price);
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
     expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/already used/) });
     expect(await usesOf(id)).toBe(1);
@@ -266,7 +280,7 @@ describe("a code's limit holds when the money comes", () => {
     const kept = await placed(await place(a, basic._id, code));
     await cancel(a, kept);
     const other = await placed(await place(b, basic._id, code));
-    await notify(other, (await orderRow(other)).package_price as string);
+    await pays(other, (await orderRow(other)).package_price as string);
     const res = await app.request(`/api/order/${kept}`, {
       method: "PUT",
       json: { paymentStatus: "Paid" },
@@ -292,11 +306,11 @@ describe("a code's limit holds when the money comes", () => {
       // The holds expired: nobody paid, so the code is free again.
       expect(await usesOf(id)).toBe(0);
       const third = await placed(await place(c, basic._id, code));
-      await notify(third, (await orderRow(third)).package_price as string);
-      await notify(second, (await orderRow(second)).package_price as string);
+      await pays(third, (await orderRow(third)).package_price as string);
+      await pays(second, (await orderRow(second)).package_price as string);
       expect((await orderRow(second)).payment_status).toBe("Paid");
       // A pays late, once the two uses were paid by others: refused, recorded, not Paid.
-      await notify(first, (await orderRow(first)).package_price as string);
+      await pays(first, (await orderRow(first)).package_price as string);
       expect((await orderRow(first)).payment_status).toBe("UnPaid");
       expect(await lastReason(first)).toMatchObject({ outcome: "rejected" });
       expect(await usesOf(id)).toBe(2);
