@@ -117,9 +117,16 @@ export function decideSubscriptionPayment(input: {
   order: { id: string; paymentStatus: string };
   /** Whether this transaction id already paid or renewed an order. */
   txnApplied: boolean;
+  /** Whether the listener refused this subscription's sign-up (terms we did not ask for): none of its money applies. */
+  signupRefused?: boolean;
 }): PaymentDecision {
   const { subscription, order, txnApplied } = input;
   if (txnApplied) return { kind: "duplicate", reason: "this transaction was already applied" };
+  if (input.signupRefused)
+    return {
+      kind: "refuse",
+      reason: "the subscription's sign-up was refused (terms the order did not ask for): nothing paid (refund it on PayPal)",
+    };
   if (subscription && subscription.orderId !== order.id)
     return { kind: "refuse", reason: "the subscription belongs to another order" };
   if (subscription && subscription.status !== "active")

@@ -149,6 +149,21 @@ export function createPayPalService(deps: {
     return seen.length > 0 || Boolean(await ordersService.byTxnId(txnId));
   }
 
+  /** Whether a sign-up of `subscrId` for this order was refused (its terms were not the order's). */
+  async function signupRefused(orderId: string, subscrId: string): Promise<boolean> {
+    const refused = await db
+      .select({ raw: paymentEvents.raw })
+      .from(paymentEvents)
+      .where(
+        and(
+          eq(paymentEvents.orderId, orderId),
+          eq(paymentEvents.outcome, "rejected"),
+          sql`${paymentEvents.raw} like '%txn_type=subscr_signup%'`,
+        ),
+      );
+    return refused.some((r) => subscrIdOf(new URLSearchParams(r.raw)) === subscrId);
+  }
+
   /**
    * A verified subscription notice about `order` (our receiver already checked): money checked as for a payment, then
    * the subscription's rule (domain/subscription.ts). A notice for another order's subscription changes nothing.
@@ -230,6 +245,7 @@ export function createPayPalService(deps: {
       subscription: existing ? { orderId: existing.orderId, status: existing.status } : null,
       order,
       txnApplied: await txnApplied(txnId),
+      signupRefused: !existing && (await signupRefused(order.id, subscrId)),
     });
     if (decision.kind === "duplicate") return done(`transaction ${txnId} was already applied`, "duplicate");
     if (decision.kind === "refuse") return done(decision.reason);

@@ -186,6 +186,20 @@ describe("a subscription through the listener", () => {
     expect(await send(notice(id, newSubscrId(), "subscr_signup", { period3: "1 Y" }))).toBe("rejected");
     expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_currency: "EUR" }))).toBe("rejected");
   });
+
+  it("a subscription whose sign-up was refused is not made active by its first payment: refused and recorded", async () => {
+    const id = await placeOrder();
+    const subscrId = newSubscrId();
+    expect(await send(notice(id, subscrId, "subscr_signup", { mc_amount3: "0.01" }))).toBe("rejected");
+    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("rejected");
+    expect((await orderRow(id)).payment_status).toBe("UnPaid");
+    expect(await subscription(subscrId)).toBeUndefined();
+    const { rows } = await app.db.pool.query(
+      "select reason from payment_events where order_id = $1 order by received_at desc limit 1",
+      [id],
+    );
+    expect(rows[0].reason).toMatch(/sign-up was refused/);
+  });
 });
 
 describe("subscription forgeries and replays: 0 applied", () => {
