@@ -61,6 +61,13 @@ export interface MailData {
   /** PayPal could not take a subscription's payment (decision 046): to the customer, and to every admin. */
   subscriptionPaymentFailed: SubscriptionFailure;
   adminSubscriptionPaymentFailed: SubscriptionFailure;
+  /** An automatic renewal stopped (the customer at PayPal, or the studio): no more payments; the time paid stays. */
+  subscriptionCancelled: OrderRef & {
+    customerName: string;
+    packageName: string;
+    /** When the customer's membership ends now (null: none runs). */
+    membershipEnds: MailDate | null;
+  };
   adminContactMessage: {
     messageId: string;
     name: string;
@@ -181,6 +188,12 @@ export const MAIL_KINDS = {
     label: "Renewal payment failed (studio)",
     audience: "admins",
     when: "PayPal could not take a customer's automatic renewal payment (to every admin).",
+    canTurnOff: true,
+  },
+  subscriptionCancelled: {
+    label: "Subscription cancelled",
+    audience: "customer",
+    when: "A membership's automatic renewal is cancelled (at PayPal, or by the studio): no more payments, and until when the membership runs.",
     canTurnOff: true,
   },
   adminContactMessage: {

@@ -6,6 +6,7 @@ import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
 import { AppError, isId } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
+import { periodWords } from "../../domain/subscription";
 import { paymentDue, termsOfFields, type SubscriptionTerms } from "../../domain/subscription-price";
 
 export const SIMULATOR_PATH = "/paypal-simulator";
@@ -164,8 +165,8 @@ export function createPayPalSimulator(deps: {
         /** A subscription's later payments, when they differ from the first (a first-period code), else null. */
         laterAmount: terms && terms.intro !== null ? terms.regular.toFixed(2) : null,
         terms,
-        /** A subscription: PayPal's period ("30 D"), else null. */
-        period: subscription ? `${fields.p3 ?? ""} ${fields.t3 ?? ""}` : null,
+        /** A subscription: PayPal's period in words, after "Billed every" ("30 days" for 30 D), else null. */
+        period: subscription ? periodWords(`${fields.p3 ?? ""} ${fields.t3 ?? ""}`) : null,
         currency: fields.currency_code ?? "",
         business: fields.business ?? "",
         payable: order.paymentStatus === "UnPaid",

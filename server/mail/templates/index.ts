@@ -12,7 +12,12 @@ import {
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
 import { membershipGiven } from "./membership-given";
-import { adminSubscriptionPaymentFailed, membershipRenewsSoon, subscriptionPaymentFailed } from "./subscription";
+import {
+  adminSubscriptionPaymentFailed,
+  membershipRenewsSoon,
+  subscriptionCancelled,
+  subscriptionPaymentFailed,
+} from "./subscription";
 import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
@@ -30,6 +35,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   adminPaymentWaiting,
   subscriptionPaymentFailed,
   adminSubscriptionPaymentFailed,
+  subscriptionCancelled,
   adminContactMessage,
   adminBackupFailed,
   newsletterConfirm,
