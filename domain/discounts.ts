@@ -193,6 +193,14 @@ export const PAYMENT_REFUSALS: Record<"usedUp" | "alreadyUsed", (code: string) =
     `The customer has already used the discount code ${code} on another paid order: the payment was not applied. Refund it at PayPal.`,
 };
 
+/** Why the pay page does not send the customer to PayPal with an order whose code has no room left for it. */
+export const PAY_PAGE_REFUSALS: Record<"usedUp" | "alreadyUsed", string> = {
+  usedUp:
+    "The discount code on this order has been used up by other customers since you placed it, so this order can no longer be paid. Please cancel it and place a new order.",
+  alreadyUsed:
+    "You have already used this order's discount code on another paid order, so this order can no longer be paid. Please cancel it and place a new order.",
+};
+
 /** A code may only name packages that exist: said on the packages field of the back office's form and the API. */
 export const UNKNOWN_PACKAGE_MESSAGE = "A chosen package does not exist (any more): choose packages from the list.";
 

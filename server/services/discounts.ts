@@ -294,6 +294,26 @@ export function createDiscountsService({
       const r = mayPayWithCode(toRule(row), await codeOrdersTx(tx, codeId), order, now());
       return r.ok ? null : PAYMENT_REFUSALS[r.reason](row.code);
     },
+
+    /**
+     * The same question for the pay page, before the customer is sent to PayPal (no lock: it only decides whether to
+     * offer the form; the payment itself is checked again by payTx). Null: it may be paid.
+     */
+    async payRefusal(order: {
+      id: string;
+      userId: string;
+      discountCodeId: string | null;
+      subscrId: string | null;
+    }): Promise<"usedUp" | "alreadyUsed" | null> {
+      const codeId = order.discountCodeId;
+      if (!codeId || order.subscrId) return null;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId));
+        if (!row) return null;
+        const r = mayPayWithCode(toRule(row), await codeOrdersTx(tx, codeId), order, now());
+        return r.ok ? null : r.reason;
+      });
+    },
   };
 }
 
