@@ -139,7 +139,8 @@ export function decideSubscriptionPayment(input: {
   if (input.signupRefused)
     return {
       kind: "refuse",
-      reason: "the subscription's sign-up was refused (terms the order did not ask for): nothing paid (refund it on PayPal)",
+      reason:
+        "the subscription's sign-up was refused (terms the order did not ask for): nothing paid (refund it on PayPal)",
     };
   if (subscription && subscription.orderId !== order.id)
     return { kind: "refuse", reason: "the subscription belongs to another order" };

@@ -107,7 +107,13 @@ const codeOrderColumns = {
   pendingAtPayPal: sql<boolean>`${orders.providerStatus} is not null`,
 };
 const mayCount = and(isNull(orders.subscrId), ne(orders.paymentStatus, "Cancelled"));
-const toCodeOrder = (r: { id: string; userId: string; paymentStatus: CodeOrder["paymentStatus"]; placedAt: Date; pendingAtPayPal: boolean }): CodeOrder => ({
+const toCodeOrder = (r: {
+  id: string;
+  userId: string;
+  paymentStatus: CodeOrder["paymentStatus"];
+  placedAt: Date;
+  pendingAtPayPal: boolean;
+}): CodeOrder => ({
   id: r.id,
   userId: r.userId,
   paymentStatus: r.paymentStatus,
@@ -155,9 +161,12 @@ export function createDiscountsService({
 
   /** The code's orders that may be uses, read in `tx` (under the code's row lock). */
   const codeOrdersTx = async (tx: Tx, id: string) =>
-    (await tx.select(codeOrderColumns).from(orders).where(and(eq(orders.discountCodeId, id), mayCount))).map(
-      toCodeOrder,
-    );
+    (
+      await tx
+        .select(codeOrderColumns)
+        .from(orders)
+        .where(and(eq(orders.discountCodeId, id), mayCount))
+    ).map(toCodeOrder);
 
   /** A code may only name packages that exist (a 400 on the field, the form's and the API's). */
   async function checkPackages(ids: readonly string[]) {

@@ -137,7 +137,8 @@ export function myAccountAuthPlugin({
           handler: createAuthMiddleware(async (ctx) => {
             const change = await changeTokenOf(ctx.query?.token, ctx.context.secret);
             if (!change || change.requestType !== "change-email-verification") return;
-            const back = typeof ctx.query?.callbackURL === "string" ? ctx.query.callbackURL : "/account/email-confirmed";
+            const back =
+              typeof ctx.query?.callbackURL === "string" ? ctx.query.callbackURL : "/account/email-confirmed";
             const refused = (code: string) => ctx.redirect(`${back}${back.includes("?") ? "&" : "?"}error=${code}`);
             // Someone registered the address after the link was sent: refused plainly (the unique address would 500).
             const [taken] = await db

@@ -270,7 +270,10 @@ describe("a code's limit holds when the money comes", () => {
     await pays(again, price);
     await pays(kept, price);
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
-    expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/already used/) });
+    expect(await lastReason(kept)).toMatchObject({
+      outcome: "rejected",
+      reason: expect.stringMatching(/already used/),
+    });
     expect(await usesOf(id)).toBe(1);
   });
 
@@ -398,8 +401,8 @@ describe("the back office's calls", () => {
     });
     expect(edit.status).toBe(400);
     expect(await edit.json()).toMatchObject({ errors: [{ field: "packageIds", message: UNKNOWN_PACKAGE_MESSAGE }] });
-    expect((await app.db.pool.query("select count(*) from discount_codes where code like 'GHOSTPKG%'")).rows[0].count).toBe(
-      "0",
-    );
+    expect(
+      (await app.db.pool.query("select count(*) from discount_codes where code like 'GHOSTPKG%'")).rows[0].count,
+    ).toBe("0");
   });
 });

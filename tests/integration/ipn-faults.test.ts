@@ -124,9 +124,10 @@ describe("the IPN listener under faults", () => {
     const paid = async () =>
       Number(
         (
-          await app.db.pool.query("select count(*) from orders where id = any($1::uuid[]) and payment_status = 'Paid'", [
-            ids,
-          ])
+          await app.db.pool.query(
+            "select count(*) from orders where id = any($1::uuid[]) and payment_status = 'Paid'",
+            [ids],
+          )
         ).rows[0].count,
       );
     await expect.poll(paid, { timeout: 30_000 }).toBe(ids.length);
