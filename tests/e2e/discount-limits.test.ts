@@ -59,6 +59,39 @@ describe("a code's limit on the pay page", () => {
   });
 });
 
+describe("the issue's case, in the browser", () => {
+  it("a kept PayPal page paid after cancelling, once another customer took the last use: not Paid, and the customer is told", async () => {
+    await addCode("keptform", "1");
+    const first = await newPage(env.browser, env.server.url);
+    await register(first, { email: "keeper@example.org", password: "keeper-pass-123" });
+    const kept = await orderWithCode(first, "keptform");
+    await first.goto(`/pay-now/${kept}`);
+    await main(first).getByRole("button", { name: "Pay Now With PayPal" }).click();
+    await first.waitForURL((u) => u.pathname === "/paypal-simulator");
+
+    // In another tab, the same customer cancels the order; another customer takes the code and pays.
+    const other = await first.context().newPage();
+    await other.goto(`/my-order?cancel=${kept}`);
+    await main(other).getByRole("button", { name: "Yes, cancel the order" }).click();
+    await expect
+      .poll(async () => (await env.db.pool.query("select payment_status from orders where id = $1", [kept])).rows[0])
+      .toEqual({ payment_status: "Cancelled" });
+    const second = await newPage(env.browser, env.server.url);
+    await register(second, { email: "taker@example.org", password: "taker-pass-123" });
+    await payInSimulator(second, await orderWithCode(second, "keptform"));
+
+    // The kept page is paid: the order stays Cancelled, the money is on record, and the return page says so.
+    await first.getByRole("button", { name: "Pay", exact: true }).click();
+    await first.waitForURL((u) => u.pathname === `/received-payment/${kept}`);
+    await expect.poll(() => main(first).getByTestId("payment-refused").count(), { timeout: 15_000 }).toBe(1);
+    expect(await main(first).getByTestId("payment-state").getAttribute("data-status")).toBe("Cancelled");
+    const uses = await env.db.pool.query(
+      "select count(*)::int as n from orders o join discount_codes c on c.id = o.discount_code_id where c.code = 'KEPTFORM' and o.payment_status = 'Paid'",
+    );
+    expect(uses.rows[0].n).toBe(1);
+  });
+});
+
 describe("the back office's form", () => {
   it("refuses a package that no longer exists, with a message on the field", async () => {
     await admin.goto("/discount-codes");
