@@ -58,6 +58,16 @@ export interface MailData {
     amount: number;
     txnId: string | null;
   };
+  /** PayPal took a payment the order could not take (decision 060: its discount code used up): refund it. */
+  adminPaymentNotApplied: OrderRef & {
+    customerName: string;
+    customerEmail: string;
+    packageName: string;
+    amount: number;
+    txnId: string;
+    /** Why, as recorded on the payment (for the studio). */
+    reason: string;
+  };
   /** PayPal could not take a subscription's payment (decision 046): to the customer, and to every admin. */
   subscriptionPaymentFailed: SubscriptionFailure;
   adminSubscriptionPaymentFailed: SubscriptionFailure;
@@ -176,6 +186,12 @@ export const MAIL_KINDS = {
     label: "Payment waiting for delivery",
     audience: "admins",
     when: "PayPal verifies a payment and its order waits for delivery (to every admin).",
+    canTurnOff: true,
+  },
+  adminPaymentNotApplied: {
+    label: "Payment not applied",
+    audience: "admins",
+    when: "PayPal took a payment its order could no longer take (its discount code was used up meanwhile): to refund (to every admin).",
     canTurnOff: true,
   },
   subscriptionPaymentFailed: {

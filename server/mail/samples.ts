@@ -83,6 +83,17 @@ export function sampleData(
       amount: pkg.price,
       txnId: "8MC585209K746392H",
     },
+    adminPaymentNotApplied: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      customerEmail: "jane@example.com",
+      packageName: pkg.name,
+      amount: pkg.price,
+      txnId: "8MC585209K746392H",
+      reason:
+        "The discount code WELCOME25 has been used up by other paid orders since this order was placed: the payment was not applied. Refund it at PayPal, or ask the customer to order again.",
+    },
     subscriptionPaymentFailed: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,

@@ -32,6 +32,7 @@ const LINKS: Record<MailKind, string> = {
   orderCancelled: `${PUBLIC_URL}/pricing`,
   paymentRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
+  adminPaymentNotApplied: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentNotApplied.orderId}`,
   subscriptionPaymentFailed: `${PUBLIC_URL}/account/subscriptions`,
   adminSubscriptionPaymentFailed: `${PUBLIC_URL}/admin/payment-status/${samples.adminSubscriptionPaymentFailed.orderId}`,
   subscriptionCancelled: `${PUBLIC_URL}/account/subscriptions`,

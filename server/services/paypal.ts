@@ -264,8 +264,11 @@ export function createPayPalService(deps: {
       return done(`renewal: order ${renewal.order.number} paid`, "applied");
     } catch (error) {
       if (isUniqueViolation(error)) return done(`transaction ${txnId} was already applied`, "duplicate");
-      // The order cannot take the payment (its code used up meanwhile: decision 060): recorded for the studio.
-      if (isAppError(error) && error.status === 409) return done(error.message);
+      // The order cannot take the payment (its code used up meanwhile: decision 060): recorded, and the admins told.
+      if (isAppError(error) && error.status === 409) {
+        await ordersService.paymentNotApplied(order.id, txnId, Number(params.get("mc_gross")), error.message);
+        return done(error.message);
+      }
       throw error;
     }
   }
@@ -430,9 +433,10 @@ export function createPayPalService(deps: {
             return "duplicate";
           }
           // The order cannot take the payment (its code used up meanwhile: decision 060): the money is recorded, not
-          // applied, and the studio refunds it (the order's page shows the notification and why).
+          // applied; every admin is mailed to refund it (the order's page shows the notification and why).
           if (isAppError(error) && error.status === 409) {
             await record(eventId, params, "rejected", error.message, order.id);
+            await ordersService.paymentNotApplied(order.id, txnId, Number(params.get("mc_gross")), error.message);
             return "rejected";
           }
           throw error;

@@ -258,6 +258,9 @@ describe("a code's limit holds when the money comes", () => {
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
     expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/used up/) });
     expect(await usesOf(id)).toBe(1);
+    // Every admin is mailed to refund it, once per transaction.
+    const { rows } = await app.db.pool.query("select key from job_keys where key like '%not-applied%'");
+    expect(rows.length).toBeGreaterThan(0);
   });
 
   it("once per customer: a second order paid after the first was cancelled and a new one paid is refused", async () => {

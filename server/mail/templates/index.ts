@@ -1,5 +1,5 @@
 import type { MailKind } from "../kinds";
-import { adminBackupFailed, adminContactMessage, adminPaymentWaiting } from "./admins";
+import { adminBackupFailed, adminContactMessage, adminPaymentNotApplied, adminPaymentWaiting } from "./admins";
 import {
   membershipActive,
   membershipEnded,
@@ -33,6 +33,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   orderCancelled,
   paymentRefunded,
   adminPaymentWaiting,
+  adminPaymentNotApplied,
   subscriptionPaymentFailed,
   adminSubscriptionPaymentFailed,
   subscriptionCancelled,

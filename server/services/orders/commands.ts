@@ -647,6 +647,33 @@ export function createOrderCommands({
       });
     },
 
+    /**
+     * A payment PayPal took that the order could not take (decision 060: its discount code used up meanwhile): the
+     * notification is recorded by the listener; every admin hears it here, once per transaction, to refund it.
+     */
+    async paymentNotApplied(id: string, txnId: string, amount: number, reason: string): Promise<void> {
+      if (!isId(id)) return;
+      const [o] = await db.select().from(orders).where(eq(orders.id, id));
+      if (!o) return;
+      await db.transaction((tx) =>
+        mails.queueToAdmins(
+          tx,
+          "adminPaymentNotApplied",
+          {
+            orderId: o.id,
+            orderNumber: o.number,
+            customerName: o.customerName,
+            customerEmail: o.customerEmail,
+            packageName: o.packageName,
+            amount,
+            txnId,
+            reason,
+          },
+          jobKey("payment", txnId, "not-applied"),
+        ),
+      );
+    },
+
     /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */
     refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund") =>
       change(id, { type: how, at: now() }, actor),
