@@ -110,7 +110,8 @@ export function applyDiscount(
  * How long an unpaid order holds its use of a code: long enough to pay at PayPal, short enough that an order left
  * unpaid does not keep a limited code from everyone else. A payment PayPal reports pending keeps holding it.
  */
-export const DISCOUNT_HOLD_MS = 2 * 60 * 60 * 1000;
+export const DISCOUNT_HOLD_HOURS = 2;
+export const DISCOUNT_HOLD_MS = DISCOUNT_HOLD_HOURS * 60 * 60 * 1000;
 
 /** An order placed with the code (its renewals are no use of their own), as the use rules read it. */
 export interface CodeOrder {
