@@ -2,6 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   applyDiscount,
+  DISCOUNT_HOLD_MS,
+  mayPayWithCode,
+  placingUse,
+  useOf,
+  type CodeOrder,
   discountCodeSchema,
   discountedPrice,
   discountOf,
@@ -177,5 +182,106 @@ describe("the back office's form", () => {
     expect(orderCodeSchema.parse(undefined)).toBeUndefined();
     expect(orderCodeSchema.parse(" spring ")).toBe("SPRING");
     expect(orderCodeSchema.safeParse("x".repeat(33)).success).toBe(false);
+  });
+});
+
+/**
+ * Issue 33, item 2 (decision 060): random sequences of place, cancel, pay, refund and time passing, for several
+ * customers, replayed through the rules the service calls (placingUse + applyDiscount when placing, mayPayWithCode
+ * when paying an unpaid or cancelled order, as the order lifecycle allows).
+ */
+describe("a code's uses over any sequence of events", () => {
+  type Event =
+    | { type: "place"; customer: number }
+    | { type: "cancel" | "pay" | "refund"; order: number }
+    | { type: "wait"; ms: number };
+  const events = fc.array(
+    fc.oneof(
+      fc.record({ type: fc.constant("place" as const), customer: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({ type: fc.constantFrom("cancel" as const, "pay" as const, "refund" as const), order: fc.nat(30) }),
+      fc.record({ type: fc.constant("wait" as const), ms: fc.integer({ min: 0, max: DISCOUNT_HOLD_MS * 1.5 }) }),
+    ),
+    { maxLength: 60 },
+  );
+  const limits = fc.record({
+    maxUses: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+    oncePerCustomer: fc.boolean(),
+  });
+
+  const replay = (limit: { maxUses: number | null; oncePerCustomer: boolean }, sequence: Event[]) => {
+    const rules = code(limit);
+    const orders: CodeOrder[] = [];
+    let now = new Date(Date.UTC(2026, 10, 25, 15));
+    const paidUses = () => orders.filter((o) => o.paymentStatus === "Paid" || o.paymentStatus === "Refunded");
+    const held = (userId: string) => orders.filter((o) => o.userId === userId && useOf(o, now) === "held");
+    for (const e of sequence) {
+      if (e.type === "wait") now = new Date(now.getTime() + e.ms);
+      else if (e.type === "place") {
+        const userId = `c${e.customer}`;
+        const r = applyDiscount(rules, { ...use(), ...placingUse(orders, now, userId) });
+        if (r.ok)
+          orders.push({
+            id: `o${orders.length}`,
+            userId,
+            paymentStatus: "UnPaid",
+            placedAt: now,
+            pendingAtPayPal: false,
+          });
+      } else {
+        const o = orders[e.order];
+        if (!o) continue;
+        if (e.type === "cancel" && o.paymentStatus === "UnPaid") o.paymentStatus = "Cancelled";
+        if (e.type === "refund" && o.paymentStatus === "Paid") o.paymentStatus = "Refunded";
+        if (e.type === "pay" && (o.paymentStatus === "UnPaid" || o.paymentStatus === "Cancelled")) {
+          const onlyHold = useOf(o, now) === "held" && held(o.userId).length === 1;
+          const r = mayPayWithCode(rules, orders, o, now);
+          // A customer's one order still holding its use is never refused for want of room (the hold is a promise).
+          if (onlyHold && !(rules.oncePerCustomer && paidUses().some((p) => p.userId === o.userId)))
+            expect(r).toEqual({ ok: true });
+          if (r.ok) o.paymentStatus = "Paid";
+        }
+      }
+      // Never more paid uses than the limit; never two per customer when once per customer.
+      if (rules.maxUses !== null) expect(paidUses().length).toBeLessThanOrEqual(rules.maxUses);
+      if (rules.oncePerCustomer) {
+        const customers = paidUses().map((o) => o.userId);
+        expect(new Set(customers).size).toBe(customers.length);
+      }
+    }
+    return orders;
+  };
+
+  it("never counts more paid uses than the limit, nor two per customer when once per customer", () => {
+    fc.assert(
+      fc.property(limits, events, (limit, sequence) => {
+        replay(limit, sequence);
+      }),
+      runs,
+    );
+  });
+
+  it("the issue's case: a kept pay form paid after cancelling, once another customer took the last use", () => {
+    const orders = replay({ maxUses: 1, oncePerCustomer: false }, [
+      { type: "place", customer: 0 },
+      { type: "cancel", order: 0 },
+      { type: "place", customer: 1 },
+      { type: "pay", order: 1 },
+      { type: "pay", order: 0 },
+    ]);
+    expect(orders.map((o) => o.paymentStatus)).toEqual(["Cancelled", "Paid"]);
+  });
+
+  it("an unpaid order's hold ends: a code is not kept from others by an order nobody pays", () => {
+    const orders = replay({ maxUses: 1, oncePerCustomer: false }, [
+      { type: "place", customer: 0 },
+      { type: "place", customer: 1 },
+      { type: "wait", ms: DISCOUNT_HOLD_MS },
+      { type: "place", customer: 1 },
+      { type: "pay", order: 0 },
+    ]);
+    expect(orders.map((o) => [o.userId, o.paymentStatus])).toEqual([
+      ["c0", "UnPaid"],
+      ["c1", "UnPaid"],
+    ]);
   });
 });

@@ -104,6 +104,107 @@ export function applyDiscount(
   return { ok: true, priceBefore: toCents(use.price) / 100, discount: discountOf(use.price, code), price };
 }
 
+// ── Which orders use a code (decision 060) ────────────────────────────────────────────────────────────────────────
+
+/**
+ * How long an unpaid order holds its use of a code: long enough to pay at PayPal, short enough that an order left
+ * unpaid does not keep a limited code from everyone else. A payment PayPal reports pending keeps holding it.
+ */
+export const DISCOUNT_HOLD_HOURS = 2;
+export const DISCOUNT_HOLD_MS = DISCOUNT_HOLD_HOURS * 60 * 60 * 1000;
+
+/** An order placed with the code (its renewals are no use of their own), as the use rules read it. */
+export interface CodeOrder {
+  id: string;
+  userId: string;
+  paymentStatus: "UnPaid" | "Paid" | "Cancelled" | "Refunded";
+  placedAt: Date;
+  /** PayPal reported a payment pending (an eCheck, a review): the money is on its way. */
+  pendingAtPayPal: boolean;
+}
+
+/**
+ * What one order is to its code's limits: "paid" (Paid, or Refunded: the money was taken, so the use stays), "held"
+ * (unpaid, placed less than DISCOUNT_HOLD_MS ago or with a payment pending at PayPal), or nothing (cancelled, or
+ * unpaid past its hold).
+ */
+export function useOf(order: CodeOrder, now: Date): "paid" | "held" | null {
+  if (order.paymentStatus === "Paid" || order.paymentStatus === "Refunded") return "paid";
+  if (order.paymentStatus !== "UnPaid") return null;
+  return order.pendingAtPayPal || now.getTime() - order.placedAt.getTime() < DISCOUNT_HOLD_MS ? "held" : null;
+}
+
+/**
+ * The uses a code counts, leaving out `except` (one order: the one being paid) and, for holds, `customer` (whose own
+ * unpaid orders are the order being placed or paid): every paid order is a use; held orders are one use per customer,
+ * so that one customer's unpaid orders cannot keep a limited code from everyone.
+ */
+export function countUses(
+  orders: readonly CodeOrder[],
+  now: Date,
+  except: { orderId?: string; userId?: string } = {},
+): { uses: number; paidByCustomer: boolean; heldByCustomer: boolean } {
+  let paid = 0;
+  let paidByCustomer = false;
+  let heldByCustomer = false;
+  const holders = new Set<string>();
+  for (const o of orders) {
+    if (o.id === except.orderId) continue;
+    const use = useOf(o, now);
+    const mine = o.userId === except.userId;
+    if (use === "paid") {
+      paid++;
+      if (mine) paidByCustomer = true;
+    } else if (use === "held") {
+      if (mine) heldByCustomer = true;
+      else holders.add(o.userId);
+    }
+  }
+  return { uses: paid + holders.size, paidByCustomer, heldByCustomer };
+}
+
+/** What the rules of a code's use need to know of an order being placed by `userId` (for applyDiscount). */
+export function placingUse(orders: readonly CodeOrder[], now: Date, userId: string) {
+  const c = countUses(orders, now, { userId });
+  return { uses: c.uses, usedByCustomer: c.paidByCustomer || c.heldByCustomer };
+}
+
+/**
+ * Whether a payment of `order` (unpaid, or cancelled by its customer) may take its code's use: the code's other paid
+ * orders and other customers' holds leave room for it, and, once per customer, no other order of the customer paid
+ * with it. A payment that may not is not applied (the money is recorded and refunded by the studio: decision 060).
+ */
+export function mayPayWithCode(
+  code: Pick<DiscountCode, "maxUses" | "oncePerCustomer">,
+  orders: readonly CodeOrder[],
+  order: Pick<CodeOrder, "id" | "userId">,
+  now: Date,
+): { ok: true } | { ok: false; reason: "usedUp" | "alreadyUsed" } {
+  const c = countUses(orders, now, { orderId: order.id, userId: order.userId });
+  if (code.oncePerCustomer && c.paidByCustomer) return { ok: false, reason: "alreadyUsed" };
+  if (code.maxUses !== null && c.uses >= code.maxUses) return { ok: false, reason: "usedUp" };
+  return { ok: true };
+}
+
+/** Why a payment did not take its order's code, said to the studio (the order page, the payment's record). */
+export const PAYMENT_REFUSALS: Record<"usedUp" | "alreadyUsed", (code: string) => string> = {
+  usedUp: (code) =>
+    `The discount code ${code} has been used up by other paid orders since this order was placed: the payment was not applied. Refund it at PayPal, or ask the customer to order again.`,
+  alreadyUsed: (code) =>
+    `The customer has already used the discount code ${code} on another paid order: the payment was not applied. Refund it at PayPal.`,
+};
+
+/** Why the pay page does not send the customer to PayPal with an order whose code has no room left for it. */
+export const PAY_PAGE_REFUSALS: Record<"usedUp" | "alreadyUsed", string> = {
+  usedUp:
+    "The discount code on this order has been used up by other customers since you placed it, so this order can no longer be paid. Please cancel it and place a new order.",
+  alreadyUsed:
+    "You have already used this order's discount code on another paid order, so this order can no longer be paid. Please cancel it and place a new order.",
+};
+
+/** A code may only name packages that exist: said on the packages field of the back office's form and the API. */
+export const UNKNOWN_PACKAGE_MESSAGE = "A chosen package does not exist (any more): choose packages from the list.";
+
 /** How a code's worth reads: "20%" or "$10.00". */
 export const discountWorth = (code: Pick<DiscountCode, "kind" | "value">) =>
   code.kind === "percent" ? `${code.value}%` : `$${code.value.toFixed(2)}`;

@@ -58,9 +58,26 @@ export interface MailData {
     amount: number;
     txnId: string | null;
   };
+  /** PayPal took a payment the order could not take (decision 060: its discount code used up): refund it. */
+  adminPaymentNotApplied: OrderRef & {
+    customerName: string;
+    customerEmail: string;
+    packageName: string;
+    amount: number;
+    txnId: string;
+    /** Why, as recorded on the payment (for the studio). */
+    reason: string;
+  };
   /** PayPal could not take a subscription's payment (decision 046): to the customer, and to every admin. */
   subscriptionPaymentFailed: SubscriptionFailure;
   adminSubscriptionPaymentFailed: SubscriptionFailure;
+  /** An automatic renewal stopped (the customer at PayPal, or the studio): no more payments; the time paid stays. */
+  subscriptionCancelled: OrderRef & {
+    customerName: string;
+    packageName: string;
+    /** When the customer's membership ends now (null: none runs). */
+    membershipEnds: MailDate | null;
+  };
   adminContactMessage: {
     messageId: string;
     name: string;
@@ -171,6 +188,12 @@ export const MAIL_KINDS = {
     when: "PayPal verifies a payment and its order waits for delivery (to every admin).",
     canTurnOff: true,
   },
+  adminPaymentNotApplied: {
+    label: "Payment not applied",
+    audience: "admins",
+    when: "PayPal took a payment its order could no longer take (its discount code was used up meanwhile): to refund (to every admin).",
+    canTurnOff: true,
+  },
   subscriptionPaymentFailed: {
     label: "Renewal payment failed",
     audience: "customer",
@@ -181,6 +204,12 @@ export const MAIL_KINDS = {
     label: "Renewal payment failed (studio)",
     audience: "admins",
     when: "PayPal could not take a customer's automatic renewal payment (to every admin).",
+    canTurnOff: true,
+  },
+  subscriptionCancelled: {
+    label: "Subscription cancelled",
+    audience: "customer",
+    when: "A membership's automatic renewal is cancelled (at PayPal, or by the studio): no more payments, and until when the membership runs.",
     canTurnOff: true,
   },
   adminContactMessage: {

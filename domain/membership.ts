@@ -200,6 +200,9 @@ export function rowAction(
   }
 }
 
+/** What a customer reads for days the studio gave (a zero-price order): given, not paid. */
+export const GIVEN_TEXTS = { status: "Given", action: "Given by the studio", amount: "No charge" } as const;
+
 /** What a customer is told while a paid order waits for activation (one wording on every screen that says it). */
 export const WAITING_TEXTS = {
   title: "Payment received, waiting for activation",

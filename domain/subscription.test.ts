@@ -8,6 +8,7 @@ import {
   nextSubscriptionStatus,
   paypalPeriod,
   periodDays,
+  periodWords,
   subscriptionNotice,
   type SubscriptionNotice,
   type SubscriptionStatus,
@@ -34,6 +35,31 @@ describe("paypalPeriod", () => {
     }
     expect(periodDays("1 X")).toBeNull();
     expect(periodDays(null)).toBeNull();
+  });
+});
+
+describe("periodWords", () => {
+  it("says a PayPal period as a person reads it after 'every'", () => {
+    expect(periodWords("30 D")).toBe("30 days");
+    expect(periodWords("1 D")).toBe("day");
+    expect(periodWords("2 W")).toBe("2 weeks");
+    expect(periodWords("1 M")).toBe("month");
+    expect(periodWords("6 M")).toBe("6 months");
+    expect(periodWords("1 Y")).toBe("year");
+    expect(periodWords(" odd ")).toBe("odd");
+  });
+});
+
+describe("decideSubscriptionPayment: a refused sign-up", () => {
+  it("refuses every payment of a subscription whose sign-up was refused", () => {
+    expect(
+      decideSubscriptionPayment({
+        subscription: null,
+        order: { id: "o", paymentStatus: "UnPaid" },
+        txnApplied: false,
+        signupRefused: true,
+      }),
+    ).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/sign-up was refused/) });
   });
 });
 

@@ -36,6 +36,20 @@ export function periodDays(period: string | null | undefined): number | null {
   return Number(m[1]) * UNIT_DAYS[m[2] as keyof typeof UNIT_DAYS];
 }
 
+const UNIT_WORDS = { D: "day", W: "week", M: "month", Y: "year" } as const;
+
+/**
+ * A PayPal period as a person reads it after "every": "30 D" is "30 days", "1 M" is "month", "2 Y" is "2 years";
+ * anything else is returned as it came.
+ */
+export function periodWords(period: string): string {
+  const m = /^\s*(\d{1,3})\s+([DWMY])\s*$/.exec(period);
+  if (!m) return period.trim();
+  const n = Number(m[1]);
+  const unit = UNIT_WORDS[m[2] as keyof typeof UNIT_WORDS];
+  return n === 1 ? unit : `${n} ${unit}s`;
+}
+
 /**
  * When PayPal takes the payment after `payments` of them (PayPal's own schedule: the first payment's moment plus that
  * many periods, months and years on the calendar, a day that month lacks clamped to its last). Null before the first
@@ -117,9 +131,17 @@ export function decideSubscriptionPayment(input: {
   order: { id: string; paymentStatus: string };
   /** Whether this transaction id already paid or renewed an order. */
   txnApplied: boolean;
+  /** Whether the listener refused this subscription's sign-up (terms we did not ask for): none of its money applies. */
+  signupRefused?: boolean;
 }): PaymentDecision {
   const { subscription, order, txnApplied } = input;
   if (txnApplied) return { kind: "duplicate", reason: "this transaction was already applied" };
+  if (input.signupRefused)
+    return {
+      kind: "refuse",
+      reason:
+        "the subscription's sign-up was refused (terms the order did not ask for): nothing paid (refund it on PayPal)",
+    };
   if (subscription && subscription.orderId !== order.id)
     return { kind: "refuse", reason: "the subscription belongs to another order" };
   if (subscription && subscription.status !== "active")

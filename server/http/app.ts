@@ -20,6 +20,7 @@ import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
 import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
+import { SIMULATOR_HEADER } from "../services/paypal-simulator";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
@@ -143,12 +144,14 @@ export function createApp(options: AppOptions): Express {
     }
   });
 
-  // PayPal's notifications: limited per sending address, stored as they came, answered 200 only once stored (a
+  // PayPal's notifications: limited per sending address (not the simulator's own), stored as they came, answered 200 only once stored (a
   // failure to store answers 5xx, so PayPal sends it again), then verified and applied (services/paypal.ts).
   app.post(
     "/api/paypal/ipn",
     noStore,
     ((req, res, next) => {
+      // The simulator's own notifications (this process posting to itself) are not a flood from outside.
+      if (services.paypal.simulator.sentIt(req.headers[SIMULATOR_HEADER])) return next();
       services.rateLimiter.hit(IPN_LIMIT, req.ip ?? "unknown").then(({ allowed, retryAfterSeconds }) => {
         if (allowed) return next();
         res.setHeader("Retry-After", String(retryAfterSeconds));

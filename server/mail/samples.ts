@@ -4,8 +4,23 @@ const DAY = 86_400_000;
 const ORDER_ID = "3f6c2a9e-8b1d-4c57-9a0e-5d2f7b4c1e88";
 const ORDER_NUMBER = "AN-2026-00123";
 
-/** Sample data per kind, for the back office's previews and test sends (dates relative to the given moment). */
-export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: MailData[K] } {
+/** The package a sample mail is about: one of the site's own (its first on the pricing page), or this one. */
+export interface SamplePackage {
+  name: string;
+  price: number;
+  validity: number;
+}
+export const FALLBACK_SAMPLE_PACKAGE: SamplePackage = { name: "Standard", price: 99, validity: 30 };
+
+/**
+ * Sample data per kind, for the back office's previews and test sends (dates relative to the given moment), about a
+ * package of the site, so that a preview shows a name and price the studio recognises.
+ */
+export function sampleData(
+  now: Date,
+  publicUrl: string,
+  pkg: SamplePackage = FALLBACK_SAMPLE_PACKAGE,
+): { [K in MailKind]: MailData[K] } {
   const inDays = (n: number) => new Date(now.getTime() + n * DAY);
   const base = publicUrl.replace(/\/$/, "");
   return {
@@ -13,15 +28,15 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
     },
     paymentReceived: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
       paidAt: now,
       txnId: "8MC585209K746392H",
       activated: false,
@@ -31,8 +46,8 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
-      packageName: "Standard",
-      expiresAt: inDays(30),
+      packageName: pkg.name,
+      expiresAt: inDays(pkg.validity),
     },
     membershipGiven: {
       orderId: ORDER_ID,
@@ -41,22 +56,22 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       days: 10,
       expiresAt: inDays(40),
     },
-    membershipEndingSoon: { customerName: "Jane Doe", packageName: "Standard", expiresAt: inDays(7) },
-    membershipRenewsSoon: { customerName: "Jane Doe", packageName: "Standard", renewsAt: inDays(7), amount: 49 },
-    membershipEnded: { customerName: "Jane Doe", packageName: "Standard", endedAt: now },
+    membershipEndingSoon: { customerName: "Jane Doe", packageName: pkg.name, expiresAt: inDays(7) },
+    membershipRenewsSoon: { customerName: "Jane Doe", packageName: pkg.name, renewsAt: inDays(7), amount: pkg.price },
+    membershipEnded: { customerName: "Jane Doe", packageName: pkg.name, endedAt: now },
     orderCancelled: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
     },
     paymentRefunded: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
       membershipEnds: inDays(12),
     },
     adminPaymentWaiting: {
@@ -64,25 +79,43 @@ export function sampleData(now: Date, publicUrl: string): { [K in MailKind]: Mai
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
       customerEmail: "jane@example.com",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
       txnId: "8MC585209K746392H",
+    },
+    adminPaymentNotApplied: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      customerEmail: "jane@example.com",
+      packageName: pkg.name,
+      amount: pkg.price,
+      txnId: "8MC585209K746392H",
+      reason:
+        "The discount code WELCOME25 has been used up by other paid orders since this order was placed: the payment was not applied. Refund it at PayPal, or ask the customer to order again.",
     },
     subscriptionPaymentFailed: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
       customerEmail: "jane@example.com",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
     },
     adminSubscriptionPaymentFailed: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,
       customerName: "Jane Doe",
       customerEmail: "jane@example.com",
-      packageName: "Standard",
-      amount: 49,
+      packageName: pkg.name,
+      amount: pkg.price,
+    },
+    subscriptionCancelled: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: pkg.name,
+      membershipEnds: inDays(12),
     },
     adminContactMessage: {
       messageId: ORDER_ID,

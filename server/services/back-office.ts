@@ -39,7 +39,8 @@ export interface TodaySummary {
   unread?: Count;
   endingSoon?: Count & { first: EndingMembership[] };
   failedJobs?: Count;
-  sales?: { today: number; paidToday: number; month: number };
+  /** Today's revenue, its payments, and the memberships the studio gave today (counted apart: no money came). */
+  sales?: { today: number; paidToday: number; givenToday: number; month: number };
 }
 
 /**
@@ -109,15 +110,17 @@ export function createBackOfficeService(deps: {
    * Sales of the site's day `day` (one row of the report tallies kept by triggers on orders, migration 0022: payments
    * by the day they came, in the site's zone) and of its month (the month tally the dashboard's chart reads).
    */
-  async function sales(day: string): Promise<{ today: number; paidToday: number; month: number }> {
+  async function sales(day: string): Promise<{ today: number; paidToday: number; givenToday: number; month: number }> {
     const [{ rows }, { months }] = await Promise.all([
-      db.execute<{ revenue: string; n: number }>(sql`
-        select revenue::text as revenue, (paid_orders + given_orders)::int as n from report_days where day = ${day}::date`),
+      db.execute<{ revenue: string; n: number; given: number }>(sql`
+        select revenue::text as revenue, paid_orders::int as n, given_orders::int as given
+        from report_days where day = ${day}::date`),
       orders.sales(),
     ]);
     return {
       today: Number(rows[0]?.revenue ?? 0),
       paidToday: Number(rows[0]?.n ?? 0),
+      givenToday: Number(rows[0]?.given ?? 0),
       month: months.at(-1)?.total ?? 0,
     };
   }

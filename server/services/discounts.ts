@@ -3,6 +3,12 @@ import { dayKey } from "../../domain/dates";
 import {
   applyDiscount,
   CODE_PATTERN,
+  countUses,
+  mayPayWithCode,
+  PAYMENT_REFUSALS,
+  placingUse,
+  UNKNOWN_PACKAGE_MESSAGE,
+  type CodeOrder,
   DISCOUNT_REFUSALS,
   discountCodeSchema,
   discountStateSchema,
@@ -19,6 +25,7 @@ import { discountCodes, orders } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
 import { paginate } from "../lib/paging";
 import { audited, type Actor } from "./activity";
+import type { ContentService } from "./content";
 import type { Tx } from "./jobs";
 
 type Row = typeof discountCodes.$inferSelect;
@@ -37,7 +44,7 @@ export interface DiscountCodeRecord {
   period: DiscountPeriod;
   note: string;
   disabled: boolean;
-  /** Orders placed with it and not cancelled. */
+  /** Its uses now (decision 060): paid orders, and unpaid ones still holding a use (one per customer). */
   uses: number;
   createdAt: string;
 }
@@ -87,11 +94,32 @@ const columnsOf = (v: DiscountCodeInput) => ({
 const audited_ = (r: ReturnType<typeof columnsOf>) => ({ ...r, packageIds: r.packageIds.join(", ") });
 
 /**
- * A use of a code: orders placed with it and not cancelled (a cancelled order gives its use back). A subscription's
- * renewal carrying an every-period code is no new use: one subscription is one use.
+ * The orders that may be a use of a code, as the rules read them (domain/discounts.ts `useOf` decides which are):
+ * placed with it and not cancelled. A subscription's renewal carrying an every-period code is no new use: one
+ * subscription is one use.
  */
-const counted = (id: string) =>
-  and(eq(orders.discountCodeId, id), isNull(orders.subscrId), ne(orders.paymentStatus, "Cancelled"));
+const codeOrderColumns = {
+  codeId: orders.discountCodeId,
+  id: orders.id,
+  userId: orders.userId,
+  paymentStatus: orders.paymentStatus,
+  placedAt: orders.createdAt,
+  pendingAtPayPal: sql<boolean>`${orders.providerStatus} is not null`,
+};
+const mayCount = and(isNull(orders.subscrId), ne(orders.paymentStatus, "Cancelled"));
+const toCodeOrder = (r: {
+  id: string;
+  userId: string;
+  paymentStatus: CodeOrder["paymentStatus"];
+  placedAt: Date;
+  pendingAtPayPal: boolean;
+}): CodeOrder => ({
+  id: r.id,
+  userId: r.userId,
+  paymentStatus: r.paymentStatus,
+  placedAt: r.placedAt,
+  pendingAtPayPal: Boolean(r.pendingAtPayPal),
+});
 
 /** The code's unique constraint, said on its field. */
 const taken = () =>
@@ -107,21 +135,44 @@ const orTaken = (e: unknown): never => {
  * Discount codes (decision 049): the back office makes, edits, disables and lists them; the order commands ask
  * `priceTx` for an order's price in the placing transaction, under the code's row lock.
  */
-export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone: string; now: () => Date }) {
+export function createDiscountsService({
+  db,
+  content,
+  timeZone,
+  now,
+}: {
+  db: Db;
+  content: Pick<ContentService, "list">;
+  timeZone: string;
+  now: () => Date;
+}) {
+  /** The uses of each code right now (one query for them all), as the back office shows them. */
   async function usesOf(ids: string[]): Promise<Map<string, number>> {
     if (!ids.length) return new Map();
     const rows = await db
-      .select({ id: orders.discountCodeId, n: count() })
+      .select(codeOrderColumns)
       .from(orders)
-      .where(
-        and(
-          sql`${orders.discountCodeId} = any(${sql.param(ids)}::uuid[])`,
-          isNull(orders.subscrId),
-          ne(orders.paymentStatus, "Cancelled"),
-        ),
-      )
-      .groupBy(orders.discountCodeId);
-    return new Map(rows.map((r) => [r.id!, r.n]));
+      .where(and(sql`${orders.discountCodeId} = any(${sql.param(ids)}::uuid[])`, mayCount));
+    const byCode = new Map<string, typeof rows>();
+    for (const r of rows) byCode.set(r.codeId!, [...(byCode.get(r.codeId!) ?? []), r]);
+    const t = now();
+    return new Map(ids.map((id) => [id, countUses((byCode.get(id) ?? []).map(toCodeOrder), t).uses]));
+  }
+
+  /** The code's orders that may be uses, read in `tx` (under the code's row lock). */
+  const codeOrdersTx = async (tx: Tx, id: string) =>
+    (
+      await tx
+        .select(codeOrderColumns)
+        .from(orders)
+        .where(and(eq(orders.discountCodeId, id), mayCount))
+    ).map(toCodeOrder);
+
+  /** A code may only name packages that exist (a 400 on the field, the form's and the API's). */
+  async function checkPackages(ids: readonly string[]) {
+    if (!ids.length) return;
+    const known = new Set((await content.list("pricing")).map((p) => p._id));
+    if (ids.some((id) => !known.has(id))) throw badRequest([{ field: "packageIds", message: UNKNOWN_PACKAGE_MESSAGE }]);
   }
 
   return {
@@ -150,6 +201,7 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       const parsed = parseWith(discountCodeSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       const values = columnsOf(parsed.data);
+      await checkPackages(values.packageIds);
       return audited(db, actor, "discount_code", async (tx, audit) => {
         const [row] = await tx.insert(discountCodes).values(values).returning({ id: discountCodes.id });
         await audit.created(row!.id, audited_(values));
@@ -162,6 +214,7 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       if (!parsed.ok) throw badRequest(parsed.errors);
       if (!isId(id)) throw notFound("Discount code not found");
       const values = columnsOf(parsed.data);
+      await checkPackages(values.packageIds);
       return audited(db, actor, "discount_code", async (tx, audit) => {
         const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
         if (!existing) throw notFound("Discount code not found");
@@ -219,21 +272,14 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
       const [row] = CODE_PATTERN.test(code)
         ? await tx.select().from(discountCodes).where(eq(discountCodes.code, code)).for("update")
         : [];
-      const [uses] = row
-        ? await tx
-            .select({
-              all: count(),
-              mine: sql<number>`count(*) filter (where ${orders.userId} = ${order.userId})`.mapWith(Number),
-            })
-            .from(orders)
-            .where(counted(row.id))
-        : [];
+      const t = now();
+      const uses = row ? placingUse(await codeOrdersTx(tx, row.id), t, order.userId) : null;
       const r = applyDiscount(row ? toRule(row) : null, {
-        today: dayKey(now(), timeZone),
+        today: dayKey(t, timeZone),
         packageId: order.packageId,
         price: order.price,
-        uses: uses?.all ?? 0,
-        usedByCustomer: (uses?.mine ?? 0) > 0,
+        uses: uses?.uses ?? 0,
+        usedByCustomer: uses?.usedByCustomer ?? false,
       });
       if (!r.ok) throw badRequest([{ field: "discountCode", message: DISCOUNT_REFUSALS[r.reason] }]);
       return {
@@ -244,6 +290,38 @@ export function createDiscountsService({ db, timeZone, now }: { db: Db; timeZone
         discountAmount: r.discount,
         price: r.price,
       };
+    },
+
+    /**
+     * Whether a payment of `order` (placed with the code `codeId`) may take the code's use, in the paying transaction:
+     * the code's row is locked as when placing, so two payments of its last use serialise. Null: it may; else the
+     * sentence for the studio (decision 060: the payment is not applied, and is recorded for a refund).
+     */
+    async payTx(tx: Tx, codeId: string, order: { id: string; userId: string }): Promise<string | null> {
+      const [row] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId)).for("update");
+      if (!row) return null;
+      const r = mayPayWithCode(toRule(row), await codeOrdersTx(tx, codeId), order, now());
+      return r.ok ? null : PAYMENT_REFUSALS[r.reason](row.code);
+    },
+
+    /**
+     * The same question for the pay page, before the customer is sent to PayPal (no lock: it only decides whether to
+     * offer the form; the payment itself is checked again by payTx). Null: it may be paid.
+     */
+    async payRefusal(order: {
+      id: string;
+      userId: string;
+      discountCodeId: string | null;
+      subscrId: string | null;
+    }): Promise<"usedUp" | "alreadyUsed" | null> {
+      const codeId = order.discountCodeId;
+      if (!codeId || order.subscrId) return null;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(discountCodes).where(eq(discountCodes.id, codeId));
+        if (!row) return null;
+        const r = mayPayWithCode(toRule(row), await codeOrdersTx(tx, codeId), order, now());
+        return r.ok ? null : r.reason;
+      });
     },
   };
 }

@@ -112,7 +112,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
   const settings = createSettingsService(database.db);
-  const discounts = createDiscountsService({ db: database.db, timeZone: config.timeZone, now });
+  const discounts = createDiscountsService({ db: database.db, content, timeZone: config.timeZone, now });
   const orders = createOrdersService({
     db: database.db,
     content,

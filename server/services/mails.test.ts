@@ -32,8 +32,10 @@ const LINKS: Record<MailKind, string> = {
   orderCancelled: `${PUBLIC_URL}/pricing`,
   paymentRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
+  adminPaymentNotApplied: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentNotApplied.orderId}`,
   subscriptionPaymentFailed: `${PUBLIC_URL}/account/subscriptions`,
   adminSubscriptionPaymentFailed: `${PUBLIC_URL}/admin/payment-status/${samples.adminSubscriptionPaymentFailed.orderId}`,
+  subscriptionCancelled: `${PUBLIC_URL}/account/subscriptions`,
   adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
   adminBackupFailed: `${PUBLIC_URL}/backups`,
   newsletterConfirm: samples.newsletterConfirm.confirmUrl,
@@ -76,7 +78,7 @@ describe("renderMail", () => {
   it("a refund says what the membership is now", async () => {
     const mail = await render("paymentRefunded");
     for (const part of [mail.html, mail.text]) {
-      expect(part).toContain("$49.00 USD");
+      expect(part).toContain("$99.00 USD");
       expect(part).toContain("Valid until Mar 22, 2026");
     }
     const none = await render("paymentRefunded", { ...samples.paymentRefunded, membershipEnds: null });
@@ -86,7 +88,7 @@ describe("renderMail", () => {
   it("writes amounts, dates and the PayPal transaction id of a receipt", async () => {
     const mail = await render("paymentReceived");
     for (const part of [mail.html, mail.text]) {
-      expect(part).toContain("$49.00 USD");
+      expect(part).toContain("$99.00 USD");
       expect(part).toContain("Mar 10, 2026");
       expect(part).toContain("8MC585209K746392H");
     }

@@ -126,6 +126,18 @@ export function createMailsService({ db, content, publicUrl, timeZone, now, jobs
     return mail ? jobs.queueMail(tx, mail, key) : false;
   }
 
+  /** The sample data, about the site's first package when it has one (its name, price and validity). */
+  async function samples() {
+    const first = (await content.snapshot()).pricing[0];
+    return sampleData(
+      now(),
+      publicUrl,
+      first
+        ? { name: first.packageName, price: Number(first.packagePrice), validity: Number(first.packageValidity) }
+        : undefined,
+    );
+  }
+
   return {
     isOn,
     render,
@@ -149,13 +161,13 @@ export function createMailsService({ db, content, publicUrl, timeZone, now, jobs
     },
 
     /** A kind rendered with sample data, as the back office previews it. */
-    preview<K extends MailKind>(kind: K, to: string): Promise<Mail> {
-      return render(kind, sampleData(now(), publicUrl)[kind], to);
+    async preview<K extends MailKind>(kind: K, to: string): Promise<Mail> {
+      return render(kind, (await samples())[kind], to);
     },
 
     /** "Send a test to me": the kind with sample data to the signed-in admin, queued like every mail (on or off). */
     async sendTest(kind: MailKind, viewer: { email: string }): Promise<{ queued: boolean }> {
-      const mail = await render(kind, sampleData(now(), publicUrl)[kind], viewer.email);
+      const mail = await render(kind, (await samples())[kind], viewer.email);
       const test = { ...mail, subject: `[Test] ${mail.subject}` };
       const queued = await db.transaction((tx) => jobs.queueMail(tx, test, jobKey("mail-test", kind, randomUUID())));
       return { queued };

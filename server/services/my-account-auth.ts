@@ -132,21 +132,29 @@ export function myAccountAuthPlugin({
           }),
         },
         {
-          // A password changed after an email change was asked cancels it: the notice tells the owner so.
+          // An address taken meanwhile, or a password changed after the change was asked, refuses the link with a reason.
           matcher: (ctx) => ctx.path === "/verify-email",
           handler: createAuthMiddleware(async (ctx) => {
             const change = await changeTokenOf(ctx.query?.token, ctx.context.secret);
-            if (!change || change.requestType !== "change-email-verification" || !change.iat) return;
+            if (!change || change.requestType !== "change-email-verification") return;
+            const back =
+              typeof ctx.query?.callbackURL === "string" ? ctx.query.callbackURL : "/account/email-confirmed";
+            const refused = (code: string) => ctx.redirect(`${back}${back.includes("?") ? "&" : "?"}error=${code}`);
+            // Someone registered the address after the link was sent: refused plainly (the unique address would 500).
+            const [taken] = await db
+              .select({ id: user.id })
+              .from(user)
+              .where(and(sql`lower(${user.email}) = ${change.updateTo.toLowerCase()}`, ne(user.id, change.userId)))
+              .limit(1);
+            if (taken) throw refused(MY_ACCOUNT_CODES.emailTaken);
+            if (!change.iat) return;
             const [credential] = await db
               .select({ updatedAt: account.updatedAt })
               .from(account)
               .where(and(eq(account.userId, change.userId), eq(account.providerId, "credential")));
             // In whole seconds, as the token's time is: a change in the same second as the request does not cancel it.
-            if (credential && Math.floor(credential.updatedAt.getTime() / 1000) > change.iat) {
-              const back =
-                typeof ctx.query?.callbackURL === "string" ? ctx.query.callbackURL : "/account/email-confirmed";
-              throw ctx.redirect(`${back}${back.includes("?") ? "&" : "?"}error=${MY_ACCOUNT_CODES.changeCancelled}`);
-            }
+            if (credential && Math.floor(credential.updatedAt.getTime() / 1000) > change.iat)
+              throw refused(MY_ACCOUNT_CODES.changeCancelled);
           }),
         },
       ],

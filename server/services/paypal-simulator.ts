@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { desc, eq, inArray } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
@@ -6,12 +6,19 @@ import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
 import { AppError, isId } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
+import { periodWords } from "../../domain/subscription";
 import { paymentDue, termsOfFields, type SubscriptionTerms } from "../../domain/subscription-price";
 
 export const SIMULATOR_PATH = "/paypal-simulator";
 export const SIMULATOR_VERIFY_PATH = "/paypal-simulator/cgi-bin/webscr";
 
 const digest = (raw: string) => createHash("sha256").update(raw).digest("hex");
+
+/**
+ * The header the simulator's own notifications carry, with a secret of this process: the listener's per-address limit
+ * is for floods from outside, and the simulator (this same process, posting to itself) is no flood.
+ */
+export const SIMULATOR_HEADER = "x-atelier-simulator";
 
 /**
  * The built-in stand-in for PayPal (PAYPAL_MODE=simulator) on a machine with no internet: its checkout page's Pay and
@@ -28,6 +35,7 @@ export function createPayPalSimulator(deps: {
 }) {
   const { db, config, orders: ordersService, logger } = deps;
   const mode = config.paypalMode;
+  const secret = randomBytes(32).toString("hex");
 
   /** An address of ours (PUBLIC_URL's origin) turned into the same path on this server; anything else refused. */
   function ownPath(address: string | undefined): string | null {
@@ -53,6 +61,7 @@ export function createPayPalSimulator(deps: {
       headers: {
         "content-type": "application/x-www-form-urlencoded",
         "user-agent": "PayPal IPN ( https://www.paypal.com/ipn )",
+        [SIMULATOR_HEADER]: secret,
       },
       body: ipn,
       signal: AbortSignal.timeout(10_000),
@@ -156,12 +165,18 @@ export function createPayPalSimulator(deps: {
         /** A subscription's later payments, when they differ from the first (a first-period code), else null. */
         laterAmount: terms && terms.intro !== null ? terms.regular.toFixed(2) : null,
         terms,
-        /** A subscription: PayPal's period ("30 D"), else null. */
-        period: subscription ? `${fields.p3 ?? ""} ${fields.t3 ?? ""}` : null,
+        /** A subscription: PayPal's period in words, after "Billed every" ("30 days" for 30 D), else null. */
+        period: subscription ? periodWords(`${fields.p3 ?? ""} ${fields.t3 ?? ""}`) : null,
         currency: fields.currency_code ?? "",
         business: fields.business ?? "",
         payable: order.paymentStatus === "UnPaid",
       };
+    },
+
+    /** Whether a request is one of this simulator's own notifications (its header holds this process's secret). */
+    sentIt(header: string | string[] | undefined): boolean {
+      if (mode !== "simulator" || typeof header !== "string" || header.length !== secret.length) return false;
+      return timingSafeEqual(Buffer.from(header), Buffer.from(secret));
     },
 
     /** 'Pay' (or 'Subscribe'): sends PayPal's notifications (real POSTs to notify_url), then answers where to go. */

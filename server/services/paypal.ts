@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { paymentEvents } from "../db/schema";
-import { isId, isUniqueViolation } from "../lib/errors";
+import { isAppError, isId, isUniqueViolation } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { PAYPAL_ACTOR, type OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
@@ -149,6 +149,21 @@ export function createPayPalService(deps: {
     return seen.length > 0 || Boolean(await ordersService.byTxnId(txnId));
   }
 
+  /** Whether a sign-up of `subscrId` for this order was refused (its terms were not the order's). */
+  async function signupRefused(orderId: string, subscrId: string): Promise<boolean> {
+    const refused = await db
+      .select({ raw: paymentEvents.raw })
+      .from(paymentEvents)
+      .where(
+        and(
+          eq(paymentEvents.orderId, orderId),
+          eq(paymentEvents.outcome, "rejected"),
+          sql`${paymentEvents.raw} like '%txn_type=subscr_signup%'`,
+        ),
+      );
+    return refused.some((r) => subscrIdOf(new URLSearchParams(r.raw)) === subscrId);
+  }
+
   /**
    * A verified subscription notice about `order` (our receiver already checked): money checked as for a payment, then
    * the subscription's rule (domain/subscription.ts). A notice for another order's subscription changes nothing.
@@ -230,6 +245,7 @@ export function createPayPalService(deps: {
       subscription: existing ? { orderId: existing.orderId, status: existing.status } : null,
       order,
       txnApplied: await txnApplied(txnId),
+      signupRefused: !existing && (await signupRefused(order.id, subscrId)),
     });
     if (decision.kind === "duplicate") return done(`transaction ${txnId} was already applied`, "duplicate");
     if (decision.kind === "refuse") return done(decision.reason);
@@ -248,6 +264,11 @@ export function createPayPalService(deps: {
       return done(`renewal: order ${renewal.order.number} paid`, "applied");
     } catch (error) {
       if (isUniqueViolation(error)) return done(`transaction ${txnId} was already applied`, "duplicate");
+      // The order cannot take the payment (its code used up meanwhile: decision 060): recorded, and the admins told.
+      if (isAppError(error) && error.status === 409) {
+        await ordersService.paymentNotApplied(order.id, txnId, Number(params.get("mc_gross")), error.message);
+        return done(error.message);
+      }
       throw error;
     }
   }
@@ -410,6 +431,13 @@ export function createPayPalService(deps: {
           if (isUniqueViolation(error)) {
             await record(eventId, params, "duplicate", `transaction ${txnId} was already applied`, order.id);
             return "duplicate";
+          }
+          // The order cannot take the payment (its code used up meanwhile: decision 060): the money is recorded, not
+          // applied; every admin is mailed to refund it (the order's page shows the notification and why).
+          if (isAppError(error) && error.status === 409) {
+            await record(eventId, params, "rejected", error.message, order.id);
+            await ordersService.paymentNotApplied(order.id, txnId, Number(params.get("mc_gross")), error.message);
+            return "rejected";
           }
           throw error;
         }

@@ -10,7 +10,7 @@ import type { Db } from "../db/client";
 import { orders, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
 import { audited, type Actor } from "./activity";
-import { jobKey } from "./jobs";
+import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -84,6 +84,33 @@ export function createSubscriptionsService(deps: {
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
 }) {
   const { db, now, mails } = deps;
+
+  /**
+   * The customer hears that their automatic renewal stopped (once per subscription): no more payments, and until when
+   * their membership runs now. In the cancelling transaction.
+   */
+  async function queueCancelledTx(tx: Tx, subscription: Pick<SubscriptionRow, "id" | "orderId">) {
+    const t = now();
+    const [order] = await tx.select().from(orders).where(eq(orders.id, subscription.orderId));
+    if (!order) return;
+    const [{ ends } = { ends: null }] = await tx
+      .select({ ends: sql<Date | null>`max(${orders.membershipValid})`.mapWith((v) => (v ? new Date(v) : null)) })
+      .from(orders)
+      .where(and(eq(orders.userId, order.userId), sql`${orders.membershipValid} > ${t.toISOString()}::timestamptz`));
+    await mails.queue(
+      tx,
+      "subscriptionCancelled",
+      {
+        orderId: order.id,
+        orderNumber: order.number,
+        customerName: order.customerName,
+        packageName: order.packageName,
+        membershipEnds: ends,
+      },
+      order.customerEmail,
+      jobKey("subscription", subscription.id, "cancelled"),
+    );
+  }
 
   /** The subscription of PayPal's id, or undefined. */
   async function bySubscrId(subscrId: string): Promise<SubscriptionRow | undefined> {
@@ -202,6 +229,7 @@ export function createSubscriptionsService(deps: {
           .where(eq(subscriptions.id, before.id))
           .returning();
         await audit.updated(before.id, audit_(before), audit_(after!));
+        if (status === "cancelled" && before.status !== "cancelled") await queueCancelledTx(tx, after!);
         if (notice === "failed") {
           const data = {
             orderId: order.id,
@@ -246,6 +274,7 @@ export function createSubscriptionsService(deps: {
           .where(eq(subscriptions.id, id))
           .returning();
         await audit.updated(id, audit_(before), audit_(after!));
+        await queueCancelledTx(tx, after!);
         return { modified: true };
       });
     },

@@ -51,7 +51,7 @@ describe("a membership that renews itself", () => {
     await register(customer, { email: "sam@example.org", password: "sam-pass-123" });
     const id = await placeOrder(customer, { packageName: "Basic", name: "Sam Subscriber" });
     await subscribeInSimulator(customer, id, validity, async () => {
-      expect(await customer.getByTestId("period").textContent()).toBe(`${validity} D`);
+      expect(await customer.getByTestId("period").textContent()).toBe(`${validity} days`);
     });
     const sub = await env.db.pool.query("select subscr_id, status, user_id from subscriptions where order_id = $1", [
       id,

@@ -80,7 +80,7 @@ describe("Today", () => {
     expect(today.endingSoon?.first.map((m) => m.customerName)).toEqual(["Ends in a day", "Ends in six days"]);
     expect(today.toDeliver).toEqual({ total: 2, capped: false });
     expect(today.failedJobs).toEqual({ total: 0, capped: false });
-    expect(today.sales).toEqual({ today: 199, paidToday: 1, month: 99 + 199 + 99 });
+    expect(today.sales).toEqual({ today: 199, paidToday: 1, givenToday: 0, month: 99 + 199 + 99 });
 
     // An Editor's Today holds only what the role opens.
     const editor = await app.services.backOffice.today("Editor");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCOUNT_REFUSALS } from "../../domain/discounts";
+import { DISCOUNT_HOLD_MS, DISCOUNT_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "../../domain/discounts";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
@@ -11,7 +11,9 @@ import { markGenuine, postIpn } from "../support/paypal";
  * and customers racing for a code's last use under real concurrency: one wins.
  */
 let app: TestApp;
-const clock = Date.UTC(2026, 10, 25, 15);
+const START = Date.UTC(2026, 10, 25, 15);
+/** The services' clock: moved forward by the hold's test, set back after it. */
+let clock = START;
 const admin = new CookieJar();
 type Pkg = { _id: string; packageName: string; packagePrice: number; packageValidity: number };
 let basic: Pkg;
@@ -155,19 +157,22 @@ describe("an order placed with a code", () => {
   });
 });
 
+const refused = async (res: Response, reason: keyof typeof DISCOUNT_REFUSALS) => {
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ errors: [{ field: "discountCode", message: DISCOUNT_REFUSALS[reason] }] });
+};
+
 describe("a code that does not apply says why, on the field, and places nothing", () => {
-  const refused = async (res: Response, reason: keyof typeof DISCOUNT_REFUSALS) => {
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ errors: [{ field: "discountCode", message: DISCOUNT_REFUSALS[reason] }] });
-  };
   it.each([
     ["unknown", {}, "NOSUCHCODE"],
     ["expired", { validTo: "2026-11-24" }, null],
     ["notYet", { validFrom: "2026-11-26" }, null],
-    ["notForPackage", { packageIds: ["00000000-0000-4000-8000-000000000000"] }, null],
+    ["notForPackage", { packageIds: ["premium"] }, null],
     ["free", { kind: "amount", value: 100000 }, null],
   ] as const)("%s", async (reason, fields, typed) => {
-    const { code } = await addCode(fields);
+    const { code } = await addCode(
+      "packageIds" in fields ? { ...fields, packageIds: fields.packageIds.map(() => premium._id) } : fields,
+    );
     const jar = await customer();
     const count = async () => Number((await app.db.pool.query("select count(*) from orders")).rows[0].count);
     const before = await count();
@@ -205,6 +210,119 @@ describe("a code that does not apply says why, on the field, and places nothing"
     expect((await place(await customer(), premium._id, code)).status).toBe(201);
     await refused(await place(await customer(), basic._id, code), "usedUp");
     expect(await (await app.request(`/api/discount-codes/${id}`, { jar: admin })).json()).toMatchObject({ uses: 2 });
+  });
+});
+
+const cancel = async (jar: CookieJar, id: string) =>
+  expect((await app.request(`/api/order-cancelled/${id}`, { method: "PUT", json: {}, jar })).status).toBeLessThan(300);
+const placed = async (res: Response) => {
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { insertedId: string }).insertedId;
+};
+/** A payment's notification, waited for until the listener has processed it. */
+async function pays(orderId: string, amount: string) {
+  const done = async () =>
+    Number(
+      (
+        await app.db.pool.query("select count(*) from payment_events where order_id = $1 and outcome <> 'received'", [
+          orderId,
+        ])
+      ).rows[0].count,
+    );
+  const before = await done();
+  await notify(orderId, amount);
+  await expect.poll(done, { timeout: 10_000 }).toBe(before + 1);
+}
+const usesOf = async (id: string) =>
+  ((await (await app.request(`/api/discount-codes/${id}`, { jar: admin })).json()) as { uses: number }).uses;
+const lastReason = async (orderId: string) =>
+  (
+    await app.db.pool.query(
+      "select outcome, reason from payment_events where order_id = $1 order by received_at desc limit 1",
+      [orderId],
+    )
+  ).rows[0] as { outcome: string; reason: string };
+
+/** Issue 33, item 2: a code's limits hold when an order is paid, not only when it is placed (decision 060). */
+describe("a code's limit holds when the money comes", () => {
+  it("a kept pay form paid after cancelling, once another customer took the last use: refused and recorded", async () => {
+    const { code, id } = await addCode({ maxUses: 1 });
+    const [a, b] = [pool[0]!, pool[1]!];
+    const kept = await placed(await place(a, basic._id, code));
+    const price = (await orderRow(kept)).package_price as string;
+    await cancel(a, kept);
+    const other = await placed(await place(b, basic._id, code));
+    await pays(other, price);
+    expect((await orderRow(other)).payment_status).toBe("Paid");
+    await pays(kept, price);
+    expect((await orderRow(kept)).payment_status).toBe("Cancelled");
+    expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/used up/) });
+    expect(await usesOf(id)).toBe(1);
+    // Every admin is mailed to refund it, once per transaction.
+    const { rows } = await app.db.pool.query("select key from job_keys where key like '%not-applied%'");
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it("once per customer: a second order paid after the first was cancelled and a new one paid is refused", async () => {
+    const { code, id } = await addCode({ oncePerCustomer: true });
+    const a = pool[0]!;
+    const kept = await placed(await place(a, basic._id, code));
+    const price = (await orderRow(kept)).package_price as string;
+    await cancel(a, kept);
+    const again = await placed(await place(a, basic._id, code));
+    await pays(again, price);
+    await pays(kept, price);
+    expect((await orderRow(kept)).payment_status).toBe("Cancelled");
+    expect(await lastReason(kept)).toMatchObject({
+      outcome: "rejected",
+      reason: expect.stringMatching(/already used/),
+    });
+    expect(await usesOf(id)).toBe(1);
+  });
+
+  it("the studio cannot mark Paid by hand an order whose code is used up meanwhile: a 409 that says why", async () => {
+    const { code } = await addCode({ maxUses: 1 });
+    const [a, b] = [pool[0]!, pool[1]!];
+    const kept = await placed(await place(a, basic._id, code));
+    await cancel(a, kept);
+    const other = await placed(await place(b, basic._id, code));
+    await pays(other, (await orderRow(other)).package_price as string);
+    const res = await app.request(`/api/order/${kept}`, {
+      method: "PUT",
+      json: { paymentStatus: "Paid" },
+      jar: admin,
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/used up/) });
+    expect((await orderRow(kept)).payment_status).toBe("Cancelled");
+  });
+
+  it("an unpaid order holds its use for a bounded time; one customer's unpaid orders hold one use", async () => {
+    const { code, id } = await addCode({ maxUses: 2 });
+    const [a, b, c] = [pool[0]!, pool[1]!, pool[2]!];
+    const first = await placed(await place(a, basic._id, code));
+    await placed(await place(a, premium._id, code));
+    await placed(await place(a, basic._id, code));
+    // A's three unpaid orders hold one use: B takes the second.
+    const second = await placed(await place(b, basic._id, code));
+    await refused(await place(c, basic._id, code), "usedUp");
+    expect(await usesOf(id)).toBe(2);
+    try {
+      clock = START + DISCOUNT_HOLD_MS + 60_000;
+      // The holds expired: nobody paid, so the code is free again.
+      expect(await usesOf(id)).toBe(0);
+      const third = await placed(await place(c, basic._id, code));
+      await pays(third, (await orderRow(third)).package_price as string);
+      await pays(second, (await orderRow(second)).package_price as string);
+      expect((await orderRow(second)).payment_status).toBe("Paid");
+      // A pays late, once the two uses were paid by others: refused, recorded, not Paid.
+      await pays(first, (await orderRow(first)).package_price as string);
+      expect((await orderRow(first)).payment_status).toBe("UnPaid");
+      expect(await lastReason(first)).toMatchObject({ outcome: "rejected" });
+      expect(await usesOf(id)).toBe(2);
+    } finally {
+      clock = START;
+    }
   });
 });
 
@@ -265,5 +383,29 @@ describe("the back office's calls", () => {
       [id],
     );
     expect(log.rows.map((r) => r.action).sort()).toEqual(["create", "update"].sort());
+  });
+
+  it("refuses a code naming a package that does not exist, on add and on edit, with a message", async () => {
+    const ghost = "00000000-0000-4000-8000-000000000000";
+    const add = await app.request("/api/discount-codes", {
+      method: "POST",
+      json: { code: "GHOSTPKG", kind: "percent", value: 20, packageIds: [basic._id, ghost] },
+      jar: admin,
+    });
+    expect(add.status).toBe(400);
+    expect(await add.json()).toMatchObject({
+      errors: [{ field: "packageIds", message: UNKNOWN_PACKAGE_MESSAGE }],
+    });
+    const { id } = await addCode({});
+    const edit = await app.request(`/api/discount-codes/${id}`, {
+      method: "PUT",
+      json: { code: "GHOSTPKG2", kind: "percent", value: 20, packageIds: [ghost] },
+      jar: admin,
+    });
+    expect(edit.status).toBe(400);
+    expect(await edit.json()).toMatchObject({ errors: [{ field: "packageIds", message: UNKNOWN_PACKAGE_MESSAGE }] });
+    expect(
+      (await app.db.pool.query("select count(*) from discount_codes where code like 'GHOSTPKG%'")).rows[0].count,
+    ).toBe("0");
   });
 });

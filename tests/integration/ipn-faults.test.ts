@@ -113,6 +113,26 @@ describe("the IPN listener under faults", () => {
     expect((await post(message(await placeOrder()), "198.51.100.100")).status).toBe(200); // another sender still heard
   });
 
+  it("the simulator's own notifications are never limited: 70 payments in a minute are all applied", async () => {
+    const ids = await Promise.all(Array.from({ length: IPN_LIMIT.limit + 10 }, () => placeOrder()));
+    for (const id of ids) {
+      const record = (await (await app.request(`/api/order/${id}`, { jar: customer })).json()) as Parameters<
+        typeof app.services.paypal.checkout
+      >[0];
+      await app.services.paypal.simulator.pay((await app.services.paypal.checkout(record)).fields);
+    }
+    const paid = async () =>
+      Number(
+        (
+          await app.db.pool.query(
+            "select count(*) from orders where id = any($1::uuid[]) and payment_status = 'Paid'",
+            [ids],
+          )
+        ).rows[0].count,
+      );
+    await expect.poll(paid, { timeout: 30_000 }).toBe(ids.length);
+  }, 90_000);
+
   it.each([
     ["a literal NUL byte", (raw: string) => raw.replace("txn_type=", "txn_type=web\u0000")],
     ["an encoded NUL", (raw: string) => raw.replace("txn_type=", "txn_type=web%00")],

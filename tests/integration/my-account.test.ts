@@ -187,6 +187,22 @@ describe("email change", () => {
     expect((await userRow(await idOf(oldEmail))).email).toBe(oldEmail);
   });
 
+  it("a link followed after someone registered that address meanwhile is refused with a message, not a 500", async () => {
+    const oldEmail = fresh("slow");
+    const newEmail = fresh("snatched");
+    const jar = await customer(oldEmail);
+    await app.services.myAccount.requestEmailChange({ newEmail }, headersOf(jar));
+    const link = linkOf((await mailTo(newEmail, CONFIRM_SUBJECT)).raw);
+    await customer(newEmail);
+    const followed = await follow(link);
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("location")).toBe("/account/email-confirmed?error=EMAIL_TAKEN");
+    expect((await userRow(await idOf(oldEmail))).email).toBe(oldEmail);
+    const page = await app.request(followed.headers.get("location")!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Another account registered this address");
+  });
+
   it("a staff member's listing (admin_users, keyed by email) moves with the address, audited, and the role stays", async () => {
     const oldEmail = fresh("editor");
     const newEmail = fresh("editor-new");

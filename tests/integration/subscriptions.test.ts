@@ -145,6 +145,25 @@ describe("a subscription through the listener", () => {
     expect((await subscription(subscrId)).status).toBe("ended");
   });
 
+  it("a cancellation mails the customer once, whether PayPal or the studio cancels", async () => {
+    const keys = async (subscrId: string) => {
+      const row = await subscription(subscrId);
+      return (
+        await app.db.pool.query("select key from job_keys where key like $1", [`%${row.id as string}%cancelled%`])
+      ).rows.map((r) => r.key as string);
+    };
+    const atPayPal = await subscribed();
+    expect(await keys(atPayPal.subscrId)).toEqual([]);
+    expect(await send(notice(atPayPal.id, atPayPal.subscrId, "subscr_cancel"))).toBe("applied");
+    expect(await send(notice(atPayPal.id, atPayPal.subscrId, "subscr_cancel"))).toBe("duplicate");
+    expect(await keys(atPayPal.subscrId)).toHaveLength(1);
+
+    const byStaff = await subscribed();
+    const row = await subscription(byStaff.subscrId);
+    expect(await app.services.subscriptions.cancelByStaff(row.id, STAFF)).toEqual({ modified: true });
+    expect(await keys(byStaff.subscrId)).toHaveLength(1);
+  });
+
   it("a failed payment mails the customer and every admin, once per notification", async () => {
     await app.db.pool.query(
       "insert into admin_users (user_email, user_role) values ('boss@example.org', 'Admin') on conflict do nothing",
@@ -185,6 +204,20 @@ describe("a subscription through the listener", () => {
     expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_amount3: "0.01" }))).toBe("rejected");
     expect(await send(notice(id, newSubscrId(), "subscr_signup", { period3: "1 Y" }))).toBe("rejected");
     expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_currency: "EUR" }))).toBe("rejected");
+  });
+
+  it("a subscription whose sign-up was refused is not made active by its first payment: refused and recorded", async () => {
+    const id = await placeOrder();
+    const subscrId = newSubscrId();
+    expect(await send(notice(id, subscrId, "subscr_signup", { mc_amount3: "0.01" }))).toBe("rejected");
+    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("rejected");
+    expect((await orderRow(id)).payment_status).toBe("UnPaid");
+    expect(await subscription(subscrId)).toBeUndefined();
+    const { rows } = await app.db.pool.query(
+      "select reason from payment_events where order_id = $1 order by received_at desc limit 1",
+      [id],
+    );
+    expect(rows[0].reason).toMatch(/sign-up was refused/);
   });
 });
 

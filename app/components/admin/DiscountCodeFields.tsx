@@ -1,4 +1,5 @@
 import {
+  DISCOUNT_HOLD_HOURS,
   DISCOUNT_KIND_LABEL,
   DISCOUNT_KINDS,
   DISCOUNT_PERIOD_LABEL,
@@ -71,7 +72,10 @@ export function DiscountCodeFields({
       </div>
       <div>
         <TextField label="Maximum uses" name="maxUses" defaultValue={text("maxUses")} inputMode="numeric" />
-        <p className="mt-1.5 text-xs text-mist">Blank: no limit. A cancelled order gives its use back.</p>
+        <p className="mt-1.5 text-xs text-mist">
+          Blank: no limit. A paid order is a use; an unpaid one holds a use for {DISCOUNT_HOLD_HOURS} hours (one per
+          customer); a cancelled order gives its use back.
+        </p>
       </div>
       <TextField label="Valid from" name="validFrom" type="date" defaultValue={text("validFrom")} />
       <TextField label="Valid to" name="validTo" type="date" defaultValue={text("validTo")} />

@@ -19,6 +19,8 @@ export const meta: Route.MetaFunction = () => [
 
 const ERRORS: Record<string, string> = {
   TOKEN_EXPIRED: "This link has expired: links work for 24 hours. Ask for the change again from your account.",
+  EMAIL_TAKEN:
+    "Another account registered this address after you asked for the change. Your email address has not changed: choose another one from your account.",
   CHANGE_CANCELLED:
     "This change was cancelled: the account's password was changed after it was asked. Ask for it again if you still want it.",
 };

@@ -88,7 +88,11 @@ export default function Today({ loaderData: data }: Route.ComponentProps) {
               testId="today-sales-day"
               figure={`$${money(sales.today)}`}
               label="Received today"
-              note={`${count(sales.paidToday)} ${sales.paidToday === 1 ? "payment" : "payments"} on ${longDate(data.now, timeZone)}.`}
+              note={`${count(sales.paidToday)} ${sales.paidToday === 1 ? "payment" : "payments"} on ${longDate(data.now, timeZone)}.${
+                sales.givenToday
+                  ? ` ${count(sales.givenToday)} ${sales.givenToday === 1 ? "membership" : "memberships"} given by the studio.`
+                  : ""
+              }`}
               to={filtersHref("/total-orders", todayOnly)}
               link="Paid orders placed today"
             />

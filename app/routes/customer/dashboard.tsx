@@ -8,7 +8,7 @@ import { attempt, requireUser } from "../../lib/guards.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
-import { WAITING_TEXTS, type RowAction } from "../../../domain/membership";
+import { GIVEN_TEXTS, WAITING_TEXTS, type RowAction } from "../../../domain/membership";
 import { renewalOf } from "../../../domain/subscription-renewal";
 import { customerOrders } from "./orders.server";
 
@@ -218,7 +218,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               { header: "Package", typed: true, cell: (o) => o.packageName },
               { header: "Customer", typed: true, cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
-              { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
+              {
+                header: "Payment",
+                cell: (o) => (
+                  <Badge tone={paymentTone(o.paymentStatus)}>{o.given ? GIVEN_TEXTS.status : o.paymentStatus}</Badge>
+                ),
+              },
               { header: "Actions", pinned: true, cell: (o) => <OrderAction action={o.action} timeZone={timeZone} /> },
             ]}
             rows={orders.rows}

@@ -10,7 +10,7 @@ import { STATIC_PAGE } from "../../lib/hydration";
 import { conflict, isAppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
-import { WAITING_TEXTS } from "../../../domain/membership";
+import { GIVEN_TEXTS, WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
 
 /**
@@ -199,13 +199,23 @@ export default function MyOrders({
               { header: "Package", typed: true, cell: (o) => o.packageName },
               {
                 header: "Amount",
-                cell: (o) => <span className="whitespace-nowrap">${money(o.packagePrice)}</span>,
+                cell: (o) =>
+                  o.given ? (
+                    <span className="text-xs text-mist">
+                      <span aria-hidden="true">—</span>
+                      <span className="sr-only">{GIVEN_TEXTS.amount}</span>
+                    </span>
+                  ) : (
+                    <span className="whitespace-nowrap">${money(o.packagePrice)}</span>
+                  ),
               },
               { header: "Your Name", typed: true, cell: (o) => o.customerName },
               { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
               {
                 header: "Payment Status",
-                cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge>,
+                cell: (o) => (
+                  <Badge tone={paymentTone(o.paymentStatus)}>{o.given ? GIVEN_TEXTS.status : o.paymentStatus}</Badge>
+                ),
               },
               {
                 header: "Invoice",
@@ -240,7 +250,7 @@ export default function MyOrders({
                     </span>
                   ) : o.paymentStatus === "Paid" ? (
                     <span className="text-sm text-forest">
-                      You Have Paid
+                      {o.given ? GIVEN_TEXTS.action : "You Have Paid"}
                       {o.action.kind === "waiting" ? (
                         <span className="block text-xs text-mist" data-testid="waiting-activation">
                           {WAITING_TEXTS.short}

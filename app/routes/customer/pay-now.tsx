@@ -3,31 +3,42 @@ import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
+import { PAY_PAGE_REFUSALS } from "../../../domain/discounts";
 import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const order = await context.services.orders.get(viewer, params.id);
+  const unpaid = order.paymentStatus === "UnPaid" ? await context.services.orders.byId(order._id) : undefined;
+  // An order whose discount code has no room left for it is not sent to PayPal: it says why (decision 060).
+  const refusal = unpaid ? await context.services.discounts.payRefusal(unpaid) : null;
   const [checkout, settings] = await Promise.all([
-    order.paymentStatus === "UnPaid" ? context.services.paypal.checkout(order) : null,
+    unpaid && !refusal ? context.services.paypal.checkout(order) : null,
     context.services.settings.all(),
   ]);
   // A package that renews automatically also offers PayPal's subscription (decision 046).
-  const row = checkout ? await context.services.orders.byId(order._id) : undefined;
+  const row = checkout ? unpaid : undefined;
   const pkg = row?.packageId ? await context.services.content.get("pricing", row.packageId).catch(() => null) : null;
   // A discount code's period as placed decides what PayPal is told (domain/subscription-price.ts, decision 049).
   const subscribe =
     pkg?.autoRenew === true && row
       ? await context.services.paypal.subscribeCheckout({ ...order, discountPeriod: row.discountPeriod })
       : null;
-  return { order, checkout, subscribe, mode: context.services.paypal.mode, autoActivate: settings.autoActivate };
+  return {
+    order,
+    checkout,
+    subscribe,
+    codeRefused: refusal ? PAY_PAGE_REFUSALS[refusal] : null,
+    mode: context.services.paypal.mode,
+    autoActivate: settings.autoActivate,
+  };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
 
 /** The order summary and the form that posts to PayPal (spec 1: cmd _xclick and the return addresses). */
 export default function PayNow({
-  loaderData: { order, checkout, subscribe, mode, autoActivate },
+  loaderData: { order, checkout, subscribe, codeRefused, mode, autoActivate },
 }: Route.ComponentProps) {
   return (
     <section className="bg-sand/60">
@@ -107,18 +118,29 @@ export default function PayNow({
               </ul>
             </>
           ) : (
-            <div className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink">
-              {order.paymentStatus === "Paid"
-                ? order.orderStatus === "Pending"
-                  ? `This order is paid and waiting for activation. ${WAITING_TEXTS.next}`
-                  : "This order is already paid."
-                : order.paymentStatus === "Cancelled"
-                  ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
-                  : "This order was refunded and cannot be paid again."}
+            <div
+              className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink"
+              role={codeRefused ? "alert" : undefined}
+            >
+              {codeRefused
+                ? codeRefused
+                : order.paymentStatus === "Paid"
+                  ? order.orderStatus === "Pending"
+                    ? `This order is paid and waiting for activation. ${WAITING_TEXTS.next}`
+                    : "This order is already paid."
+                  : order.paymentStatus === "Cancelled"
+                    ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
+                    : "This order was refunded and cannot be paid again."}
               <div className="mt-4 flex gap-3">
-                <Link to="/dashboard" className="btn-dark">
-                  Dashboard
-                </Link>
+                {codeRefused ? (
+                  <Link to={`/my-order?cancel=${order._id}`} className="btn-dark">
+                    Cancel this order
+                  </Link>
+                ) : (
+                  <Link to="/dashboard" className="btn-dark">
+                    Dashboard
+                  </Link>
+                )}
                 <Link to="/pricing" className="btn-outline">
                   Plans
                 </Link>

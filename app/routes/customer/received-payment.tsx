@@ -10,12 +10,19 @@ import { CheckIcon } from "../../components/StrokeIcon";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const order = await context.services.orders.get(viewer, params.id);
+  // PayPal took a payment the order could not take (decision 060: its code used up meanwhile; or an amount not asked
+  // for): it is on record for the studio to refund, and the customer is told so instead of waiting for nothing.
+  const refused =
+    order.paymentStatus !== "Paid" &&
+    (await context.services.paypal.events(order._id)).some(
+      (e) => e.outcome === "rejected" && e.paymentStatus === "Completed",
+    );
   const { kind } = rowAction(
     { ...order, id: order._id, membershipValid: order.membershipValid ? new Date(order.membershipValid) : null },
     context.services.now(),
     context.config.timeZone,
   );
-  return { order, stage: kind, timeZone: context.config.timeZone };
+  return { order, stage: kind, refused, timeZone: context.config.timeZone };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment" }, { name: "robots", content: "noindex" }];
@@ -26,9 +33,15 @@ const noChange = () => () => {};
 const POLL_FOR_MS = 120_000;
 
 /** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
-export default function ReceivedPayment({ loaderData: { order, stage, timeZone } }: Route.ComponentProps) {
+/** What the customer reads when PayPal took a payment this order could not take. */
+const REFUSED_TEXT =
+  "PayPal took a payment for this order, but the order could no longer take it (its discount code was used up in the meantime, or the order had changed). The payment is on record and the studio refunds it to your PayPal account: there is nothing more for you to do. To buy this plan, place a new order.";
+
+export default function ReceivedPayment({ loaderData: { order, stage, refused, timeZone } }: Route.ComponentProps) {
   const revalidator = useRevalidator();
-  const waiting = order.paymentStatus === "UnPaid";
+  const waiting = order.paymentStatus === "UnPaid" && !refused;
+  // A cancelled order is watched too: a payment PayPal took from a page kept open may still be on its way to us.
+  const watching = waiting || (order.paymentStatus === "Cancelled" && !refused);
   const [gaveUp, setGaveUp] = useState(false);
   // Only a page whose scripts run asks again by itself: the server's HTML (and a browser without scripts) says how to.
   const polling = useSyncExternalStore(
@@ -37,7 +50,7 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
     () => false,
   );
   useEffect(() => {
-    if (!waiting) return;
+    if (!watching) return;
     const started = Date.now();
     const timer = setInterval(() => {
       if (Date.now() - started > POLL_FOR_MS) {
@@ -48,7 +61,7 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
       }
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [waiting]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [watching]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section className="bg-sand/60">
@@ -87,6 +100,13 @@ export default function ReceivedPayment({ loaderData: { order, stage, timeZone }
                   </p>
                 </>
               )}
+            </>
+          ) : refused ? (
+            <>
+              <h1 className="text-3xl text-forest">Your payment could not be applied</h1>
+              <p className="mt-3 text-sm text-mist" role="alert" data-testid="payment-refused">
+                {REFUSED_TEXT}
+              </p>
             </>
           ) : waiting ? (
             <>

@@ -34,6 +34,35 @@ export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand,
   };
 };
 
+/** A payment PayPal took that its order could not take (decision 060): on record, to be refunded. */
+export const adminPaymentNotApplied: Template<"adminPaymentNotApplied"> = (d, { brand, url }) => {
+  const link = url(`/admin/payment-status/${d.orderId}`);
+  return {
+    subject: `Payment not applied, to refund: ${usd(d.amount)} for ${d.orderNumber}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="PayPal took a payment its order could not take."
+        heading="A payment to refund"
+        footnote={why}
+      >
+        <P>{d.reason}</P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
+            ["Package", d.packageName],
+            ["Amount", usd(d.amount)],
+            ["PayPal transaction", d.txnId],
+          ]}
+        />
+        <Cta href={link}>Open the order</Cta>
+      </Layout>
+    ),
+  };
+};
+
 export const adminContactMessage: Template<"adminContactMessage"> = (d, { brand, url }) => {
   const link = url(`/view/${d.messageId}`);
   return {

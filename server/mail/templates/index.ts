@@ -1,5 +1,5 @@
 import type { MailKind } from "../kinds";
-import { adminBackupFailed, adminContactMessage, adminPaymentWaiting } from "./admins";
+import { adminBackupFailed, adminContactMessage, adminPaymentNotApplied, adminPaymentWaiting } from "./admins";
 import {
   membershipActive,
   membershipEnded,
@@ -12,7 +12,12 @@ import {
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
 import { membershipGiven } from "./membership-given";
-import { adminSubscriptionPaymentFailed, membershipRenewsSoon, subscriptionPaymentFailed } from "./subscription";
+import {
+  adminSubscriptionPaymentFailed,
+  membershipRenewsSoon,
+  subscriptionCancelled,
+  subscriptionPaymentFailed,
+} from "./subscription";
 import { emailChangeConfirm, emailChangeNotice } from "./my-account";
 import type { Template } from "./types";
 
@@ -28,8 +33,10 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   orderCancelled,
   paymentRefunded,
   adminPaymentWaiting,
+  adminPaymentNotApplied,
   subscriptionPaymentFailed,
   adminSubscriptionPaymentFailed,
+  subscriptionCancelled,
   adminContactMessage,
   adminBackupFailed,
   newsletterConfirm,

@@ -100,3 +100,36 @@ export const adminSubscriptionPaymentFailed: Template<"adminSubscriptionPaymentF
     ),
   };
 };
+
+/** An automatic renewal stopped: nothing more is taken, and the time already paid for stays the customer's. */
+export const subscriptionCancelled: Template<"subscriptionCancelled"> = (d, { brand, url, timeZone }) => {
+  const link = url("/account/subscriptions");
+  const ends = d.membershipEnds ? longDate(d.membershipEnds, timeZone) : null;
+  return {
+    subject: "Your automatic renewal is cancelled",
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="PayPal takes no more payments for your membership."
+        heading="Your automatic renewal is cancelled"
+        footnote="You receive this email because your membership renewed automatically."
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          The automatic renewal of your {d.packageName} membership is cancelled: PayPal takes no more payments for it.
+          {ends ? ` The time you have paid for stays yours: your membership runs until ${ends}.` : ""}
+        </P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Package", d.packageName],
+            ...(ends ? ([["Membership until", ends]] as [string, string][]) : []),
+          ]}
+        />
+        <Cta href={link}>See my account</Cta>
+        <Small>To keep your membership going after that, order it again from the pricing page.</Small>
+      </Layout>
+    ),
+  };
+};

@@ -48,7 +48,7 @@ export interface OrderCommandsDeps {
   /** The mails, queued in the transaction of the change that causes each (one per order and event). */
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
   /** An order placed with a discount code takes its price from here, under the code's lock (decision 049). */
-  discounts?: Pick<DiscountsService, "priceTx">;
+  discounts?: Pick<DiscountsService, "priceTx" | "payTx">;
 }
 
 /** What a command did to its order. */
@@ -205,6 +205,12 @@ export function createOrderCommands({
     const result = applyOrderEvent(stateOf(before), event);
     if (result.kind === "refused") throw new AppError(409, result.reason);
     if (result.kind === "unchanged") return { changed: false, order: before };
+    // A payment takes its code's use only if the code still has room for it (decision 060): a kept pay form paid
+    // after the order was cancelled, or after its hold ran out, may find the code used up by others meanwhile.
+    if (event.type === "pay" && before.discountCodeId && !before.subscrId && discounts) {
+      const refusal = await discounts.payTx(tx, before.discountCodeId, before);
+      if (refusal) throw new AppError(409, refusal);
+    }
     const next = result.state;
     // The first payment for money issues the order's invoice, numbered in this transaction (decision 038).
     const invoice = takesInvoiceNumber(before, event.type)
@@ -639,6 +645,33 @@ export function createOrderCommands({
         await queueMails(tx, { type: "pay", at: t, txnId }, order, order, windows);
         return { changed: true, order };
       });
+    },
+
+    /**
+     * A payment PayPal took that the order could not take (decision 060: its discount code used up meanwhile): the
+     * notification is recorded by the listener; every admin hears it here, once per transaction, to refund it.
+     */
+    async paymentNotApplied(id: string, txnId: string, amount: number, reason: string): Promise<void> {
+      if (!isId(id)) return;
+      const [o] = await db.select().from(orders).where(eq(orders.id, id));
+      if (!o) return;
+      await db.transaction((tx) =>
+        mails.queueToAdmins(
+          tx,
+          "adminPaymentNotApplied",
+          {
+            orderId: o.id,
+            orderNumber: o.number,
+            customerName: o.customerName,
+            customerEmail: o.customerEmail,
+            packageName: o.packageName,
+            amount,
+            txnId,
+            reason,
+          },
+          jobKey("payment", txnId, "not-applied"),
+        ),
+      );
     },
 
     /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */

@@ -33,6 +33,8 @@ export interface OrderRecord {
   discountCode: string | null;
   priceBefore: number | null;
   discountAmount: number;
+  /** Days the studio gave (payment method Gift, no money): shown as given, never as a payment. */
+  given: boolean;
   createdAt: string;
 }
 
@@ -61,6 +63,7 @@ export function toOrderRecord(r: OrderRow): OrderRecord {
     discountCode: r.discountCode,
     priceBefore: r.priceBefore,
     discountAmount: r.discountAmount,
+    given: r.paymentMethod === "Gift",
     createdAt: r.createdAt.toISOString(),
   };
 }
