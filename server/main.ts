@@ -204,8 +204,11 @@ async function startWorkers(
   logger: Logger,
   closeDatabase: () => Promise<void>,
 ) {
-  // The workers run this module itself, however the first process was started (`npm start` imports it from a script).
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [], silent: false });
+  // The workers run the app's entry, however the first process was started (`npm start` imports it from a script): the
+  // built bundle's main.js beside this chunk (server/entry.ts), or this module itself from the sources.
+  const self = fileURLToPath(import.meta.url);
+  const exec = self.endsWith(".ts") ? self : path.join(path.dirname(self), "main.js");
+  cluster.setupPrimary({ exec, args: [], silent: false });
   const env = { [WORKER_DATABASE]: JSON.stringify(connection) };
   const startedAt = new Map<Worker, number>();
   let stopping = false;

@@ -25,6 +25,7 @@ import type { AdminUsersService } from "./admin-users";
 import { createAuthHooks, REFUSAL_CODES } from "./auth-hooks";
 import { staffHome, type StaffRole } from "../../domain/capabilities";
 import { twoFactorDue, type StaffTwoFactorPolicy } from "../../domain/two-factor";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { MailsService } from "./mails";
 import type { JobsService } from "./jobs";
@@ -125,6 +126,12 @@ export interface AttemptContext {
   headers: Headers;
 }
 
+/**
+ * Set while "Send the link again" asks better-auth for a link: whether its callback queued a new mail. A link asked
+ * for twice within a second is the same link (better-auth's token carries the second), and a link is mailed once.
+ */
+const linkMailed = new AsyncLocalStorage<{ queued: boolean }>();
+
 export function createAuth(
   db: Db,
   config: Config,
@@ -135,11 +142,14 @@ export function createAuth(
 ) {
   const https = config.publicUrl.startsWith("https://");
   // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
-  const queueLinkMail = (kind: string, url: string, mail: Promise<Mail>) => {
+  const queueLinkMail = (kind: string, url: string, mail: Promise<Mail>): Promise<boolean> => {
     const key = `${kind}:${createHash("sha256").update(url).digest("hex").slice(0, 32)}`;
-    mail
+    return mail
       .then((m) => jobs.queueMail(db, m, key))
-      .catch((error: unknown) => logger.error({ kind, error }, "mail could not be queued"));
+      .catch((error: unknown) => {
+        logger.error({ kind, error }, "mail could not be queued");
+        return false;
+      });
   };
   return betterAuth({
     appName: "Atelier North",
@@ -178,7 +188,7 @@ export function createAuth(
       // Queued (sent by the job queue), and not awaited: the answer must not reveal, by its timing, whether the address
       // has an account.
       sendResetPassword: async ({ user, url }) => {
-        queueLinkMail("password-reset", url, mails.render("passwordReset", { url }, user.email));
+        void queueLinkMail("password-reset", url, mails.render("passwordReset", { url }, user.email));
       },
     },
     emailVerification: {
@@ -190,10 +200,12 @@ export function createAuth(
         const change = emailChangeOf(token);
         if (change) {
           const mail = mails.render("emailChangeConfirm", { url, oldEmail: change.oldEmail }, user.email);
-          queueLinkMail("change-email", url, mail);
+          void queueLinkMail("change-email", url, mail);
           return;
         }
-        queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
+        const queued = queueLinkMail("verify-email", url, mails.render("verifyEmail", { url }, user.email));
+        const asked = linkMailed.getStore();
+        if (asked) asked.queued = await queued;
       },
     },
     session: { expiresIn: SESSION.expiresInSeconds, updateAge: SESSION.updateAgeSeconds },
@@ -500,12 +512,17 @@ export function createAccountsService(deps: {
       }
     },
 
-    async resendVerification(viewer: Viewer, ctx: AttemptContext): Promise<void> {
+    /** Mails the email-confirmation link again: false when none was mailed (the same link went a moment ago). */
+    async resendVerification(viewer: Viewer, ctx: AttemptContext): Promise<boolean> {
       await limit(AUTH_LIMITS.verifyEmail, viewer.email, TOO_MANY.verify);
-      await auth.api.sendVerificationEmail({
-        body: { email: viewer.email, callbackURL: "/dashboard" },
-        headers: ctx.headers,
-      });
+      const asked = { queued: false };
+      await linkMailed.run(asked, () =>
+        auth.api.sendVerificationEmail({
+          body: { email: viewer.email, callbackURL: "/dashboard" },
+          headers: ctx.headers,
+        }),
+      );
+      return asked.queued;
     },
 
     /**

@@ -27,6 +27,11 @@ describe("a failed job's reason", () => {
       "Can't send mail - all recipients were rejected",
     );
     expect(errorOf({ value: "plain" })).toBe("plain");
+    // pg-boss's own reasons, in words: a job whose worker stopped (the app killed), one past its time limit.
+    expect(errorOf({ value: { message: "job heartbeat timeout" } })).toBe(
+      "The app running it stopped (a crash or a restart) before it finished.",
+    );
+    expect(errorOf({ value: { message: "job timed out" } })).toBe("It ran longer than its time limit and was stopped.");
     expect(errorOf(null)).toBeNull();
     expect(errorOf({})).toBeNull();
   });

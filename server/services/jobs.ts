@@ -17,6 +17,15 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export const JOBS_SCHEMA = "pgboss";
 /** The queue every mail goes through. */
 export const MAIL_QUEUE = "send-mail";
+/**
+ * A running job's worker touches it every half of this; a job untouched this long has lost its worker (the app was
+ * killed) and pg-boss's supervisor, which looks this often, fails it (pg-boss's minimum: 10). docs/decisions/061.
+ */
+export const HEARTBEAT_SECONDS = 10;
+/** What pg-boss writes as the output of a job whose worker stopped touching it. */
+const LOST = "job heartbeat timeout";
+/** How long after its loss a recurring task's run is still worth running again (a backup asked for, say). */
+const RERUN_LOST_WITHIN = "1 hour";
 
 export interface JobsOptions {
   /** Retries after the first attempt, before the job is failed for good. */
@@ -107,6 +116,7 @@ export function createJobsService(deps: {
   let boss: PgBoss | undefined;
   let started: Promise<void> | undefined;
   let unreport = () => {};
+  let sweeper: NodeJS.Timeout | undefined;
 
   const retry = mailRetry(options);
 
@@ -122,6 +132,8 @@ export function createJobsService(deps: {
   async function startRecurring(b: PgBoss, name: string, task: Recurring) {
     const { cron, handler, firstRunAfterSeconds } = task;
     await b.createQueue(name, recurringQueue(task));
+    // A queue made before heartbeats (decision 061) gets them; its options are otherwise as they were made.
+    await b.updateQueue(name, { heartbeatSeconds: HEARTBEAT_SECONDS, expireInSeconds: task.expireInSeconds });
     if (options.recurring) {
       await b.schedule(name, cron, null, { tz: "UTC" });
       // One run per minute at most however many instances start (pg-boss's throttle key), after the given delay.
@@ -132,6 +144,27 @@ export function createJobsService(deps: {
     await b.work(name, { pollingIntervalSeconds: options.pollSeconds }, async ([job]) => {
       await counted(name, () => handler(job?.data ?? null));
     });
+  }
+
+  /**
+   * Runs again, at once, the jobs pg-boss failed because their worker died (decision 061): a mail waiting to retry
+   * after its backoff is due now (its SMTP server did not refuse it), and a recurring task's lost run (a backup asked
+   * for) gets one more run if it was lost within the hour. Each loss counts as an attempt, so a job that kills its
+   * worker every time still ends failed.
+   */
+  async function rerunLost(b: PgBoss): Promise<void> {
+    const { rows } = await db.execute<{ id: string; name: string; state: string }>(sql`
+      select id, name, state::text from ${sql.identifier(JOBS_SCHEMA)}.job
+      where output -> 'value' ->> 'message' = ${LOST}
+        and ((state = 'retry' and start_after > now())
+          or (state = 'failed' and retry_limit = 0 and completed_on > now() - ${RERUN_LOST_WITHIN}::interval))
+      limit 100`);
+    for (const job of rows) {
+      if (job.state === "retry") await b.update(job.name, undefined, { id: job.id, startAfter: new Date() });
+      // A stately queue refuses a second waiting run: one already waits, which does what this one would have.
+      else await b.retry(job.name, job.id).catch(() => {});
+      logger.warn({ queue: job.name, id: job.id }, "a job whose worker stopped runs again");
+    }
   }
 
   async function queueIn(tx: Tx, mail: Mail, key: string): Promise<boolean> {
@@ -253,6 +286,10 @@ export function createJobsService(deps: {
         useListenNotify: options.work,
         application_name: "atelier-jobs",
         max: 4,
+        // Jobs whose worker died are failed (or retried) this soon after their heartbeat stops (decision 061): the
+        // supervisor's pass looks at a queue's jobs only when its monitor interval is due, hence both.
+        superviseIntervalSeconds: HEARTBEAT_SECONDS,
+        monitorIntervalSeconds: HEARTBEAT_SECONDS,
       });
       b.on("error", (error) => logger.error({ error }, "job queue"));
       boss = b;
@@ -261,6 +298,7 @@ export function createJobsService(deps: {
       started = (async () => {
         await b.start();
         await b.createQueue(MAIL_QUEUE, mailQueue(options));
+        await b.updateQueue(MAIL_QUEUE, { heartbeatSeconds: HEARTBEAT_SECONDS });
         if (!options.work) return;
         await b.work<MailJob>(
           MAIL_QUEUE,
@@ -276,6 +314,11 @@ export function createJobsService(deps: {
           },
         );
         for (const [name, task] of recurring) await startRecurring(b, name, task);
+        const sweep = () =>
+          rerunLost(b).catch((error: unknown) => logger.error({ error }, "lost jobs could not be run again"));
+        await sweep();
+        sweeper = setInterval(() => void sweep(), HEARTBEAT_SECONDS * 1000);
+        sweeper.unref();
       })();
       return started;
     },
@@ -290,6 +333,7 @@ export function createJobsService(deps: {
       if (!b) return;
       boss = undefined;
       unreport();
+      clearInterval(sweeper);
       await started?.catch(() => {});
       started = undefined;
       let timer: NodeJS.Timeout | undefined;
@@ -352,7 +396,12 @@ export async function installJobQueue(
  * as failed.
  */
 const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
-  ({ policy: "stately", retryLimit: 0, expireInSeconds: task.expireInSeconds }) as const;
+  ({
+    policy: "stately",
+    retryLimit: 0,
+    expireInSeconds: task.expireInSeconds,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+  }) as const;
 
 const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
   retryLimit: options.retryLimit,
@@ -365,6 +414,7 @@ const mailRetry = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds"
 const mailQueue = (options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) => ({
   ...mailRetry(options),
   notify: true,
+  heartbeatSeconds: HEARTBEAT_SECONDS,
 });
 
 /** pg-boss opens its own small pool to the same database as the app's. */
@@ -413,11 +463,24 @@ function toRow(r: JobTableRow, title: string | undefined): JobRow {
   };
 }
 
-/** The message of the error pg-boss stored as a job's output. */
+/** pg-boss's own reasons for failing a job, in words. */
+const QUEUE_REASONS: Record<string, string> = {
+  [LOST]: "The app running it stopped (a crash or a restart) before it finished.",
+  "job timed out": "It ran longer than its time limit and was stopped.",
+};
+
+/** The message of the error pg-boss stored as a job's output (its own reasons in words). */
 export function errorOf(output: unknown): string | null {
   if (!output || typeof output !== "object") return null;
   const o = output as { message?: unknown; value?: unknown };
-  if (typeof o.message === "string") return o.message;
-  if (typeof o.value === "string") return o.value;
-  return null;
+  const value = o.value as { message?: unknown } | null | undefined;
+  const message =
+    typeof o.message === "string"
+      ? o.message
+      : typeof o.value === "string"
+        ? o.value
+        : typeof value?.message === "string"
+          ? value.message
+          : null;
+  return message === null ? null : (QUEUE_REASONS[message] ?? message);
 }

@@ -129,6 +129,23 @@ describe("rate limits", () => {
   });
 });
 
+describe("Send the link again (issue 33)", () => {
+  it("says whether it mailed a new link: asked twice within one second, the second mails none and says so", async () => {
+    const email = "again@example.org";
+    const jar = (await attemptSignUp(app, email)).jar;
+    const viewer = (await app.services.accounts.viewer(new Headers({ cookie: jar.header() })))!;
+    const mailed = () => outbox(app.config.dataDir).filter((m) => m.to[0]!.includes(email)).length;
+    await expect.poll(mailed).toBe(1); // the sign-up's
+    // At the start of a second after the sign-up's: a new link (better-auth's links carry the second they were made).
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+    expect(await app.services.accounts.resendVerification(viewer, ctx())).toBe(true);
+    expect(await app.services.accounts.resendVerification(viewer, ctx())).toBe(false);
+    await expect.poll(mailed).toBe(2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailed()).toBe(2);
+  });
+});
+
 describe("password reset through the outbox", () => {
   it("mails a link that opens the new-password page, sets the password once, and ends old sessions", async () => {
     await attemptSignUp(app, "reset@example.org", { password: "old-pass-1" });

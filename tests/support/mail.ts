@@ -8,10 +8,13 @@ export interface ReceivedMail {
   subject: string;
 }
 
-/** A real SMTP listener on loopback that keeps what it receives; while `failing`, it refuses every recipient. */
+/**
+ * A real SMTP listener on loopback that keeps what it receives; while `failing`, it refuses every recipient; while
+ * `stalled`, it takes a message's data and never answers (a send that hangs, counted in `stalls`).
+ */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
-  const state = { failing: false };
+  const state = { failing: false, stalled: false, stalls: 0 };
   /** When each refused recipient was refused (ms since the epoch). */
   const refusedAt: number[] = [];
   const server = new SMTPServer({
@@ -25,6 +28,11 @@ export async function startSmtpServer() {
       callback(error);
     },
     onData(stream, session, callback) {
+      if (state.stalled) {
+        state.stalls++;
+        stream.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
@@ -44,6 +52,11 @@ export async function startSmtpServer() {
     setFailing(failing: boolean) {
       state.failing = failing;
     },
+    /** Take messages and never answer (true), or answer again (false); `stalls()` counts the messages held. */
+    setStalled(stalled: boolean) {
+      state.stalled = stalled;
+    },
+    stalls: () => state.stalls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -63,7 +63,8 @@ export interface RunningServer {
 
 /** Starts the built server (build/server/main.js) as `npm start` would, and waits until /healthz answers ok. */
 export async function startBuiltServer(
-  env: Record<string, string> = {},
+  /** Settings over the test's own environment; undefined removes one (NODE_ENV, say). */
+  env: Record<string, string | undefined> = {},
   options: { dataDir?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();

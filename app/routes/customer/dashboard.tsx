@@ -54,7 +54,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireUser(request, context);
   return formAction(await request.formData(), {
     run: () => context.services.accounts.resendVerification(viewer, attempt(request, context)),
-    success: `We sent a new link to ${viewer.email}.`,
+    // The same link asked for again within a second is not mailed twice: say so rather than claim a new one.
+    success: (mailed) =>
+      mailed
+        ? `We sent a new link to ${viewer.email}.`
+        : `A link went to ${viewer.email} a moment ago, so no new one was sent: please check your inbox and your spam folder.`,
   });
 }
 
