@@ -19,6 +19,7 @@ import {
   adminUsers,
   consents,
   customerNotes,
+  customerTotals,
   membershipReminders,
   messages,
   orders,
@@ -281,6 +282,15 @@ export function createPrivacyService(deps: {
         updatedAt: now(),
       })
       .where(eq(user.id, userId));
+    // No longer anyone's membership (decision 063): the figures keep the money, the membership columns stay empty, so
+    // that no list, count or filter takes them for a member; the orders' triggers keep it so.
+    await tx
+      .insert(customerTotals)
+      .values({ userId, erased: true })
+      .onConflictDoUpdate({
+        target: customerTotals.userId,
+        set: { erased: true, membershipEnds: null, waiting: 0 },
+      });
 
     // The erasure itself: who asked and how, and no erased value.
     await audited(tx as unknown as Db, actor, ERASURE_ENTITY, (_tx, audit) =>
