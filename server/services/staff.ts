@@ -68,7 +68,7 @@ export function createStaffService({
             value: userId!,
             expiresAt: new Date(now().getTime() + INVITE_DAYS * 24 * 60 * 60 * 1000),
           });
-          url = `${publicUrl}/api/auth/reset-password/${token}?callbackURL=${encodeURIComponent("/reset-password")}`;
+          url = `${publicUrl}/api/auth/reset-password/${token}?callbackURL=${encodeURIComponent("/staff/welcome")}`;
         }
 
         const [row] = await tx
