@@ -289,6 +289,18 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
   }
 
   return {
+    /**
+     * What a signed-in customer is called (their dashboard's greeting): the display name of domain/customers.ts, which
+     * reads the name on their latest order from the figures (one read by key); their email when they have none.
+     */
+    async displayNameOf(viewer: { id: string; name: string; email: string }): Promise<string> {
+      const [row] = await db
+        .select({ latestName: customerTotals.latestName })
+        .from(customerTotals)
+        .where(eq(customerTotals.userId, viewer.id));
+      return customerDisplayName({ ...viewer, latestOrderName: row?.latestName }) || viewer.email;
+    },
+
     /** The filters of a REST call, strictly (400 naming the field). */
     parseFilters(input: unknown): CustomerFilters {
       const parsed = parseWith(customerFiltersSchema, input ?? {});

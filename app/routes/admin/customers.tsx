@@ -144,7 +144,7 @@ function FilterForm({ filters }: { filters: CustomerFilters }) {
         name="q"
         type="search"
         defaultValue={filters.q ?? ""}
-        placeholder="Search"
+        placeholder="A name on any of their orders, an invoice number…"
       />
       <SelectField
         label="Membership"
