@@ -48,7 +48,7 @@ describe("a customer named at checkout, then erased", () => {
     // The desk finds the order by its invoice number.
     await admin.goto("/total-orders");
     await main(admin).getByLabel("Order number, customer name or email").fill(order!.invoice_number.toLowerCase());
-    await main(admin).getByRole("button", { name: "Search" }).click();
+    await main(admin).getByRole("button", { name: "Filter" }).click();
     await admin.waitForURL((u) => u.searchParams.has("q"));
     await expect.poll(() => main(admin).getByRole("row").filter({ hasText: order!.number }).count()).toBe(1);
 
