@@ -33,10 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: STAFF_WELCOME.title },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: STAFF_WELCOME.title }, { name: "robots", content: "noindex" }];
 
 export default function StaffWelcome({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
