@@ -19,6 +19,7 @@ import { membershipOf, membershipTimeline, type Membership } from "../../domain/
 import { normalInvoiceNumber } from "../../domain/invoice-number";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { PageInfo } from "../../domain/pagination";
+import { isErasedAddress } from "../../domain/privacy";
 import { parseWith } from "../../domain/validation";
 import { jobStatusOf, type JobStatus, type PaymentMethod } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -35,6 +36,8 @@ import type { OrdersService } from "./orders";
 export const CUSTOMERS_COUNT_LIMIT = 10_000;
 /** The most order matches a partial order number looks through for its customers. */
 const NUMBER_MATCHES = 1_000;
+/** Days given to an erased customer would go to no one (decision 063). */
+export const ERASED_NO_GRANT = "This customer's data has been erased: there is nobody to give days to.";
 /** How many of the customer's mails and log entries the record shows (newest first). */
 export const RECORD_RECENT = 20;
 
@@ -527,7 +530,9 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
      * with a one-time key against a double post. Says the membership's new end.
      */
     async grant(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
-      await customerOf(id);
+      const customer = await customerOf(id);
+      // An erased customer is nobody's membership any more (decision 063): days given would go to no one.
+      if (isErasedAddress(customer.email)) throw conflict(ERASED_NO_GRANT);
       const r = await orderCommands.grant(id, input, actor, idempotencyKey);
       return {
         orderId: r.order.id,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERASED_NAME } from "../../domain/privacy";
 import { demoContent } from "../../server/seed/demo-content";
+import { ERASED_NO_GRANT } from "../../server/services/customers";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import type { CookieJar } from "../support/session";
@@ -116,6 +117,14 @@ describe("an erased customer (item 12)", () => {
     >;
     expect(record).toMatchObject({ name: ERASED_NAME, email: null, state: "erased" });
     expect(JSON.stringify(record)).not.toContain("erased.invalid");
+    // Nobody to give days to.
+    const grant = await app.request(`/api/customers/${id}/membership`, {
+      method: "POST",
+      json: { days: 10, reason: "A thank-you" },
+      jar: admin,
+    });
+    expect(grant.status).toBe(409);
+    expect(JSON.stringify(await grant.json())).toContain(ERASED_NO_GRANT);
     // The desk's row and the invoice name no placeholder address either.
     const desk = await app.request(`/api/orders?q=${order.number}`, { jar: admin });
     const [row] = (await desk.json()) as { customerEmail: string; customerName: string }[];

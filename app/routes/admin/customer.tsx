@@ -180,7 +180,7 @@ export default function CustomerPage({
           <Activity c={c} />
         </div>
         <div className="space-y-6">
-          <GrantForm grantKey={grantKey} maxDays={maxDays} />
+          {c.state === "erased" ? null : <GrantForm grantKey={grantKey} maxDays={maxDays} />}
           {unpaid.length ? <BankTransferForm orders={unpaid} /> : null}
           <NoteForm note={c.note} updatedAt={c.noteUpdatedAt} />
           <SignOutForm sessions={c.sessions} />
