@@ -23,3 +23,9 @@ export const STAFF_WELCOME = {
 /** What a staff member reads on a back-office page their role does not open (the 403's sentence). */
 export const staffRefusal = (role: string) =>
   `Your role, ${role}, does not open this page. An Admin can change your role on the users screen.`;
+
+/** The sign-in page as a staff invitation links to it (`/login?for=staff`): staff words, no customer's "Sign Up". */
+export const STAFF_SIGN_IN = {
+  title: "Sign in to the back office",
+  subtitle: "Use the email you were invited with and your usual password.",
+} as const;

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_AREAS } from "../../app/content/admin-screens";
 import { MESSAGES } from "../../domain/account-forms";
-import { STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
+import { STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
 import { can, staffHome } from "../../domain/capabilities";
 import { signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
@@ -105,6 +105,19 @@ describe("staff roles on the users screen", () => {
     await main(editor).getByRole("link", { name: "Back to the back office" }).click();
     await editor.waitForURL((u) => u.pathname === staffHome("Editor"));
     await editor.context().close();
+  });
+
+  it("an invitation to a confirmed account links to the sign-in in staff words, without the customer's Sign Up", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/login?for=staff");
+    expect(await heading(page).textContent()).toBe(STAFF_SIGN_IN.title);
+    expect(await page.getByText(STAFF_SIGN_IN.subtitle).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Sign Up" }).count()).toBe(0);
+    await main(page).getByLabel("Email", { exact: true }).fill(EDITOR.email);
+    await main(page).getByLabel("Password", { exact: true }).fill(EDITOR.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((u) => u.pathname === staffHome("Editor"));
+    await page.context().close();
   });
 
   it("the admin makes the Editor an Admin and removes another member; the last Admin cannot be made an Editor", async () => {

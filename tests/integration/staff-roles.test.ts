@@ -113,7 +113,10 @@ describe("the staff screen's calls", () => {
       jar: admin,
     });
     expect(res.status).toBe(201);
-    expect((await inviteMail("helper@example.org"))?.setPassword).toBe(false);
+    const mail = await inviteMail("helper@example.org");
+    expect(mail?.setPassword).toBe(false);
+    // The sign-in it links to speaks to staff (issue 33, item 14; the page: e2e staff.test).
+    expect(new URL(mail!.url).pathname + new URL(mail!.url).search).toBe("/login?for=staff");
     for (const json of [
       {},
       { userEmail: "x", userRole: "Editor" },
