@@ -35,6 +35,8 @@ const routes = [
   route("account/email-confirmed", "routes/account/email-confirmed.tsx"),
   route("account/data/download", "routes/account/data-download.ts"),
   route("account/deleted", "routes/account/deleted.tsx"),
+  // A staff invitation's page: the back office's frame and words, for someone not signed in yet (issue 33, item 14).
+  route("staff/welcome", "routes/staff/welcome.tsx"),
 
   // Customers (each loader starts with requireUser)
   route("dashboard", "routes/customer/dashboard.tsx"),
@@ -112,11 +114,11 @@ const routes = [
  * The site's frame (header, footer) is a pathless layout around every page but the back office's, which draws its own:
  * the back office's scripts carry neither (decision 055). Paths and route ids are unchanged.
  */
-const BACK_OFFICE = "routes/admin/layout.tsx";
+const OWN_FRAME = new Set(["routes/admin/layout.tsx", "routes/staff/welcome.tsx"]);
 export default [
   layout(
     "routes/site-frame.tsx",
-    routes.filter((r) => r.file !== BACK_OFFICE),
+    routes.filter((r) => !OWN_FRAME.has(r.file)),
   ),
-  ...routes.filter((r) => r.file === BACK_OFFICE),
+  ...routes.filter((r) => OWN_FRAME.has(r.file)),
 ] satisfies RouteConfig;

@@ -13,6 +13,8 @@ export interface CustomerFigures {
   membershipEnds: Date | null;
   /** Paid orders waiting for the studio's activation. */
   waiting: number;
+  /** Erased (decision 045): no longer anyone's membership, whatever their kept orders say (decision 063). */
+  erased?: boolean;
 }
 
 /** How many days before its end a membership is "ending soon" (the reminder mail's 7 days). */
@@ -24,9 +26,10 @@ export const ENDING_SOON_DAYS = 7;
  * "the latest end is after now"); else waiting when a paid order waits for activation; else expired when a window
  * ever was; else never paid.
  */
-export type CustomerState = "active" | "waiting" | "expired" | "never-paid";
+export type CustomerState = "active" | "waiting" | "expired" | "never-paid" | "erased";
 
 export function customerState(f: CustomerFigures | null, now: Date): CustomerState {
+  if (f?.erased) return "erased";
   if (f?.membershipEnds && f.membershipEnds.getTime() > now.getTime()) return "active";
   if (f && f.waiting > 0) return "waiting";
   if (f?.membershipEnds) return "expired";
@@ -35,6 +38,7 @@ export function customerState(f: CustomerFigures | null, now: Date): CustomerSta
 
 /** Active, and its end within ENDING_SOON_DAYS of now. */
 export function endingSoon(f: CustomerFigures | null, now: Date): boolean {
+  if (f?.erased) return false;
   const end = f?.membershipEnds?.getTime();
   return end !== undefined && end > now.getTime() && end <= now.getTime() + ENDING_SOON_DAYS * DAY_MS;
 }
@@ -57,6 +61,7 @@ export const CUSTOMER_STATE_LABELS: Record<CustomerState, string> = {
   waiting: "Waiting for activation",
   expired: "Expired",
   "never-paid": "Never paid",
+  erased: "Erased",
 };
 
 const STATE_TONES: Record<CustomerState, Tone> = {
@@ -64,6 +69,7 @@ const STATE_TONES: Record<CustomerState, Tone> = {
   waiting: "amber",
   expired: "red",
   "never-paid": "grey",
+  erased: "grey",
 };
 export const customerStateTone = (s: CustomerState): Tone => STATE_TONES[s];
 

@@ -4,11 +4,14 @@ import {
   bankTransferSchema,
   customerFiltersFromSearch,
   customerFiltersSchema,
+  customerDisplayName,
   customersHref,
   customerState,
   endingSoon,
   grantSchema,
+  shownEmail,
 } from "./customers";
+import { ERASED_NAME, erasedEmail } from "./privacy";
 import { countsForMembership, DAY_MS, membershipOf, membershipTimeline, type TimelineOrder } from "./membership";
 import { parseWith } from "./validation";
 
@@ -120,5 +123,27 @@ describe("the actions' forms", () => {
       data: { activate: true },
     });
     expect(parseWith(bankTransferSchema, { ...base, activate: "maybe" })).toMatchObject({ ok: false });
+  });
+});
+
+describe("customerDisplayName (issue 33, item 9)", () => {
+  it("is the account's name if set, else the latest order's name, else none; an erased person's is the placeholder", () => {
+    const email = "i.s@example.org";
+    expect(customerDisplayName({ name: " Ingrid ", email, latestOrderName: "Ingrid Solberg" })).toBe("Ingrid");
+    expect(customerDisplayName({ name: "  ", email, latestOrderName: " Ingrid Solberg " })).toBe("Ingrid Solberg");
+    expect(customerDisplayName({ name: "", email, latestOrderName: null })).toBe("");
+    expect(customerDisplayName({ name: "", email: erasedEmail("abc123"), latestOrderName: "Someone" })).toBe(
+      ERASED_NAME,
+    );
+  });
+
+  it("shows no address for an erased person, and an erased person is in no membership state", () => {
+    expect(shownEmail("a@example.org")).toBe("a@example.org");
+    expect(shownEmail(erasedEmail("abc123"))).toBeNull();
+    const future = new Date(Date.now() + 30 * DAY_MS);
+    expect(customerState({ membershipEnds: future, waiting: 1, erased: true }, new Date())).toBe("erased");
+    expect(endingSoon({ membershipEnds: new Date(Date.now() + DAY_MS), waiting: 0, erased: true }, new Date())).toBe(
+      false,
+    );
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { choice, requiredText, text } from "./fields";
+import { ERASED_NAME, isErasedAddress } from "./privacy";
 import {
   CUSTOMER_SORTS,
   MAX_GIVEN_DAYS,
@@ -52,6 +53,25 @@ export function customerFiltersFromSearch(params: URLSearchParams): CustomerFilt
   }
   return normalise(raw);
 }
+
+// ── Who the customer is, as the studio reads it ─────────────────────────────────────────────────────────────────
+
+/**
+ * A customer's display name (issue 33, item 9; decision 063), the one rule for every list, record, greeting and CSV:
+ * an erased person is "Erased customer"; else their account's name if they set one; else the name they gave on their
+ * latest order (customer_totals.latest_name, kept by the orders' triggers); else none ("": the page shows the email).
+ */
+export function customerDisplayName(who: {
+  name: string | null | undefined;
+  email: string;
+  latestOrderName?: string | null;
+}): string {
+  if (isErasedAddress(who.email)) return ERASED_NAME;
+  return who.name?.trim() || who.latestOrderName?.trim() || "";
+}
+
+/** The address the studio sees for a customer: none for an erased person (their placeholder is no address). */
+export const shownEmail = (email: string): string | null => (isErasedAddress(email) ? null : email);
 
 // ── The record's actions ────────────────────────────────────────────────────────────────────────────────────────
 

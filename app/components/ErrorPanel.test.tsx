@@ -25,4 +25,20 @@ describe("the error panel", () => {
     expect(render(response(500, { message: "Something went wrong" }))).not.toContain("Reference");
     expect(render(new Error("thrown while rendering"))).not.toContain("Reference");
   });
+
+  it("speaks to staff in the back office: their refusal and ways, never the public Contact Us (issue 33, item 14)", () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <ErrorPanel
+          error={response(403, { message: "Forbidden" })}
+          refusal="Your role, Editor, does not open this page."
+          ways={[{ to: "/setting", label: "Back to the back office" }]}
+        />
+      </MemoryRouter>,
+    );
+    expect(html).toContain("Your role, Editor, does not open this page.");
+    expect(html).toContain('href="/setting"');
+    expect(html).not.toContain("Contact Us");
+    expect(render(response(403, { message: "Forbidden" }))).toContain("Contact Us");
+  });
 });

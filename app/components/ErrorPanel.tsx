@@ -20,9 +20,26 @@ export function describeError(error: unknown) {
   return { status, title, text, reference };
 }
 
+const PUBLIC_WAYS = [
+  { to: "/", label: "Back Home" },
+  { to: "/contact", label: "Contact Us" },
+];
+
 /** What a person sees for a page that failed: its status, a sentence, and the ways on (root and route boundaries). */
-export function ErrorPanel({ error }: { error: unknown }) {
-  const { status, title, text, reference } = describeError(error);
+export function ErrorPanel({
+  error,
+  refusal,
+  ways = PUBLIC_WAYS,
+}: {
+  error: unknown;
+  /** The 403's sentence, when the reader is known (the back office names the staff member's role). */
+  refusal?: string;
+  /** The links on: the public site's by default, the back office's own there. */
+  ways?: { to: string; label: string }[];
+}) {
+  const described = describeError(error);
+  const { status, title, reference } = described;
+  const text = status === 403 && refusal ? refusal : described.text;
   return (
     <div className="container-page w-full py-24 text-center">
       <p className="eyebrow">Error {status}</p>
@@ -34,12 +51,11 @@ export function ErrorPanel({ error }: { error: unknown }) {
         </p>
       ) : null}
       <div className="mt-8 flex justify-center gap-3">
-        <Link to="/" className="btn-primary">
-          Back Home
-        </Link>
-        <Link to="/contact" className="btn-outline">
-          Contact Us
-        </Link>
+        {ways.map((way, i) => (
+          <Link key={way.to} to={way.to} className={i === 0 ? "btn-primary" : "btn-outline"}>
+            {way.label}
+          </Link>
+        ))}
       </div>
     </div>
   );

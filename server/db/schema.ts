@@ -372,6 +372,13 @@ export const customerTotals = pgTable(
     spent: numeric("spent", { precision: 12, scale: 2, mode: "number" }).notNull().default(0),
     orders: integer("orders").notNull().default(0),
     lastOrderAt: timestamp("last_order_at", { withTimezone: true }),
+    /** The name on the customer's latest order (domain/customers.ts customerDisplayName: after the account's own). */
+    latestName: text("latest_name"),
+    /**
+     * Erased (decision 045; set by the erasure's transaction): the figures keep the money, and the membership columns
+     * stay empty (no end, nothing waiting), so that no list, count or filter takes them for a member (decision 063).
+     */
+    erased: boolean("erased").notNull().default(false),
   },
   (t) => [
     index("customer_totals_ends_idx").on(t.membershipEnds, t.userId),

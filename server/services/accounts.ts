@@ -15,6 +15,7 @@ import {
   registrationSchema,
   resetRequestSchema,
 } from "../../domain/account-forms";
+import { STAFF_WELCOME } from "../../domain/staff-words";
 import { parseWith } from "../../domain/validation";
 import { ConfigError, type Config } from "../config";
 import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
@@ -359,6 +360,24 @@ export function createAccountsService(deps: {
     return row ? staffHome(row.role) : "/dashboard";
   }
 
+  /** A new password from a reset (or invitation) link's token. */
+  async function resetPassword(input: unknown): Promise<void> {
+    const parsed = parseWith(newPasswordSchema, input ?? {});
+    if (!parsed.ok) throw badRequest(parsed.errors);
+    try {
+      await auth.api.resetPassword({ body: { newPassword: parsed.data.password, token: parsed.data.token } });
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused) throw refused;
+      if (isAPIError(error)) {
+        throw new AppError(400, "This reset link has expired or was already used. Ask for a new one.", [
+          { field: "token", message: "This reset link has expired or was already used. Ask for a new one." },
+        ]);
+      }
+      throw error;
+    }
+  }
+
   return {
     auth,
     pageRoles,
@@ -495,21 +514,46 @@ export function createAccountsService(deps: {
     },
 
     /** Sets a new password from a reset link's token; every session of that account ends. */
-    async resetPassword(input: unknown): Promise<void> {
+    resetPassword,
+
+    /** A staff invitation's link (staff.ts invite): the role it invites to; null when unknown or expired. */
+    async invitationOf(token: unknown): Promise<{ role: string } | null> {
+      if (typeof token !== "string" || token.length === 0 || token.length > 200) return null;
+      const rows = await db.execute<{ role: string }>(sql`
+        select a.user_role as role from ${schema.verification} v
+        join ${schema.user} u on u.id = v.value
+        join ${schema.adminUsers} a on lower(a.user_email) = lower(u.email)
+        where v.identifier = ${`reset-password:${token}`} and v.expires_at > now()`);
+      const row = rows.rows[0];
+      return row ? { role: row.role } : null;
+    },
+
+    /**
+     * A staff member's first password, from their invitation (newPasswordSchema: the token and the password, which the
+     * staff rule of 12 characters checks), then signed in at once: their back office, or the code's page when their
+     * account has two-factor sign-in on.
+     */
+    async acceptInvitation(
+      input: unknown,
+      ctx: AttemptContext,
+    ): Promise<{ headers: Headers; secondFactor: boolean; landing: string }> {
       const parsed = parseWith(newPasswordSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
+      const [invited] = await db
+        .select({ email: schema.user.email })
+        .from(schema.verification)
+        .innerJoin(schema.user, eq(schema.user.id, schema.verification.value))
+        .where(eq(schema.verification.identifier, `reset-password:${parsed.data.token}`));
+      const spent = new AppError(400, STAFF_WELCOME.expired, [{ field: "token", message: STAFF_WELCOME.expired }]);
+      if (!invited) throw spent;
       try {
-        await auth.api.resetPassword({ body: { newPassword: parsed.data.password, token: parsed.data.token } });
+        await resetPassword(parsed.data);
       } catch (error) {
-        const refused = refusal(error);
-        if (refused) throw refused;
-        if (isAPIError(error)) {
-          throw new AppError(400, "This reset link has expired or was already used. Ask for a new one.", [
-            { field: "token", message: "This reset link has expired or was already used. Ask for a new one." },
-          ]);
-        }
+        // The link's refusal in the staff's words; the password's own refusals (too short for staff) as they are.
+        if (error instanceof AppError && error.errors.some((e) => e.field === "token")) throw spent;
         throw error;
       }
+      return beginSignIn({ email: invited.email, password: parsed.data.password }, ctx);
     },
 
     /** Mails the email-confirmation link again: false when none was mailed (the same link went a moment ago). */

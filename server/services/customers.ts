@@ -4,18 +4,22 @@ import type pg from "pg";
 import {
   bankTransferSchema,
   customerFiltersSchema,
+  customerDisplayName,
   customerState,
   CUSTOMER_STATE_LABELS,
   endingSoon,
   ENDING_SOON_DAYS,
   noteSchema,
   resendSchema,
+  shownEmail,
   type CustomerFilters,
   type CustomerState,
 } from "../../domain/customers";
 import { membershipOf, membershipTimeline, type Membership } from "../../domain/membership";
+import { normalInvoiceNumber } from "../../domain/invoice-number";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { PageInfo } from "../../domain/pagination";
+import { isErasedAddress } from "../../domain/privacy";
 import { parseWith } from "../../domain/validation";
 import { jobStatusOf, type JobStatus, type PaymentMethod } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -32,6 +36,8 @@ import type { OrdersService } from "./orders";
 export const CUSTOMERS_COUNT_LIMIT = 10_000;
 /** The most order matches a partial order number looks through for its customers. */
 const NUMBER_MATCHES = 1_000;
+/** Days given to an erased customer would go to no one (decision 063). */
+export const ERASED_NO_GRANT = "This customer's data has been erased: there is nobody to give days to.";
 /** How many of the customer's mails and log entries the record shows (newest first). */
 export const RECORD_RECENT = 20;
 
@@ -40,8 +46,10 @@ const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A row of the customers list. */
 export interface CustomerRow {
   id: string;
+  /** The display name (domain/customers.ts customerDisplayName); "" when there is none. */
   name: string;
-  email: string;
+  /** Null for an erased customer (their placeholder is no address). */
+  email: string | null;
   joinedAt: string;
   state: CustomerState;
   endingSoon: boolean;
@@ -81,8 +89,10 @@ export interface CustomerMail {
 
 export interface CustomerRecord {
   id: string;
+  /** The display name (domain/customers.ts customerDisplayName); "" when there is none. */
   name: string;
-  email: string;
+  /** Null for an erased customer. */
+  email: string | null;
   emailVerified: boolean;
   joinedAt: string;
   sessions: number;
@@ -116,6 +126,12 @@ const notStaff = sql`not (${user.emailVerified} and exists (
   select 1 from ${adminUsers} where lower(${adminUsers.userEmail}) = lower(${user.email})))`;
 
 /** The accounts that are staff (notStaff's other side), few: a hashed list the figures' count leaves out. */
+/**
+ * The display name in SQL, for the name sort: the SQL twin of domain/customers.ts customerDisplayName over the same
+ * columns (an erased person's account name is empty and their orders say "Erased customer", so both agree on them).
+ */
+const displayNameSql = sql`coalesce(nullif(trim(${user.name}), ''), ${customerTotals.latestName}, '')`;
+
 const staffIds = sql`select ${user.id} from ${user} join ${adminUsers} on lower(${adminUsers.userEmail}) = lower(${user.email})
   where ${user.emailVerified}`;
 
@@ -139,7 +155,8 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
       case "expired":
         return sql`${customerTotals.waiting} = 0 and ${ends} <= ${t}`;
       case "never-paid":
-        return sql`(${customerTotals.userId} is null or (${ends} is null and ${customerTotals.waiting} = 0))`;
+        return sql`(${customerTotals.userId} is null or (${ends} is null and ${customerTotals.waiting} = 0
+          and not ${customerTotals.erased}))`;
       default:
         return undefined;
     }
@@ -151,19 +168,23 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     const typed = filters.q?.trim();
     if (typed) {
       const q = typed.toLowerCase();
-      // Name or email anywhere (user_search_idx); an order number whole (its unique index), or a piece of one that
-      // holds a digit (the orders' trigram index, the first NUMBER_MATCHES matches).
-      const found: SQL[] = [sql`lower(${user.name} || ' ' || ${user.email}) like ${`%${likeEscaped(q)}%`}`];
+      // One list of matching ids, each part read by its own index, then the accounts by their key: a name or email on
+      // the account (user_search_idx); a name, email or order number on any of their orders, the first NUMBER_MATCHES
+      // (the orders' trigram index, orders_customer_search_idx); an order's whole number, id or invoice number (their
+      // unique indexes). No condition is tested account by account.
+      const like = `%${likeEscaped(q)}%`;
+      const parts: SQL[] = [
+        sql`select ${user.id} from ${user} where lower(${user.name} || ' ' || ${user.email}) like ${like}`,
+        sql`(select ${orders.userId} from ${orders}
+          where lower(${orders.customerName} || ' ' || ${orders.customerEmail} || ' ' || ${orders.number}) like ${like}
+          limit ${NUMBER_MATCHES})`,
+      ];
       const number = normalOrderNumber(typed);
-      if (number)
-        found.push(sql`${user.id} in (select ${orders.userId} from ${orders} where ${orders.number} = ${number})`);
-      else if (isId(q))
-        found.push(sql`${user.id} in (select ${orders.userId} from ${orders} where ${orders.id} = ${q})`);
-      else if (/\d/.test(q))
-        found.push(sql`${user.id} in (select ${orders.userId} from ${orders}
-          where lower(${orders.customerName} || ' ' || ${orders.customerEmail} || ' ' || ${orders.number})
-            like ${`%${likeEscaped(q)}%`} limit ${NUMBER_MATCHES})`);
-      where.push(or(...found)!);
+      if (number) parts.push(sql`select ${orders.userId} from ${orders} where ${orders.number} = ${number}`);
+      const invoice = normalInvoiceNumber(typed);
+      if (invoice) parts.push(sql`select ${orders.userId} from ${orders} where ${orders.invoiceNumber} = ${invoice}`);
+      if (isId(q)) parts.push(sql`select ${orders.userId} from ${orders} where ${orders.id} = ${q}`);
+      where.push(sql`${user.id} in (${sql.join(parts, sql` union `)})`);
     }
     const state = stateOf(filters, at);
     if (state) where.push(state);
@@ -180,7 +201,7 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     const withFigures = filters.state !== undefined && filters.state !== "never-paid";
     switch (filters.sort) {
       case "name":
-        return [sql`lower(${user.name}) asc`, sql`${user.email} asc`, asc(user.id)];
+        return [sql`lower(${displayNameSql}) asc`, sql`${user.email} asc`, asc(user.id)];
       case "membership-end":
         return withFigures && filters.state !== "waiting"
           ? [desc(customerTotals.membershipEnds), desc(customerTotals.userId)]
@@ -204,6 +225,8 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     orders: customerTotals.orders,
     spent: customerTotals.spent,
     lastOrderAt: customerTotals.lastOrderAt,
+    latestName: customerTotals.latestName,
+    erased: customerTotals.erased,
   };
 
   const rowOf = (
@@ -217,14 +240,17 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
       orders: number | null;
       spent: number | null;
       lastOrderAt: Date | null;
+      latestName: string | null;
+      erased: boolean | null;
     },
     at: Date,
   ): CustomerRow => {
-    const figures = r.waiting === null ? null : { membershipEnds: r.membershipEnds, waiting: r.waiting };
+    const figures =
+      r.waiting === null ? null : { membershipEnds: r.membershipEnds, waiting: r.waiting, erased: r.erased ?? false };
     return {
       id: r.id,
-      name: r.name,
-      email: r.email,
+      name: customerDisplayName({ name: r.name, email: r.email, latestOrderName: r.latestName }),
+      email: shownEmail(r.email),
       joinedAt: r.createdAt.toISOString(),
       state: customerState(figures, at),
       endingSoon: endingSoon(figures, at),
@@ -266,6 +292,18 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
   }
 
   return {
+    /**
+     * What a signed-in customer is called (their dashboard's greeting): the display name of domain/customers.ts, which
+     * reads the name on their latest order from the figures (one read by key); their email when they have none.
+     */
+    async displayNameOf(viewer: { id: string; name: string; email: string }): Promise<string> {
+      const [row] = await db
+        .select({ latestName: customerTotals.latestName })
+        .from(customerTotals)
+        .where(eq(customerTotals.userId, viewer.id));
+      return customerDisplayName({ ...viewer, latestOrderName: row?.latestName }) || viewer.email;
+    },
+
     /** The filters of a REST call, strictly (400 naming the field). */
     parseFilters(input: unknown): CustomerFilters {
       const parsed = parseWith(customerFiltersSchema, input ?? {});
@@ -336,6 +374,8 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         .select({
           name: user.name,
           email: user.email,
+          latestName: customerTotals.latestName,
+          erased: customerTotals.erased,
           joined: moment(sql`${user.createdAt}`),
           ends: sql`${customerTotals.membershipEnds}::text`,
           waiting: customerTotals.waiting,
@@ -366,14 +406,24 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         ],
         compiled.sql,
         compiled.params,
-        ([name, email, joined, ends, waiting, endsShown, count, spent, last, id]) => {
+        ([name, email, latestName, erased, joined, ends, waiting, endsShown, count, spent, last, id]) => {
           const figures =
             waiting === null
               ? null
-              : { membershipEnds: ends ? new Date(String(ends)) : null, waiting: Number(waiting) };
+              : {
+                  membershipEnds: ends ? new Date(String(ends)) : null,
+                  waiting: Number(waiting),
+                  erased: erased === true,
+                };
           const state = customerState(figures, at);
           const label = endingSoon(figures, at) ? "Active, ending soon" : CUSTOMER_STATE_LABELS[state];
-          return [name, email, joined, label, endsShown, count, spent, last, id];
+          const address = String(email);
+          const shown = customerDisplayName({
+            name: name === null ? null : String(name),
+            email: address,
+            latestOrderName: latestName === null ? null : String(latestName),
+          });
+          return [shown, shownEmail(address) ?? "", joined, label, endsShown, count, spent, last, id];
         },
       );
     },
@@ -415,11 +465,13 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
         .limit(RECORD_RECENT);
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const figures = totals ? { membershipEnds: totals.membershipEnds, waiting: totals.waiting } : null;
+      const figures = totals
+        ? { membershipEnds: totals.membershipEnds, waiting: totals.waiting, erased: totals.erased }
+        : null;
       return {
         id: customer.id,
-        name: customer.name,
-        email: customer.email,
+        name: customerDisplayName({ ...customer, latestOrderName: totals?.latestName }),
+        email: shownEmail(customer.email),
         emailVerified: customer.emailVerified,
         joinedAt: customer.createdAt.toISOString(),
         sessions: sessions?.n ?? 0,
@@ -478,7 +530,9 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
      * with a one-time key against a double post. Says the membership's new end.
      */
     async grant(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
-      await customerOf(id);
+      const customer = await customerOf(id);
+      // An erased customer is nobody's membership any more (decision 063): days given would go to no one.
+      if (isErasedAddress(customer.email)) throw conflict(ERASED_NO_GRANT);
       const r = await orderCommands.grant(id, input, actor, idempotencyKey);
       return {
         orderId: r.order.id,

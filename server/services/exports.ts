@@ -1,6 +1,7 @@
 import { pipeline, Transform, type Readable } from "node:stream";
 import type pg from "pg";
 import QueryStream from "pg-query-stream";
+import { shownEmail } from "../../domain/customers";
 import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
 
 /**
@@ -61,6 +62,8 @@ export function createExportsService({ pool, timeZone }: ExportsDeps) {
                 ${moment("membership_starts")}, ${moment("membership_valid")}
          from orders order by created_at desc, id desc`,
         [timeZone],
+        // An erased customer's placeholder is no address (decision 063).
+        (row) => row.map((cell, i) => (i === 4 ? (shownEmail(String(cell)) ?? "") : cell)),
       ),
 
     /** Every address with its state and dates, newest signup first. */

@@ -3,6 +3,7 @@ import { and, eq, isNotNull, type SQL } from "drizzle-orm";
 import { can, staffRoleOf, type StaffPerson } from "../../domain/capabilities";
 import { INVOICE_CURRENCY, type Invoice } from "../../domain/invoice";
 import { normalOrderNumber } from "../../domain/order-number";
+import { shownEmail } from "../../domain/customers";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { notFound } from "../lib/errors";
@@ -69,7 +70,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
         },
         customer: {
           name: row.customerName,
-          email: row.customerEmail,
+          email: shownEmail(row.customerEmail) ?? "",
           address: row.customerAddress,
           country: row.customerCountry,
         },

@@ -19,12 +19,14 @@ import {
   adminUsers,
   consents,
   customerNotes,
+  customerTotals,
   membershipReminders,
   messages,
   orders,
   paymentEvents,
   session,
   subscribers,
+  subscriptions,
   twoFactor,
   user,
   verification,
@@ -74,6 +76,15 @@ export interface DataExport {
     paidAt: string | null;
     deliveredAt: string | null;
     paypalTransactionId: string | null;
+    /** How it was paid (PayPal, Bank transfer, By hand, Gift; null while unpaid) and the transfer's reference or the gift's reason. */
+    paymentMethod: string | null;
+    paymentReference: string | null;
+    invoiceNumber: string | null;
+    invoicedAt: string | null;
+    /** A discount code used on the order, the price before it and the discount (none: null, null, 0). */
+    discountCode: string | null;
+    priceBefore: number | null;
+    discountAmount: number;
     name: string;
     email: string;
     address: string;
@@ -81,6 +92,20 @@ export interface DataExport {
   }[];
   /** The days each paid and delivered order gives, laid end to end (domain/membership.ts, the one timeline). */
   membershipWindows: { orderNumber: string; packageName: string; starts: string; ends: string }[];
+  /** PayPal subscriptions (renewals) they signed up for. */
+  subscriptions: {
+    reference: string;
+    orderNumber: string;
+    status: string;
+    signedUpAt: string | null;
+    cancelledAt: string | null;
+    cancelledBy: "PayPal" | "The studio" | null;
+    endedAt: string | null;
+  }[];
+  /** Each discount code used, with the order it was used on. */
+  discountCodes: { code: string; orderNumber: string; discount: number; usedAt: string }[];
+  /** The studio's private note on their customer record (null: none). */
+  staffNote: { note: string; updatedAt: string } | null;
   newsletter: {
     email: string;
     state: string;
@@ -257,6 +282,15 @@ export function createPrivacyService(deps: {
         updatedAt: now(),
       })
       .where(eq(user.id, userId));
+    // No longer anyone's membership (decision 063): the figures keep the money, the membership columns stay empty, so
+    // that no list, count or filter takes them for a member; the orders' triggers keep it so.
+    await tx
+      .insert(customerTotals)
+      .values({ userId, erased: true })
+      .onConflictDoUpdate({
+        target: customerTotals.userId,
+        set: { erased: true, membershipEnds: null, waiting: 0 },
+      });
 
     // The erasure itself: who asked and how, and no erased value.
     await audited(tx as unknown as Db, actor, ERASURE_ENTITY, (_tx, audit) =>
@@ -300,24 +334,31 @@ export function createPrivacyService(deps: {
   return {
     backupsKept: deps.backupsKept,
 
-    /** "Download my data": one document of the person's records (seven reads, each by an index). */
+    /** "Download my data": one document of the person's records (nine reads, each by an index). */
     async exportData(userId: string): Promise<DataExport> {
       const person = await personOf(userId);
       const email = person.email.toLowerCase();
-      const [orderRows, subscriberRows, messageRows, consentRows, sessionRows] = await Promise.all([
-        db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.createdAt), asc(orders.id)),
-        db
-          .select()
-          .from(subscribers)
-          .where(sql`lower(${subscribers.subemail}) = ${email}`),
-        db
-          .select()
-          .from(messages)
-          .where(sql`lower(${messages.email}) = ${email}`)
-          .orderBy(asc(messages.createdAt)),
-        db.select().from(consents).where(eq(consents.userId, userId)).orderBy(asc(consents.acceptedAt)),
-        db.select().from(session).where(eq(session.userId, userId)).orderBy(asc(session.createdAt)),
-      ]);
+      const [orderRows, subscriberRows, messageRows, consentRows, sessionRows, subscriptionRows, [note]] =
+        await Promise.all([
+          db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.createdAt), asc(orders.id)),
+          db
+            .select()
+            .from(subscribers)
+            .where(sql`lower(${subscribers.subemail}) = ${email}`),
+          db
+            .select()
+            .from(messages)
+            .where(sql`lower(${messages.email}) = ${email}`)
+            .orderBy(asc(messages.createdAt)),
+          db.select().from(consents).where(eq(consents.userId, userId)).orderBy(asc(consents.acceptedAt)),
+          db.select().from(session).where(eq(session.userId, userId)).orderBy(asc(session.createdAt)),
+          db
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.userId, userId))
+            .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id)),
+          db.select().from(customerNotes).where(eq(customerNotes.userId, userId)),
+        ]);
       const byId = new Map(orderRows.map((o) => [o.id, o]));
       return {
         format: "atelier-north/personal-data@1",
@@ -342,6 +383,13 @@ export function createPrivacyService(deps: {
           paidAt: isoOrNull(o.paidAt),
           deliveredAt: isoOrNull(o.deliveredAt),
           paypalTransactionId: o.txnId,
+          paymentMethod: o.paymentMethod,
+          paymentReference: o.paymentReference,
+          invoiceNumber: o.invoiceNumber,
+          invoicedAt: isoOrNull(o.invoicedAt),
+          discountCode: o.discountCode,
+          priceBefore: o.priceBefore,
+          discountAmount: o.discountAmount,
           name: o.customerName,
           email: o.customerEmail,
           address: o.customerAddress,
@@ -353,6 +401,25 @@ export function createPrivacyService(deps: {
           starts: iso(w.starts),
           ends: iso(w.ends),
         })),
+        subscriptions: subscriptionRows.map((r) => ({
+          reference: r.subscrId,
+          orderNumber: byId.get(r.orderId)?.number ?? "",
+          status: r.status,
+          signedUpAt: isoOrNull(r.signedUpAt),
+          cancelledAt: isoOrNull(r.cancelledAt),
+          // Who at the studio cancelled is the staff's data, not the customer's: only that the studio did.
+          cancelledBy: r.cancelledBy === null ? null : r.cancelledBy === "PayPal" ? "PayPal" : "The studio",
+          endedAt: isoOrNull(r.endedAt),
+        })),
+        discountCodes: orderRows
+          .filter((o) => o.discountCode !== null)
+          .map((o) => ({
+            code: o.discountCode!,
+            orderNumber: o.number,
+            discount: o.discountAmount,
+            usedAt: iso(o.createdAt),
+          })),
+        staffNote: note ? { note: note.note, updatedAt: iso(note.updatedAt) } : null,
         newsletter: subscriberRows.map((s) => ({
           email: s.subemail,
           state: s.state,

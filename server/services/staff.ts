@@ -59,7 +59,8 @@ export function createStaffService({
           await tx.update(user).set({ emailVerified: true, updatedAt: now() }).where(eq(user.id, existing.id));
         }
 
-        let url = `${publicUrl}/login`;
+        // The sign-in page in staff words (issue 33, item 14: no customer's "Sign Up").
+        let url = `${publicUrl}/login?for=staff`;
         if (setPassword) {
           const token = randomBytes(24).toString("base64url");
           await tx.insert(verification).values({
@@ -68,7 +69,7 @@ export function createStaffService({
             value: userId!,
             expiresAt: new Date(now().getTime() + INVITE_DAYS * 24 * 60 * 60 * 1000),
           });
-          url = `${publicUrl}/api/auth/reset-password/${token}?callbackURL=${encodeURIComponent("/reset-password")}`;
+          url = `${publicUrl}/api/auth/reset-password/${token}?callbackURL=${encodeURIComponent("/staff/welcome")}`;
         }
 
         const [row] = await tx

@@ -12,6 +12,7 @@ import { AppError, isId, notFound } from "../lib/errors";
 import { audited, type Actor } from "./activity";
 import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
+import { shownEmail } from "../../domain/customers";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -166,7 +167,8 @@ export function createSubscriptionsService(deps: {
         orderNumber: r.orderNumber,
         userId: r.s.userId,
         customerName: r.customerName,
-        customerEmail: r.customerEmail,
+        // An erased customer's placeholder is no address (decision 063).
+        customerEmail: shownEmail(r.customerEmail) ?? "",
         packageName: r.packageName,
         amount: r.amount,
         periodDays: r.periodDays,

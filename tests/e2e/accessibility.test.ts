@@ -26,6 +26,7 @@ const PUBLIC = [
   "/newsletter/unsubscribe/not-a-token",
   "/account/email-confirmed",
   "/account/email-confirmed?error=INVALID_TOKEN",
+  "/staff/welcome?token=not-a-token",
 ];
 /** The customer's pages; the back office's come from app/routes.ts (adminPages), every one without parameters. */
 const CUSTOMER = [
@@ -36,6 +37,7 @@ const CUSTOMER = [
   "/account/sessions",
   "/account/security",
   "/account/subscriptions",
+  "/account/data",
 ];
 
 let env: E2EEnv;

@@ -2,6 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_AREAS } from "../../app/content/admin-screens";
 import { MESSAGES } from "../../domain/account-forms";
+import { STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
 import { can, staffHome } from "../../domain/capabilities";
 import { signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
@@ -51,19 +52,34 @@ describe("staff roles on the users screen", () => {
 
     const editor = await newPage(env.browser, env.server.url);
     await editor.goto(link);
-    await editor.waitForURL((u) => u.pathname === "/reset-password");
+    // Staff get their own words in the back office's frame (issue 33, item 14): not the customer's reset page, no
+    // marketing header, no "Sign Up".
+    await editor.waitForURL((u) => u.pathname === "/staff/welcome");
+    expect(await heading(editor).textContent()).toBe(STAFF_WELCOME.title);
+    expect(await editor.getByText(STAFF_WELCOME.lead("Editor")).count()).toBe(1);
+    expect(await editor.getByRole("banner").count()).toBe(0);
+    expect(await editor.getByRole("contentinfo").count()).toBe(0);
+    expect(await editor.getByText("Don't have an account?").count()).toBe(0);
+    expect(await editor.getByText("Choose a new password").count()).toBe(0);
     // A staff password needs 12 characters: refused at the field, then the long one is taken.
-    await editor.getByLabel("New password").fill("short-pass1");
-    await editor.getByRole("button", { name: "Set New Password" }).click();
+    await editor.getByLabel(STAFF_WELCOME.field).fill("short-pass1");
+    await editor.getByRole("button", { name: STAFF_WELCOME.button }).click();
     await expect.poll(() => editor.getByText(MESSAGES.staffPasswordShort).count()).toBeGreaterThan(0);
-    expect(path(editor)).toBe("/reset-password");
-    await editor.getByLabel("New password").fill(EDITOR.password);
-    await editor.getByRole("button", { name: "Set New Password" }).click();
-    await editor.waitForURL((u) => u.pathname === "/login");
-
-    await logIn(editor, EDITOR.email, EDITOR.password);
+    expect(path(editor)).toBe("/staff/welcome");
+    await editor.getByLabel(STAFF_WELCOME.field).fill(EDITOR.password);
+    await editor.getByRole("button", { name: STAFF_WELCOME.button }).click();
+    // Signed in at once: straight to their back office, never the customer's sign-in page.
+    await editor.waitForURL((u) => u.pathname === staffHome("Editor"));
+    expect(await editor.getByText("Your password has been changed").count()).toBe(0);
     // Staff land on their back office (issue 26, decision 040): an Editor's starts on the site content.
     expect(path(editor)).toBe(staffHome("Editor"));
+    // The link works once.
+    const again = await newPage(env.browser, env.server.url);
+    await again.goto(link);
+    await again.waitForURL((u) => u.pathname === "/staff/welcome");
+    expect(await again.getByText(STAFF_WELCOME.expired).count()).toBe(1);
+    expect(await again.getByText("Ask for a new link").count()).toBe(0);
+    await again.context().close();
     // From the public site, staff get the header's Admin link, to the same place.
     await editor.goto("/dashboard");
     await editor.getByRole("banner").getByRole("link", { name: "Admin" }).click();
@@ -82,7 +98,26 @@ describe("staff roles on the users screen", () => {
     const orders = await editor.goto("/total-orders");
     expect(orders!.status()).toBe(403);
     expect(await heading(editor).textContent()).toBe("You don't have any permission");
+    // The refusal speaks to staff, in the back office: their role, who can change it, the way back; no public links.
+    expect(await main(editor).getByText(staffRefusal("Editor")).count()).toBe(1);
+    expect(await editor.getByRole("link", { name: "Contact Us" }).count()).toBe(0);
+    expect(await editor.getByRole("link", { name: "Back Home" }).count()).toBe(0);
+    await main(editor).getByRole("link", { name: "Back to the back office" }).click();
+    await editor.waitForURL((u) => u.pathname === staffHome("Editor"));
     await editor.context().close();
+  });
+
+  it("an invitation to a confirmed account links to the sign-in in staff words, without the customer's Sign Up", async () => {
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/login?for=staff");
+    expect(await heading(page).textContent()).toBe(STAFF_SIGN_IN.title);
+    expect(await page.getByText(STAFF_SIGN_IN.subtitle).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Sign Up" }).count()).toBe(0);
+    await main(page).getByLabel("Email", { exact: true }).fill(EDITOR.email);
+    await main(page).getByLabel("Password", { exact: true }).fill(EDITOR.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((u) => u.pathname === staffHome("Editor"));
+    await page.context().close();
   });
 
   it("the admin makes the Editor an Admin and removes another member; the last Admin cannot be made an Editor", async () => {

@@ -173,6 +173,7 @@ const FORM_PAGES = [
   "/register",
   "/reset",
   "/reset-password",
+  "/staff/welcome",
   "/logout",
 ];
 

@@ -144,6 +144,66 @@ describe("download my data", () => {
   });
 });
 
+describe("download my data, everything of a subject-access request (issue 33, item 11)", () => {
+  it("holds the staff's private note, invoice numbers, how each order was paid, subscriptions and discount codes", async () => {
+    const kj = await signUp(app, "katherine.johnson@example.org", { name: "Katherine Johnson" });
+    const kjId = (await app.services.accounts.userByEmail("katherine.johnson@example.org"))!.id;
+    const actor = await adminActor();
+    const codeRes = await app.request("/api/discount-codes", {
+      method: "POST",
+      json: { code: "SPRING20", kind: "percent", value: 20 },
+      jar: admin,
+    });
+    expect(codeRes.status, await codeRes.clone().text()).toBe(201);
+    const placed = await app.request("/api/new-order", {
+      method: "POST",
+      json: {
+        packageId,
+        customerName: "Katherine Johnson",
+        customerAddress: "1 Harbour St",
+        customerCountry: "United Kingdom",
+        discountCode: "spring20",
+      },
+      jar: kj,
+    });
+    expect(placed.status, await placed.clone().text()).toBe(201);
+    const discounted = ((await placed.json()) as { insertedId: string }).insertedId;
+    await app.services.customers.bankTransfer(
+      kjId,
+      { orderId: discounted, reference: "BACS 7781", activate: true },
+      actor,
+    );
+    await app.services.customers.grant(kjId, { days: 14, reason: "Sorry for the outage" }, actor);
+    await app.services.customers.setNote(kjId, { note: "Prefers mail to calls" }, actor);
+    await app.db.pool.query(
+      `insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) values ('I-KJ0001', $1, $2, now())`,
+      [discounted, kjId],
+    );
+    const data = await app.services.privacy.exportData(kjId);
+    expect(data.staffNote).toMatchObject({ note: "Prefers mail to calls" });
+    const [paid, gift] = data.orders;
+    expect(paid).toMatchObject({
+      paymentMethod: "Bank transfer",
+      paymentReference: "BACS 7781",
+      discountCode: "SPRING20",
+    });
+    expect(paid!.invoiceNumber).toMatch(/^INV-\d{4}-\d+$/);
+    expect(paid!.discountAmount).toBeGreaterThan(0);
+    expect(paid!.priceBefore).toBeGreaterThan(paid!.amount);
+    expect(gift).toMatchObject({
+      paymentMethod: "Gift",
+      paymentReference: "Sorry for the outage",
+      invoiceNumber: null,
+    });
+    expect(data.subscriptions).toMatchObject([{ reference: "I-KJ0001", status: "active", orderNumber: paid!.number }]);
+    expect(data.discountCodes).toMatchObject([{ code: "SPRING20", orderNumber: paid!.number }]);
+    // Ada's export has no note of Katherine's, and her own note.
+    const ada = await app.services.privacy.exportData(userId);
+    expect(ada.staffNote).toMatchObject({ note: `${NAME} prefers calls` });
+    expect(ada.subscriptions).toEqual([]);
+  });
+});
+
 describe("erasure from the back office (DELETE /api/customers/:id)", () => {
   it("refuses a staff member, an unknown id and anyone but staff whose role opens customers", async () => {
     const editor = await signUpStaff(app, app.db.pool, "editor@example.org", "Editor");

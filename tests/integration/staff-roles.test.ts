@@ -1,3 +1,5 @@
+import { staffHome } from "../../domain/capabilities";
+import { STAFF_WELCOME } from "../../domain/staff-words";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CUSTOMER_PASSWORD, signIn, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
@@ -63,13 +65,21 @@ describe("the staff screen's calls", () => {
     expect(res.status).toBe(201);
     const mail = await inviteMail("new.editor@example.org");
     expect(mail?.setPassword).toBe(true);
-    // The link is better-auth's reset-password callback: it sends the browser to our /reset-password?token=…
+    // The link is better-auth's reset-password callback: it sends the browser to the staff's own page (issue 33,
+    // item 14), /staff/welcome?token=…, which knows the role, sets the password and signs them in at once.
     const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(mail!.url)![1]!;
-    const followed = await fetch(`${app.url}/api/auth/reset-password/${token}?callbackURL=%2Freset-password`, {
-      redirect: "manual",
-    });
-    expect(followed.headers.get("location")).toContain(`/reset-password?token=${token}`);
-    await app.services.accounts.resetPassword({ token, password: "a-long-new-password-9" });
+    const followed = await fetch(mail!.url.replace(/^https?:\/\/[^/]+/, app.url), { redirect: "manual" });
+    expect(followed.headers.get("location")).toContain(`/staff/welcome?token=${token}`);
+    expect(await app.services.accounts.invitationOf(token)).toEqual({ role: "Editor" });
+    const ctx = { ip: "203.0.113.9", headers: new Headers() };
+    const signedIn = await app.services.accounts.acceptInvitation({ token, password: "a-long-new-password-9" }, ctx);
+    expect(signedIn).toMatchObject({ secondFactor: false, landing: staffHome("Editor") });
+    expect(signedIn.headers.get("set-cookie")).toContain("session_token");
+    // Spent: the page says so in the staff's words.
+    expect(await app.services.accounts.invitationOf(token)).toBeNull();
+    await expect(
+      app.services.accounts.acceptInvitation({ token, password: "a-long-new-password-9" }, ctx),
+    ).rejects.toMatchObject({ status: 400, message: STAFF_WELCOME.expired });
     const jar = await signIn(app, "new.editor@example.org", "a-long-new-password-9");
     expect((await (await app.request("/api/me", { jar })).json()).role).toBe("Editor");
     expect((await app.request("/api/orders", { jar })).status).toBe(403);
@@ -103,7 +113,10 @@ describe("the staff screen's calls", () => {
       jar: admin,
     });
     expect(res.status).toBe(201);
-    expect((await inviteMail("helper@example.org"))?.setPassword).toBe(false);
+    const mail = await inviteMail("helper@example.org");
+    expect(mail?.setPassword).toBe(false);
+    // The sign-in it links to speaks to staff (issue 33, item 14; the page: e2e staff.test).
+    expect(new URL(mail!.url).pathname + new URL(mail!.url).search).toBe("/login?for=staff");
     for (const json of [
       {},
       { userEmail: "x", userRole: "Editor" },

@@ -20,6 +20,21 @@ const NEWSLETTER: Record<string, string> = {
   unsubscribed: "Unsubscribed",
 };
 
+const SUBSCRIPTION: Record<string, string> = {
+  active: "Renews each period",
+  cancelled: "Cancelled: no more renewals",
+  ended: "Ended",
+};
+
+/** How an order was paid, as its owner reads it: a gift says why, a transfer its reference. */
+function paidBy(method: string, reference: string | null): string {
+  if (method === "Gift") return reference ? `Given by the studio: ${reference}` : "Given by the studio";
+  if (method === "Bank transfer")
+    return reference ? `Paid by bank transfer, reference ${reference}` : "Paid by bank transfer";
+  if (method === "By hand") return "Payment recorded by the studio";
+  return `Paid by ${method}`;
+}
+
 export default function MyData({ loaderData }: Route.ComponentProps) {
   const { data, timeZone } = loaderData;
   const when = (v: string | null) => (v ? dateTime(v, timeZone) : "—");
@@ -58,6 +73,17 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
                 {o.paidAt ? `; paid ${when(o.paidAt)}` : ""}
                 {o.deliveredAt ? `; delivered ${when(o.deliveredAt)}` : ""}.
               </p>
+              {o.paymentMethod || o.invoiceNumber || o.discountCode ? (
+                <p className="mt-1 text-sm text-ink/80" data-testid="data-order-payment">
+                  {[
+                    o.paymentMethod ? paidBy(o.paymentMethod, o.paymentReference) : null,
+                    o.invoiceNumber ? `Invoice ${o.invoiceNumber}` : null,
+                    o.discountCode ? `Discount code ${o.discountCode} (−$${money(o.discountAmount)})` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </p>
+              ) : null}
               <p className="mt-1 text-sm text-mist">
                 {[o.name, o.email, o.address, o.country].filter(Boolean).join(" · ")}
                 {o.paypalTransactionId ? ` · PayPal ${o.paypalTransactionId}` : ""}
@@ -78,6 +104,41 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+      </Part>
+
+      <Part
+        title={`Subscriptions (${data.subscriptions.length})`}
+        empty={data.subscriptions.length === 0 ? "No subscription." : undefined}
+      >
+        <ul className="space-y-1 text-sm">
+          {data.subscriptions.map((s) => (
+            <li key={s.reference}>
+              {s.reference} (order {s.orderNumber}): {SUBSCRIPTION[s.status] ?? s.status}
+              {s.signedUpAt ? `, signed up ${when(s.signedUpAt)}` : ""}
+              {s.cancelledAt ? `, cancelled ${when(s.cancelledAt)}${s.cancelledBy ? ` by ${s.cancelledBy}` : ""}` : ""}
+              {s.endedAt ? `, ended ${when(s.endedAt)}` : ""}
+            </li>
+          ))}
+        </ul>
+      </Part>
+
+      <Part title="Discount codes you used" empty={data.discountCodes.length === 0 ? "None used." : undefined}>
+        <ul className="space-y-1 text-sm">
+          {data.discountCodes.map((d) => (
+            <li key={d.orderNumber}>
+              {d.code} on order {d.orderNumber}: −${money(d.discount)}, {when(d.usedAt)}
+            </li>
+          ))}
+        </ul>
+      </Part>
+
+      <Part title="Our note about you" empty={data.staffNote ? undefined : "We keep no note about you."}>
+        <p className="text-sm whitespace-pre-line" data-testid="data-staff-note">
+          {data.staffNote?.note}
+        </p>
+        <p className="mt-1 text-sm text-mist">
+          Written by our studio, last changed {when(data.staffNote?.updatedAt ?? null)}.
+        </p>
       </Part>
 
       <Part title="Newsletter" empty={data.newsletter.length === 0 ? "Not signed up." : undefined}>

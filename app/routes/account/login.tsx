@@ -7,6 +7,7 @@ import { FormAlert } from "../../components/FormAlert";
 import { formAction } from "../../lib/form.server";
 import { attempt, requireAnonymous } from "../../lib/guards.server";
 import { safeRedirect } from "../../lib/redirect";
+import { STAFF_SIGN_IN } from "../../../domain/staff-words";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);
@@ -37,11 +38,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Login" }, { name: "robo
 export default function Login() {
   const [params] = useSearchParams();
   const { redirectTo, form } = useCredentialsForm("login");
+  // A staff invitation links here with ?for=staff: staff words, and no customer's "Sign Up" (issue 33, item 14).
+  const staff = params.get("for") === "staff";
   return (
     <AuthCard
-      title="Login"
-      subtitle="Welcome back. Sign in to see your membership, orders and items."
-      footer={<AuthSwitch prompt="Don't have an account?" to="/register" label="Sign Up" redirectTo={redirectTo} />}
+      title={staff ? STAFF_SIGN_IN.title : "Login"}
+      subtitle={staff ? STAFF_SIGN_IN.subtitle : "Welcome back. Sign in to see your membership, orders and items."}
+      footer={
+        staff ? undefined : (
+          <AuthSwitch prompt="Don't have an account?" to="/register" label="Sign Up" redirectTo={redirectTo} />
+        )
+      }
     >
       {params.get("reset") === "done" ? (
         <FormAlert tone="success">Your password has been changed. Log in with the new one.</FormAlert>

@@ -43,13 +43,15 @@ function shownCustomer(c: CustomerRecord, zone: string) {
   return {
     ...c,
     membership:
-      m.state === "active"
-        ? `${m.packageName} · until ${longDate(m.expiresAt, zone)} (${m.daysLeft} ${m.daysLeft === 1 ? "day" : "days"} left)`
-        : m.state === "waiting"
-          ? WAITING_TEXTS.title
-          : m.state === "expired"
-            ? "Expired"
-            : "No membership",
+      c.state === "erased"
+        ? "None: their data was erased; their orders are kept for the accounts"
+        : m.state === "active"
+          ? `${m.packageName} · until ${longDate(m.expiresAt, zone)} (${m.daysLeft} ${m.daysLeft === 1 ? "day" : "days"} left)`
+          : m.state === "waiting"
+            ? WAITING_TEXTS.title
+            : m.state === "expired"
+              ? "Expired"
+              : "No membership",
     badge: c.endingSoon
       ? { tone: "amber" as const, label: "Ending soon" }
       : { tone: customerStateTone(c.state), label: CUSTOMER_STATE_LABELS[c.state] },
@@ -146,7 +148,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
-  { title: d ? `${d.customer.name.trim() || d.customer.email} · Customers` : "Customer" },
+  { title: d ? `${d.customer.name || d.customer.email} · Customers` : "Customer" },
   { name: "robots", content: "noindex" },
 ];
 
@@ -159,8 +161,8 @@ export default function CustomerPage({
   return (
     <>
       <AdminHeader
-        title={c.name.trim() || c.email}
-        lead={c.email}
+        title={c.name || c.email || ""}
+        lead={c.name ? c.email : null}
         back={{ to: "/customers", label: "Customers" }}
         actions={
           <Link to={`/customers/${c.id}/delete`} className="btn-outline px-4 py-2 text-xs">
@@ -178,7 +180,7 @@ export default function CustomerPage({
           <Activity c={c} />
         </div>
         <div className="space-y-6">
-          <GrantForm grantKey={grantKey} maxDays={maxDays} />
+          {c.state === "erased" ? null : <GrantForm grantKey={grantKey} maxDays={maxDays} />}
           {unpaid.length ? <BankTransferForm orders={unpaid} /> : null}
           <NoteForm note={c.note} updatedAt={c.noteUpdatedAt} />
           <SignOutForm sessions={c.sessions} />
@@ -202,7 +204,7 @@ function Summary({ c }: { c: Customer }) {
     ["Total spent", `$${c.totalSpent}`],
     ["Orders", String(c.orders.length)],
     ["Joined", c.joinedAt],
-    ["Email", c.emailVerified ? "Confirmed" : "Not confirmed yet"],
+    ["Email", c.email === null ? "—" : c.emailVerified ? "Confirmed" : "Not confirmed yet"],
     ["Signed in on", c.sessions === 1 ? "1 device" : `${c.sessions} devices`],
   ];
   return (

@@ -62,9 +62,9 @@ export default function Customers({ loaderData: { customers, page, filters, time
             cell: (c) => (
               <>
                 <Link to={`/customers/${c.id}`} className="block font-semibold text-forest hover:text-clay">
-                  {c.name.trim() || c.email}
+                  {c.name || c.email}
                 </Link>
-                <span className="text-xs break-all text-mist">{c.email}</span>
+                {c.name && c.email ? <span className="text-xs break-all text-mist">{c.email}</span> : null}
               </>
             ),
           },
@@ -145,7 +145,7 @@ function FilterForm({ filters }: { filters: CustomerFilters }) {
         name="q"
         type="search"
         defaultValue={filters.q ?? ""}
-        placeholder="Search"
+        placeholder="A name on any of their orders, an invoice number…"
       />
       <SelectField
         label="Membership"

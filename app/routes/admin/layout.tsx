@@ -7,7 +7,8 @@ import { ErrorPanel, describeError } from "../../components/ErrorPanel";
 import { ADMIN_AREAS, areaHref } from "../../content/back-office-nav";
 import { requireStaff } from "../../lib/guards.server";
 import type { RootData } from "../../root";
-import { can } from "../../../domain/capabilities";
+import { staffRefusal } from "../../../domain/staff-words";
+import { can, staffHome } from "../../../domain/capabilities";
 
 /** The layout's route id, as the root and the pages read its data. */
 export const BACK_OFFICE_LAYOUT = "routes/admin/layout";
@@ -71,7 +72,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <BackOfficeFrame data={data}>
       <title>{`${describeError(error).title} | ${root?.siteName ?? "Studio"}`}</title>
       <div className="rounded-2xl bg-white ring-1 ring-linen">
-        <ErrorPanel error={error} />
+        <ErrorPanel
+          error={error}
+          refusal={staffRefusal(data.role)}
+          ways={[{ to: staffHome(data.role), label: "Back to the back office" }]}
+        />
       </div>
     </BackOfficeFrame>
   );

@@ -95,7 +95,7 @@ export default function PaymentStatus({
     ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
     ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
     ["Order Date", order.orderDate],
-    ["Customer", `${order.customerName} (${order.customerEmail})`],
+    ["Customer", order.customerEmail ? `${order.customerName} (${order.customerEmail})` : order.customerName],
     ["Address", `${order.customerAddress}, ${order.customerCountry}`],
     ["Package", `${order.packageName} · $${money(order.packagePrice)} · ${order.packageValidity} days`],
     ["Payment Status", <Badge tone={paymentTone(order.paymentStatus)}>{order.paymentStatus}</Badge>],

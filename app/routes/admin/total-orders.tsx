@@ -298,7 +298,7 @@ function FilterForm({ filters, clearHref }: { filters: OrderFilters; clearHref: 
         name="q"
         type="search"
         defaultValue={filters.q ?? ""}
-        placeholder="Search"
+        placeholder="Also an invoice number: INV-…"
         className="col-span-2"
       />
       <SelectField

@@ -24,17 +24,19 @@ export const DASHBOARD_PAGE_SIZE = 3;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const summary = context.services.orders.summary(viewer);
-  const [{ membership, totalSpent }, catalogue, orders, subscriptions] = await Promise.all([
+  const [{ membership, totalSpent }, catalogue, orders, subscriptions, displayName] = await Promise.all([
     summary,
     summary.then((s) => context.services.catalogue.list(viewer, s.membership)),
     customerOrders(context, viewer, request, DASHBOARD_PAGE_SIZE),
     viewer.isAdmin ? [] : context.services.subscriptions.forUser(viewer.id),
+    // "Welcome back, {display name or email}" (spec 1): the name they gave at checkout when their account has none.
+    context.services.customers.displayNameOf(viewer),
   ]);
   // An active membership that a PayPal subscription renews says when, and for how much (issue 27, part 4).
   const renewal = membership.state === "active" ? renewalOf(subscriptions) : null;
   return {
     viewer: {
-      displayName: viewer.displayName,
+      displayName,
       email: viewer.email,
       emailVerified: viewer.emailVerified,
       isAdmin: viewer.isAdmin,

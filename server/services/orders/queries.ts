@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizzle-orm";
 import { membershipOf, type Membership } from "../../../domain/membership";
 import { TO_DELIVER, type OrderFilters } from "../../../domain/order-filters";
+import { normalInvoiceNumber } from "../../../domain/invoice-number";
 import { normalOrderNumber } from "../../../domain/order-number";
 import type { PageInfo } from "../../../domain/pagination";
 import type { Db } from "../../db/client";
@@ -34,12 +35,16 @@ function filterWhere(filters: OrderFilters, timeZone: string): SQL[] {
     const typed = filters.q.trim();
     const text = sql`lower(${orders.customerName} || ' ' || ${orders.customerEmail} || ' ' || ${orders.number}) like ${`%${likeEscaped(filters.q.toLowerCase())}%`}`;
     const number = normalOrderNumber(typed);
+    // An invoice number (INV-2026-00001, any case) finds its order by the unique index on invoice_number.
+    const invoice = normalInvoiceNumber(typed);
     where.push(
       isId(typed.toLowerCase())
         ? or(eq(orders.id, typed.toLowerCase()), text)!
         : number
           ? or(eq(orders.number, number), text)!
-          : text,
+          : invoice
+            ? or(eq(orders.invoiceNumber, invoice), text)!
+            : text,
     );
   }
   if (filters.payment) where.push(eq(orders.paymentStatus, filters.payment));

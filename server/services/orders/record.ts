@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { OrderStatus, PaymentStatus } from "../../../domain/vocabulary";
+import { shownEmail } from "../../../domain/customers";
 import { orders } from "../../db/schema";
 import type { Viewer } from "../accounts";
 
@@ -47,7 +48,8 @@ export function toOrderRecord(r: OrderRow): OrderRecord {
     packageName: r.packageName,
     packagePrice: r.packagePrice,
     packageValidity: r.packageValidity,
-    customerEmail: r.customerEmail,
+    // An erased customer's placeholder is no address (decision 063): the desk, the lists and the API show none.
+    customerEmail: shownEmail(r.customerEmail) ?? "",
     customerName: r.customerName,
     customerAddress: r.customerAddress,
     customerCountry: r.customerCountry,
