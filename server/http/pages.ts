@@ -35,6 +35,14 @@ export function pageCacheReads(marker: string | null): string[] | undefined {
  */
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
+/**
+ * The private Cache-Control for an answer whose own said `given`: its "no-transform" is kept (a download such as a
+ * backup keeps its length and bytes: compression leaves it alone).
+ */
+export function privateCacheControl(given: string | null): string {
+  return /\bno-transform\b/i.test(given ?? "") ? `${PRIVATE_CACHE_CONTROL}, no-transform` : PRIVATE_CACHE_CONTROL;
+}
+
 /** Adds a name to a Vary header's list, once. */
 export function addVary(headers: Headers, name: string) {
   const names = (headers.get("vary") ?? "")
@@ -148,7 +156,7 @@ export function createPagesHandler(options: {
       const reads = pageCacheReads(response.headers.get(PAGE_CACHE_HEADER));
       response.headers.delete(PAGE_CACHE_HEADER);
       if (await isPrivate(req, response, reads !== undefined && isHtml(response))) {
-        response.headers.set("cache-control", PRIVATE_CACHE_CONTROL);
+        response.headers.set("cache-control", privateCacheControl(response.headers.get("cache-control")));
         addVary(response.headers, "Cookie");
       }
       if (!isHtml(response)) {
