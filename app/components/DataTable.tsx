@@ -137,7 +137,7 @@ function cellClass(c: Pick<Column<never>, "pinned" | "className" | "typed">): st
   let name = "data-cell";
   if (c.pinned) name += " data-pinned md:bg-white";
   // Wide enough for a few words, so a long name beside it does not squeeze it letter by letter.
-  if (c.typed) name += " wrap-anywhere md:min-w-32";
+  if (c.typed) name += " wrap-anywhere md:min-w-24";
   if (c.className) name += ` ${c.className}`;
   return name;
 }
