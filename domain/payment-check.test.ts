@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkPayment, moneyCents, ORDER_CURRENCY, type PaymentCheckInput } from "./payment-check";
 
-const order = { id: "7d3f2d4e-0000-4000-8000-000000000001", packagePrice: 49, paymentStatus: "UnPaid" as const };
+const order = {
+  id: "7d3f2d4e-0000-4000-8000-000000000001",
+  packagePrice: 49,
+  paymentStatus: "UnPaid" as const,
+  txnId: null,
+};
 const good: PaymentCheckInput = {
   order,
   noticeOrderId: order.id,
@@ -45,6 +50,19 @@ describe("the one money check (issue 34, decision 065)", () => {
       orderId: order.id,
     });
     expect(checkPayment({ ...good, amount: { currency: "USD", value: "49.001" } })).toMatchObject({ kind: "refused" });
+  });
+
+  it("refuses and flags a second payment for an order paid or refunded; a cancelled order may still be paid", () => {
+    expect(checkPayment({ ...good, order: { ...order, paymentStatus: "Paid", txnId: "CAP-0" } })).toEqual({
+      kind: "refused",
+      flag: true,
+      reason: "the order is Paid already (payment CAP-0)",
+    });
+    expect(checkPayment({ ...good, order: { ...order, paymentStatus: "Paid", txnId: "CAP-1" } }).kind).toBe(
+      "duplicate",
+    );
+    expect(checkPayment({ ...good, order: { ...order, paymentStatus: "Refunded" } })).toMatchObject({ flag: true });
+    expect(checkPayment({ ...good, order: { ...order, paymentStatus: "Cancelled" } }).kind).toBe("ok");
   });
 
   it("a receiver PayPal does not name is ours (the webhook was verified for our account)", () => {

@@ -9,7 +9,7 @@ export const ORDER_CURRENCY = "USD";
 
 export interface PaymentCheckInput {
   /** The order the payment names (our id as the provider's custom_id), as stored; null when there is none. */
-  order: { id: string; packagePrice: number; paymentStatus: PaymentStatus } | null;
+  order: { id: string; packagePrice: number; paymentStatus: PaymentStatus; txnId: string | null } | null;
   /** The order id the notice itself carries, when it carries one. */
   noticeOrderId: string | null;
   paymentId: string;
@@ -40,8 +40,12 @@ export function checkPayment(input: PaymentCheckInput): PaymentCheck {
   if (!order) return { kind: "refused", reason: "the payment names no order of ours", flag: false };
   if (input.noticeOrderId !== null && input.noticeOrderId !== order.id)
     return { kind: "refused", reason: `the payment is for order ${input.noticeOrderId}, not ${order.id}`, flag: false };
-  if (input.appliedBefore) return { kind: "duplicate", reason: `payment ${input.paymentId} was applied before` };
+  if (input.appliedBefore || order.txnId === input.paymentId)
+    return { kind: "duplicate", reason: `payment ${input.paymentId} was applied before` };
   const refuse = (reason: string): PaymentCheck => ({ kind: "refused", reason, flag: true });
+  // A second payment for a paid (or refunded) order is money to give back, not a second membership.
+  if (order.paymentStatus === "Paid" || order.paymentStatus === "Refunded")
+    return refuse(`the order is ${order.paymentStatus} already${order.txnId ? ` (payment ${order.txnId})` : ""}`);
   const { expected, actual } = input.receiver;
   if (expected !== null && actual !== null && actual !== expected)
     return refuse(`the payment went to ${actual}, not to our account ${expected}`);

@@ -6,6 +6,8 @@ CREATE TABLE "payment_notices" (
 	"event_type" text,
 	"notice_type" text,
 	"order_id" uuid,
+	"amount" numeric(12, 2),
+	"currency" text,
 	"verdict" text NOT NULL,
 	"outcome" text NOT NULL,
 	"reason" text NOT NULL,

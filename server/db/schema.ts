@@ -527,6 +527,9 @@ export const paymentNotices = pgTable(
     eventType: text("event_type"),
     noticeType: text("notice_type"),
     orderId: uuid("order_id"),
+    /** The money the notice moves, in its currency (a payment's, a refund's), when it moves some. */
+    amount: numeric("amount", { precision: 12, scale: 2, mode: "number" }),
+    currency: text("currency"),
     verdict: text("verdict").notNull(),
     outcome: text("outcome").notNull(),
     reason: text("reason").notNull(),

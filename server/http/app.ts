@@ -20,6 +20,7 @@ import { loadStaticImages } from "./static-images";
 import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
 import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
+import { keepWebhookBody } from "./routes/payments";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
@@ -209,7 +210,7 @@ export function createApp(options: AppOptions): Express {
     "/api",
     privateAnswers,
     requireJsonBody,
-    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
+    express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: keepWebhookBody }),
     storableJson,
     createApiRouter(services),
     unknownApiCall,

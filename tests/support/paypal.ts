@@ -58,3 +58,55 @@ export async function simulatorPlays(
   }
   throw new Error(`the simulator's ${what} notification was not processed in 10 s`);
 }
+
+/**
+ * PayPal Checkout through the simulator (issue 34): the app's webhook registered as at its start, a checkout made for
+ * an order at its price (or `amount`, a test's wrong one), and the buyer's approval on the simulator's page (`how`).
+ * Answers the PayPal order id. The webhooks that follow reach the app's controller; wait with `noticesSettled`.
+ */
+export async function payWithCheckout(
+  app: Pick<TestApp, "services" | "db" | "config">,
+  orderId: string,
+  options: { amount?: string; how?: { payer?: "paypal" | "card"; result?: "completed" | "pending" | "denied" } } = {},
+): Promise<string> {
+  const { payments } = app.services;
+  await payments.registerWebhook();
+  const { rows } = await app.db.pool.query("select number, package_name, package_price from orders where id = $1", [
+    orderId,
+  ]);
+  const order = rows[0] as { number: string; package_name: string; package_price: string };
+  const base = app.config.publicUrl;
+  const { checkoutId } = await payments.provider!.createCheckout({
+    orderId,
+    orderNumber: order.number,
+    description: order.package_name,
+    amount: { currency: "USD", value: options.amount ?? Number(order.package_price).toFixed(2) },
+    returnUrl: `${base}/received-payment/${orderId}`,
+    cancelUrl: `${base}/order-cancelled/${orderId}`,
+    requestId: `checkout-${orderId}-${options.amount ?? "1"}`,
+  });
+  await payments.simulator!.outcomes.approveOrder(checkoutId, options.how ?? {});
+  return checkoutId;
+}
+
+/** Waits until every webhook the simulator sent was answered and no notice is still being applied. */
+export async function noticesSettled(app: Pick<TestApp, "services" | "db">): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    await app.services.payments.simulator!.webhooksSent();
+    const { rows } = await app.db.pool.query(
+      `select (select count(*)::int from paypal_simulator_webhook_transmissions where sent_at is null) as unsent,
+              (select count(*)::int from payment_notices where outcome = 'received') as applying`,
+      [],
+    );
+    if (rows[0].unsent === 0 && rows[0].applying === 0) {
+      await app.services.payments.simulator!.webhooksSent();
+      const again = await app.db.pool.query(
+        "select count(*)::int as n from paypal_simulator_webhook_transmissions where sent_at is null",
+        [],
+      );
+      if (again.rows[0].n === 0) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the simulator's webhooks were not all applied in 10 s");
+}
