@@ -1,3 +1,13 @@
+CREATE TABLE "payment_checkouts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"provider" text NOT NULL,
+	"order_id" uuid NOT NULL,
+	"request_id" text NOT NULL,
+	"status" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "payment_notices" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"provider" text NOT NULL,
@@ -18,6 +28,8 @@ CREATE TABLE "payment_notices" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE INDEX "payment_checkouts_order_idx" ON "payment_checkouts" USING btree ("order_id");--> statement-breakpoint
+CREATE INDEX "payment_checkouts_open_idx" ON "payment_checkouts" USING btree ("created_at") WHERE "payment_checkouts"."status" = 'created';--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_notices_event_idx" ON "payment_notices" USING btree ("provider","event_id");--> statement-breakpoint
 CREATE INDEX "payment_notices_order_idx" ON "payment_notices" USING btree ("order_id","received_at");--> statement-breakpoint
 CREATE INDEX "payment_notices_outcome_idx" ON "payment_notices" USING btree ("outcome","received_at");

@@ -546,6 +546,30 @@ export const paymentNotices = pgTable(
   ],
 );
 
+/**
+ * Each checkout made at a payment provider for an order (issue 34 part 2): what the reconciliation job looks at again
+ * when the buyer approved and never came back, or nothing was heard. `status`: created, captured (its money applied or
+ * refused by the money check), abandoned (never approved in time), void.
+ */
+export const paymentCheckouts = pgTable(
+  "payment_checkouts",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    orderId: uuid("order_id").notNull(),
+    requestId: text("request_id").notNull(),
+    status: text("status").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payment_checkouts_order_idx").on(t.orderId),
+    index("payment_checkouts_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'created'`),
+  ],
+);
+
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
 export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),

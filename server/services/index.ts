@@ -203,6 +203,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { firstRunAfterSeconds: 10, title: "PayPal notifications checked again" },
   );
+  // Checkouts the buyer approved and never came back from, or nothing was heard of: asked again (decision 066).
+  jobs.every(
+    "payments-reconcile",
+    "*/5 * * * *",
+    async () => {
+      const done = await payments.checkout?.reconcile();
+      if (done?.looked) logger.info(done, "PayPal checkouts reconciled");
+    },
+    { firstRunAfterSeconds: 30, title: "PayPal checkouts looked at again" },
+  );
   return {
     now,
     activity,

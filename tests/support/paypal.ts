@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Viewer } from "../../server/services/accounts";
 import type { TestApp } from "./app";
 
 /** Anything that runs a query: a pool, a client. */
@@ -59,33 +60,56 @@ export async function simulatorPlays(
   throw new Error(`the simulator's ${what} notification was not processed in 10 s`);
 }
 
+/** A signed-in customer as the services see them (the pay screen's viewer). */
+export const customerViewer = (id: string, email: string): Viewer => ({
+  id,
+  email,
+  name: "",
+  displayName: email,
+  emailVerified: true,
+  staffRole: null,
+  isAdmin: false,
+  twoFactorEnabled: false,
+  twoFactorDue: false,
+});
+
 /**
- * PayPal Checkout through the simulator (issue 34): the app's webhook registered as at its start, a checkout made for
- * an order at its price (or `amount`, a test's wrong one), and the buyer's approval on the simulator's page (`how`).
- * Answers the PayPal order id. The webhooks that follow reach the app's controller; wait with `noticesSettled`.
+ * PayPal Checkout through the simulator (issue 34), the way the pay screen starts it: the app's webhook registered as
+ * at its start, the order's checkout made by the checkout service at the server's price (or, with `amount`, a
+ * test's wrong one made straight at PayPal), and the buyer's approval on the simulator's page (`how`; `approve:
+ * false` leaves it unapproved). Answers the PayPal order id. The webhooks that follow reach the app's controller; wait
+ * with `noticesSettled`.
  */
 export async function payWithCheckout(
   app: Pick<TestApp, "services" | "db" | "config">,
   orderId: string,
-  options: { amount?: string; how?: { payer?: "paypal" | "card"; result?: "completed" | "pending" | "denied" } } = {},
+  options: {
+    amount?: string;
+    approve?: boolean;
+    how?: { payer?: "paypal" | "card"; result?: "completed" | "pending" | "denied" };
+  } = {},
 ): Promise<string> {
   const { payments } = app.services;
   await payments.registerWebhook();
-  const { rows } = await app.db.pool.query("select number, package_name, package_price from orders where id = $1", [
-    orderId,
-  ]);
-  const order = rows[0] as { number: string; package_name: string; package_price: string };
+  const { rows } = await app.db.pool.query(
+    'select o.number, o.package_name, o.user_id, u.email from orders o join "user" u on u.id = o.user_id where o.id = $1',
+    [orderId],
+  );
+  const order = rows[0] as { number: string; package_name: string; user_id: string; email: string };
   const base = app.config.publicUrl;
-  const { checkoutId } = await payments.provider!.createCheckout({
-    orderId,
-    orderNumber: order.number,
-    description: order.package_name,
-    amount: { currency: "USD", value: options.amount ?? Number(order.package_price).toFixed(2) },
-    returnUrl: `${base}/received-payment/${orderId}`,
-    cancelUrl: `${base}/order-cancelled/${orderId}`,
-    requestId: `checkout-${orderId}-${options.amount ?? "1"}`,
-  });
-  await payments.simulator!.outcomes.approveOrder(checkoutId, options.how ?? {});
+  const viewer = customerViewer(order.user_id, order.email);
+  const { checkoutId } = options.amount
+    ? await payments.provider!.createCheckout({
+        orderId,
+        orderNumber: order.number,
+        description: order.package_name,
+        amount: { currency: "USD", value: options.amount },
+        returnUrl: `${base}/received-payment/${orderId}`,
+        cancelUrl: `${base}/order-cancelled/${orderId}`,
+        requestId: `wrong-amount-${orderId}`,
+      })
+    : await payments.checkout!.start(viewer, orderId);
+  if (options.approve !== false) await payments.simulator!.outcomes.approveOrder(checkoutId, options.how ?? {});
   return checkoutId;
 }
 

@@ -2,6 +2,7 @@ import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import type { OrdersService } from "../orders";
+import { createCheckoutService } from "./checkout";
 import { createWebhookController } from "./controller";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
@@ -21,7 +22,7 @@ export function createPaymentsService(deps: {
   config: Config;
   logger: Logger;
   now: () => Date;
-  orders: Pick<OrdersService, "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId">;
+  orders: Pick<OrdersService, "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId">;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -49,13 +50,18 @@ export function createPaymentsService(deps: {
   const provider = paypal
     ? createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier North" })
     : null;
-  const controller = provider
-    ? createWebhookController({
+  const context = provider ? { db: deps.db, orders: deps.orders, provider, receiver: null } : null;
+  const controller = context
+    ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
+    : null;
+  const checkout = context
+    ? createCheckoutService({
         db: deps.db,
-        provider,
+        orders: deps.orders,
+        context,
+        publicUrl: config.publicUrl,
         logger,
         now: deps.now,
-        context: { db: deps.db, orders: deps.orders, provider, receiver: null },
       })
     : null;
   const webhookUrl = () => `${config.publicUrl.replace(/\/+$/, "")}/api${webhookPath("paypal")}`;
@@ -65,6 +71,8 @@ export function createPaymentsService(deps: {
     paypal,
     /** The provider new payments go through; null without credentials. */
     provider,
+    /** One-time payments on the provider's checkout: start, capture on return, reconcile (null without one). */
+    checkout,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
     /** The webhook controller of each provider by its name (the path's `:provider`). */
