@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orders, paymentCheckouts } from "../../db/schema";
 import { AppError } from "../../lib/errors";
@@ -66,7 +66,15 @@ export function createCheckoutService(deps: {
         });
         await db
           .insert(paymentCheckouts)
-          .values({ id: made.checkoutId, provider: provider.name, orderId: order._id, requestId, status: "created" })
+          .values({
+            id: made.checkoutId,
+            provider: provider.name,
+            orderId: order._id,
+            requestId,
+            status: "created",
+            createdAt: deps.now(),
+            updatedAt: deps.now(),
+          })
           .onConflictDoNothing();
         return made;
       } catch (error) {
@@ -151,7 +159,7 @@ export function createCheckoutService(deps: {
       if (abandoned.length)
         await db
           .update(paymentCheckouts)
-          .set({ status: "abandoned", updatedAt: sql`now()` })
+          .set({ status: "abandoned", updatedAt: now })
           .where(inArray(paymentCheckouts.id, abandoned));
       return { looked: open.length, paid, abandoned: abandoned.length };
     },
