@@ -5,8 +5,11 @@ import { webhookPath } from "../../services/payments";
 import { notFound } from "../../lib/errors";
 import type { ApiRoute } from "./route";
 
-/** Webhook deliveries accepted per sending address: a provider sends a few per payment; a flood of forgeries stops. */
-export const WEBHOOK_LIMIT = { name: "webhook:ip", limit: 120, windowMs: 60_000 };
+/**
+ * Webhook deliveries accepted per sending address: PayPal sends a few per payment from a handful of addresses, so a
+ * busy shop stays far below; a flood of forgeries (each costs a verification call) stops here.
+ */
+export const WEBHOOK_LIMIT = { name: "webhook:ip", limit: 600, windowMs: 60_000 };
 
 declare module "express-serve-static-core" {
   interface Request {
