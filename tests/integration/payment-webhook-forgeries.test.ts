@@ -79,8 +79,14 @@ async function held(eventType: string): Promise<Transmission> {
 const post = (t: Transmission) => app.request(WEBHOOK, { method: "POST", body: t.body, headers: t.headers });
 const without = (h: Record<string, string>, name: string) =>
   Object.fromEntries(Object.entries(h).filter(([k]) => k !== name));
-const edit = (body: string, change: (event: Record<string, any>) => void) => {
-  const event = JSON.parse(body);
+/** A PayPal event as a forger edits it. */
+interface Event {
+  id: string;
+  event_type: string;
+  resource: { id: string; amount?: { value: string } };
+}
+const edit = (body: string, change: (event: Event) => void) => {
+  const event = JSON.parse(body) as Event;
   change(event);
   return JSON.stringify(event);
 };
