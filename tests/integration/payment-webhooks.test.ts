@@ -243,6 +243,31 @@ describe("the PayPal webhook controller", () => {
     expect((await noticesOf(reversed)).at(-1)).toMatchObject({ notice_type: "payment.reversed", outcome: "applied" });
   });
 
+  it("an erased customer's notices lose PayPal's body (the payer's name and email); their outcomes stay", async () => {
+    const jar = new CookieJar();
+    await app.request("/api/auth/sign-up/email", {
+      method: "POST",
+      json: { email: "erased-payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
+      jar,
+    });
+    const res = await app.request("/api/new-order", {
+      method: "POST",
+      json: { packageId: basic._id, customerName: "E", customerAddress: "A", customerCountry: "UK" },
+      jar,
+    });
+    const id = ((await res.json()) as { insertedId: string }).insertedId;
+    await payWithCheckout(app, id);
+    await noticesSettled(app);
+    const raws = async () =>
+      (await app.db.pool.query("select raw, headers, outcome from payment_notices where order_id = $1", [id])).rows;
+    expect((await raws()).some((r) => r.raw.includes("buyer@example.com"))).toBe(true);
+    const { rows } = await app.db.pool.query(`select user_id from orders where id = $1`, [id]);
+    await app.services.privacy.eraseCustomer(rows[0].user_id, { id: "admin", email: "admin@example.org" });
+    const after = await raws();
+    expect(after.map((r) => r.outcome)).toEqual(["applied", "duplicate"]);
+    expect(after.every((r) => r.raw === "" && Object.keys(r.headers).length === 0)).toBe(true);
+  });
+
   it("answers 404 for a provider it does not have", async () => {
     const res = await app.request("/api/payments/stripe/webhook", { method: "POST", json: {} });
     expect(res.status).toBe(404);
