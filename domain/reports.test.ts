@@ -316,6 +316,25 @@ describe("dayFacts", () => {
     });
   });
 
+  it("counts an erased customer's money and first order, and their windows on no day", () => {
+    const s = Date.parse("2026-04-01T12:00:00Z");
+    const o = (id: string, userId: string, erased: boolean): ReportOrder => ({
+      id,
+      userId,
+      paid: true,
+      price: 29,
+      erased,
+      paidDay: dayOf(s),
+      paidAt: s,
+      createdAt: s,
+      window: { starts: s, valid: s + 30 * DAY, startDay: dayOf(s), endDay: dayOf(s + 30 * DAY) },
+    });
+    const { days, payers } = dayFacts([o("e1", "kept", false), o("e2", "gone", true)]);
+    expect(days.get("2026-04-01")).toMatchObject({ revenue: 58, paidOrders: 2, firstOrders: 2, windowStarts: 1 });
+    expect(days.get(dayOf(s + 30 * DAY))).toMatchObject({ windowEnds: 1, membershipsEnded: 1 });
+    expect(payers.get("2026-04-01")).toBe(2);
+  });
+
   it("counts a known history", () => {
     const o = (id: string, userId: string, price: number, starts: string, days: number): ReportOrder => {
       const s = Date.parse(starts);

@@ -365,6 +365,8 @@ export interface ReportOrder {
   paidDay: string;
   paidAt: number;
   createdAt: number;
+  /** Its customer was erased (customer_totals.erased): their windows count on no day (decision 068), their money does. */
+  erased?: boolean;
   /** Its membership window (moments in ms) and the days they fall on, when it has one. */
   window?: { starts: number; valid: number; startDay: string; endDay: string };
 }
@@ -391,8 +393,8 @@ const DAY_MS = 86_400_000;
  * subscription's later payments also apart (migration 0028), and those that used a discount code with what it took off
  * (price before − paid, migration 0029); a
  * customer's first paid order (earliest payment, then placement, then id); each window's start and end; a membership
- * ended where a window is not followed at once by the next, renewed when the next starts within RENEWAL_GRACE_DAYS.
- * Also the customers who paid in each month.
+ * ended where a window is not followed at once by the next, renewed when the next starts within RENEWAL_GRACE_DAYS;
+ * an erased customer's windows count on no day (migration 0032). Also the customers who paid in each month.
  */
 export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; payers: Map<string, number> } {
   const days = new Map<string, DayFacts>();
@@ -444,7 +446,7 @@ export function dayFacts(orders: ReportOrder[]): { days: Map<string, DayFacts>; 
       payerMonths.set(month, (payerMonths.get(month) ?? new Set()).add(userId));
     }
     const windows = own
-      .flatMap((o) => (o.window ? [o.window] : []))
+      .flatMap((o) => (o.window && !o.erased ? [o.window] : []))
       .sort((a, b) => a.starts - b.starts || a.valid - b.valid);
     windows.forEach((w, i) => {
       at(w.startDay).windowStarts++;

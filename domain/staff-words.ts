@@ -20,6 +20,22 @@ export const STAFF_WELCOME = {
   signIn: "Sign in to the back office",
 } as const;
 
+/**
+ * The same page when a staff member who forgot their password follows the reset link (`/staff/welcome?for=reset`):
+ * their new password, in the back office's frame, and signed in at once.
+ */
+export const STAFF_RESET_PATH = "/staff/welcome?for=reset";
+
+export const STAFF_RESET = {
+  title: "Choose a new back-office password",
+  lead: (role: string) =>
+    `You sign in to the studio's back office as ${role === "Admin" ? "an" : "a"} ${role}. Choose your new password: every other session of your account ends.`,
+  button: "Save password and open the back office",
+  expired:
+    "This link has expired or was already used. Ask for a new one from the sign-in page, or sign in if you already chose your password.",
+  ask: "Ask for a new link",
+} as const;
+
 /** What a staff member reads on a back-office page their role does not open (the 403's sentence). */
 export const staffRefusal = (role: string) =>
   `Your role, ${role}, does not open this page. An Admin can change your role on the users screen.`;

@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "atelier-config-"));
+const CREDENTIALS = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret" };
+const LIVE = { PAYPAL_MODE: "live", ...CREDENTIALS };
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
@@ -23,7 +25,7 @@ describe("loadConfig", () => {
 
   it("derives PUBLIC_URL from PORT and strips a trailing slash from a given one", () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
-    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/", PAYPAL_MODE: "live" }).publicUrl).toBe(
+    expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example/", ...LIVE }).publicUrl).toBe(
       "https://agency.example",
     );
   });
@@ -139,9 +141,39 @@ describe("PAYPAL_MODE (issue 12, D5: no free memberships by accident)", () => {
 
   it("takes an explicit mode on a public address, the simulator included", () => {
     for (const mode of ["live", "sandbox", "simulator"] as const) {
-      expect(loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example", PAYPAL_MODE: mode }).paypalMode).toBe(
-        mode,
-      );
+      expect(
+        loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example", ...CREDENTIALS, PAYPAL_MODE: mode })
+          .paypalMode,
+      ).toBe(mode);
     }
+  });
+
+  it("refuses live and sandbox without the REST app's credentials, naming them (issue 34 part 7)", () => {
+    for (const mode of ["live", "sandbox"]) {
+      const start = () => loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example", PAYPAL_MODE: mode });
+      expect(start).toThrow(ConfigError);
+      expect(start).toThrow(/PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET \(or PAYPAL_CLIENT_SECRET_FILE\)/);
+      expect(start).toThrow(mode === "live" ? /Live/ : /Sandbox/);
+    }
+    const noSecret = () =>
+      loadConfig({ DATA_DIR: dir(), PUBLIC_URL: "https://agency.example", PAYPAL_MODE: "live", PAYPAL_CLIENT_ID: "A" });
+    expect(noSecret).toThrow(/set PAYPAL_CLIENT_SECRET \(or PAYPAL_CLIENT_SECRET_FILE\), the client id/);
+  });
+
+  it("reads the credentials, the secret from a file, and the webhook id; the simulator needs none", () => {
+    const secret = path.join(dir(), "paypal-secret");
+    writeFileSync(secret, "file-secret\n");
+    const c = loadConfig({
+      DATA_DIR: dir(),
+      PUBLIC_URL: "https://agency.example",
+      PAYPAL_MODE: "live",
+      PAYPAL_CLIENT_ID: "client",
+      PAYPAL_CLIENT_SECRET_FILE: secret,
+      PAYPAL_WEBHOOK_ID: "8PT597110X687430LKGECATA",
+    });
+    expect(c.paypalCredentials).toEqual({ clientId: "client", clientSecret: "file-secret" });
+    expect(c.paypalWebhookId).toBe("8PT597110X687430LKGECATA");
+    expect(loadConfig({ DATA_DIR: dir() })).toMatchObject({ paypalCredentials: null, paypalWebhookId: null });
+    expect(() => loadConfig({ DATA_DIR: dir(), PAYPAL_WEBHOOK_ID: "not an id!" })).toThrow(/PAYPAL_WEBHOOK_ID/);
   });
 });

@@ -82,6 +82,16 @@ const envSchema = z.object({
   ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).optional()),
   PAYPAL_MODE: z.preprocess(emptyToUndefined, z.enum(["live", "sandbox", "simulator"]).optional()),
+  PAYPAL_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()),
+  PAYPAL_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()),
+  PAYPAL_WEBHOOK_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{1,50}$/, { error: "must be the webhook's id as PayPal shows it (letters, digits, -)" })
+      .optional(),
+  ),
   PAYPAL_RECEIVER_EMAIL: z.preprocess(emptyToUndefined, z.email({ error: "must be an email address" }).optional()),
   TZ: z.preprocess(
     emptyToUndefined,
@@ -139,6 +149,12 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   paypalMode: "live" | "sandbox" | "simulator";
+  /**
+   * PayPal's REST app (issue 34 part 7): required in live and sandbox mode (the start refuses without them); the
+   * simulator needs none. The webhook id is registered at the start when not given.
+   */
+  paypalCredentials: { clientId: string; clientSecret: string } | null;
+  paypalWebhookId: string | null;
   /** The receiving PayPal account when no payment-account record exists. */
   paypalReceiverEmail: string;
   /** The time zone every date is shown in, on the server and in the browser (TZ; the machine's when unset). */
@@ -171,7 +187,7 @@ export type EnvConfig = Omit<Config, "authSecret"> & { authSecret: string | unde
 export class ConfigError extends Error {}
 
 /** Settings that may be read from a file instead (`NAME_FILE`: Docker and Kubernetes secrets, systemd credentials). */
-const FROM_FILE = ["AUTH_SECRET", "DATABASE_URL", "SMTP_URL"] as const;
+const FROM_FILE = ["AUTH_SECRET", "DATABASE_URL", "SMTP_URL", "PAYPAL_CLIENT_SECRET"] as const;
 
 /**
  * Parses the environment once; a bad value stops the start with a message naming the variable. Given AUTH_SECRET, the
@@ -201,6 +217,17 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
         `simulator (no money moves: anyone can get a membership for free).`,
     );
   }
+  if (paypalMode !== "simulator" && (!e.PAYPAL_CLIENT_ID || !e.PAYPAL_CLIENT_SECRET)) {
+    const missing = [
+      ...(e.PAYPAL_CLIENT_ID ? [] : ["PAYPAL_CLIENT_ID"]),
+      ...(e.PAYPAL_CLIENT_SECRET ? [] : ["PAYPAL_CLIENT_SECRET (or PAYPAL_CLIENT_SECRET_FILE)"]),
+    ];
+    throw new ConfigError(
+      `Invalid configuration:\n  PAYPAL_MODE=${paypalMode} takes payments through PayPal's REST API: set ` +
+        `${missing.join(" and ")}, the client id and secret of your REST app (developer.paypal.com, Apps & ` +
+        `Credentials, ${paypalMode === "live" ? "Live" : "Sandbox"}). See docs/operations/paypal.md.`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -226,6 +253,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
     paypalMode,
+    paypalCredentials:
+      e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
+        ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET }
+        : null,
+    paypalWebhookId: e.PAYPAL_WEBHOOK_ID ?? null,
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
     timeZone: e.TZ ?? systemTimeZone(),
     generationDelayMs: e.GENERATION_DELAY_MS,

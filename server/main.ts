@@ -156,6 +156,12 @@ async function serve(
   const selfUrl = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host}:${port}`;
   services.paypal.bindSelf(selfUrl);
   services.payments.bindSelf(selfUrl);
+  // PayPal's webhook: PAYPAL_WEBHOOK_ID, else found by its address or registered now (decision 066). A failure is not
+  // fatal: notifications wait (PayPal retries them for three days) and the reconciliation job pays approved checkouts.
+  services.payments.registerWebhook().then(
+    (id) => id && logger.info({ webhookId: id }, "PayPal webhook ready"),
+    (error: unknown) => logger.error({ error }, "PayPal webhook not registered: set PAYPAL_WEBHOOK_ID"),
+  );
 
   let stopping = false;
   return {

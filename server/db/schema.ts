@@ -517,6 +517,66 @@ export const paymentEvents = pgTable(
   ],
 );
 
+/**
+ * Each payment provider's webhook notice as received (issue 34, decision 065): a verified event is stored once per
+ * provider and event id (`event_id` unique), so that two instances or a resend apply it once; a notice that failed its
+ * check (unsigned, forged, malformed) keeps the id it claimed in `claimed_event_id` only, so a forgery cannot take a
+ * real event's place. `outcome`: received (being applied), applied, duplicate, refused, flagged (refused and shown to
+ * staff), ignored, rejected (failed its check), failed (our error: applied again when the provider resends).
+ */
+export const paymentNotices = pgTable(
+  "payment_notices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider").notNull(),
+    eventId: text("event_id"),
+    claimedEventId: text("claimed_event_id"),
+    eventType: text("event_type"),
+    noticeType: text("notice_type"),
+    orderId: uuid("order_id"),
+    /** The money the notice moves, in its currency (a payment's, a refund's), when it moves some. */
+    amount: numeric("amount", { precision: 12, scale: 2, mode: "number" }),
+    currency: text("currency"),
+    verdict: text("verdict").notNull(),
+    outcome: text("outcome").notNull(),
+    reason: text("reason").notNull(),
+    raw: text("raw").notNull(),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+    timesReceived: integer("times_received").notNull().default(1),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_notices_event_idx").on(t.provider, t.eventId),
+    index("payment_notices_order_idx").on(t.orderId, t.receivedAt),
+    index("payment_notices_outcome_idx").on(t.outcome, t.receivedAt),
+  ],
+);
+
+/**
+ * Each checkout made at a payment provider for an order (issue 34 part 2): what the reconciliation job looks at again
+ * when the buyer approved and never came back, or nothing was heard. `status`: created, captured (its money applied or
+ * refused by the money check), abandoned (never approved in time), void.
+ */
+export const paymentCheckouts = pgTable(
+  "payment_checkouts",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    orderId: uuid("order_id").notNull(),
+    requestId: text("request_id").notNull(),
+    status: text("status").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payment_checkouts_order_idx").on(t.orderId),
+    index("payment_checkouts_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'created'`),
+  ],
+);
+
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
 export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),

@@ -21,6 +21,7 @@ import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
 import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
 import { SIMULATOR_HEADER } from "../services/paypal-simulator";
+import { keepWebhookBody } from "./routes/payments";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
 import { metricsRoute, ownMetrics, type MetricsText } from "./metrics";
@@ -212,7 +213,7 @@ export function createApp(options: AppOptions): Express {
     "/api",
     privateAnswers,
     requireJsonBody,
-    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
+    express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: keepWebhookBody }),
     storableJson,
     createApiRouter(services),
     unknownApiCall,

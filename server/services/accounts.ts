@@ -15,7 +15,7 @@ import {
   registrationSchema,
   resetRequestSchema,
 } from "../../domain/account-forms";
-import { STAFF_WELCOME } from "../../domain/staff-words";
+import { STAFF_RESET, STAFF_RESET_PATH, STAFF_WELCOME } from "../../domain/staff-words";
 import { parseWith } from "../../domain/validation";
 import { ConfigError, type Config } from "../config";
 import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/client";
@@ -189,7 +189,21 @@ export function createAuth(
       // Queued (sent by the job queue), and not awaited: the answer must not reveal, by its timing, whether the address
       // has an account.
       sendResetPassword: async ({ user, url }) => {
-        void queueLinkMail("password-reset", url, mails.render("passwordReset", { url }, user.email));
+        // A staff member's link opens the back office's page in staff words (issue 33, item 14), not the customer's;
+        // looked up in the same unawaited work, so the answer's timing still tells nothing.
+        const staff = db
+          .select({ id: schema.adminUsers.id })
+          .from(schema.adminUsers)
+          .where(sql`lower(${schema.adminUsers.userEmail}) = lower(${user.email})`)
+          .limit(1)
+          .then((rows) => rows.length > 0)
+          .catch(() => false);
+        void staff.then((isStaff) => {
+          const link = new URL(url);
+          if (isStaff) link.searchParams.set("callbackURL", STAFF_RESET_PATH);
+          const sent = link.toString();
+          return queueLinkMail("password-reset", sent, mails.render("passwordReset", { url: sent }, user.email));
+        });
       },
     },
     emailVerification: {
@@ -516,7 +530,7 @@ export function createAccountsService(deps: {
     /** Sets a new password from a reset link's token; every session of that account ends. */
     resetPassword,
 
-    /** A staff invitation's link (staff.ts invite): the role it invites to; null when unknown or expired. */
+    /** A staff invitation's link (staff.ts invite), or a staff member's reset link: their role; null when unknown or expired. */
     async invitationOf(token: unknown): Promise<{ role: string } | null> {
       if (typeof token !== "string" || token.length === 0 || token.length > 200) return null;
       const rows = await db.execute<{ role: string }>(sql`
@@ -536,6 +550,7 @@ export function createAccountsService(deps: {
     async acceptInvitation(
       input: unknown,
       ctx: AttemptContext,
+      options: { reset?: boolean } = {},
     ): Promise<{ headers: Headers; secondFactor: boolean; landing: string }> {
       const parsed = parseWith(newPasswordSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
@@ -544,7 +559,9 @@ export function createAccountsService(deps: {
         .from(schema.verification)
         .innerJoin(schema.user, eq(schema.user.id, schema.verification.value))
         .where(eq(schema.verification.identifier, `reset-password:${parsed.data.token}`));
-      const spent = new AppError(400, STAFF_WELCOME.expired, [{ field: "token", message: STAFF_WELCOME.expired }]);
+      // A staff member's forgotten password (the reset mail's link for a staff address) is refused in its own words.
+      const expired = options.reset ? STAFF_RESET.expired : STAFF_WELCOME.expired;
+      const spent = new AppError(400, expired, [{ field: "token", message: expired }]);
       if (!invited) throw spent;
       try {
         await resetPassword(parsed.data);

@@ -158,7 +158,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     logger,
   });
-  const payments = createPaymentsService({ db: database.db, config, logger, now });
+  const payments = createPaymentsService({ db: database.db, config, logger, now, orders });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
@@ -202,6 +202,16 @@ export function createServices(database: Database, config: Config, logger: Logge
       if (retried) logger.info({ retried }, "PayPal notifications processed again");
     },
     { firstRunAfterSeconds: 10, title: "PayPal notifications checked again" },
+  );
+  // Checkouts the buyer approved and never came back from, or nothing was heard of: asked again (decision 066).
+  jobs.every(
+    "payments-reconcile",
+    "*/5 * * * *",
+    async () => {
+      const done = await payments.checkout?.reconcile();
+      if (done?.looked) logger.info(done, "PayPal checkouts reconciled");
+    },
+    { firstRunAfterSeconds: 30, title: "PayPal checkouts looked at again" },
   );
   return {
     now,

@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { membershipTimeline } from "../../domain/membership";
 import {
   DELETE_MESSAGES,
@@ -24,6 +24,7 @@ import {
   messages,
   orders,
   paymentEvents,
+  paymentNotices,
   session,
   subscribers,
   subscriptions,
@@ -237,6 +238,19 @@ export function createPrivacyService(deps: {
           from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, raw text)
           where ${paymentEvents.id} = v.id`);
     }
+
+    // Their PayPal REST notices (the payer's name and email in PayPal's body): the body goes, the outcome stays. One
+    // still being applied keeps it.
+    if (orderCount)
+      await tx
+        .update(paymentNotices)
+        .set({ raw: "", headers: {} })
+        .where(
+          and(
+            inArray(paymentNotices.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
+            ne(paymentNotices.outcome, "received"),
+          ),
+        );
 
     // Signing in: sessions, the password, pending links, the second factor, the consents (decision 037: gone with it).
     await tx.delete(session).where(eq(session.userId, userId));

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_AREAS } from "../../app/content/admin-screens";
 import { MESSAGES } from "../../domain/account-forms";
-import { STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
+import { STAFF_RESET, STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
 import { can, staffHome } from "../../domain/capabilities";
 import { signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
@@ -117,6 +117,38 @@ describe("staff roles on the users screen", () => {
     await main(page).getByLabel("Password", { exact: true }).fill(EDITOR.password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL((u) => u.pathname === staffHome("Editor"));
+    await page.context().close();
+  });
+
+  it("a staff member who forgot their password chooses a new one in the back office's frame and words", async () => {
+    const resets = () =>
+      outbox(env.server.dataDir).filter((m) => m.to[0] === EDITOR.email && m.subject === "Reset your password");
+    const page = await newPage(env.browser, env.server.url);
+    await page.goto("/reset");
+    await main(page).getByLabel("Email", { exact: true }).fill(EDITOR.email);
+    await main(page).getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => resets().length, { timeout: 20_000 }).toBe(1);
+    const link = linkOf(resets()[0]!.raw);
+    await page.goto(link);
+    // Not the customer's "Choose a new password" with its Sign Up, nor the invitation's welcome.
+    await page.waitForURL((u) => u.pathname === "/staff/welcome");
+    expect(await heading(page).textContent()).toBe(STAFF_RESET.title);
+    expect(await page.getByText(STAFF_RESET.lead("Editor")).count()).toBe(1);
+    expect(await page.getByText(STAFF_WELCOME.lead("Editor")).count()).toBe(0);
+    expect(await page.getByRole("banner").count()).toBe(0);
+    expect(await page.getByRole("contentinfo").count()).toBe(0);
+    expect(await page.getByText("Don't have an account?").count()).toBe(0);
+    await page.getByLabel(STAFF_WELCOME.field).fill(EDITOR.password);
+    await page.getByRole("button", { name: STAFF_RESET.button }).click();
+    // Signed in at once, on their back office.
+    await page.waitForURL((u) => u.pathname === staffHome("Editor"));
+    // The link works once, and says so in the same words.
+    const again = await newPage(env.browser, env.server.url);
+    await again.goto(link);
+    await again.waitForURL((u) => u.pathname === "/staff/welcome");
+    expect(await heading(again).textContent()).toBe(STAFF_RESET.title);
+    expect(await again.getByText(STAFF_RESET.expired).count()).toBe(1);
+    await again.context().close();
     await page.context().close();
   });
 

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerFiltersFromSearch } from "../../domain/customers";
+import { dayKey } from "../../domain/dates";
 import { ERASED_NAME } from "../../domain/privacy";
+import { addDays } from "../../domain/reports";
 import { demoContent } from "../../server/seed/demo-content";
 import { ERASED_NO_GRANT } from "../../server/services/customers";
+import type { ExportTable } from "../../server/services/exports";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import type { CookieJar } from "../support/session";
@@ -14,6 +18,7 @@ import type { CookieJar } from "../support/session";
 let app: TestApp;
 let admin: CookieJar;
 let pkg: { _id: string };
+const activeOnly = new URLSearchParams({ state: "active" });
 
 type Row = { id: string; name: string; email: string | null; state: string; membershipEnds: string | null };
 
@@ -129,5 +134,72 @@ describe("an erased customer (item 12)", () => {
     const desk = await app.request(`/api/orders?q=${order.number}`, { jar: admin });
     const [row] = (await desk.json()) as { customerEmail: string; customerName: string }[];
     expect(row).toMatchObject({ customerName: ERASED_NAME, customerEmail: "" });
+  });
+
+  it("leaves every member count: reports (past days too, CSV and REST), Today, the list's filters and its CSV", async () => {
+    const jar = await signUp(app, "left@example.org", { name: "Liv Left" });
+    const order = await place(jar, "Liv Left");
+    expect((await put(`/api/order/${order.id}`, { paymentStatus: "Paid" })).status).toBe(200);
+    expect((await put(`/api/order-status/${order.id}`, { orderStatus: "Delivered" })).status).toBe(200);
+    const id = await idOf("left@example.org");
+    // Paid and delivered so long ago that her window ends in 3 days: a member on each day since, and "ending soon".
+    const { rows: ago } = await app.db.pool.query<{ days: number }>(
+      `update orders set created_at = t.at, paid_at = t.at, delivered_at = t.at, membership_starts = t.at,
+              membership_valid = t.at + package_validity * interval '1 day'
+       from (select now() - (package_validity - 3) * interval '1 day' as at from orders where id = $1) t
+       where id = $1 returning package_validity - 3 as days`,
+      [order.id],
+    );
+    const days = ago[0]!.days;
+    const today = dayKey(new Date(), app.config.timeZone);
+    const from = addDays(today, -days - 2);
+    const report = async (name: string) => {
+      const res = await app.request(`/api/reports/${name}?from=${from}&to=${today}`, { jar: admin });
+      expect(res.status, name).toBe(200);
+      return ((await res.json()) as { rows: unknown[][] }).rows;
+    };
+    // The CSV downloads (pages' resource routes, not served here) stream these same tables.
+    const rowsOf = async (table: ExportTable) => (await table.rows.toArray()) as unknown[][];
+    const reportCsv = async (name: "active-members") => {
+      const period = app.services.reports.period({ from, to: today });
+      if (!period.ok) throw new Error("period");
+      return rowsOf(app.services.reports.table(name, await app.services.reports.of(period.data)));
+    };
+    const members = async () => (await report("active-members")).map((r) => Number(r[r.length - 1]));
+    const listCsv = async () =>
+      JSON.stringify(await rowsOf(await app.services.customers.csv(customerFiltersFromSearch(activeOnly))));
+    const ending = async () => (await app.services.backOffice.today("Admin")).endingSoon!;
+
+    const membersBefore = await members();
+    const csvBefore = await reportCsv("active-members");
+    const revenueBefore = await report("revenue");
+    const newBefore = await report("new-customers");
+    const endingBefore = await ending();
+    expect(endingBefore.first.map((m) => m.userId)).toContain(id);
+    expect(await listCsv()).toContain("left@example.org");
+    expect(membersBefore.slice(2).every((n) => n >= 1)).toBe(true);
+
+    const owner = (await app.services.accounts.userByEmail("owner@example.org"))!;
+    await app.services.privacy.eraseCustomer(id, { id: owner.id, email: owner.email });
+
+    // One member fewer on each of her days, the past ones included; the days before her window unchanged.
+    const membersAfter = await members();
+    expect(membersAfter.slice(0, 2)).toEqual(membersBefore.slice(0, 2));
+    expect(membersAfter.slice(2)).toEqual(membersBefore.slice(2).map((n) => n - 1));
+    expect((await reportCsv("active-members")).map((r) => Number(r[r.length - 1]))).toEqual(membersAfter);
+    expect(csvBefore.map((r) => Number(r[r.length - 1]))).toEqual(membersBefore);
+    // The money and the orders stay (decision 045).
+    expect(await report("revenue")).toEqual(revenueBefore);
+    expect(await report("new-customers")).toEqual(newBefore);
+    const endingAfter = await ending();
+    expect(endingAfter.first.map((m) => m.userId)).not.toContain(id);
+    expect(endingAfter.total).toBe(endingBefore.total - 1);
+    const csv = await listCsv();
+    expect(csv).not.toContain(id);
+    expect(csv).not.toContain(ERASED_NAME);
+    expect(csv).not.toContain("erased.invalid");
+    // Rebuilding the tallies (a change of the site's zone) counts her out the same way.
+    await app.db.pool.query("select report_tallies_rebuild($1)", [app.config.timeZone]);
+    expect(await members()).toEqual(membersAfter);
   });
 });

@@ -637,11 +637,18 @@ describe("PayPal as a payment provider (the interface the payments module calls)
 });
 
 describe("Outside simulator mode", () => {
-  it("has no simulator: its REST prefix is not served and the client waits for real credentials", async () => {
-    const sandbox = await startTestApp({ PAYPAL_MODE: "sandbox" });
+  it("has no simulator: its REST prefix is not served and the client uses the REST app's credentials", async () => {
+    const sandbox = await startTestApp({
+      PAYPAL_MODE: "sandbox",
+      PAYPAL_CLIENT_ID: "sandbox-client",
+      PAYPAL_CLIENT_SECRET: "sandbox-secret",
+      PAYPAL_WEBHOOK_ID: "WH-SANDBOX-1",
+    });
     try {
       expect(sandbox.services.payments.simulator).toBeNull();
-      expect(sandbox.services.payments.paypal).toBeNull();
+      expect(sandbox.services.payments.paypal).not.toBeNull();
+      // A configured webhook id is used as given: nothing is registered at PayPal.
+      expect(await sandbox.services.payments.registerWebhook()).toBe("WH-SANDBOX-1");
       const res = await sandbox.request(`${SIMULATOR_REST_PREFIX}/v1/oauth2/token`, {
         method: "POST",
         body: "grant_type=client_credentials",

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Viewer } from "../../server/services/accounts";
 import type { TestApp } from "./app";
 
 /** Anything that runs a query: a pool, a client. */
@@ -57,4 +58,79 @@ export async function simulatorPlays(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the simulator's ${what} notification was not processed in 10 s`);
+}
+
+/** A signed-in customer as the services see them (the pay screen's viewer). */
+export const customerViewer = (id: string, email: string): Viewer => ({
+  id,
+  email,
+  name: "",
+  displayName: email,
+  emailVerified: true,
+  staffRole: null,
+  isAdmin: false,
+  twoFactorEnabled: false,
+  twoFactorDue: false,
+});
+
+/**
+ * PayPal Checkout through the simulator (issue 34), the way the pay screen starts it: the app's webhook registered as
+ * at its start, the order's checkout made by the checkout service at the server's price (or, with `amount`, a
+ * test's wrong one made straight at PayPal), and the buyer's approval on the simulator's page (`how`; `approve:
+ * false` leaves it unapproved). Answers the PayPal order id. The webhooks that follow reach the app's controller; wait
+ * with `noticesSettled`.
+ */
+export async function payWithCheckout(
+  app: Pick<TestApp, "services" | "db" | "config">,
+  orderId: string,
+  options: {
+    amount?: string;
+    approve?: boolean;
+    how?: { payer?: "paypal" | "card"; result?: "completed" | "pending" | "denied" };
+  } = {},
+): Promise<string> {
+  const { payments } = app.services;
+  await payments.registerWebhook();
+  const { rows } = await app.db.pool.query(
+    'select o.number, o.package_name, o.user_id, u.email from orders o join "user" u on u.id = o.user_id where o.id = $1',
+    [orderId],
+  );
+  const order = rows[0] as { number: string; package_name: string; user_id: string; email: string };
+  const base = app.config.publicUrl;
+  const viewer = customerViewer(order.user_id, order.email);
+  const { checkoutId } = options.amount
+    ? await payments.provider!.createCheckout({
+        orderId,
+        orderNumber: order.number,
+        description: order.package_name,
+        amount: { currency: "USD", value: options.amount },
+        returnUrl: `${base}/received-payment/${orderId}`,
+        cancelUrl: `${base}/order-cancelled/${orderId}`,
+        requestId: `wrong-amount-${orderId}`,
+      })
+    : await payments.checkout!.start(viewer, orderId);
+  if (options.approve !== false) await payments.simulator!.outcomes.approveOrder(checkoutId, options.how ?? {});
+  return checkoutId;
+}
+
+/** Waits until every webhook the simulator sent was answered and no notice is still being applied. */
+export async function noticesSettled(app: Pick<TestApp, "services" | "db">): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    await app.services.payments.simulator!.webhooksSent();
+    const { rows } = await app.db.pool.query(
+      `select (select count(*)::int from paypal_simulator_webhook_transmissions where sent_at is null) as unsent,
+              (select count(*)::int from payment_notices where outcome = 'received') as applying`,
+      [],
+    );
+    if (rows[0].unsent === 0 && rows[0].applying === 0) {
+      await app.services.payments.simulator!.webhooksSent();
+      const again = await app.db.pool.query(
+        "select count(*)::int as n from paypal_simulator_webhook_transmissions where sent_at is null",
+        [],
+      );
+      if (again.rows[0].n === 0) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the simulator's webhooks were not all applied in 10 s");
 }

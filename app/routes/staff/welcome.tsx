@@ -1,7 +1,7 @@
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/welcome";
 import { newPasswordSchema } from "../../../domain/account-forms";
-import { STAFF_WELCOME } from "../../../domain/staff-words";
+import { STAFF_RESET, STAFF_WELCOME } from "../../../domain/staff-words";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { PasswordField } from "../../components/AuthCard";
 import { StaffCard } from "../../components/back-office/StaffCard";
@@ -12,13 +12,19 @@ import { attempt } from "../../lib/guards.server";
 /**
  * A staff invitation's page (issue 33, item 14): the mailed link (better-auth checks its token, then sends the browser
  * here with ?token=…) lets the invited person choose their password in the back office's frame and words, and signs them
- * in at once. The customer's reset and sign-in pages are never shown to them.
+ * in at once. The customer's reset and sign-in pages are never shown to them. A staff member who forgot their password
+ * comes here too (`?for=reset`, set by the reset mail for a staff address), with words of their own.
  */
+const isReset = (request: Request) => new URL(request.url).searchParams.get("for") === "reset";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const token = url.searchParams.get("error") ? null : url.searchParams.get("token");
   const invitation = token ? await context.services.accounts.invitationOf(token) : null;
-  return data({ role: invitation?.role ?? null }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { role: invitation?.role ?? null, reset: isReset(request) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -26,28 +32,41 @@ export async function action({ request, context }: Route.ActionArgs) {
     schema: newPasswordSchema,
     hide: ["password"],
     run: async (value) => {
-      const signedIn = await context.services.accounts.acceptInvitation(value, attempt(request, context));
+      const signedIn = await context.services.accounts.acceptInvitation(value, attempt(request, context), {
+        reset: isReset(request),
+      });
       if (signedIn.secondFactor) throw redirect("/login/two-factor", { headers: signedIn.headers });
       throw redirect(signedIn.landing, { headers: signedIn.headers });
     },
   });
 }
 
-export const meta: Route.MetaFunction = () => [{ title: STAFF_WELCOME.title }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ data: loaded }) => [
+  { title: loaded?.reset ? STAFF_RESET.title : STAFF_WELCOME.title },
+  { name: "robots", content: "noindex" },
+];
 
 export default function StaffWelcome({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const form = useActionForm({ id: "staff-welcome", feedback: "inline" });
   const tokenError = form.fields.token?.errors?.[0];
-  const role = loaderData.role;
+  const { role, reset } = loaderData;
+  const title = reset ? STAFF_RESET.title : STAFF_WELCOME.title;
+  const lead = role ? (reset ? STAFF_RESET.lead(role) : STAFF_WELCOME.lead(role)) : undefined;
+  const button = reset ? STAFF_RESET.button : STAFF_WELCOME.button;
   return (
-    <StaffCard title={STAFF_WELCOME.title} lead={role ? STAFF_WELCOME.lead(role) : undefined}>
+    <StaffCard title={title} lead={lead}>
       {!role ? (
         <>
-          <FormAlert>{STAFF_WELCOME.expired}</FormAlert>
-          <p className="mt-6 text-sm">
-            <Link to="/login" className="font-semibold text-clay hover:underline">
+          <FormAlert>{reset ? STAFF_RESET.expired : STAFF_WELCOME.expired}</FormAlert>
+          <p className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            {reset ? (
+              <Link to="/reset" className="font-semibold text-clay hover:underline">
+                {STAFF_RESET.ask}
+              </Link>
+            ) : null}
+            <Link to="/login?for=staff" className="font-semibold text-clay hover:underline">
               {STAFF_WELCOME.signIn}
             </Link>
           </p>
@@ -59,7 +78,7 @@ export default function StaffWelcome({ loaderData }: Route.ComponentProps) {
             <PasswordField label={STAFF_WELCOME.field} autoComplete="new-password" />
             <p className="-mt-3 text-xs text-mist">{STAFF_WELCOME.hint}</p>
             <button type="submit" className="btn-dark w-full" disabled={form.busy}>
-              {form.busy ? STAFF_WELCOME.busy : STAFF_WELCOME.button}
+              {form.busy ? STAFF_WELCOME.busy : button}
             </button>
           </ActionForm>
         </>

@@ -9,6 +9,7 @@ import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
+import { paymentRoutes } from "./payments";
 import { privacyRoutes } from "./privacy";
 import { reportRoutes } from "./reports";
 import { trashRoutes } from "./trash";
@@ -34,5 +35,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...customerRoutes(services),
     ...trashRoutes(services),
     ...discountRoutes(services),
+    ...paymentRoutes(services),
   ];
 }

@@ -705,6 +705,25 @@ export function createOrderCommands({
         .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")));
     },
 
+    /** The provider refused the payment (denied, declined): shown on the order while it is unpaid, so they try again. */
+    async noteDenied(id: string): Promise<void> {
+      await db
+        .update(orders)
+        .set({ providerStatus: "Denied" })
+        .where(and(eq(orders.id, id), eq(orders.paymentStatus, "UnPaid")));
+    },
+
+    /**
+     * Money arrived that does not match its order (another amount, currency or receiver): refused, and shown to staff
+     * in the order's activity (who: PayPal; what: the reason). The order itself does not change.
+     */
+    async flagPayment(id: string, reason: string, actor: Actor = PAYPAL_ACTOR): Promise<void> {
+      await audited(db, actor, "order", (_tx, audit) =>
+        audit.updated(id, { paymentFlag: null }, { paymentFlag: `Refused payment: ${reason}` }),
+      );
+      logger.warn({ orderId: id, reason }, "payment refused and flagged to staff");
+    },
+
     /**
      * An erased customer's orders (decision 045), in the erasure's transaction `tx`, under the customer's lock: each keeps
      * what the accounts need (number, package, amount, dates, statuses, PayPal's transaction id, country) and loses who

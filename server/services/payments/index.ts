@@ -1,35 +1,42 @@
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
-import { createPayPalClient, PAYPAL_REST_HOSTS, type PayPalClient } from "./paypal/client";
+import type { OrdersService } from "../orders";
+import { createCheckoutService } from "./checkout";
+import { createWebhookController } from "./controller";
+import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
+import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
+import { createPayPalProvider } from "./paypal/provider";
 import { createPayPalRestSimulator, SIMULATOR_CREDENTIALS, SIMULATOR_REST_PREFIX } from "./paypal/simulator";
 
+/** Where a provider's webhooks arrive (server/http/routes/payments.ts): under /api. */
+export const webhookPath = (provider: string) => `/payments/${provider}/webhook`;
+
 /**
- * The payments module (issue 34; its shape is decision 065). This session's foundation: PayPal's REST client and, in
- * simulator mode, the simulator's REST side it talks to. The provider, the webhook controller and the notice handlers
- * come next; the Payments Standard listener (services/paypal.ts) is untouched.
+ * The payments module (issue 34; its shape is decision 065): PayPal's REST client and provider (the simulator's REST
+ * side in simulator mode), and the webhook controller that stores each notice once and hands it to its handler, which
+ * calls the order commands. The Payments Standard listener (services/paypal.ts) stays for what was started on it.
  */
 export function createPaymentsService(deps: {
   db: Db;
   config: Config;
   logger: Logger;
   now: () => Date;
-  /** Live and sandbox credentials (PAYPAL_CLIENT_ID / _SECRET, issue 34 part 7); the simulator needs none. */
-  credentials?: { clientId: string; clientSecret: string };
+  orders: Pick<OrdersService, "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId">;
 }) {
-  const { config } = deps;
+  const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
   const simulator =
     config.paypalMode === "simulator"
       ? createPayPalRestSimulator({
           db: deps.db,
-          logger: deps.logger,
+          logger,
           now: deps.now,
           publicUrl: config.publicUrl,
           selfUrl: () => selfUrl,
         })
       : null;
-  const credentials = simulator ? SIMULATOR_CREDENTIALS : deps.credentials;
+  const credentials = simulator ? SIMULATOR_CREDENTIALS : config.paypalCredentials;
   const paypal: PayPalClient | null = credentials
     ? createPayPalClient({
         baseUrl: () =>
@@ -38,11 +45,63 @@ export function createPaymentsService(deps: {
         now: () => deps.now().getTime(),
       })
     : null;
+  /** PAYPAL_WEBHOOK_ID, else the webhook found or registered at the start (registerWebhook). */
+  let webhookId = config.paypalWebhookId;
+  const provider = paypal
+    ? createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier North" })
+    : null;
+  const context = provider ? { db: deps.db, orders: deps.orders, provider, receiver: null } : null;
+  const controller = context
+    ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
+    : null;
+  const checkout = context
+    ? createCheckoutService({
+        db: deps.db,
+        orders: deps.orders,
+        context,
+        publicUrl: config.publicUrl,
+        logger,
+        now: deps.now,
+      })
+    : null;
+  const webhookUrl = () => `${config.publicUrl.replace(/\/+$/, "")}/api${webhookPath("paypal")}`;
+
   return {
     /** PayPal's REST API (the simulator's on this server in simulator mode); null without credentials. */
     paypal,
+    /** The provider new payments go through; null without credentials. */
+    provider,
+    /** One-time payments on the provider's checkout: start, capture on return, reconcile (null without one). */
+    checkout,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
+    /** The webhook controller of each provider by its name (the path's `:provider`). */
+    controllers: (controller ? { paypal: controller } : {}) as Partial<Record<string, typeof controller & object>>,
+    /** The webhook id notifications are verified against (null until configured or registered). */
+    webhookId: () => webhookId,
+    /**
+     * At the start, when PAYPAL_WEBHOOK_ID is not set: our webhook at PayPal, found by its address or registered for
+     * every event type we act on. PayPal holds it, so every instance finds the same one (a second registration of the
+     * same address is refused, and the list then has it).
+     */
+    async registerWebhook(): Promise<string | null> {
+      if (webhookId || !paypal) return webhookId;
+      const url = webhookUrl();
+      const find = async () => (await paypal.webhooks.list()).find((w) => w.url === url)?.id ?? null;
+      let id = await find();
+      if (!id) {
+        try {
+          id = (await paypal.webhooks.create(url, PAYPAL_EVENT_TYPES)).id;
+          logger.info({ url, webhookId: id }, "PayPal webhook registered");
+        } catch (error) {
+          if (!(error instanceof PayPalRefusedError)) throw error;
+          id = await find();
+          if (!id) throw error;
+        }
+      }
+      webhookId = id;
+      return id;
+    },
     /** How this server reaches itself, once it listens (the simulator's own address). */
     bindSelf(url: string) {
       selfUrl = url.replace(/\/+$/, "");

@@ -93,6 +93,13 @@ export interface PaymentProvider {
   readonly name: string;
   /** Makes the provider's checkout for an order at the server's price; the buyer goes to `approveUrl`. */
   createCheckout(request: CheckoutRequest): Promise<{ checkoutId: string; approveUrl: string }>;
+  /**
+   * Where a checkout stands (the reconciliation job): made and not approved, approved and not captured, or captured
+   * (its payment, as a capture answers it).
+   */
+  readCheckout(
+    checkoutId: string,
+  ): Promise<{ status: "created" | "approved" | "captured" | "void"; payment: PaymentResult | null }>;
   /** Takes the approved checkout's money; the same `requestId` (or a second capture) never takes it twice. */
   capture(checkoutId: string, requestId: string): Promise<PaymentResult>;
   /** Refunds all of a payment (no amount) or a part; PayPal refuses after 180 days (PayPalRefusedError). */

@@ -13,6 +13,14 @@ const PAYMENT_STATUS: Record<string, PaymentResult["status"]> = {
   DENIED: "denied",
   FAILED: "denied",
 };
+const CHECKOUT_STATUS: Record<string, "created" | "approved" | "captured" | "void"> = {
+  CREATED: "created",
+  SAVED: "created",
+  PAYER_ACTION_REQUIRED: "created",
+  APPROVED: "approved",
+  COMPLETED: "captured",
+  VOIDED: "void",
+};
 const SUBSCRIPTION_STATUS: Record<string, SubscriptionState["status"]> = {
   APPROVAL_PENDING: "pending",
   APPROVED: "pending",
@@ -80,6 +88,12 @@ export function createPayPalProvider(deps: {
       const approveUrl = approvalLink(order.links);
       if (!approveUrl) throw new Error(`PayPal order ${order.id} came without an approval link`);
       return { checkoutId: order.id, approveUrl };
+    },
+
+    async readCheckout(checkoutId) {
+      const order = await client.orders.get(checkoutId);
+      const status = CHECKOUT_STATUS[order.status] ?? "void";
+      return { status, payment: status === "captured" ? paymentOf(order) : null };
     },
 
     async capture(checkoutId, requestId) {

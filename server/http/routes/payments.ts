@@ -1,0 +1,56 @@
+import type { Request } from "express";
+import { z } from "zod";
+import type { Services } from "../../services";
+import { webhookPath } from "../../services/payments";
+import { notFound } from "../../lib/errors";
+import type { ApiRoute } from "./route";
+
+/**
+ * Webhook deliveries accepted per sending address: PayPal sends a few per payment from a handful of addresses, so a
+ * busy shop stays far below; a flood of forgeries (each costs a verification call) stops here.
+ */
+export const WEBHOOK_LIMIT = { name: "webhook:ip", limit: 600, windowMs: 60_000 };
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** A webhook's body exactly as it came (its signature covers these bytes), kept by the API's JSON parser. */
+    rawBody?: string;
+  }
+}
+
+/** Keeps the exact body of a webhook delivery for its signature check (only there: every other call is parsed only). */
+export const keepWebhookBody = (req: Request, _res: unknown, buf: Buffer) => {
+  if (/^\/api\/payments\/[^/]+\/webhook$/.test(req.originalUrl.split("?")[0] ?? "")) req.rawBody = buf.toString("utf8");
+};
+
+const params = z.object({ provider: z.string().regex(/^[a-z]{1,20}$/) });
+
+/**
+ * A payment provider's webhook (issue 34 part 1): public (the provider signs it; the controller verifies), answered
+ * by the provider's controller: 400 unsigned or malformed, 401 forged, 200 handled, 5xx when we failed.
+ */
+export function paymentRoutes({ payments, rateLimiter }: Services): ApiRoute[] {
+  return [
+    {
+      method: "post",
+      path: webhookPath(":provider"),
+      access: "public",
+      what: "a payment provider's webhook",
+      handler: async (req, res) => {
+        const parsed = params.safeParse(req.params);
+        const controller = parsed.success ? payments.controllers[parsed.data.provider] : undefined;
+        if (!controller) throw notFound("No such payment provider");
+        const { allowed, retryAfterSeconds } = await rateLimiter.hit(WEBHOOK_LIMIT, req.ip ?? "unknown");
+        if (!allowed) {
+          res.setHeader("Retry-After", String(retryAfterSeconds));
+          return void res.status(429).json({ received: false, error: "Too many notifications from this address." });
+        }
+        const answer = await controller.receive({
+          headers: req.headers as Record<string, string | undefined>,
+          rawBody: req.rawBody ?? "",
+        });
+        res.status(answer.status).json(answer.body);
+      },
+    },
+  ];
+}

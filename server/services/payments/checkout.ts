@@ -1,0 +1,168 @@
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { orders, paymentCheckouts } from "../../db/schema";
+import { AppError } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import type { Viewer } from "../accounts";
+import type { OrdersService } from "../orders";
+import { captureRequestId } from "./handlers/checkout-approved";
+import { applyCapture, applyPayment, type Handled, type HandlerContext } from "./handlers/context";
+import { PayPalRefusedError, PayPalUnavailableError } from "./paypal/client";
+
+/** What the pay screen says when the provider does not answer: nothing was charged, try again. */
+export const PROVIDER_DOWN =
+  "PayPal is not answering right now. Nothing was charged: please try again in a few minutes.";
+/** A checkout older than this and never approved is given up (PayPal lets an unapproved order lapse after 3 hours). */
+export const ABANDONED_AFTER_MS = 3 * 60 * 60_000;
+/** The job waits this long before it looks at a checkout: the buyer may still be on PayPal's page. */
+export const RECONCILE_AFTER_MS = 10 * 60_000;
+
+/**
+ * One-time payments on the provider's checkout (issue 34 part 2, decision 066): start (the pay form posts here; the
+ * buyer goes to the approval link), capture on return, and the reconciliation job. Every capture of one checkout uses
+ * one request id (`capture-{checkout id}`), so the return, a reload, the approved notice and the job take the money
+ * once; each result goes through the one money check (handlers/context.ts) to the order commands.
+ */
+export function createCheckoutService(deps: {
+  db: Db;
+  orders: Pick<OrdersService, "get">;
+  context: HandlerContext;
+  publicUrl: string;
+  logger: Logger;
+  now: () => Date;
+}) {
+  const { db, context, logger } = deps;
+  const { provider } = context;
+  const base = () => deps.publicUrl.replace(/\/+$/, "");
+
+  async function capture(orderId: string, checkoutId: string): Promise<Handled> {
+    const done = await applyCapture(context, orderId, await provider.capture(checkoutId, captureRequestId(checkoutId)));
+    await db
+      .update(paymentCheckouts)
+      .set({ status: "captured", updatedAt: deps.now() })
+      .where(eq(paymentCheckouts.id, checkoutId));
+    return done;
+  }
+
+  return {
+    /**
+     * The pay button: a checkout for the customer's own unpaid order at the server's price, and where to send the
+     * buyer. The request id is the order's and the day's, so a double click or a retry after a failure makes one.
+     */
+    async start(viewer: Viewer, orderId: string): Promise<{ approveUrl: string; checkoutId: string }> {
+      const order = await deps.orders.get(viewer, orderId);
+      if (order.paymentStatus !== "UnPaid")
+        throw new AppError(409, `This order is ${order.paymentStatus} and needs no payment.`);
+      const requestId = `checkout-${order._id}-${deps.now().toISOString().slice(0, 10)}`;
+      try {
+        const made = await provider.createCheckout({
+          orderId: order._id,
+          orderNumber: order.orderNumber,
+          description: `${order.packageName} membership (${order.packageValidity} days)`,
+          amount: { currency: "USD", value: order.packagePrice.toFixed(2) },
+          returnUrl: `${base()}/received-payment/${order._id}`,
+          cancelUrl: `${base()}/order-cancelled/${order._id}`,
+          requestId,
+        });
+        await db
+          .insert(paymentCheckouts)
+          .values({
+            id: made.checkoutId,
+            provider: provider.name,
+            orderId: order._id,
+            requestId,
+            status: "created",
+            createdAt: deps.now(),
+            updatedAt: deps.now(),
+          })
+          .onConflictDoNothing();
+        return made;
+      } catch (error) {
+        if (error instanceof PayPalUnavailableError) throw new AppError(503, PROVIDER_DOWN);
+        if (error instanceof PayPalRefusedError)
+          throw new AppError(502, `PayPal refused to start the payment: ${error.refusal} Please try again.`);
+        throw error;
+      }
+    },
+
+    /**
+     * The buyer is back from the approval page (`token`: the checkout id): capture, unless the order is paid already
+     * (the approved notice came first). A checkout that is not this order's changes nothing. PayPal down: the order
+     * stays as it is and the notice or the job finishes it.
+     */
+    async returned(viewer: Viewer, orderId: string, token: string | null): Promise<Handled | { outcome: "waiting" }> {
+      const order = await deps.orders.get(viewer, orderId);
+      if (!token || order.paymentStatus !== "UnPaid") return { outcome: "waiting" };
+      const [mine] = await db
+        .select({ id: paymentCheckouts.id })
+        .from(paymentCheckouts)
+        .where(and(eq(paymentCheckouts.id, token), eq(paymentCheckouts.orderId, order._id)));
+      if (!mine) return { outcome: "waiting" };
+      try {
+        return await capture(order._id, token);
+      } catch (error) {
+        if (error instanceof PayPalUnavailableError || error instanceof PayPalRefusedError) {
+          logger.warn({ error, orderId }, "capture on return failed; the webhook or the job finishes it");
+          return { outcome: "waiting" };
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * The reconciliation job: checkouts older than RECONCILE_AFTER_MS whose order is still unpaid, asked again. An
+     * approved one is captured (the buyer closed the tab and the notice was lost); a captured one applied; one never
+     * approved after ABANDONED_AFTER_MS given up. At most `limit` a run, oldest first.
+     */
+    async reconcile(limit = 50): Promise<{ looked: number; paid: number; abandoned: number }> {
+      const now = deps.now();
+      const open = await db
+        .select({ id: paymentCheckouts.id, orderId: paymentCheckouts.orderId, createdAt: paymentCheckouts.createdAt })
+        .from(paymentCheckouts)
+        .innerJoin(orders, eq(orders.id, paymentCheckouts.orderId))
+        .where(
+          and(
+            eq(paymentCheckouts.status, "created"),
+            eq(orders.paymentStatus, "UnPaid"),
+            lt(paymentCheckouts.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
+          ),
+        )
+        .orderBy(asc(paymentCheckouts.createdAt))
+        .limit(limit);
+      let paid = 0;
+      const abandoned: string[] = [];
+      for (const c of open) {
+        try {
+          const seen = await provider.readCheckout(c.id);
+          let done: Handled | null = null;
+          if (seen.status === "approved") done = await capture(c.orderId, c.id);
+          else if (seen.status === "captured" && seen.payment) {
+            done =
+              seen.payment.status === "completed"
+                ? await applyPayment(context, {
+                    orderId: seen.payment.orderId ?? c.orderId,
+                    paymentId: seen.payment.paymentId,
+                    amount: seen.payment.amount,
+                  })
+                : await applyCapture(context, c.orderId, seen.payment);
+            await db
+              .update(paymentCheckouts)
+              .set({ status: "captured", updatedAt: now })
+              .where(eq(paymentCheckouts.id, c.id));
+          } else if (seen.status === "void" || now.getTime() - c.createdAt.getTime() > ABANDONED_AFTER_MS)
+            abandoned.push(c.id);
+          if (done?.outcome === "applied") paid++;
+        } catch (error) {
+          logger.warn({ error, checkoutId: c.id }, "reconciliation: checkout not readable now");
+        }
+      }
+      if (abandoned.length)
+        await db
+          .update(paymentCheckouts)
+          .set({ status: "abandoned", updatedAt: now })
+          .where(inArray(paymentCheckouts.id, abandoned));
+      return { looked: open.length, paid, abandoned: abandoned.length };
+    },
+  };
+}
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,174 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { paymentNotices } from "../../db/schema";
+import { isId } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import { handle, type HandlerContext } from "./handlers";
+import type { Notice, PaymentProvider, Received } from "./provider";
+import { moneyCents } from "../../../domain/payment-check";
+
+/** What the webhook endpoint answers: 400 malformed or unsigned, 401 forged, 200 handled, 5xx ours (send again). */
+export interface ControllerAnswer {
+  status: 200 | 400 | 401 | 500 | 503;
+  body: { received: boolean; outcome?: string; error?: string };
+}
+
+const STATUS: Record<"unsigned" | "malformed" | "forged", 400 | 401> = { unsigned: 400, malformed: 400, forged: 401 };
+
+/** The money a notice moves, as stored with it (a refund's counts toward the refunds of its payment). */
+const amountOf = (notice: Notice) => {
+  const money = "amount" in notice ? notice.amount : null;
+  const cents = money ? moneyCents(money.value) : null;
+  return money && cents !== null ? { amount: cents / 100, currency: money.currency } : {};
+};
+
+/** The event id a notification claims (stored with a refused one, never as its unique event id). */
+function claimedId(rawBody: string): string | null {
+  try {
+    const id = (JSON.parse(rawBody) as { id?: unknown }).id;
+    return typeof id === "string" ? id.slice(0, 200) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A provider's webhook controller (issue 34 part 1, decision 065): verifies and parses through the provider, stores the
+ * notice once, and hands it to its type's handler. It knows no notice type. A verified event is stored under its
+ * unique (provider, event id): only the request whose insert made the row runs the handler, so a resend, or two
+ * instances receiving it at once, apply it once; a handler that failed leaves `failed`, and the provider's resend
+ * applies it then.
+ */
+export function createWebhookController(deps: {
+  db: Db;
+  provider: PaymentProvider;
+  context: HandlerContext;
+  logger: Logger;
+  now: () => Date;
+}) {
+  const { db, provider, logger } = deps;
+  const name = provider.name;
+
+  /** Takes the event to apply: a new row, or one a failed attempt left. Null when it is (being) applied elsewhere. */
+  async function claim(values: typeof paymentNotices.$inferInsert): Promise<string | null> {
+    const [made] = await db
+      .insert(paymentNotices)
+      .values(values)
+      .onConflictDoNothing({ target: [paymentNotices.provider, paymentNotices.eventId] })
+      .returning({ id: paymentNotices.id });
+    if (made) return made.id;
+    const [retaken] = await db
+      .update(paymentNotices)
+      .set({
+        outcome: "received",
+        reason: "received again after a failure; being applied",
+        timesReceived: sql`${paymentNotices.timesReceived} + 1`,
+        updatedAt: deps.now(),
+      })
+      .where(
+        and(
+          eq(paymentNotices.provider, name),
+          eq(paymentNotices.eventId, values.eventId!),
+          eq(paymentNotices.outcome, "failed"),
+        ),
+      )
+      .returning({ id: paymentNotices.id });
+    if (retaken) return retaken.id;
+    await db
+      .update(paymentNotices)
+      .set({ timesReceived: sql`${paymentNotices.timesReceived} + 1`, updatedAt: deps.now() })
+      .where(and(eq(paymentNotices.provider, name), eq(paymentNotices.eventId, values.eventId!)));
+    return null;
+  }
+
+  async function settle(id: string, outcome: string, reason: string, orderId: string | null) {
+    await db
+      .update(paymentNotices)
+      .set({ outcome, reason, orderId: orderId && isId(orderId) ? orderId : null, updatedAt: deps.now() })
+      .where(eq(paymentNotices.id, id));
+  }
+
+  return {
+    async receive(request: {
+      headers: Record<string, string | undefined>;
+      rawBody: string;
+    }): Promise<ControllerAnswer> {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
+      );
+      const base = { provider: name, raw: request.rawBody, headers, receivedAt: deps.now(), updatedAt: deps.now() };
+      let received: Received;
+      try {
+        received = await provider.receive(request);
+      } catch (error) {
+        // The provider could not be asked (its verification call is down): it sends the notification again.
+        logger.warn({ error, provider: name }, "payment webhook not verifiable now");
+        return { status: 503, body: { received: false, error: "The notification cannot be verified now." } };
+      }
+      if (received.verdict === "unsigned" || received.verdict === "malformed" || received.verdict === "forged") {
+        await db.insert(paymentNotices).values({
+          ...base,
+          claimedEventId: claimedId(request.rawBody),
+          verdict: received.verdict,
+          outcome: "rejected",
+          reason: received.reason,
+        });
+        logger.warn({ provider: name, verdict: received.verdict, reason: received.reason }, "payment webhook rejected");
+        return { status: STATUS[received.verdict], body: { received: false, error: received.reason } };
+      }
+      if (received.verdict === "ignored") {
+        const reason = `${received.eventType} is not an event we act on`;
+        await db
+          .insert(paymentNotices)
+          .values({
+            ...base,
+            eventId: received.eventId,
+            eventType: received.eventType,
+            verdict: "ignored",
+            outcome: "ignored",
+            reason,
+          })
+          .onConflictDoUpdate({
+            target: [paymentNotices.provider, paymentNotices.eventId],
+            set: { timesReceived: sql`${paymentNotices.timesReceived} + 1` },
+          });
+        return { status: 200, body: { received: true, outcome: "ignored" } };
+      }
+      const { notice } = received;
+      const id = await claim({
+        ...base,
+        eventId: notice.eventId,
+        claimedEventId: notice.eventId,
+        noticeType: notice.type,
+        orderId: notice.orderId && isId(notice.orderId) ? notice.orderId : null,
+        ...amountOf(notice),
+        verdict: "accepted",
+        outcome: "received",
+        reason: "being applied",
+      });
+      if (!id) return { status: 200, body: { received: true, outcome: "duplicate" } };
+      try {
+        const done = await handle(notice, deps.context);
+        await settle(id, done.outcome, done.reason, done.orderId ?? notice.orderId);
+        const fields = { provider: name, type: notice.type, orderId: done.orderId, reason: done.reason };
+        if (done.outcome === "applied" || done.outcome === "duplicate")
+          logger.info(fields, `payment notice ${done.outcome}`);
+        else logger.warn(fields, `payment notice ${done.outcome}`);
+        return { status: 200, body: { received: true, outcome: done.outcome } };
+      } catch (error) {
+        logger.error({ error, provider: name, type: notice.type }, "payment notice failed");
+        await settle(
+          id,
+          "failed",
+          error instanceof Error ? error.message.slice(0, 500) : String(error),
+          notice.orderId,
+        ).catch(() => undefined);
+        return {
+          status: 500,
+          body: { received: false, error: "The notification could not be applied; send it again." },
+        };
+      }
+    },
+  };
+}
+export type WebhookController = ReturnType<typeof createWebhookController>;

@@ -1,0 +1,320 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoContent } from "../../server/seed/demo-content";
+import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { startTestApp, type TestApp } from "../support/app";
+import { CookieJar } from "../support/session";
+import { noticesSettled, payWithCheckout } from "../support/paypal";
+
+/**
+ * Issue 34 ("Faults"): the forgery and replay matrix of PayPal's REST webhooks, like the IPN one
+ * (ipn-faults.test.ts), over every Checkout event type: each genuine event is held back, forgeries of it are posted
+ * (unsigned, a header missing, a signature made up or borrowed, the body changed, the time, certificate or algorithm
+ * changed, a new event id), then the genuine one and its replays. Nothing forged applies; the genuine applies once.
+ */
+let app: TestApp;
+let sim: PayPalRestSimulator;
+let basic: { _id: string; packagePrice: number };
+const jar = new CookieJar();
+const WEBHOOK = "/api/payments/paypal/webhook";
+const tally = { cases: 0, wronglyApplied: [] as string[], replays: 0 };
+
+beforeAll(async () => {
+  app = await startTestApp();
+  sim = app.services.payments.simulator!;
+  await app.services.content.insertMany(demoContent);
+  const pricing = (await (await app.request("/api/pricings")).json()) as {
+    _id: string;
+    packagePrice: number;
+    packageName: string;
+  }[];
+  basic = pricing.find((p) => p.packageName === "Basic")!;
+  await app.request("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { email: "forgery-payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
+    jar,
+  });
+  await app.services.payments.registerWebhook();
+});
+afterAll(async () => {
+  console.info(
+    `REST webhook forgery and replay matrix: ${tally.cases} forgeries, ${tally.wronglyApplied.length} wrongly applied; ${tally.replays} replays applied once`,
+  );
+  await sim?.webhooksSent();
+  await app?.close();
+});
+
+async function placeOrder() {
+  const res = await app.request("/api/new-order", {
+    method: "POST",
+    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK" },
+    jar,
+  });
+  return ((await res.json()) as { insertedId: string }).insertedId;
+}
+const state = async (id: string) =>
+  (await app.db.pool.query("select payment_status, provider_status, txn_id from orders where id = $1", [id])).rows[0];
+const captureOf = async (checkoutId: string) =>
+  (await app.services.payments.paypal!.orders.get(checkoutId)).purchase_units![0]!.payments!.captures![0]!.id;
+
+interface Transmission {
+  body: string;
+  headers: Record<string, string>;
+}
+/** The held transmission of an event type, with PayPal's headers, as PayPal would post it. */
+async function held(eventType: string): Promise<Transmission> {
+  const t = (await sim.transmissions()).filter((x) => JSON.parse(x.body).event_type === eventType).at(-1)!;
+  return {
+    body: t.body,
+    headers: {
+      "content-type": "application/json",
+      "paypal-transmission-id": t.id,
+      "paypal-transmission-time": t.transmissionTime,
+      "paypal-transmission-sig": t.signature,
+      "paypal-cert-url": `${app.url}/paypal-simulator/rest/v1/notifications/certs/CERT-SIMULATOR-1`,
+      "paypal-auth-algo": "SHA256withRSA",
+    },
+  };
+}
+const post = (t: Transmission) => app.request(WEBHOOK, { method: "POST", body: t.body, headers: t.headers });
+const without = (h: Record<string, string>, name: string) =>
+  Object.fromEntries(Object.entries(h).filter(([k]) => k !== name));
+/** A PayPal event as a forger edits it. */
+interface Event {
+  id: string;
+  event_type: string;
+  resource: { id: string; amount?: { value: string } };
+}
+const edit = (body: string, change: (event: Event) => void) => {
+  const event = JSON.parse(body) as Event;
+  change(event);
+  return JSON.stringify(event);
+};
+
+/** Every forgery of one genuine transmission, with the status the endpoint must answer. */
+function forgeries(t: Transmission, borrowed: Transmission, otherOrder: string): [string, Transmission, number][] {
+  return [
+    ["unsigned", { body: t.body, headers: { "content-type": "application/json" } }, 400],
+    ...[
+      "paypal-transmission-id",
+      "paypal-transmission-time",
+      "paypal-transmission-sig",
+      "paypal-cert-url",
+      "paypal-auth-algo",
+    ].map((h): [string, Transmission, number] => [
+      `without ${h}`,
+      { body: t.body, headers: without(t.headers, h) },
+      400,
+    ]),
+    [
+      "a made-up signature",
+      { body: t.body, headers: { ...t.headers, "paypal-transmission-sig": randomBytes(256).toString("base64") } },
+      401,
+    ],
+    [
+      "another transmission's signature",
+      {
+        body: t.body,
+        headers: { ...t.headers, "paypal-transmission-sig": borrowed.headers["paypal-transmission-sig"]! },
+      },
+      401,
+    ],
+    [
+      "another transmission's id",
+      {
+        body: t.body,
+        headers: { ...t.headers, "paypal-transmission-id": borrowed.headers["paypal-transmission-id"]! },
+      },
+      401,
+    ],
+    [
+      "a made-up transmission id",
+      { body: t.body, headers: { ...t.headers, "paypal-transmission-id": randomUUID() } },
+      401,
+    ],
+    [
+      "the time changed",
+      { body: t.body, headers: { ...t.headers, "paypal-transmission-time": new Date(0).toISOString() } },
+      401,
+    ],
+    [
+      "a certificate elsewhere",
+      { body: t.body, headers: { ...t.headers, "paypal-cert-url": "https://attacker.example/cert.pem" } },
+      401,
+    ],
+    ["another algorithm", { body: t.body, headers: { ...t.headers, "paypal-auth-algo": "SHA1withRSA" } }, 401],
+    ["a new event id", { body: edit(t.body, (e) => (e.id = `WH-${randomUUID()}`)), headers: t.headers }, 401],
+    [
+      "the amount changed",
+      {
+        body: edit(t.body, (e) => {
+          if (e.resource.amount) e.resource.amount.value = "0.01";
+          e.resource.id += "X";
+        }),
+        headers: t.headers,
+      },
+      401,
+    ],
+    [
+      "another of our orders",
+      {
+        body: t.body
+          .split(JSON.parse(t.body).resource.custom_id ?? JSON.parse(t.body).resource.purchase_units?.[0]?.custom_id)
+          .join(otherOrder),
+        headers: t.headers,
+      },
+      401,
+    ],
+    [
+      "the event type changed",
+      {
+        body: edit(
+          t.body,
+          (e) =>
+            (e.event_type =
+              "PAYMENT.CAPTURE.COMPLETED" === e.event_type ? "PAYMENT.CAPTURE.REFUNDED" : "PAYMENT.CAPTURE.COMPLETED"),
+        ),
+        headers: t.headers,
+      },
+      401,
+    ],
+  ];
+}
+
+/** Each Checkout event type, from an order in the state before it: the order's id and the held event type. */
+const scenarios: [string, () => Promise<string>][] = [
+  [
+    "CHECKOUT.ORDER.APPROVED",
+    async () => {
+      const id = await placeOrder();
+      sim.outcomes.holdWebhooks(true);
+      await payWithCheckout(app, id);
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.COMPLETED",
+    async () => {
+      const id = await placeOrder();
+      sim.outcomes.holdWebhooks(true);
+      const checkoutId = await payWithCheckout(app, id);
+      await app.services.payments.paypal!.orders.capture(checkoutId);
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.PENDING",
+    async () => {
+      const id = await placeOrder();
+      sim.outcomes.holdWebhooks(true);
+      const checkoutId = await payWithCheckout(app, id, { how: { result: "pending" } });
+      await app.services.payments.paypal!.orders.capture(checkoutId);
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.DECLINED",
+    async () => {
+      const id = await placeOrder();
+      sim.outcomes.holdWebhooks(true);
+      const checkoutId = await payWithCheckout(app, id, { how: { result: "denied" } });
+      await app.services.payments.paypal!.orders.capture(checkoutId);
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.DENIED",
+    async () => {
+      const id = await placeOrder();
+      sim.outcomes.holdWebhooks(true);
+      const checkoutId = await payWithCheckout(app, id, { how: { result: "pending" } });
+      await app.services.payments.paypal!.orders.capture(checkoutId);
+      await sim.outcomes.settleCapture(await captureOf(checkoutId), "DENIED");
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.REFUNDED",
+    async () => {
+      const id = await placeOrder();
+      const checkoutId = await payWithCheckout(app, id);
+      await noticesSettled(app);
+      sim.outcomes.holdWebhooks(true);
+      await sim.outcomes.refundInPayPal(await captureOf(checkoutId));
+      return id;
+    },
+  ],
+  [
+    "PAYMENT.CAPTURE.REVERSED",
+    async () => {
+      const id = await placeOrder();
+      const checkoutId = await payWithCheckout(app, id);
+      await noticesSettled(app);
+      sim.outcomes.holdWebhooks(true);
+      await sim.outcomes.reverseCapture(await captureOf(checkoutId));
+      return id;
+    },
+  ],
+];
+
+describe("the REST webhook forgery and replay matrix", () => {
+  it.each(scenarios)(
+    "%s: every forgery changes nothing; the genuine one and its replays apply once",
+    async (type, setUp) => {
+      const id = await setUp();
+      await sim.webhooksSent();
+      const genuine = await held(type);
+      // Another order's approval, held too: its signature and transmission id are borrowed.
+      const borrowedFrom = await placeOrder();
+      await payWithCheckout(app, borrowedFrom);
+      await sim.webhooksSent();
+      const borrowed = (await sim.transmissions()).find((x) => !x.sentAt && x.body.includes(borrowedFrom))!;
+      const other = await placeOrder();
+      const before = await state(id);
+      const answers: string[] = [];
+      for (const [name, forged, status] of forgeries(
+        genuine,
+        borrowed
+          ? {
+              body: borrowed.body,
+              headers: { "paypal-transmission-sig": borrowed.signature, "paypal-transmission-id": borrowed.id },
+            }
+          : genuine,
+        other,
+      )) {
+        tally.cases++;
+        const res = await post(forged);
+        // A changed event type may no longer parse as its resource: refused as malformed (400) before the signature.
+        if (res.status !== status && !(name === "the event type changed" && res.status === 400))
+          answers.push(`${name}: ${res.status}, not ${status}`);
+        if (
+          JSON.stringify(await state(id)) !== JSON.stringify(before) ||
+          (await state(other)).payment_status !== "UnPaid"
+        )
+          tally.wronglyApplied.push(`${type}: ${name}`);
+      }
+      expect(answers).toEqual([]);
+      expect(tally.wronglyApplied).toEqual([]);
+      const eventId = JSON.parse(genuine.body).id as string;
+      const { rows: forgedRows } = await app.db.pool.query(
+        "select count(*)::int as n from payment_notices where event_id is null and outcome = 'rejected' and claimed_event_id is not null",
+      );
+      expect(forgedRows[0].n).toBeGreaterThan(0);
+
+      // The genuine one, posted three times at once, then sent by PayPal and resent: one notice, applied once.
+      const answered = await Promise.all([post(genuine), post(genuine), post(genuine)]);
+      expect(answered.map((a) => a.status)).toEqual([200, 200, 200]);
+      await sim.outcomes.sendHeldWebhooks();
+      await sim.outcomes.resendEvent(eventId);
+      await noticesSettled(app);
+      const { rows } = await app.db.pool.query(
+        "select outcome, times_received from payment_notices where provider = 'paypal' and event_id = $1",
+        [eventId],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].times_received).toBeGreaterThanOrEqual(4);
+      expect(rows[0].outcome).not.toBe("failed");
+      tally.replays++;
+    },
+  );
+});
