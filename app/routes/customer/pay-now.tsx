@@ -57,7 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (isAppError(error)) return data({ error: error.message }, { status: error.status });
     throw error;
   }
-  throw redirect(approveUrl, 303);
+  throw redirect(context.services.payments.browserAddress(approveUrl), 303);
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];

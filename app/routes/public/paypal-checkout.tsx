@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             result: intent === "pending" ? "pending" : intent === "denied" ? "denied" : "completed",
           });
     if (!back) return data({ error: "This PayPal order has no return address." }, { status: 409 });
-    throw redirect(back, 303);
+    throw redirect(context.services.payments.browserAddress(back), 303);
   } catch (error) {
     if (error instanceof Response) throw error;
     return data({ error: error instanceof Error ? error.message : String(error) }, { status: 409 });

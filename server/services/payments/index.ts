@@ -127,6 +127,15 @@ export function createPaymentsService(deps: {
         .limit(1);
       return Boolean(row);
     },
+    /**
+     * Where to send the browser: an address of ours (PUBLIC_URL's origin: the simulator's approval page, our return and
+     * cancel pages) as a path, so a local start stays on whichever loopback name the browser opened (its session
+     * cookie is there); PayPal's own addresses unchanged.
+     */
+    browserAddress(address: string): string {
+      const url = new URL(address);
+      return url.origin === new URL(config.publicUrl).origin ? url.pathname + url.search : address;
+    },
     /** How this server reaches itself, once it listens (the simulator's own address). */
     bindSelf(url: string) {
       selfUrl = url.replace(/\/+$/, "");
