@@ -102,6 +102,7 @@ const routes = [
 
   // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
   route("paypal-simulator", "routes/public/paypal-simulator.tsx"),
+  route("paypal-simulator/checkoutnow", "routes/public/paypal-checkout.tsx"),
 
   // For search engines
   route("sitemap.xml", "routes/seo/sitemap.ts"),

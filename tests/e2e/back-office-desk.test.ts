@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startAdminE2E, type E2EEnv } from "../support/e2e";
-import { backOfficeNav, openBackOfficeMenu, openBackOfficeSection } from "../support/pages";
+import { backOfficeNav, openBackOfficeMenu, openBackOfficeSection, payInSimulator } from "../support/pages";
 import { CookieJar } from "../support/session";
 
 /**
@@ -57,18 +57,6 @@ async function customerPage(email: string, viewport = DESKTOP): Promise<Page> {
   const page = await newPage(env.browser, env.server.url, { viewport });
   await logIn(page, email, "secret-pass-1");
   return page;
-}
-
-/** Pays an order in the simulator, as the customer, and waits for PayPal's confirmation on the return page. */
-async function payInSimulator(page: Page, orderId: string) {
-  await page.goto(`/pay-now/${orderId}`);
-  await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === `/received-payment/${orderId}`);
-  await expect
-    .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-    .toBe("Paid");
 }
 
 /**

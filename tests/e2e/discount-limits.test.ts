@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, openOrderForm, payInSimulator, register } from "../support/pages";
+import { chooseInPayPal, main, openOrderForm, payInSimulator, register, toPayPal } from "../support/pages";
 import { PAY_PAGE_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "../../domain/discounts";
 
 /**
@@ -65,9 +65,7 @@ describe("the issue's case, in the browser", () => {
     const first = await newPage(env.browser, env.server.url);
     await register(first, { email: "keeper@example.org", password: "keeper-pass-123" });
     const kept = await orderWithCode(first, "keptform");
-    await first.goto(`/pay-now/${kept}`);
-    await main(first).getByRole("button", { name: "Pay Now With PayPal" }).click();
-    await first.waitForURL((u) => u.pathname === "/paypal-simulator");
+    await toPayPal(first, kept);
 
     // In another tab, the same customer cancels the order; another customer takes the code and pays.
     const other = await first.context().newPage();
@@ -81,8 +79,7 @@ describe("the issue's case, in the browser", () => {
     await payInSimulator(second, await orderWithCode(second, "keptform"));
 
     // The kept page is paid: the order stays Cancelled, the money is on record, and the return page says so.
-    await first.getByRole("button", { name: "Pay", exact: true }).click();
-    await first.waitForURL((u) => u.pathname === `/received-payment/${kept}`);
+    await chooseInPayPal(first, kept);
     await expect.poll(() => main(first).getByTestId("payment-refused").count(), { timeout: 15_000 }).toBe(1);
     expect(await main(first).getByTestId("payment-state").getAttribute("data-status")).toBe("Cancelled");
     const uses = await env.db.pool.query(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
-import { main, openOrderForm, register } from "../support/pages";
+import { chooseInPayPal, main, openOrderForm, register, toPayPal } from "../support/pages";
 
 /**
  * A newcomer's local start (issue 10, part 8): no PUBLIC_URL, so the site's address is http://localhost:PORT, and the
@@ -37,12 +37,9 @@ describe("a newcomer's first hour", () => {
       await page.waitForURL((u) => u.pathname === "/pending-order");
       const id = new URL(page.url()).searchParams.get("order")!;
 
-      await page.goto(`/pay-now/${id}`);
-      await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-      await page.waitForURL((u) => u.pathname === "/paypal-simulator");
+      await toPayPal(page, id);
       expect(new URL(page.url()).origin).toBe(origin);
-      await page.getByRole("button", { name: "Pay", exact: true }).click();
-      await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
+      await chooseInPayPal(page, id);
       expect(new URL(page.url()).origin).toBe(origin);
       await expect
         .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
+import { payInSimulator } from "../support/pages";
 import { WAITING_CARD_TEXT } from "../../app/components/ItemsGrid";
 
 const seoTemplates = JSON.parse(
@@ -58,13 +59,7 @@ describe("visitor to member", () => {
 
     await main(customer).getByRole("link", { name: "Pay Now" }).click();
     await customer.waitForURL((u) => u.pathname === `/pay-now/${orderId}`);
-    await main(customer).getByRole("button", { name: "Pay Now With PayPal" }).click();
-    await customer.waitForURL((u) => u.pathname === "/paypal-simulator");
-    await customer.getByRole("button", { name: "Pay", exact: true }).click();
-    await customer.waitForURL((u) => u.pathname === `/received-payment/${orderId}`);
-    await expect
-      .poll(() => customer.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
-      .toBe("Paid");
+    await payInSimulator(customer, orderId, { open: false });
 
     // Paid, not yet delivered: the items stay locked, and the customer is told the payment arrived.
     await customer.goto("/dashboard");

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
-import { main, openOrderForm, register } from "../support/pages";
+import { chooseInPayPal, main, openOrderForm, register, toPayPal } from "../support/pages";
 import { CookieJar } from "../support/session";
 
 let env: E2EEnv;
@@ -60,12 +60,12 @@ describe("buying a membership", () => {
     expect(await page.getByTestId("amount").textContent()).toMatch(/^\$\d+\.\d{2} USD$/);
     expect(await main(page).getByText("Test mode: this site uses the built-in PayPal simulator").count()).toBe(1);
 
-    await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-    await page.waitForURL((u) => u.pathname === "/paypal-simulator");
-    expect(await page.getByTestId("payee").textContent()).toMatch(/@/);
-    await page.getByRole("button", { name: "Pay", exact: true }).click();
-    await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
-    // Never "paid" before PayPal's notification says so; the page updates itself when it does.
+    const amount = await page.getByTestId("amount").textContent();
+    await toPayPal(page, id, { open: false });
+    // PayPal's approval page asks for the server's price.
+    expect(await page.getByTestId("total").textContent()).toBe(amount);
+    await chooseInPayPal(page, id);
+    // Captured on return; the page shows it.
     await expect
       .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
       .toBe("Paid");
@@ -131,11 +131,8 @@ describe("buying a membership", () => {
     const page = await newPage(env.browser, env.server.url);
     await register(page, { email: "cancel@example.org", password: "buyer-pass-1" });
     const id = await order(page, "Basic");
-    await page.goto(`/pay-now/${id}`);
-    await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-    await page.waitForURL((u) => u.pathname === "/paypal-simulator");
-    await page.getByRole("button", { name: "Cancel and return to the merchant" }).click();
-    await page.waitForURL((u) => u.pathname === `/order-cancelled/${id}`);
+    await toPayPal(page, id);
+    await chooseInPayPal(page, id, "Cancel and return to the merchant");
     await expect.poll(() => page.locator("h1").textContent()).toBe("You have cancelled the payment");
     await page.waitForURL((u) => u.pathname === "/dashboard", { timeout: 10_000 });
     expect(

@@ -175,6 +175,7 @@ const FORM_PAGES = [
   "/reset-password",
   "/staff/welcome",
   "/logout",
+  "/paypal-simulator/checkoutnow",
 ];
 
 describe("hostile bodies to page forms (D6, D7)", () => {
@@ -278,32 +279,35 @@ describe("hostile bodies to page forms (D6, D7)", () => {
 });
 
 describe("the PayPal simulator pays only the order's owner (D5)", () => {
-  const payForm = async (jar: string) => {
-    const res = await fetch(server.url + `/pay-now/${ids.order}`, { headers: { cookie: jar } });
-    const html = await res.text();
-    const fields = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(
-      ([, k, v]) => [k!, v!.replace(/&amp;/g, "&")] as [string, string],
-    );
-    return new URLSearchParams([...fields, ["intent", "pay"]]).toString();
+  /** The customer's pay button: the approval page's address, whose token is the PayPal order. */
+  const startPaying = async (jar: string) => {
+    const res = await post(`/pay-now/${ids.order}`, jar, "");
+    await res.arrayBuffer();
+    expect(res.status).toBe(303);
+    return new URL(res.headers.get("location")!, server.url).searchParams.get("token")!;
   };
 
   it("a visitor or another customer pressing Pay on the customer's order changes nothing; the owner pays", async () => {
     // Fresh sessions: the form corpus above posted to /logout.
     jars.customer = await signIn(server.url, "probe-customer@example.org", "quiet-harbour-71");
     jars.other = await signIn(server.url, "probe-other@example.org", "quiet-harbour-71");
-    const body = await payForm(jars.customer);
-    expect(body).toContain(`custom=${ids.order}`);
     for (const jar of [jars.visitor, jars.other]) {
-      const res = await post("/paypal-simulator", jar, body);
+      const start = await post(`/pay-now/${ids.order}`, jar, "");
+      await start.arrayBuffer();
+      expect(start.status === 404 || toLogin(start), `pay button: status ${start.status}`).toBe(true);
+    }
+    const body = new URLSearchParams({ token: await startPaying(jars.customer), intent: "paypal" }).toString();
+    for (const jar of [jars.visitor, jars.other]) {
+      const res = await post("/paypal-simulator/checkoutnow", jar, body);
       await res.arrayBuffer();
-      expect(res.status === 403 || toLogin(res), `status ${res.status}`).toBe(true);
+      expect(res.status, `status ${res.status}`).toBe(403);
     }
     await new Promise((r) => setTimeout(r, 500));
     expect(
       (await db.pool.query("select payment_status from orders where id = $1", [ids.order])).rows[0].payment_status,
     ).toBe("UnPaid");
-    const paid = await post("/paypal-simulator", jars.customer, body);
-    expect(paid.status).toBe(302);
+    const paid = await post("/paypal-simulator/checkoutnow", jars.customer, body);
+    expect(paid.status).toBe(303);
     await expect
       .poll(
         async () =>

@@ -26,7 +26,8 @@ let paid: { id: string; orderNumber: string };
 let unpaid: { id: string; orderNumber: string };
 let spare: { id: string; orderNumber: string };
 /** What the pay screen's button posts to the simulator for the spare order (PayPal's form fields). */
-let spareCheckout: Record<string, string>;
+/** The spare order's PayPal order, made by its customer's pay button (the approval page's token). */
+let spareToken: string;
 let itemId: string;
 let packageId: string;
 
@@ -57,7 +58,7 @@ beforeAll(async () => {
   unpaid = await place();
   spare = await place();
   const customerViewer = (await app.services.accounts.viewer(new Headers({ cookie: customer.header() })))!;
-  spareCheckout = (await app.services.paypal.checkout(await app.services.orders.get(customerViewer, spare.id))).fields;
+  spareToken = (await app.services.payments.checkout!.start(customerViewer, spare.id)).checkoutId;
   await app.services.orders.pay(paid.id, PAYPAL_ACTOR, `TX-${randomBytes(4).toString("hex")}`);
   const { rows } = await app.db.pool.query("select number from orders where id = $1", [paid.id]);
   paid.orderNumber = String(rows[0].number);
@@ -125,9 +126,11 @@ describe("an Admin whose second factor is due", () => {
     expect(text).not.toContain(unpaid.orderNumber);
   });
 
-  it("pays no one else's order in the PayPal simulator", async () => {
+  it("starts no payment for, and approves none of, someone else's order (pay button, PayPal's approval page)", async () => {
     await staffDue(app.config.adminEmail!, true);
-    expect(await postForm("/paypal-simulator", admin, { ...spareCheckout, intent: "pay" })).toBe(403);
+    expect(await postForm(`/pay-now/${spare.id}`, admin, {})).toBe(404);
+    expect((await get(`/paypal-simulator/checkoutnow?token=${spareToken}`, admin)).status).toBe(403);
+    expect(await postForm("/paypal-simulator/checkoutnow", admin, { token: spareToken, intent: "paypal" })).toBe(403);
     expect(await statusOf(spare.id)).toBe("UnPaid");
   });
 
@@ -201,6 +204,6 @@ describe("the same staff with their second factor on", () => {
     expect((await get(`/item/${itemId}`, editor)).status).toBe(200);
     expect(await postForm("/my-order", admin, { orderId: unpaid.id })).toBe(200);
     expect(await statusOf(unpaid.id)).toBe("Cancelled");
-    expect(await postForm("/paypal-simulator", admin, { ...spareCheckout, intent: "pay" })).toBe(302);
+    expect(await postForm("/paypal-simulator/checkoutnow", admin, { token: spareToken, intent: "paypal" })).toBe(303);
   });
 });

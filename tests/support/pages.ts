@@ -1,5 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
+import { SIMULATOR_APPROVE_ORDER_PATH } from "../../server/services/payments/paypal/simulator";
 
 /** What people see on the site's pages, and what they do there, written once for every browser test. */
 
@@ -101,13 +102,45 @@ export async function placeOrder(
   return new URL(page.url()).searchParams.get("order")!;
 }
 
-/** The customer pays an unpaid order in the PayPal simulator and waits until the payment shows as received. */
-export async function payInSimulator(page: Page, id: string) {
-  await page.goto(`/pay-now/${id}`);
+/** The buttons of PayPal's approval page as the simulator draws it (app/routes/public/paypal-checkout.tsx). */
+export type PayPalChoice =
+  | "Pay with PayPal"
+  | "Pay by card as a guest"
+  | "Payment pending"
+  | "Payment denied"
+  | "Cancel and return to the merchant";
+
+/**
+ * "Pay Now With PayPal" on the order's pay page (opened first unless `open: false`, when the test came there by a
+ * link): our server makes the PayPal order and sends the browser to PayPal's approval page, the simulator's here.
+ */
+export async function toPayPal(page: Page, id: string, { open = true }: { open?: boolean } = {}) {
+  if (open) await page.goto(`/pay-now/${id}`);
   await main(page).getByRole("button", { name: "Pay Now With PayPal" }).click();
-  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
+  await page.waitForURL((u) => u.pathname === SIMULATOR_APPROVE_ORDER_PATH);
+}
+
+/** A button on PayPal's approval page; PayPal sends the buyer back to the order's return (or cancel) address. */
+export async function chooseInPayPal(page: Page, id: string, choice: PayPalChoice = "Pay with PayPal") {
+  await page.getByRole("button", { name: choice, exact: true }).click();
+  const back = choice.startsWith("Cancel") ? `/order-cancelled/${id}` : `/received-payment/${id}`;
+  await page.waitForURL((u) => u.pathname === back);
+}
+
+/**
+ * The customer pays an unpaid order the PayPal Checkout way (pay page, approval page, return) and waits until the
+ * payment shows as received. `choice`: with a PayPal account (the default) or by card as a guest.
+ */
+export async function payInSimulator(
+  page: Page,
+  id: string,
+  {
+    choice = "Pay with PayPal",
+    open = true,
+  }: { choice?: "Pay with PayPal" | "Pay by card as a guest"; open?: boolean } = {},
+) {
+  await toPayPal(page, id, { open });
+  await chooseInPayPal(page, id, choice);
   await expect
     .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
     .toBe("Paid");

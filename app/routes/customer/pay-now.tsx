@@ -1,10 +1,14 @@
-import { Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../../domain/format";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { PAY_PAGE_REFUSALS } from "../../../domain/discounts";
 import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
+import { isAppError } from "../../../server/lib/errors";
+
+/** Said when the site has no PayPal connection to take a one-time payment with. */
+const NO_CHECKOUT = "Payments are not set up on this site yet. Please contact the studio.";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -12,10 +16,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const unpaid = order.paymentStatus === "UnPaid" ? await context.services.orders.byId(order._id) : undefined;
   // An order whose discount code has no room left for it is not sent to PayPal: it says why (decision 060).
   const refusal = unpaid ? await context.services.discounts.payRefusal(unpaid) : null;
-  const [checkout, settings] = await Promise.all([
-    unpaid && !refusal ? context.services.paypal.checkout(order) : null,
-    context.services.settings.all(),
-  ]);
+  const settings = await context.services.settings.all();
+  // One-time payments go through PayPal Checkout: the button posts to this page's action (decision 066).
+  const checkout = Boolean(unpaid && !refusal);
   // A package that renews automatically also offers PayPal's subscription (decision 046).
   const row = checkout ? unpaid : undefined;
   const pkg = row?.packageId ? await context.services.content.get("pricing", row.packageId).catch(() => null) : null;
@@ -34,11 +37,38 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * "Pay Now With PayPal": the server makes the PayPal order for the customer's own unpaid order at its own price and
+ * sends the buyer to PayPal's approval page (303). PayPal down, a refused code, a paid order: the page says why and
+ * nothing is written (checkout.start, decision 066).
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const viewer = await requireUser(request, context);
+  const checkout = context.services.payments.checkout;
+  if (!checkout) return data({ error: NO_CHECKOUT }, { status: 503 });
+  const order = await context.services.orders.get(viewer, params.id);
+  const row = order.paymentStatus === "UnPaid" ? await context.services.orders.byId(order._id) : undefined;
+  const refusal = row ? await context.services.discounts.payRefusal(row) : null;
+  if (refusal) return data({ error: PAY_PAGE_REFUSALS[refusal] }, { status: 409 });
+  let approveUrl: string;
+  try {
+    ({ approveUrl } = await checkout.start(viewer, order._id));
+  } catch (error) {
+    if (isAppError(error)) return data({ error: error.message }, { status: error.status });
+    throw error;
+  }
+  throw redirect(context.services.payments.browserAddress(approveUrl), 303);
+}
+
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
 
-/** The order summary and the form that posts to PayPal (spec 1: cmd _xclick and the return addresses). */
+/**
+ * The order summary and the pay button (spec 1). The spec's form posted `cmd=_xclick` to PayPal; it now posts to this
+ * page, which starts PayPal Checkout (decision 066). Automatic renewal keeps PayPal's Subscribe button.
+ */
 export default function PayNow({
   loaderData: { order, checkout, subscribe, codeRefused, mode, autoActivate },
+  actionData,
 }: Route.ComponentProps) {
   return (
     <section className="bg-sand/60">
@@ -71,10 +101,16 @@ export default function PayNow({
                     : "Test mode: payments go to the PayPal sandbox. No real money moves."}
                 </p>
               ) : null}
-              <form method="post" action={checkout.action} className="mt-8">
-                {Object.entries(checkout.fields).map(([name, value]) => (
-                  <input key={name} type="hidden" name={name} value={value} />
-                ))}
+              {actionData?.error ? (
+                <p
+                  className="mt-8 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900 ring-1 ring-red-200"
+                  role="alert"
+                  data-testid="pay-error"
+                >
+                  {actionData.error}
+                </p>
+              ) : null}
+              <form method="post" className="mt-8">
                 <button
                   type="submit"
                   className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"

@@ -9,14 +9,22 @@ import { CheckIcon } from "../../components/StrokeIcon";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
+  // Back from PayPal's approval page (`token`: the PayPal order): capture now; a reload, a second return or the webhook
+  // having come first change nothing more (checkout.returned, decision 066).
+  const token = new URL(request.url).searchParams.get("token");
+  const { checkout } = context.services.payments;
+  const back = token && checkout ? await checkout.returned(viewer, params.id, token.slice(0, 64)) : null;
   const order = await context.services.orders.get(viewer, params.id);
   // PayPal took a payment the order could not take (decision 060: its code used up meanwhile; or an amount not asked
   // for): it is on record for the studio to refund, and the customer is told so instead of waiting for nothing.
   const refused =
     order.paymentStatus !== "Paid" &&
-    (await context.services.paypal.events(order._id)).some(
-      (e) => e.outcome === "rejected" && e.paymentStatus === "Completed",
-    );
+    (back?.outcome === "refused" ||
+      back?.outcome === "flagged" ||
+      (await context.services.payments.paymentRefused(order._id)) ||
+      (await context.services.paypal.events(order._id)).some(
+        (e) => e.outcome === "rejected" && e.paymentStatus === "Completed",
+      ));
   const { kind } = rowAction(
     { ...order, id: order._id, membershipValid: order.membershipValid ? new Date(order.membershipValid) : null },
     context.services.now(),
@@ -39,7 +47,8 @@ const REFUSED_TEXT =
 
 export default function ReceivedPayment({ loaderData: { order, stage, refused, timeZone } }: Route.ComponentProps) {
   const revalidator = useRevalidator();
-  const waiting = order.paymentStatus === "UnPaid" && !refused;
+  const denied = order.paymentStatus === "UnPaid" && order.providerStatus === "Denied" && !refused;
+  const waiting = order.paymentStatus === "UnPaid" && !refused && !denied;
   // A cancelled order is watched too: a payment PayPal took from a page kept open may still be on its way to us.
   const watching = waiting || (order.paymentStatus === "Cancelled" && !refused);
   const [gaveUp, setGaveUp] = useState(false);
@@ -107,6 +116,17 @@ export default function ReceivedPayment({ loaderData: { order, stage, refused, t
               <p className="mt-3 text-sm text-mist" role="alert" data-testid="payment-refused">
                 {REFUSED_TEXT}
               </p>
+            </>
+          ) : denied ? (
+            <>
+              <h1 className="text-3xl text-forest">PayPal declined this payment</h1>
+              <p className="mt-3 text-sm text-mist" role="alert" data-testid="payment-denied">
+                Nothing was charged and your order is still open. You can try again, with another card or PayPal
+                account.
+              </p>
+              <a href={`/pay-now/${order._id}`} className="btn-dark mt-6 inline-flex">
+                Try again
+              </a>
             </>
           ) : waiting ? (
             <>

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { orders, paymentCheckouts } from "../../db/schema";
 import { AppError } from "../../lib/errors";
@@ -53,7 +53,14 @@ export function createCheckoutService(deps: {
       const order = await deps.orders.get(viewer, orderId);
       if (order.paymentStatus !== "UnPaid")
         throw new AppError(409, `This order is ${order.paymentStatus} and needs no payment.`);
-      const requestId = `checkout-${order._id}-${deps.now().toISOString().slice(0, 10)}`;
+      // A checkout PayPal already finished without paying the order (denied) cannot be approved again: the next try
+      // is a new PayPal order, so the key counts the finished ones.
+      const [counted] = await db
+        .select({ finished: count() })
+        .from(paymentCheckouts)
+        .where(and(eq(paymentCheckouts.orderId, order._id), eq(paymentCheckouts.status, "captured")));
+      const finished = counted?.finished ?? 0;
+      const requestId = `checkout-${order._id}-${deps.now().toISOString().slice(0, 10)}${finished ? `-${finished}` : ""}`;
       try {
         const made = await provider.createCheckout({
           orderId: order._id,

@@ -1,4 +1,7 @@
+import { and, eq, inArray } from "drizzle-orm";
 import type { Config } from "../../config";
+import { paymentNotices } from "../../db/schema";
+import { isId } from "../../lib/errors";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import type { OrdersService } from "../orders";
@@ -22,7 +25,10 @@ export function createPaymentsService(deps: {
   config: Config;
   logger: Logger;
   now: () => Date;
-  orders: Pick<OrdersService, "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId">;
+  orders: Pick<
+    OrdersService,
+    "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+  >;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -101,6 +107,34 @@ export function createPaymentsService(deps: {
       }
       webhookId = id;
       return id;
+    },
+    /**
+     * Whether the provider took money for this order that the order could not take (its code used up meanwhile,
+     * decision 060, or money that did not match): a payment notice refused or flagged. The return page says so.
+     */
+    async paymentRefused(orderId: string): Promise<boolean> {
+      if (!isId(orderId)) return false;
+      const [row] = await deps.db
+        .select({ id: paymentNotices.id })
+        .from(paymentNotices)
+        .where(
+          and(
+            eq(paymentNotices.orderId, orderId),
+            inArray(paymentNotices.outcome, ["refused", "flagged"]),
+            inArray(paymentNotices.noticeType, ["payment.completed", "checkout.approved"]),
+          ),
+        )
+        .limit(1);
+      return Boolean(row);
+    },
+    /**
+     * Where to send the browser: an address of ours (PUBLIC_URL's origin: the simulator's approval page, our return and
+     * cancel pages) as a path, so a local start stays on whichever loopback name the browser opened (its session
+     * cookie is there); PayPal's own addresses unchanged.
+     */
+    browserAddress(address: string): string {
+      const url = new URL(address);
+      return url.origin === new URL(config.publicUrl).origin ? url.pathname + url.search : address;
     },
     /** How this server reaches itself, once it listens (the simulator's own address). */
     bindSelf(url: string) {

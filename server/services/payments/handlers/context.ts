@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { checkPayment } from "../../../../domain/payment-check";
 import type { Db } from "../../../db/client";
 import { orders } from "../../../db/schema";
-import { isId, isUniqueViolation } from "../../../lib/errors";
+import { isAppError, isId, isUniqueViolation } from "../../../lib/errors";
 import { PAYPAL_ACTOR, type OrdersService } from "../../orders";
 import type { Money, Notice, NoticeType, PaymentProvider, PaymentResult } from "../provider";
 
@@ -17,7 +17,10 @@ export interface Handled {
 /** What every handler may use: the order commands (the only writer of `orders`), the provider, our account. */
 export interface HandlerContext {
   db: Db;
-  orders: Pick<OrdersService, "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId">;
+  orders: Pick<
+    OrdersService,
+    "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+  >;
   provider: PaymentProvider;
   /** Our merchant account at the provider, when known (the money check's receiver). */
   receiver: string | null;
@@ -76,6 +79,12 @@ export async function applyPayment(
   } catch (error) {
     if (isUniqueViolation(error))
       return { outcome: "duplicate", reason: `payment ${payment.paymentId} was applied before`, orderId };
+    // The order cannot take the money (its code used up meanwhile, decision 060): refused, not retried, and every
+    // admin told once per payment to refund it, as on the Standard listener.
+    if (isAppError(error) && error.status === 409) {
+      await ctx.orders.paymentNotApplied(check.orderId, payment.paymentId, Number(payment.amount.value), error.message);
+      return { outcome: "refused", reason: error.message, orderId };
+    }
     throw error;
   }
 }
