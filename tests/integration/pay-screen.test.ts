@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCOUNT_HOLD_MS } from "../../domain/discounts";
-import { demoContent } from "../../server/seed/demo-content";
 import { PROVIDER_DOWN } from "../../server/services/payments/checkout";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
-import { noticesSettled } from "../support/paypal";
+import { demoPackage, noticesSettled, placeOrderFor } from "../support/paypal";
 import type { CookieJar } from "../support/session";
 
 /**
@@ -27,11 +26,9 @@ beforeAll(async () => {
     { pages: true, now: () => new Date(clock) },
   );
   sim = app.services.payments.simulator!;
-  await app.services.content.insertMany(demoContent);
+  basic = await demoPackage(app);
   await app.services.accounts.ensureFirstAdmin();
   admin = await signInAsAdmin(app);
-  const pricing = (await (await app.request("/api/pricings")).json()) as { _id: string; packageName: string }[];
-  basic = pricing.find((p) => p.packageName === "Basic")!;
   buyer = await signUp(app, "pay-buyer@example.org");
   other = await signUp(app, "pay-other@example.org");
   await app.services.payments.registerWebhook();
@@ -41,15 +38,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function placeOrder(jar = buyer, discountCode?: string) {
-  const res = await app.request("/api/new-order", {
-    method: "POST",
-    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK", discountCode },
-    jar,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as { insertedId: string }).insertedId;
-}
+const placeOrder = (jar = buyer, discountCode?: string) => placeOrderFor(app, jar, basic._id, discountCode);
 const post = (path: string, jar: CookieJar, fields: Record<string, string> = {}) =>
   app.request(path, {
     method: "POST",

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
 import { PROVIDER_DOWN, RECONCILE_AFTER_MS } from "../../server/services/payments/checkout";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { customerViewer, noticesSettled, payWithCheckout } from "../support/paypal";
+import { customerViewer, demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 
 /**
  * Issue 34 part 2: one-time payments on PayPal Checkout through the checkout service: the checkout made at the
@@ -16,23 +16,13 @@ let sim: PayPalRestSimulator;
 let clock = new Date("2026-11-27T12:00:00Z");
 let basic: { _id: string; packagePrice: number };
 let customer: { id: string; email: string };
-const jar = new CookieJar();
+let jar: CookieJar;
 
 beforeAll(async () => {
   app = await startTestApp({}, { now: () => clock });
   sim = app.services.payments.simulator!;
-  await app.services.content.insertMany(demoContent);
-  const pricing = (await (await app.request("/api/pricings")).json()) as {
-    _id: string;
-    packagePrice: number;
-    packageName: string;
-  }[];
-  basic = pricing.find((p) => p.packageName === "Basic")!;
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "checkout-payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
-    jar,
-  });
+  basic = await demoPackage(app);
+  jar = await signUp(app, "checkout-payer@example.org");
   const { rows } = await app.db.pool.query("select id, email from \"user\" where email = 'checkout-payer@example.org'");
   customer = rows[0];
   await app.services.payments.registerWebhook();
@@ -42,14 +32,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function placeOrder() {
-  const res = await app.request("/api/new-order", {
-    method: "POST",
-    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK" },
-    jar,
-  });
-  return ((await res.json()) as { insertedId: string }).insertedId;
-}
+const placeOrder = () => placeOrderFor(app, jar, basic._id);
 const orderRow = async (id: string) => (await app.db.pool.query("select * from orders where id = $1", [id])).rows[0];
 const checkoutStatus = async (orderId: string) =>
   (await app.db.pool.query("select status from payment_checkouts where order_id = $1", [orderId])).rows[0]?.status;

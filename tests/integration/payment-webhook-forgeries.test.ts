@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { noticesSettled, payWithCheckout } from "../support/paypal";
+import { demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 
 /**
  * Issue 34 ("Faults"): the forgery and replay matrix of PayPal's REST webhooks, like the IPN one
@@ -15,25 +15,15 @@ import { noticesSettled, payWithCheckout } from "../support/paypal";
 let app: TestApp;
 let sim: PayPalRestSimulator;
 let basic: { _id: string; packagePrice: number };
-const jar = new CookieJar();
+let jar: CookieJar;
 const WEBHOOK = "/api/payments/paypal/webhook";
 const tally = { cases: 0, wronglyApplied: [] as string[], replays: 0 };
 
 beforeAll(async () => {
   app = await startTestApp();
   sim = app.services.payments.simulator!;
-  await app.services.content.insertMany(demoContent);
-  const pricing = (await (await app.request("/api/pricings")).json()) as {
-    _id: string;
-    packagePrice: number;
-    packageName: string;
-  }[];
-  basic = pricing.find((p) => p.packageName === "Basic")!;
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "forgery-payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
-    jar,
-  });
+  basic = await demoPackage(app);
+  jar = await signUp(app, "forgery-payer@example.org");
   await app.services.payments.registerWebhook();
 });
 afterAll(async () => {
@@ -44,14 +34,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function placeOrder() {
-  const res = await app.request("/api/new-order", {
-    method: "POST",
-    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK" },
-    jar,
-  });
-  return ((await res.json()) as { insertedId: string }).insertedId;
-}
+const placeOrder = () => placeOrderFor(app, jar, basic._id);
 const state = async (id: string) =>
   (await app.db.pool.query("select payment_status, provider_status, txn_id from orders where id = $1", [id])).rows[0];
 const captureOf = async (checkoutId: string) =>

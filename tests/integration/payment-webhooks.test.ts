@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { noticesSettled, payWithCheckout } from "../support/paypal";
+import { demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 
 /**
  * Issue 34 part 1: PayPal's REST webhooks through the payments module's controller (POST /api/payments/paypal/webhook),
@@ -13,38 +13,21 @@ import { noticesSettled, payWithCheckout } from "../support/paypal";
 let app: TestApp;
 let sim: PayPalRestSimulator;
 let basic: { _id: string; packagePrice: number };
-const customer = new CookieJar();
+let customer: CookieJar;
 const WEBHOOK = "/api/payments/paypal/webhook";
 
 beforeAll(async () => {
   app = await startTestApp();
   sim = app.services.payments.simulator!;
-  await app.services.content.insertMany(demoContent);
-  const pricing = (await (await app.request("/api/pricings")).json()) as {
-    _id: string;
-    packagePrice: number;
-    packageName: string;
-  }[];
-  basic = pricing.find((p) => p.packageName === "Basic")!;
-  await app.request("/api/auth/sign-up/email", {
-    method: "POST",
-    json: { email: "rest-payer@example.org", password: "quiet-harbour-71", name: "", acceptTerms: true },
-    jar: customer,
-  });
+  basic = await demoPackage(app);
+  customer = await signUp(app, "rest-payer@example.org");
 });
 afterAll(async () => {
   await sim?.webhooksSent();
   await app?.close();
 });
 
-async function placeOrder() {
-  const res = await app.request("/api/new-order", {
-    method: "POST",
-    json: { packageId: basic._id, customerName: "P", customerAddress: "A", customerCountry: "UK" },
-    jar: customer,
-  });
-  return ((await res.json()) as { insertedId: string }).insertedId;
-}
+const placeOrder = () => placeOrderFor(app, customer, basic._id);
 const orderRow = async (id: string) => (await app.db.pool.query("select * from orders where id = $1", [id])).rows[0];
 const noticesOf = async (orderId: string) =>
   (

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
+import { expect } from "vitest";
+import { demoContent } from "../../server/seed/demo-content";
 import type { Viewer } from "../../server/services/accounts";
 import type { TestApp } from "./app";
+import type { CookieJar } from "./session";
 
 /** Anything that runs a query: a pool, a client. */
 interface Queryable {
@@ -133,4 +136,31 @@ export async function noticesSettled(app: Pick<TestApp, "services" | "db">): Pro
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("the simulator's webhooks were not all applied in 10 s");
+}
+
+/** The demo content (its packages among it) in the site, and one of its packages, "Basic" unless named. */
+export async function demoPackage(app: Pick<TestApp, "services" | "request">, name = "Basic") {
+  await app.services.content.insertMany(demoContent);
+  const pricing = (await (await app.request("/api/pricings")).json()) as {
+    _id: string;
+    packagePrice: number;
+    packageName: string;
+  }[];
+  return pricing.find((p) => p.packageName === name)!;
+}
+
+/** A customer's new unpaid order for a package, placed as the order form places it: its id. */
+export async function placeOrderFor(
+  app: Pick<TestApp, "request">,
+  jar: CookieJar,
+  packageId: string,
+  discountCode?: string,
+): Promise<string> {
+  const res = await app.request("/api/new-order", {
+    method: "POST",
+    json: { packageId, customerName: "P", customerAddress: "A", customerCountry: "UK", discountCode },
+    jar,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { insertedId: string }).insertedId;
 }
