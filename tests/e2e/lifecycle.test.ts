@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { get } from "node:http";
+import { Agent, get, request } from "node:http";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -92,7 +92,14 @@ const workersOf = (pid: number) =>
     .map(Number)
     .filter((child) => {
       try {
-        return readFileSync(`/proc/${child}/cmdline`, "utf8").includes("build/server/main.js");
+        // A cluster worker carries NODE_UNIQUE_ID. A process the app spawns (initdb, the database server) is, for the
+        // moment between its fork and its exec, a copy of the app with the same command line but not that variable.
+        return (
+          readFileSync(`/proc/${child}/cmdline`, "utf8").includes("build/server/main.js") &&
+          readFileSync(`/proc/${child}/environ`, "utf8")
+            .split("\0")
+            .some((v) => v.startsWith("NODE_UNIQUE_ID="))
+        );
       } catch {
         return false;
       }
@@ -180,4 +187,39 @@ describe("several processes (WEB_CONCURRENCY)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("a stop while a request is in flight", () => {
+  it("answers it, then closes its kept-alive connection at once instead of waiting out the keep-alive", async () => {
+    const app = await startBuiltServer();
+    const body = JSON.stringify({ name: "Ann", email: "ann@example.org", subject: "Hello", message: "In flight" });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      // Half the body is sent: the request is in flight (not idle) when the stop comes, like the app's own call to its
+      // PayPal simulator at the start.
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${app.url}/api/add-message`,
+          { method: "POST", agent, headers: { "content-type": "application/json", "content-length": body.length } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => req.end(body.slice(10)), 1_000);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const asked = Date.now();
+      const stopped = app.stop("SIGINT");
+      expect(await answered).toBe(201);
+      expect(await stopped, `clean stop:\n${app.output().slice(-2000)}`).toBe(0);
+      // Without closing the connection once it went idle, the stop waited for it until the 20 s limit (exit 1).
+      expect(Date.now() - asked).toBeLessThan(10_000);
+    } finally {
+      agent.destroy();
+      if (app.process.exitCode === null) app.process.kill("SIGKILL");
+    }
+  }, 60_000);
 });
