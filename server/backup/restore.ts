@@ -5,11 +5,12 @@ import { createInterface } from "node:readline";
 import type { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import pg from "pg";
+import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { JobInsert, PgBoss } from "pg-boss";
 import tar from "tar-stream";
 import { version as appVersion } from "../../package.json";
+import { createPool } from "../db/client";
 import { startEmbeddedPostgres } from "../db/embedded";
 import { acquireAppLock } from "../db/lock";
 import type { Logger } from "../lib/logger";
@@ -67,12 +68,11 @@ export async function restoreBackup(
   const started = Date.now();
   const manifest = await readManifest(file);
   checkRestorable(manifest);
-  const pool = new pg.Pool({
+  const pool = createPool({
     ...(typeof target === "string" ? { connectionString: target } : target),
     max: 3,
     application_name: "atelier-restore",
   });
-  pool.on("error", () => undefined);
   try {
     await refuseNonEmpty(pool);
     let installed = false;

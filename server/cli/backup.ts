@@ -4,10 +4,10 @@
  * app is stopped, the embedded server started for the backup and stopped after it (docs/decisions/033).
  */
 import path from "node:path";
-import pg from "pg";
 import { createBackup } from "../backup/create";
 import { keyCounts } from "../backup/manifest";
 import { ConfigError, loadConfig } from "../config";
+import { createPool } from "../db/client";
 import { commandConnection } from "../db/command-connection";
 import { AppLockError } from "../db/lock";
 import { createLogger } from "../lib/logger";
@@ -18,7 +18,7 @@ try {
   const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
   const dir = process.argv[2] ? path.resolve(process.env.INIT_CWD ?? ".", process.argv[2]) : config.backup.dir;
   const { connection, server, close } = await commandConnection(config, logger);
-  const pool = new pg.Pool({
+  const pool = createPool({
     ...(typeof connection === "string" ? { connectionString: connection } : connection),
     max: 1,
     application_name: "atelier-backup",

@@ -14,6 +14,22 @@ export interface Database {
 }
 
 /**
+ * A pg pool whose connections' errors are always heard. pg emits 'error' on a client whose server went away, and
+ * pg-pool takes its own listener off a client it hands out: a connection lost while checked out (a transaction, a
+ * backup's snapshot) would be an uncaught exception that stops the process. The statement in flight, or the next one,
+ * rejects with the same error and the pool drops the broken client when it is released, so hearing it is enough.
+ */
+export function createPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  const heard = () => {
+    /* the caller's statement reports the outage */
+  };
+  pool.on("connect", (client) => client.on("error", heard));
+  pool.on("error", heard); // a broken idle client: the pool drops it; the next query reports the outage
+  return pool;
+}
+
+/**
  * A pooled connection to any PostgreSQL: the embedded one (socket config) or DATABASE_URL. The app's processes give
  * DATABASE_POOL_SIZE and a name telling their host (server/db/capacity.ts: poolOptions).
  */
@@ -22,15 +38,12 @@ export function connect(
   options: { max?: number; applicationName?: string } = {},
 ): Database {
   const config: pg.PoolConfig = typeof connection === "string" ? { connectionString: connection } : { ...connection };
-  const pool = new pg.Pool({
+  const pool = createPool({
     ...config,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
     application_name: options.applicationName ?? "atelier",
-  });
-  pool.on("error", () => {
-    /* a broken idle client is dropped by the pool; the next query reports the outage */
   });
   const db = drizzle(pool, { schema });
   const unobserve = observePool("app", pool, pool.options.max ?? 10); // its use and waits in /metrics
