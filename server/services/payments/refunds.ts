@@ -204,13 +204,16 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
     return o;
   }
 
-  /** Which rail paid the order: a Checkout capture (a checkout of ours captured, or a completed notice applied). */
+  /**
+   * Which rail paid the order: Checkout when a checkout of ours was made for it (new payments never use Standard) or a
+   * REST notice paid it; otherwise an IPN did (Payments Standard).
+   */
   async function railOf(o: { id: string; txnId: string | null; paymentMethod: string | null }): Promise<PaymentRail> {
     if (!o.txnId || o.paymentMethod !== "PayPal") return "none";
     const [checkout] = await db
       .select({ id: paymentCheckouts.id })
       .from(paymentCheckouts)
-      .where(and(eq(paymentCheckouts.orderId, o.id), eq(paymentCheckouts.status, "captured")))
+      .where(eq(paymentCheckouts.orderId, o.id))
       .limit(1);
     if (checkout) return "checkout";
     const [notice] = await db
@@ -220,7 +223,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
         and(
           eq(paymentNotices.orderId, o.id),
           eq(paymentNotices.outcome, "applied"),
-          inArray(paymentNotices.noticeType, ["payment.completed", "subscription.payment"]),
+          inArray(paymentNotices.noticeType, ["checkout.approved", "payment.completed", "subscription.payment"]),
         ),
       )
       .limit(1);
@@ -338,7 +341,8 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
       } catch (error) {
         if (error instanceof PayPalUnavailableError) {
           logger.warn({ error, orderId: o.id }, "refund: PayPal did not answer");
-          throw new AppError(503, REFUND_PROVIDER_DOWN);
+          // 502: the provider behind us failed (a 503 here means our database is away).
+          throw new AppError(502, REFUND_PROVIDER_DOWN);
         }
         if (error instanceof PayPalRefusedError) {
           logger.warn({ orderId: o.id, issues: error.issues, debugId: error.debugId }, "refund refused by PayPal");
