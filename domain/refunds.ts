@@ -10,6 +10,10 @@ import { moneyCents } from "./payment-check";
 export const REFUND_WINDOW_DAYS = 180;
 const DAY_MS = 86_400_000;
 
+/** Where the order screen's refund button would be, for a Payments Standard payment (the REST API cannot refund it). */
+export const REFUND_IN_DASHBOARD =
+  "Refund this payment in PayPal's dashboard: it was taken through PayPal Payments Standard, which this site cannot refund. PayPal then tells this site, and the order follows.";
+
 /** An order's price (a stored decimal) as whole cents. */
 export const priceCents = (price: number): number => Math.round(price * 100);
 

@@ -1,6 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { centsValue, decideRefund, refundDeadline, tallyRefunds, type RefundKind } from "../../../domain/refunds";
+import {
+  centsValue,
+  decideRefund,
+  REFUND_IN_DASHBOARD,
+  refundDeadline,
+  tallyRefunds,
+  type RefundKind,
+} from "../../../domain/refunds";
+
+export { REFUND_IN_DASHBOARD };
 import { moneyCents } from "../../../domain/payment-check";
 import type { Db } from "../../db/client";
 import { orders, paymentCheckouts, paymentNotices, paymentRefunds } from "../../db/schema";
@@ -16,10 +25,6 @@ import type { Money, PaymentProvider } from "./provider";
 /** What the order screen says when PayPal does not answer: nothing recorded, and trying again cannot refund twice. */
 export const REFUND_PROVIDER_DOWN =
   "PayPal is not answering right now, so no refund was recorded. Please try again in a few minutes: trying again cannot refund the customer twice.";
-/** Where a refund of a Payments Standard payment is made (the REST API cannot reach it). */
-export const REFUND_IN_DASHBOARD =
-  "This payment was taken through PayPal Payments Standard: refund it in PayPal's dashboard. The refund then shows here when PayPal tells us.";
-
 /**
  * How an order was paid, for refunds: `checkout` (PayPal Checkout: its txn id is a capture the REST API refunds),
  * `standard` (Payments Standard's IPN paid it: only PayPal's dashboard refunds it), `none` (not paid through PayPal).
