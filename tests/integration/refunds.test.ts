@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { centsValue } from "../../domain/refunds";
 import { PAYPAL_ACTOR } from "../../server/services/orders";
 import { REFUND_IN_DASHBOARD, REFUND_PROVIDER_DOWN } from "../../server/services/payments/refunds";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
@@ -275,4 +277,93 @@ describe("refunds from the order screen through PayPal", () => {
     expect(panel.status).toBe(200);
     expect(await panel.json()).toMatchObject({ rail: "checkout", remaining: "49.00", open: true });
   });
+});
+
+describe("any order of refund, reversal, webhook and duplicate events ends in the one correct state", () => {
+  it(
+    "property: PayPal's refunds recorded once each, the order as the refunds and the reversal make it",
+    { timeout: 240_000 },
+    async () => {
+      type Step =
+        "refund-part" | "refund-dashboard" | "refund-rest" | "double-submit" | "reverse" | "webhooks" | "resend";
+      const all: Step[] = [
+        "refund-part",
+        "refund-dashboard",
+        "refund-rest",
+        "double-submit",
+        "reverse",
+        "webhooks",
+        "resend",
+      ];
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.shuffledSubarray(all, { minLength: 1 }), async (steps) => {
+          runs++;
+          const id = await paidOrder();
+          const { txn_id: capture, membership_valid: days } = await orderRow(id);
+          sim.outcomes.holdWebhooks(true);
+          // The order screen as opened now: it shows the refunds recorded so far.
+          const screen = async (amount: string) => post(id, { amount, seen: (await refundRows(id)).length });
+          for (const step of steps) {
+            // PayPal refuses what can no longer be refunded (reversed, refunded in full): that is part of the play.
+            const paypal = async (play: () => Promise<unknown>) => play().catch(() => undefined);
+            if (step === "refund-part") await screen("10.00");
+            if (step === "refund-rest") await screen("");
+            if (step === "double-submit") {
+              const seen = (await refundRows(id)).length;
+              await Promise.all([post(id, { amount: "2.00", seen }), post(id, { amount: "2.00", seen })]);
+            }
+            if (step === "refund-dashboard")
+              await paypal(() => sim.outcomes.refundInPayPal(capture, { currency_code: "USD", value: "5.00" }));
+            if (step === "reverse") await paypal(() => sim.outcomes.reverseCapture(capture));
+            if (step === "webhooks") {
+              await sim.outcomes.sendHeldWebhooks();
+              await noticesSettled(app);
+              sim.outcomes.holdWebhooks(true);
+            }
+            if (step === "resend") {
+              const sent = (await sim.transmissions()).filter((t) => t.body.includes(capture));
+              for (const t of sent) await sim.outcomes.resendEvent(t.eventId);
+            }
+          }
+          await sim.outcomes.sendHeldWebhooks();
+          sim.outcomes.holdWebhooks(false);
+          await noticesSettled(app);
+          // What PayPal did: its refunds of the capture (each told by one REFUNDED event) and whether it was reversed.
+          const events = (await sim.transmissions())
+            .map(
+              (t) =>
+                JSON.parse(t.body) as {
+                  id: string;
+                  event_type: string;
+                  resource: { id: string; amount: { value: string }; links?: { href: string }[] };
+                },
+            )
+            .filter((e) => JSON.stringify(e.resource.links ?? []).includes(capture));
+          const refundsAtPayPal = new Map(
+            events
+              .filter((e) => e.event_type === "PAYMENT.CAPTURE.REFUNDED")
+              .map((e) => [e.resource.id, e.resource.amount.value]),
+          );
+          const reversed = events.some((e) => e.event_type === "PAYMENT.CAPTURE.REVERSED");
+          const rows = await refundRows(id);
+          expect(new Map(rows.map((r) => [r.refund_id, centsValue(r.amount_cents)]))).toEqual(refundsAtPayPal);
+          expect(rows.every((r) => r.applied_at !== null)).toBe(true);
+          const total = rows.reduce((sum, r) => sum + r.amount_cents, 0);
+          const order = await orderRow(id);
+          const refunded = reversed || total >= 4900;
+          expect(order.payment_status).toBe(refunded ? "Refunded" : "Paid");
+          if (refunded) expect(order.membership_valid).toBeNull();
+          else expect(order.membership_valid.getTime()).toBe(days.getTime());
+          const { rows: entries } = await app.db.pool.query(
+            "select count(*)::int as n from activity_log where record_id = $1 and changes->'paymentStatus'->>'after' = 'Refunded'",
+            [id],
+          );
+          expect(entries[0].n).toBe(refunded ? 1 : 0);
+        }),
+        { numRuns: 20 },
+      );
+      console.info(`refund event orders: ${runs} runs, each in its one correct state`);
+    },
+  );
 });
