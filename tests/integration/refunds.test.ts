@@ -265,6 +265,18 @@ describe("refunds from the order screen through PayPal", () => {
     expect(await res.text()).toContain(REFUND_IN_DASHBOARD);
   });
 
+  it("an erased customer's refunds keep their amounts and lose the note and the reason", async () => {
+    const id = await paidOrder();
+    expect(
+      (await post(id, { amount: "1.00", reason: "Asked by Maya", note: "Dear Maya, as agreed.", seen: 0 })).status,
+    ).toBe(201);
+    const { rows } = await app.db.pool.query("select user_id from orders where id = $1", [id]);
+    await app.services.privacy.eraseCustomer(rows[0].user_id, adminActor);
+    expect(await refundRows(id)).toMatchObject([{ amount_cents: 100, reason: null, note: null }]);
+    // The customer's remaining orders are gone with them: a new one for the next tests.
+    jar = await signUp(app, "refunds-payer-2@example.org");
+  });
+
   it("only the Admin refunds: an Editor, a customer and a visitor are refused, and PayPal is not asked", async () => {
     const id = await paidOrder();
     const calls = refundCalls().length;
