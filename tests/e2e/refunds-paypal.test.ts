@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUND_IN_DASHBOARD } from "../../domain/refunds";
 import { silentLogger } from "../../server/lib/logger";
 import { createPayPalRestSimulator, type PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { axeViolations } from "../support/axe";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { outbox } from "../support/mail";
@@ -67,6 +68,7 @@ describe("refunds from the order screen, through PayPal", () => {
     const terms = await panel(admin).getByTestId("refund-terms").textContent();
     expect(terms).toContain("PayPal refunds a payment only within 180 days of it: this one can be refunded until");
     expect(terms).toContain("A part refund keeps the customer's membership days.");
+    expect(await axeViolations(admin)).toEqual([]);
     for (const size of [DESKTOP, PHONE]) {
       await admin.setViewportSize(size);
       await admin.screenshot({ path: `/tmp/hR-refund-panel-${size.width}.png`, fullPage: true });
@@ -118,6 +120,10 @@ describe("refunds from the order screen, through PayPal", () => {
       .poll(() => panel(admin).getByTestId("refund-summary").textContent())
       .toContain("Refunded so far: $10.50.");
     await admin.screenshot({ path: "/tmp/hR-refund-part-1280.png", fullPage: true });
+    await admin.setViewportSize(PHONE);
+    await admin.screenshot({ path: "/tmp/hR-refund-part-390.png", fullPage: true });
+    await admin.setViewportSize(DESKTOP);
+    expect(await axeViolations(admin)).toEqual([]);
     await expect
       .poll(() => mailsTo(email).filter((m) => m.subject.startsWith("$10.50")).length, { timeout: 15_000 })
       .toBe(1);

@@ -326,7 +326,7 @@ function RefundPanel({
       ) : null}
       {panel.refunds.length ? (
         <div className="mt-4 overflow-x-auto">
-          <table className="w-full min-w-[32rem] text-left text-sm" data-testid="refund-list">
+          <table className="w-full text-left text-sm" data-testid="refund-list">
             <thead className="text-xs text-mist">
               <tr>
                 <th className="py-1 pr-4 font-normal">Amount</th>
@@ -381,7 +381,6 @@ function RefundPanel({
             inputMode="decimal"
             autoComplete="off"
             placeholder={panel.remaining}
-            aria-describedby="refund-amount-hint"
           />
           <p id="refund-amount-hint" className="self-end text-xs text-mist md:pb-3">
             Leave it blank to refund everything that is left (${panel.remaining}).
