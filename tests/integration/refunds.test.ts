@@ -107,7 +107,13 @@ describe("refunds from the order screen through PayPal", () => {
     expect(after.payment_status).toBe("Paid");
     expect(after.membership_valid.getTime()).toBe(before.membership_valid.getTime());
     const panel = await refunds().panel(id);
-    expect(panel).toMatchObject({ rail: "checkout", refunded: "10.50", remaining: "38.50", kind: "part", open: true });
+    expect(panel).toMatchObject({
+      rail: "checkout",
+      refunded: "10.50",
+      remaining: "38.50",
+      kind: "part",
+      state: "open",
+    });
     const mails = (await mailsFor("refunds-payer@example.org")).filter((m) => m.subject.startsWith("$10.50"));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain("For the late start.");
@@ -146,7 +152,7 @@ describe("refunds from the order screen through PayPal", () => {
     try {
       clock = new Date(clock.getTime() + 181 * 86_400_000);
       const panel = await refunds().panel(id);
-      expect(panel.open).toBe(false);
+      expect(panel.state).toBe("too-late");
       expect(new Date(panel.deadline!).getTime()).toBe((await orderRow(id)).paid_at.getTime() + 180 * 86_400_000);
       const res = await post(id, { amount: "" });
       expect(res.status).toBe(409);
@@ -256,10 +262,22 @@ describe("refunds from the order screen through PayPal", () => {
     expect(parts).toHaveLength(1);
   });
 
+  it("the spec's Payment Status form still only records Refunded: PayPal is not asked, the panel says so", async () => {
+    const id = await paidOrder();
+    const calls = refundCalls().length;
+    await app.services.orders.setPaymentStatus(id, { paymentStatus: "Refunded" }, adminActor);
+    expect((await orderRow(id)).payment_status).toBe("Refunded");
+    expect(refundCalls().length).toBe(calls);
+    expect(await refunds().panel(id)).toMatchObject({ state: "not-paid", remaining: "49.00" });
+    const res = await post(id, { amount: "", seen: 0 });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("This order is Refunded: only a paid order can be refunded.");
+  });
+
   it("an order paid through Payments Standard is refunded in PayPal's dashboard, not here", async () => {
     const id = await placeOrderFor(app, jar, basic._id);
     await app.services.orders.pay(id, PAYPAL_ACTOR, `IPN-${id.slice(0, 8)}`);
-    expect((await refunds().panel(id)).rail).toBe("standard");
+    expect(await refunds().panel(id)).toMatchObject({ rail: "standard", state: "dashboard" });
     const res = await post(id, { amount: "" });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain(REFUND_IN_DASHBOARD);
@@ -287,7 +305,7 @@ describe("refunds from the order screen through PayPal", () => {
     expect((await app.request(`/api/order-refunds/${id}`, { jar: editor })).status).toBe(403);
     const panel = await app.request(`/api/order-refunds/${id}`, { jar: admin });
     expect(panel.status).toBe(200);
-    expect(await panel.json()).toMatchObject({ rail: "checkout", remaining: "49.00", open: true });
+    expect(await panel.json()).toMatchObject({ rail: "checkout", remaining: "49.00", state: "open" });
   });
 });
 

@@ -200,7 +200,7 @@ export default function PaymentStatus({
           />
         </div>
       </div>
-      {refunds && (refunds.rail !== "none" || refunds.refunds.length) ? (
+      {refunds && (refunds.state !== "none" || refunds.refunds.length) ? (
         <RefundPanel panel={refunds} canRefund={canRefund} pageBusy={busy} timeZone={timeZone} />
       ) : null}
       {events.length ? (
@@ -309,7 +309,6 @@ function RefundPanel({
 }) {
   const form = useActionForm({ id: "refund" });
   const deadline = panel.deadline ? longDate(panel.deadline, timeZone) : null;
-  const past = panel.deadline !== null && panel.rail === "checkout" && !panel.open && panel.remaining !== "0.00";
   return (
     <section
       className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen"
@@ -351,13 +350,18 @@ function RefundPanel({
           </table>
         </div>
       ) : null}
-      {panel.rail === "standard" ? (
+      {panel.state === "dashboard" ? (
         <p className="mt-3 rounded-xl bg-sand/60 px-4 py-3 text-sm" data-testid="refund-in-dashboard">
           {REFUND_IN_DASHBOARD}
         </p>
-      ) : panel.rail === "checkout" && panel.remaining === "0.00" ? (
+      ) : panel.state === "refunded" ? (
         <p className="mt-3 text-sm">This payment has been refunded in full.</p>
-      ) : past ? (
+      ) : panel.state === "not-paid" ? (
+        <p className="mt-3 text-sm" data-testid="refund-not-paid">
+          This order is not Paid now, so nothing more can be refunded through PayPal from here. To refund through
+          PayPal, set its payment status back to Paid first.
+        </p>
+      ) : panel.state === "too-late" ? (
         <p
           className="mt-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-200"
           data-testid="refund-too-late"
@@ -366,9 +370,9 @@ function RefundPanel({
           longer be refunded through PayPal: return the money another way (a bank transfer, for example) and set the
           payment status to Refunded to record it.
         </p>
-      ) : panel.open && !canRefund ? (
+      ) : panel.state === "open" && !canRefund ? (
         <p className="mt-3 text-sm">Only an administrator can refund a payment.</p>
-      ) : panel.open ? (
+      ) : panel.state === "open" ? (
         <ActionForm
           handle={form}
           intent="refund"

@@ -273,13 +273,19 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
         remaining: centsValue(tally.remainingCents),
         kind: tally.kind,
         deadline: deadline?.toISOString() ?? null,
-        /** The button is there: paid on Checkout, something left, within PayPal's days. */
-        open:
-          rail === "checkout" &&
-          o.paymentStatus === "Paid" &&
-          tally.remainingCents > 0 &&
-          deadline !== null &&
-          deps.now() <= deadline,
+        /**
+         * What the panel shows where the button would be: `open` (the button: paid on Checkout, something left, within
+         * PayPal's days), `refunded` (nothing left), `not-paid` (the order is not Paid now, e.g. set Refunded by hand),
+         * `too-late` (past PayPal's 180 days), `dashboard` (a Standard payment), `none` (no PayPal payment).
+         */
+        state: ((): "open" | "refunded" | "not-paid" | "too-late" | "dashboard" | "none" => {
+          if (!paid || rail === "none") return "none";
+          if (rail === "standard") return "dashboard";
+          if (tally.remainingCents <= 0) return "refunded";
+          if (o.paymentStatus !== "Paid") return "not-paid";
+          if (!deadline || deps.now() > deadline) return "too-late";
+          return "open";
+        })(),
         seen: rows.length,
       };
     },
