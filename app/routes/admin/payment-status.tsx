@@ -371,7 +371,7 @@ function RefundPanel({
           payment status to Refunded to record it.
         </p>
       ) : panel.state === "open" && !canRefund ? (
-        <p className="mt-3 text-sm">Only an administrator can refund a payment.</p>
+        <p className="mt-3 text-sm">Only an Admin can refund a payment.</p>
       ) : panel.state === "open" ? (
         <ActionForm
           handle={form}
