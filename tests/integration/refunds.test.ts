@@ -2,12 +2,20 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { centsValue } from "../../domain/refunds";
 import { PAYPAL_ACTOR } from "../../server/services/orders";
+import { handle } from "../../server/services/payments/handlers";
 import { REFUND_IN_DASHBOARD, REFUND_PROVIDER_DOWN } from "../../server/services/payments/refunds";
 import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { demoPackage, noticesSettled, paidOnCheckout, placeOrderFor } from "../support/paypal";
+import {
+  customerViewer as viewerOf,
+  demoPackage,
+  noticesSettled,
+  paidOnCheckout,
+  payWithCheckout,
+  placeOrderFor,
+} from "../support/paypal";
 
 /**
  * Issue 34 part 3 (decision 067): refunds from the order screen through PayPal (the simulator's REST API), recorded
@@ -262,6 +270,52 @@ describe("refunds from the order screen through PayPal", () => {
     expect(parts).toHaveLength(1);
   });
 
+  it("a refund notice that comes before its payment is applied fails (PayPal sends it again) and is recorded after", async () => {
+    const id = await placeOrderFor(app, jar, basic._id);
+    sim.outcomes.holdWebhooks(true);
+    const checkoutId = await payWithCheckout(app, id);
+    // PayPal captured, and our side has not applied it (the answer was lost; the capture's notice is late)…
+    const captured = await app.services.payments.paypal!.orders.capture(checkoutId, `capture-${checkoutId}`);
+    const captureId = captured.purchase_units![0]!.payments!.captures![0]!.id;
+    // …when a refund made in PayPal's dashboard is told first.
+    const refund = (await sim.outcomes.refundInPayPal(captureId, { currency_code: "USD", value: "7.00" })) as {
+      id: string;
+    };
+    const notice = {
+      type: "payment.refunded" as const,
+      eventId: `WH-${refund.id}`,
+      occurredAt: new Date().toISOString(),
+      orderId: id,
+      refundId: refund.id,
+      paymentId: captureId,
+      amount: { currency: "USD", value: "7.00" },
+      note: null,
+    };
+    const { payments } = app.services;
+    const ctx = {
+      db: app.db.db,
+      orders: app.services.orders,
+      provider: payments.provider!,
+      refunds: payments.refunds!,
+      receiver: null,
+    };
+    await expect(handle(notice, ctx)).rejects.toThrow(/not applied to order .* yet/);
+    expect(await refundRows(id)).toEqual([]);
+    // The payment is applied (the return, or its notice), then PayPal's resend of the refund is recorded.
+    const { rows } = await app.db.pool.query(
+      'select u.id, u.email from orders o join "user" u on u.id = o.user_id where o.id = $1',
+      [id],
+    );
+    await payments.checkout!.returned(viewerOf(rows[0].id, rows[0].email), id, checkoutId);
+    expect((await orderRow(id)).payment_status).toBe("Paid");
+    expect(await handle(notice, ctx)).toMatchObject({ outcome: "applied" });
+    expect(await refundRows(id)).toMatchObject([{ refund_id: refund.id, amount_cents: 700, by_email: null }]);
+    await sim.outcomes.sendHeldWebhooks();
+    sim.outcomes.holdWebhooks(false);
+    await noticesSettled(app);
+    expect(await refundRows(id)).toHaveLength(1);
+  });
+
   it("the spec's Payment Status form still only records Refunded: PayPal is not asked, the panel says so", async () => {
     const id = await paidOrder();
     const calls = refundCalls().length;
@@ -309,14 +363,22 @@ describe("refunds from the order screen through PayPal", () => {
   });
 });
 
-describe("any order of refund, reversal, webhook and duplicate events ends in the one correct state", () => {
+describe("any order of capture, return, refund, reversal, webhook and duplicate events ends in the one correct state", () => {
   it(
-    "property: PayPal's refunds recorded once each, the order as the refunds and the reversal make it",
-    { timeout: 240_000 },
+    "property: PayPal's refunds recorded once each, the order as the payment, refunds and reversal make it",
+    { timeout: 300_000 },
     async () => {
       type Step =
-        "refund-part" | "refund-dashboard" | "refund-rest" | "double-submit" | "reverse" | "webhooks" | "resend";
+        | "return"
+        | "refund-part"
+        | "refund-dashboard"
+        | "refund-rest"
+        | "double-submit"
+        | "reverse"
+        | "webhooks"
+        | "resend";
       const all: Step[] = [
+        "return",
         "refund-part",
         "refund-dashboard",
         "refund-rest",
@@ -329,14 +391,28 @@ describe("any order of refund, reversal, webhook and duplicate events ends in th
       await fc.assert(
         fc.asyncProperty(fc.shuffledSubarray(all, { minLength: 1 }), async (steps) => {
           runs++;
-          const id = await paidOrder();
-          const { txn_id: capture, membership_valid: days } = await orderRow(id);
+          // The buyer approved at PayPal; nothing of it has reached us yet.
+          const id = await placeOrderFor(app, jar, basic._id);
           sim.outcomes.holdWebhooks(true);
+          const checkoutId = await payWithCheckout(app, id);
+          const { rows: owners } = await app.db.pool.query(
+            'select o.user_id, u.email from orders o join "user" u on u.id = o.user_id where o.id = $1',
+            [id],
+          );
+          const owner = viewerOf(owners[0].user_id, owners[0].email);
+          // PayPal's capture, once someone asked for it (the return, or the approved webhook).
+          const capture = async () =>
+            (await app.services.payments.paypal!.orders.get(checkoutId)).purchase_units![0]!.payments?.captures?.[0]
+              ?.id;
           // The order screen as opened now: it shows the refunds recorded so far.
           const screen = async (amount: string) => post(id, { amount, seen: (await refundRows(id)).length });
+          // PayPal refuses what cannot be refunded (not captured, reversed, refunded in full): part of the play.
+          const atPayPal = async (play: (captureId: string) => Promise<unknown>) => {
+            const c = await capture();
+            if (c) await play(c).catch(() => undefined);
+          };
           for (const step of steps) {
-            // PayPal refuses what can no longer be refunded (reversed, refunded in full): that is part of the play.
-            const paypal = async (play: () => Promise<unknown>) => play().catch(() => undefined);
+            if (step === "return") await app.services.payments.checkout!.returned(owner, id, checkoutId);
             if (step === "refund-part") await screen("10.00");
             if (step === "refund-rest") await screen("");
             if (step === "double-submit") {
@@ -344,32 +420,44 @@ describe("any order of refund, reversal, webhook and duplicate events ends in th
               await Promise.all([post(id, { amount: "2.00", seen }), post(id, { amount: "2.00", seen })]);
             }
             if (step === "refund-dashboard")
-              await paypal(() => sim.outcomes.refundInPayPal(capture, { currency_code: "USD", value: "5.00" }));
-            if (step === "reverse") await paypal(() => sim.outcomes.reverseCapture(capture));
+              await atPayPal((c) => sim.outcomes.refundInPayPal(c, { currency_code: "USD", value: "5.00" }));
+            if (step === "reverse") await atPayPal((c) => sim.outcomes.reverseCapture(c));
             if (step === "webhooks") {
               await sim.outcomes.sendHeldWebhooks();
               await noticesSettled(app);
               sim.outcomes.holdWebhooks(true);
             }
             if (step === "resend") {
-              const sent = (await sim.transmissions()).filter((t) => t.body.includes(capture));
+              const sent = (await sim.transmissions()).filter(
+                (t) => t.body.includes(checkoutId) || t.body.includes(id),
+              );
               for (const t of sent) await sim.outcomes.resendEvent(t.eventId);
             }
           }
           await sim.outcomes.sendHeldWebhooks();
           sim.outcomes.holdWebhooks(false);
           await noticesSettled(app);
+          // PayPal sends again what we failed to apply (a refund that came before its payment was applied).
+          for (let round = 0; round < 3; round++) {
+            const latest = new Map<string, number | null>();
+            for (const t of await sim.transmissions()) latest.set(t.eventId, t.answeredStatus);
+            const failed = [...latest].filter(([, status]) => status !== null && status >= 500).map(([e]) => e);
+            if (!failed.length) break;
+            for (const e of failed) await sim.outcomes.resendEvent(e);
+            await noticesSettled(app);
+          }
+          const captureId = await capture();
+          expect(captureId).toBeTruthy();
           // What PayPal did: its refunds of the capture (each told by one REFUNDED event) and whether it was reversed.
           const events = (await sim.transmissions())
             .map(
               (t) =>
                 JSON.parse(t.body) as {
-                  id: string;
                   event_type: string;
                   resource: { id: string; amount: { value: string }; links?: { href: string }[] };
                 },
             )
-            .filter((e) => JSON.stringify(e.resource.links ?? []).includes(capture));
+            .filter((e) => JSON.stringify(e.resource.links ?? []).includes(captureId!));
           const refundsAtPayPal = new Map(
             events
               .filter((e) => e.event_type === "PAYMENT.CAPTURE.REFUNDED")
@@ -382,18 +470,22 @@ describe("any order of refund, reversal, webhook and duplicate events ends in th
           const total = rows.reduce((sum, r) => sum + r.amount_cents, 0);
           const order = await orderRow(id);
           const refunded = reversed || total >= 4900;
+          expect(order.txn_id).toBe(captureId);
           expect(order.payment_status).toBe(refunded ? "Refunded" : "Paid");
           if (refunded) expect(order.membership_valid).toBeNull();
-          else expect(order.membership_valid.getTime()).toBe(days.getTime());
-          const { rows: entries } = await app.db.pool.query(
-            "select count(*)::int as n from activity_log where record_id = $1 and changes->'paymentStatus'->>'after' = 'Refunded'",
-            [id],
-          );
-          expect(entries[0].n).toBe(refunded ? 1 : 0);
+          const count = async (status: string) =>
+            (
+              await app.db.pool.query(
+                "select count(*)::int as n from activity_log where record_id = $1 and changes->'paymentStatus'->>'after' = $2",
+                [id, status],
+              )
+            ).rows[0].n;
+          expect(await count("Paid")).toBe(1);
+          expect(await count("Refunded")).toBe(refunded ? 1 : 0);
         }),
         { numRuns: 20 },
       );
-      console.info(`refund event orders: ${runs} runs, each in its one correct state`);
+      console.info(`payment and refund event orders: ${runs} runs, each in its one correct state`);
     },
   );
 });

@@ -1,5 +1,17 @@
+import { and, eq } from "drizzle-orm";
+import { paymentCheckouts } from "../../../db/schema";
 import { PAYPAL_ACTOR } from "../../orders";
 import { orderNamed, type Handled, type Handler } from "./context";
+
+/** Whether the order has a checkout of ours whose capture was not seen yet (a notice or the return still to come). */
+async function captureAwaited(ctx: Parameters<Handler>[1], orderId: string): Promise<boolean> {
+  const [open] = await ctx.db
+    .select({ id: paymentCheckouts.id })
+    .from(paymentCheckouts)
+    .where(and(eq(paymentCheckouts.orderId, orderId), eq(paymentCheckouts.status, "created")))
+    .limit(1);
+  return Boolean(open);
+}
 
 /** The paid order a refund or reversal names: by its payment (our txn id), else by our id (custom_id). */
 async function refundedOrder(
@@ -8,6 +20,10 @@ async function refundedOrder(
 ): Promise<{ order: NonNullable<Awaited<ReturnType<typeof orderNamed>>> } | Handled> {
   const held = notice.paymentId ? await ctx.orders.byTxnId(notice.paymentId) : undefined;
   const order = await orderNamed(ctx.db, held?.id ?? notice.orderId);
+  // Its payment is not applied yet (the capture's notice or the return comes later): PayPal is asked to send it again
+  // (a failure, 5xx), so the refund is recorded once the payment is.
+  if (order?.paymentStatus === "UnPaid" && notice.paymentId && (await captureAwaited(ctx, order.id)))
+    throw new Error(`payment ${notice.paymentId} is not applied to order ${order.id} yet: PayPal sends this again`);
   if (!order || order.paymentStatus === "UnPaid" || order.paymentStatus === "Cancelled" || !order.txnId)
     return { outcome: "refused", reason: "the refund names no paid order of ours", orderId: order?.id ?? null };
   if (notice.paymentId && order.txnId !== notice.paymentId)
