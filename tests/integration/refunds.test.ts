@@ -143,6 +143,7 @@ describe("refunds from the order screen through PayPal", () => {
       [{ amount: "1.005" }, 400, "Enter the amount with at most two decimals, such as 25.50."],
       [{ amount: "49.01" }, 400, "At most $49.00 is left to refund on this payment."],
       [{ amount: "5", note: "x".repeat(256) }, 400, "PayPal takes a note of at most 255 characters."],
+      [{ amount: 10 }, 400, 'Enter the amount in dollars as text, such as \\"25.50\\".'],
       [{ amount: "5", seen: 3 }, 409, "A refund was recorded for this order since this page was opened"],
     ];
     for (const [body, status, message] of cases) {

@@ -33,9 +33,20 @@ export type PaymentRail = "checkout" | "standard" | "none";
 
 /** What the refund form sends: blank amount is the whole of what is left; `seen`, the refunds the screen showed. */
 export const refundFormSchema = z.object({
-  amount: z.string().max(20, "Enter the amount in dollars, such as 25 or 25.50.").default(""),
-  reason: z.string().trim().max(500, "Keep the reason under 500 characters.").default(""),
-  note: z.string().trim().max(255, "PayPal takes a note of at most 255 characters.").default(""),
+  amount: z
+    .string({ error: 'Enter the amount in dollars as text, such as "25.50".' })
+    .max(20, "Enter the amount in dollars, such as 25 or 25.50.")
+    .default(""),
+  reason: z
+    .string({ error: "Write the reason as text." })
+    .trim()
+    .max(500, "Keep the reason under 500 characters.")
+    .default(""),
+  note: z
+    .string({ error: "Write the note as text." })
+    .trim()
+    .max(255, "PayPal takes a note of at most 255 characters.")
+    .default(""),
   seen: z.coerce.number().int().min(0).max(10_000).optional(),
 });
 
