@@ -50,6 +50,18 @@ export interface MailData {
     amount: number;
     /** When the customer's membership ends now that this order gives no day (null: no membership runs). */
     membershipEnds: MailDate | null;
+    /** The studio's note to the customer with a refund made from the back office (decision 067). */
+    note?: string | null;
+  };
+  /** A part of an order's payment went back (decision 067): the order stays paid and keeps its days. */
+  paymentPartlyRefunded: OrderRef & {
+    customerName: string;
+    packageName: string;
+    /** This refund, what went back so far in all, and the order's price. */
+    amount: number;
+    refundedSoFar: number;
+    price: number;
+    note: string | null;
   };
   adminPaymentWaiting: OrderRef & {
     customerName: string;
@@ -180,6 +192,12 @@ export const MAIL_KINDS = {
     label: "Payment refunded",
     audience: "customer",
     when: "A paid order is refunded or its payment reversed: what the membership is now.",
+    canTurnOff: true,
+  },
+  paymentPartlyRefunded: {
+    label: "Payment partly refunded",
+    audience: "customer",
+    when: "A part of a paid order's payment is refunded (from the order screen or in PayPal): the order keeps its days.",
     canTurnOff: true,
   },
   adminPaymentWaiting: {

@@ -36,7 +36,12 @@ export type OrderEvent =
   /** The customer cancels an unpaid order (PayPal's cancel page, or My Orders). */
   | { type: "cancel"; at: Date }
   /** A refund: the studio sets Refunded, or PayPal reports the payment refunded. */
-  | { type: "refund"; at: Date }
+  | {
+      type: "refund";
+      at: Date;
+      /** The studio's note to the customer, for the refund mail (a refund made from the order screen). */
+      note?: string | null;
+    }
   /** PayPal reports the payment reversed (a chargeback): the same as a refund for the membership. */
   | { type: "reverse"; at: Date }
   /** The studio sets the order back to UnPaid. */

@@ -577,6 +577,43 @@ export const paymentCheckouts = pgTable(
   ],
 );
 
+/**
+ * Every refund of an order's payment at a provider (issue 34 part 3, decision 067), one row per provider refund id,
+ * whichever told us first: our refund call's answer or the provider's refund webhook. Written only by
+ * server/services/payments/refunds.ts (`record`). `byEmail` null: made in the provider's own dashboard.
+ */
+export const paymentRefunds = pgTable(
+  "payment_refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider").notNull(),
+    refundId: text("refund_id").notNull(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** The provider's payment it refunds (the order's txn id). */
+    paymentId: text("payment_id").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** The provider's: completed, pending, failed. Completed and pending refunds count against what is left. */
+    status: text("status", { enum: ["completed", "pending", "failed"] }).notNull(),
+    /** Kept for staff. */
+    reason: text("reason"),
+    /** Sent to the provider as the note to the payer, and in the customer's mail. */
+    note: text("note"),
+    byUserId: text("by_user_id"),
+    byEmail: text("by_email"),
+    /** Its effect on the order was applied (the order Refunded at the whole, the customer's mail queued). */
+    appliedAt: timestamp("applied_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("payment_refunds_provider_refund_idx").on(t.provider, t.refundId),
+    index("payment_refunds_order_idx").on(t.orderId, t.createdAt),
+  ],
+);
+
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
 export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),

@@ -73,6 +73,17 @@ export function sampleData(
       packageName: pkg.name,
       amount: pkg.price,
       membershipEnds: inDays(12),
+      note: "We are sorry the catalogue did not suit your project.",
+    },
+    paymentPartlyRefunded: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: pkg.name,
+      amount: 10,
+      refundedSoFar: 10,
+      price: pkg.price,
+      note: "As agreed on the phone: the two weeks you could not use.",
     },
     adminPaymentWaiting: {
       orderId: ORDER_ID,

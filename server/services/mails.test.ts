@@ -31,6 +31,7 @@ const LINKS: Record<MailKind, string> = {
   membershipEnded: `${PUBLIC_URL}/pricing`,
   orderCancelled: `${PUBLIC_URL}/pricing`,
   paymentRefunded: `${PUBLIC_URL}/dashboard`,
+  paymentPartlyRefunded: `${PUBLIC_URL}/dashboard`,
   adminPaymentWaiting: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentWaiting.orderId}`,
   adminPaymentNotApplied: `${PUBLIC_URL}/admin/payment-status/${samples.adminPaymentNotApplied.orderId}`,
   subscriptionPaymentFailed: `${PUBLIC_URL}/account/subscriptions`,

@@ -25,6 +25,7 @@ import {
   orders,
   paymentEvents,
   paymentNotices,
+  paymentRefunds,
   session,
   subscribers,
   subscriptions,
@@ -250,6 +251,15 @@ export function createPrivacyService(deps: {
             inArray(paymentNotices.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
             ne(paymentNotices.outcome, "received"),
           ),
+        );
+
+    // Their refunds' words (decision 067): the note to them and the studio's reason may name them; amounts stay.
+    if (orderCount)
+      await tx
+        .update(paymentRefunds)
+        .set({ note: null, reason: null })
+        .where(
+          inArray(paymentRefunds.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
         );
 
     // Signing in: sessions, the password, pending links, the second factor, the consents (decision 037: gone with it).

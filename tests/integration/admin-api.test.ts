@@ -3,6 +3,7 @@ import { sections } from "../../domain/registry";
 import { apiRoutes } from "../../server/http/routes";
 import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin, signUp } from "../support/accounts";
+import { noticesSettled, payWithCheckout } from "../support/paypal";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { rmSync, writeFileSync } from "node:fs";
@@ -121,6 +122,15 @@ async function requestFor(
       return { path: `/order/${await order()}`, body: route.method === "put" ? { paymentStatus: "Paid" } : undefined };
     case "/order-status/:id":
       return { path: `/order-status/${await order()}`, body: { orderStatus: "Delivered" } };
+    case "/order-refunds/:id":
+      return { path: `/order-refunds/${await order()}` };
+    case "/order-refund/:id": {
+      // An order paid on PayPal Checkout (the simulator), refunded in part (decision 067).
+      const paid = await order();
+      await payWithCheckout(app, paid);
+      await noticesSettled(app);
+      return { path: `/order-refund/${paid}`, body: { amount: "1.00", reason: "Admin API check" } };
+    }
     case "/message/:id/archive":
       return { path: `/message/${ids.message}/archive`, body: { archived: false } };
     case "/message/:id":

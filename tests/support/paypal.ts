@@ -164,3 +164,20 @@ export async function placeOrderFor(
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { insertedId: string }).insertedId;
 }
+
+/**
+ * A customer's order for a package, paid on PayPal Checkout through the simulator (its webhooks applied) and delivered
+ * by `staff`, so its membership days run: the refund suites' starting point. Answers the order's id.
+ */
+export async function paidOnCheckout(
+  app: Pick<TestApp, "services" | "db" | "config" | "request">,
+  jar: CookieJar,
+  packageId: string,
+  staff: { id: string; email: string },
+): Promise<string> {
+  const id = await placeOrderFor(app, jar, packageId);
+  await payWithCheckout(app, id);
+  await noticesSettled(app);
+  await app.services.orders.setOrderStatus(id, { orderStatus: "Delivered" }, staff);
+  return id;
+}

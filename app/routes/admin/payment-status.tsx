@@ -4,10 +4,14 @@ import type { Route } from "./+types/payment-status";
 import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { Badge, orderTone, paymentTone } from "../../components/DataTable";
-import { SelectField } from "../../components/forms";
+import { SelectField, TextAreaField, TextField } from "../../components/forms";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
+import { can } from "../../../domain/capabilities";
+import { isAppError, AppError } from "../../../server/lib/errors";
+import { refundFormSchema } from "../../../server/services/payments/refunds";
+import { REFUND_IN_DASHBOARD } from "../../../domain/refunds";
 import { dateTime, longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
@@ -18,9 +22,10 @@ import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabular
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
-  const [events, subscription] = await Promise.all([
+  const [events, subscription, refunds] = await Promise.all([
     context.services.paypal.events(order._id),
     context.services.subscriptions.ofOrder(order._id),
+    context.services.payments.refunds?.panel(order._id) ?? null,
   ]);
   const valid = order.membershipValid ? new Date(order.membershipValid) : null;
   return {
@@ -28,6 +33,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     badge: memberBadge({ ...order, membershipValid: valid }, context.services.now()),
     events: events.map((e) => ({ id: e.id, at: e.receivedAt.toISOString(), outcome: e.outcome, reason: e.reason })),
     subscription,
+    refunds,
+    // Money leaving the business: the payments area (decision 067).
+    canRefund: can(viewer.staffRole, "payments"),
     timeZone: context.config.timeZone,
   };
 }
@@ -71,6 +79,30 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       failure: "Failed to update order status",
     });
   }
+  if (form.get("intent") === "refund") {
+    const staff = await requireStaff(request, context, "payments");
+    const refunds = context.services.payments.refunds;
+    if (!refunds) throw data({ message: "PayPal is not configured on this site." }, { status: 503 });
+    return formAction(form, {
+      schema: refundFormSchema,
+      run: async (value) => {
+        try {
+          return await refunds.refund(params.id, value, { id: staff.id, email: staff.email });
+        } catch (error) {
+          // PayPal not answering is a refusal the form shows (try again), not an error of this page.
+          if (isAppError(error) && error.status === 502) throw new AppError(409, error.message);
+          throw error;
+        }
+      },
+      success: (r) =>
+        r.status === "pending"
+          ? `PayPal is processing the refund of $${r.amount}: it shows as pending until PayPal completes it.`
+          : r.kind === "whole"
+            ? `$${r.amount} was refunded through PayPal: the payment is refunded in full, the order is Refunded and its membership days are removed.`
+            : `$${r.amount} was refunded through PayPal. The order stays Paid and keeps its membership days.`,
+      reset: true,
+    });
+  }
   throw data({ message: "Unknown form" }, { status: 400 });
 }
 
@@ -78,7 +110,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robo
 
 /** One order: its details, and the payment status and order status forms (posting to this page's action). */
 export default function PaymentStatus({
-  loaderData: { order, badge, events, subscription: s, timeZone },
+  loaderData: { order, badge, events, subscription: s, refunds, canRefund, timeZone },
 }: Route.ComponentProps) {
   // While any of the page's forms is being sent, none of its buttons can be pressed (spec 2, section 2).
   const busy = useFetchers().some((f) => f.state !== "idle");
@@ -168,6 +200,9 @@ export default function PaymentStatus({
           />
         </div>
       </div>
+      {refunds && (refunds.state !== "none" || refunds.refunds.length) ? (
+        <RefundPanel panel={refunds} canRefund={canRefund} pageBusy={busy} timeZone={timeZone} />
+      ) : null}
       {events.length ? (
         <div className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen">
           <h2 className="font-serif text-lg text-forest">PayPal notifications</h2>
@@ -254,3 +289,129 @@ function StatusForm({
     </ActionForm>
   );
 }
+
+type Panel = NonNullable<Route.ComponentProps["loaderData"]["refunds"]>;
+
+/**
+ * Refunds through PayPal (issue 34 part 3, decision 067): what went back so far and the form, with PayPal's 180 days
+ * and what a part refund does said before the button; a Payments Standard payment is refunded in PayPal's dashboard.
+ */
+function RefundPanel({
+  panel,
+  canRefund,
+  pageBusy,
+  timeZone,
+}: {
+  panel: Panel;
+  canRefund: boolean;
+  pageBusy: boolean;
+  timeZone: string;
+}) {
+  const form = useActionForm({ id: "refund" });
+  const deadline = panel.deadline ? longDate(panel.deadline, timeZone) : null;
+  return (
+    <section
+      className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen"
+      aria-labelledby="refund-heading"
+      data-testid="refund-panel"
+    >
+      <h2 id="refund-heading" className="font-serif text-lg text-forest">
+        Refund
+      </h2>
+      {panel.rail === "checkout" ? (
+        <p className="mt-1 text-sm text-mist" data-testid="refund-summary">
+          Refunded so far: ${panel.refunded}. Left to refund: ${panel.remaining}.
+        </p>
+      ) : null}
+      {panel.refunds.length ? (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="refund-list">
+            <thead className="text-xs text-mist">
+              <tr>
+                <th className="py-1 pr-4 font-normal">Amount</th>
+                <th className="py-1 pr-4 font-normal">When</th>
+                <th className="py-1 pr-4 font-normal">By</th>
+                <th className="py-1 font-normal">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {panel.refunds.map((r) => (
+                <tr key={r.id} className="border-t border-linen align-top">
+                  <td className="py-2 pr-4 font-semibold">
+                    ${r.amount}
+                    {r.reason ? <span className="block text-xs font-normal text-mist">{r.reason}</span> : null}
+                  </td>
+                  <td className="py-2 pr-4">{dateTime(r.at, timeZone)}</td>
+                  <td className="py-2 pr-4 break-all">{r.by ?? "In PayPal"}</td>
+                  <td className="py-2">{REFUND_STATUS[r.status]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {panel.state === "dashboard" ? (
+        <p className="mt-3 rounded-xl bg-sand/60 px-4 py-3 text-sm" data-testid="refund-in-dashboard">
+          {REFUND_IN_DASHBOARD}
+        </p>
+      ) : panel.state === "refunded" ? (
+        <p className="mt-3 text-sm">This payment has been refunded in full.</p>
+      ) : panel.state === "not-paid" ? (
+        <p className="mt-3 text-sm" data-testid="refund-not-paid">
+          This order is not Paid now, so nothing more can be refunded through PayPal from here. To refund through
+          PayPal, set its payment status back to Paid first.
+        </p>
+      ) : panel.state === "too-late" ? (
+        <p
+          className="mt-3 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-200"
+          data-testid="refund-too-late"
+        >
+          PayPal refunds a payment only within 180 days of it. This payment&apos;s last day was {deadline}, so it can no
+          longer be refunded through PayPal: return the money another way (a bank transfer, for example) and set the
+          payment status to Refunded to record it.
+        </p>
+      ) : panel.state === "open" && !canRefund ? (
+        <p className="mt-3 text-sm">Only an Admin can refund a payment.</p>
+      ) : panel.state === "open" ? (
+        <ActionForm
+          handle={form}
+          intent="refund"
+          hidden={{ seen: String(panel.seen) }}
+          className="mt-4 grid gap-4 md:grid-cols-2"
+        >
+          <TextField
+            label="Amount in USD"
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={panel.remaining}
+          />
+          <p id="refund-amount-hint" className="self-end text-xs text-mist md:pb-3">
+            Leave it blank to refund everything that is left (${panel.remaining}).
+          </p>
+          <TextField label="Reason (kept for the studio)" name="reason" maxLength={500} autoComplete="off" />
+          <TextAreaField
+            label="Note to the customer (sent by PayPal and in our email)"
+            name="note"
+            maxLength={255}
+            className="md:col-span-2"
+          />
+          <div className="space-y-1 text-sm md:col-span-2" data-testid="refund-terms">
+            <p>PayPal refunds a payment only within 180 days of it: this one can be refunded until {deadline}.</p>
+            <p>
+              A part refund keeps the customer&apos;s membership days. Refunding everything that is left makes the order
+              Refunded and removes its days.
+            </p>
+          </div>
+          <div className="md:col-span-2">
+            <button type="submit" className="btn-dark" disabled={pageBusy || form.busy}>
+              {form.busy ? "Refunding…" : "Refund through PayPal"}
+            </button>
+          </div>
+        </ActionForm>
+      ) : null}
+    </section>
+  );
+}
+
+const REFUND_STATUS = { completed: "Completed", pending: "Pending at PayPal", failed: "Failed" } as const;

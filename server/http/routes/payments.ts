@@ -2,8 +2,8 @@ import type { Request } from "express";
 import { z } from "zod";
 import type { Services } from "../../services";
 import { webhookPath } from "../../services/payments";
-import { notFound } from "../../lib/errors";
-import type { ApiRoute } from "./route";
+import { AppError, notFound } from "../../lib/errors";
+import { id, type ApiRoute } from "./route";
 
 /**
  * Webhook deliveries accepted per sending address: PayPal sends a few per payment from a handful of addresses, so a
@@ -30,7 +30,33 @@ const params = z.object({ provider: z.string().regex(/^[a-z]{1,20}$/) });
  * by the provider's controller: 400 unsigned or malformed, 401 forged, 200 handled, 5xx when we failed.
  */
 export function paymentRoutes({ payments, rateLimiter }: Services): ApiRoute[] {
+  const refunds = () => {
+    if (!payments.refunds)
+      throw new AppError(503, "PayPal is not configured on this site, so nothing can be refunded.");
+    return payments.refunds;
+  };
   return [
+    {
+      method: "get",
+      path: "/order-refunds/:id",
+      access: "admin",
+      area: "orders",
+      what: "an order's refunds: how it was paid, the refunds so far, what is left, PayPal's last day (decision 067)",
+      handler: (req) => refunds().panel(id(req)),
+    },
+    {
+      // Money leaving the business: the payments area (the Admin role), not every role that sees orders (decision 067).
+      method: "post",
+      path: "/order-refund/:id",
+      access: "admin",
+      area: "payments",
+      what: "refund all (blank amount) or part of an order's PayPal Checkout payment: {amount, reason, note, seen}",
+      handler: async (req, res, viewer) => {
+        const made = await refunds().refund(id(req), req.body, { id: viewer.id, email: viewer.email });
+        res.status(201);
+        return made;
+      },
+    },
     {
       method: "post",
       path: webhookPath(":provider"),

@@ -197,6 +197,40 @@ export const paymentRefunded: Template<"paymentRefunded"> = (d, { brand, url, ti
             ["Membership", until ? `Valid until ${until}` : "No active membership"],
           ]}
         />
+        {d.note ? <P>{d.note}</P> : null}
+        <Cta href={link}>Go to my dashboard</Cta>
+      </Layout>
+    ),
+  };
+};
+
+export const paymentPartlyRefunded: Template<"paymentPartlyRefunded"> = (d, { brand, url }) => {
+  const link = url("/dashboard");
+  return {
+    subject: `${usd(d.amount)} of your payment for ${d.packageName} was refunded`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview={`${usd(d.amount)} is on its way back to you. Your membership days stay as they are.`}
+        heading="Part of your payment was refunded"
+        footnote={why}
+      >
+        <P>{hello(d.customerName)}</P>
+        <P>
+          We refunded {usd(d.amount)} of your payment through PayPal. Your order stays paid and your membership days
+          stay as they are.
+        </P>
+        <Facts
+          rows={[
+            ["Order", d.orderNumber],
+            ["Package", d.packageName],
+            ["Amount refunded", usd(d.amount)],
+            ["Refunded so far", `${usd(d.refundedSoFar)} of ${usd(d.price)}`],
+          ]}
+        />
+        {d.note ? <P>{d.note}</P> : null}
+        <Small>PayPal usually returns the money to the account or card you paid with within a few days.</Small>
         <Cta href={link}>Go to my dashboard</Cta>
       </Layout>
     ),

@@ -7,6 +7,7 @@ import {
   orderCancelled,
   orderPlaced,
   paymentReceived,
+  paymentPartlyRefunded,
   paymentRefunded,
 } from "./customer";
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
@@ -32,6 +33,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   membershipEnded,
   orderCancelled,
   paymentRefunded,
+  paymentPartlyRefunded,
   adminPaymentWaiting,
   adminPaymentNotApplied,
   subscriptionPaymentFailed,

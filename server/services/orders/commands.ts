@@ -303,7 +303,12 @@ export function createOrderCommands({
           await mails.queue(
             tx,
             "paymentRefunded",
-            { ...base, amount: after.packagePrice, membershipEnds: membershipEnd(windows, event.at) },
+            {
+              ...base,
+              amount: after.packagePrice,
+              membershipEnds: membershipEnd(windows, event.at),
+              note: event.type === "refund" ? (event.note ?? null) : null,
+            },
             to,
             jobKey("order", after.id, "refunded"),
           );
@@ -674,9 +679,12 @@ export function createOrderCommands({
       );
     },
 
-    /** PayPal reports the payment refunded or reversed: the order is Refunded and gives no day. */
-    refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund") =>
-      change(id, { type: how, at: now() }, actor),
+    /**
+     * PayPal reports the payment refunded or reversed, or a refund from the order screen reached the price: the order is
+     * Refunded and gives no day. `note`: the studio's words to the customer, in the refund mail.
+     */
+    refund: (id: string, actor: Actor, how: "refund" | "reverse" = "refund", note: string | null = null) =>
+      change(id, how === "refund" ? { type: how, at: now(), note } : { type: how, at: now() }, actor),
 
     /** The customer cancels on PayPal's page (or My Orders): only their own order, only while it is unpaid. */
     async cancel(viewer: Viewer, id: string): Promise<{ modified: boolean }> {

@@ -4,8 +4,10 @@ import { paymentNotices } from "../../db/schema";
 import { isId } from "../../lib/errors";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
+import type { MailsService } from "../mails";
 import type { OrdersService } from "../orders";
 import { createCheckoutService } from "./checkout";
+import { createRefundsService } from "./refunds";
 import { createWebhookController } from "./controller";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
@@ -29,6 +31,7 @@ export function createPaymentsService(deps: {
     OrdersService,
     "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
   >;
+  mails: Pick<MailsService, "queue">;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -56,7 +59,10 @@ export function createPaymentsService(deps: {
   const provider = paypal
     ? createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier North" })
     : null;
-  const context = provider ? { db: deps.db, orders: deps.orders, provider, receiver: null } : null;
+  const refunds = provider
+    ? createRefundsService({ db: deps.db, orders: deps.orders, mails: deps.mails, now: deps.now, provider, logger })
+    : null;
+  const context = provider && refunds ? { db: deps.db, orders: deps.orders, provider, refunds, receiver: null } : null;
   const controller = context
     ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
     : null;
@@ -79,6 +85,8 @@ export function createPaymentsService(deps: {
     provider,
     /** One-time payments on the provider's checkout: start, capture on return, reconcile (null without one). */
     checkout,
+    /** Refunds from the order screen through the provider, and the one writer of refunds (null without one). */
+    refunds,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
     /** The webhook controller of each provider by its name (the path's `:provider`). */

@@ -29,7 +29,14 @@ export type Notice =
       reason: string | null;
     })
   | (NoticeBase & { type: "payment.denied"; paymentId: string; checkoutId: string | null; amount: Money })
-  | (NoticeBase & { type: "payment.refunded"; refundId: string; paymentId: string | null; amount: Money })
+  | (NoticeBase & {
+      type: "payment.refunded";
+      refundId: string;
+      paymentId: string | null;
+      amount: Money;
+      /** The note to the payer the refund carries (ours from the order screen, or typed in PayPal's dashboard). */
+      note?: string | null;
+    })
   | (NoticeBase & { type: "payment.reversed"; refundId: string; paymentId: string | null; amount: Money })
   | (NoticeBase & { type: "subscription.activated"; subscriptionId: string })
   | (NoticeBase & { type: "subscription.payment"; subscriptionId: string; paymentId: string; amount: Money })

@@ -5,6 +5,7 @@ import { orders } from "../../../db/schema";
 import { isAppError, isId, isUniqueViolation } from "../../../lib/errors";
 import { PAYPAL_ACTOR, type OrdersService } from "../../orders";
 import type { Money, Notice, NoticeType, PaymentProvider, PaymentResult } from "../provider";
+import type { RefundsService } from "../refunds";
 
 /** What became of a notice (stored with it in payment_notices). */
 export type NoticeOutcome = "applied" | "duplicate" | "refused" | "flagged" | "ignored";
@@ -22,6 +23,8 @@ export interface HandlerContext {
     "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
   >;
   provider: PaymentProvider;
+  /** The one writer of refunds (payments/refunds.ts): a refund webhook records through it, as the order screen does. */
+  refunds: Pick<RefundsService, "record">;
   /** Our merchant account at the provider, when known (the money check's receiver). */
   receiver: string | null;
 }

@@ -26,6 +26,7 @@ const refundResource = z.object({
   id: z.string(),
   amount: money,
   custom_id: z.string().optional(),
+  note_to_payer: z.string().optional(),
   links: z.array(link).optional(),
 });
 const orderResource = z.object({
@@ -70,6 +71,7 @@ const refund =
       refundId: r.id,
       paymentId: captureIdOf(r.links),
       amount: moneyOf(r.amount),
+      ...(type === "payment.refunded" ? { note: r.note_to_payer ?? null } : {}),
     };
   };
 const subscription =

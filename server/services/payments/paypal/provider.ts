@@ -12,6 +12,10 @@ const PAYMENT_STATUS: Record<string, PaymentResult["status"]> = {
   DECLINED: "denied",
   DENIED: "denied",
   FAILED: "denied",
+  // Taken, then (partly) given back: the payment happened; its refunds and reversal arrive as notices of their own.
+  PARTIALLY_REFUNDED: "completed",
+  REFUNDED: "completed",
+  REVERSED: "completed",
 };
 const CHECKOUT_STATUS: Record<string, "created" | "approved" | "captured" | "void"> = {
   CREATED: "created",
