@@ -4,13 +4,17 @@ import { paymentNotices } from "../../db/schema";
 import { isId } from "../../lib/errors";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
+import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
+import type { SubscriptionsService } from "../subscriptions";
 import { createCheckoutService } from "./checkout";
 import { createWebhookController } from "./controller";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
 import { createPayPalProvider } from "./paypal/provider";
 import { createPayPalRestSimulator, SIMULATOR_CREDENTIALS, SIMULATOR_REST_PREFIX } from "./paypal/simulator";
+import { createPlansService } from "./plans";
+import { createSubscribeService } from "./subscribe";
 
 /** Where a provider's webhooks arrive (server/http/routes/payments.ts): under /api. */
 export const webhookPath = (provider: string) => `/payments/${provider}/webhook`;
@@ -27,8 +31,10 @@ export function createPaymentsService(deps: {
   now: () => Date;
   orders: Pick<
     OrdersService,
-    "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+    "get" | "byId" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
   >;
+  content: Pick<ContentService, "get">;
+  subscriptions: Pick<SubscriptionsService, "get" | "markCancelled">;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -70,6 +76,21 @@ export function createPaymentsService(deps: {
         now: deps.now,
       })
     : null;
+  const plans = provider ? createPlansService({ db: deps.db, provider, now: deps.now }) : null;
+  const subscribe =
+    provider && plans
+      ? createSubscribeService({
+          db: deps.db,
+          orders: deps.orders,
+          content: deps.content,
+          subscriptions: deps.subscriptions,
+          plans,
+          provider,
+          publicUrl: config.publicUrl,
+          logger,
+          now: deps.now,
+        })
+      : null;
   const webhookUrl = () => `${config.publicUrl.replace(/\/+$/, "")}/api${webhookPath("paypal")}`;
 
   return {
@@ -79,6 +100,10 @@ export function createPaymentsService(deps: {
     provider,
     /** One-time payments on the provider's checkout: start, capture on return, reconcile (null without one). */
     checkout,
+    /** The provider's billing plans, made once per package and terms (null without a provider). */
+    plans,
+    /** Automatic renewal on the provider's subscriptions: offer, start, return, cancel (null without a provider). */
+    subscribe,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
     /** The webhook controller of each provider by its name (the path's `:provider`). */

@@ -108,7 +108,7 @@ export interface PaymentProvider {
     request: { amount: Money | null; noteToPayer: string | null; invoiceId: string | null; requestId: string },
   ): Promise<{ refundId: string; status: "completed" | "pending" | "failed"; amount: Money }>;
   /** A product and a plan for a price and period (the caller keeps its id and reuses it). */
-  createPlan(request: PlanRequest): Promise<{ planId: string }>;
+  createPlan(request: PlanRequest): Promise<{ planId: string; productId: string }>;
   startSubscription(request: {
     planId: string;
     orderId: string;

@@ -152,7 +152,7 @@ export function createPayPalProvider(deps: {
         },
         `${request.requestId}-plan`,
       );
-      return { planId: plan.id };
+      return { planId: plan.id, productId: product.id };
     },
 
     async startSubscription(request) {
