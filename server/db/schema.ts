@@ -534,6 +534,8 @@ export const paymentNotices = pgTable(
     eventType: text("event_type"),
     noticeType: text("notice_type"),
     orderId: uuid("order_id"),
+    /** The provider's subscription the notice is about (subscr_id on Payments Standard, I-… on the Subscriptions API). */
+    subscriptionId: text("subscription_id"),
     /** The money the notice moves, in its currency (a payment's, a refund's), when it moves some. */
     amount: numeric("amount", { precision: 12, scale: 2, mode: "number" }),
     currency: text("currency"),
@@ -550,6 +552,9 @@ export const paymentNotices = pgTable(
     uniqueIndex("payment_notices_event_idx").on(t.provider, t.eventId),
     index("payment_notices_order_idx").on(t.orderId, t.receivedAt),
     index("payment_notices_outcome_idx").on(t.outcome, t.receivedAt),
+    index("payment_notices_subscription_idx")
+      .on(t.subscriptionId)
+      .where(sql`${t.subscriptionId} is not null`),
   ],
 );
 

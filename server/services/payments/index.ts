@@ -9,6 +9,7 @@ import type { OrdersService } from "../orders";
 import type { SubscriptionsService } from "../subscriptions";
 import { createCheckoutService } from "./checkout";
 import { createWebhookController } from "./controller";
+import type { HandlerContext } from "./handlers";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
 import { createPayPalProvider } from "./paypal/provider";
@@ -31,10 +32,19 @@ export function createPaymentsService(deps: {
   now: () => Date;
   orders: Pick<
     OrdersService,
-    "get" | "byId" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+    | "get"
+    | "pay"
+    | "renew"
+    | "refund"
+    | "notePending"
+    | "noteDenied"
+    | "flagPayment"
+    | "byId"
+    | "byTxnId"
+    | "paymentNotApplied"
   >;
   content: Pick<ContentService, "get">;
-  subscriptions: Pick<SubscriptionsService, "get" | "markCancelled">;
+  subscriptions: HandlerContext["subscriptions"] & Pick<SubscriptionsService, "get" | "markCancelled">;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -62,7 +72,9 @@ export function createPaymentsService(deps: {
   const provider = paypal
     ? createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier North" })
     : null;
-  const context = provider ? { db: deps.db, orders: deps.orders, provider, receiver: null } : null;
+  const context: HandlerContext | null = provider
+    ? { db: deps.db, orders: deps.orders, subscriptions: deps.subscriptions, provider, receiver: null }
+    : null;
   const controller = context
     ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
     : null;

@@ -32,7 +32,15 @@ export type Notice =
   | (NoticeBase & { type: "payment.refunded"; refundId: string; paymentId: string | null; amount: Money })
   | (NoticeBase & { type: "payment.reversed"; refundId: string; paymentId: string | null; amount: Money })
   | (NoticeBase & { type: "subscription.activated"; subscriptionId: string })
-  | (NoticeBase & { type: "subscription.payment"; subscriptionId: string; paymentId: string; amount: Money })
+  | (NoticeBase & {
+      type: "subscription.payment";
+      subscriptionId: string;
+      paymentId: string;
+      amount: Money;
+      /** A payment that waits (an eCheck: Payments Standard's Pending); absent or completed: the money arrived. */
+      status?: "completed" | "pending";
+      reason?: string | null;
+    })
   | (NoticeBase & { type: "subscription.payment-failed"; subscriptionId: string })
   | (NoticeBase & { type: "subscription.cancelled"; subscriptionId: string })
   | (NoticeBase & { type: "subscription.suspended"; subscriptionId: string })

@@ -1,0 +1,2 @@
+ALTER TABLE "payment_notices" ADD COLUMN "subscription_id" text;--> statement-breakpoint
+CREATE INDEX "payment_notices_subscription_idx" ON "payment_notices" USING btree ("subscription_id") WHERE "payment_notices"."subscription_id" is not null;
