@@ -63,13 +63,8 @@ async function subscribedOrder(who: "customer" | "other" = "customer", pkg = bas
   const orderId = await placeOrderFor(app, jars[who], pkg._id);
   const { subscriptionId } = await subscribe().start(viewer(who), orderId);
   await sim.outcomes.approveSubscription(subscriptionId);
+  // Its webhooks (ACTIVATED, then the first PAYMENT.SALE.COMPLETED) record it and pay the order.
   await noticesSettled(app);
-  // The sign-up as the notice handlers record it (the subscriptions service, the only writer of subscriptions).
-  const [order] = await q(
-    'select id, user_id as "userId", number, customer_name as "customerName", customer_email as "customerEmail", package_name as "packageName", package_price::float as "packagePrice" from orders where id = $1',
-    [orderId],
-  );
-  await app.services.subscriptions.note("signup", subscriptionId, order, PAYPAL_ACTOR, `test-${subscriptionId}`);
   const [row] = await q("select * from subscriptions where subscr_id = $1", [subscriptionId]);
   return { orderId, subscriptionId, row };
 }
@@ -196,6 +191,7 @@ describe("the subscription's return and rail", () => {
     const otherOrder = await placeOrderFor(app, jars.customer, basic._id);
     expect(await subscribe().returned(viewer("customer"), otherOrder, subscriptionId)).toBeNull();
     expect(row).toMatchObject({ rail: "api", status: "active", order_id: orderId });
+    expect((await q("select payment_status from orders where id = $1", [orderId]))[0].payment_status).toBe("Paid");
   });
 
   it("a subscription PayPal's older Subscribe button made stays on Payments Standard", async () => {
