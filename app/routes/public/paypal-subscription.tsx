@@ -9,7 +9,7 @@ import type { Route } from "./+types/paypal-subscription";
  */
 const choice = z.object({
   subscription_id: z.string().min(1).max(64),
-  intent: z.enum(["approve", "cancel", "renew", "fail", "suspend", "expire", "cancel-in-paypal"], {
+  intent: z.enum(["approve", "cancel", "renew", "fail", "suspend", "expire", "cancel-in-paypal", "resend"], {
     message: "Choose one of the page's buttons.",
   }),
 });
@@ -86,6 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       () => outcomes.setSubscriptionStatus(id, "CANCELLED"),
       "The subscription was cancelled in PayPal.",
     ],
+    resend: [() => outcomes.resendLastPayment(id), "PayPal sent the last payment's webhook again."],
   };
   try {
     if (intent === "approve") return await back(outcomes.approveSubscription(id));
@@ -204,6 +205,11 @@ export default function PayPalSubscriptionSimulator({ loaderData, actionData }: 
                       Payment fails
                     </button>
                   </div>
+                ) : null}
+                {payments > 0 ? (
+                  <button type="submit" name="intent" value="resend" className={outline}>
+                    Send the last payment&apos;s webhook again
+                  </button>
                 ) : null}
                 <div className="grid grid-cols-3 gap-2">
                   {status === "ACTIVE" ? (

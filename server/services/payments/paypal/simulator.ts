@@ -1,6 +1,6 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { simulatorRestObjects, simulatorRestRequests, simulatorWebhookTransmissions } from "../../../db/schema";
@@ -1050,6 +1050,22 @@ export function createPayPalRestSimulator(deps: {
       });
       deliverLater(ids);
       return ids;
+    },
+    /** PayPal sends a subscription's last payment webhook (PAYMENT.SALE.COMPLETED) again; null when it has none. */
+    resendLastPayment: async (subscriptionId: string) => {
+      const [last] = await db
+        .select({ id: simulatorRestObjects.id })
+        .from(simulatorRestObjects)
+        .where(
+          and(
+            eq(simulatorRestObjects.kind, "event"),
+            sql`${simulatorRestObjects.data}->>'event_type' = 'PAYMENT.SALE.COMPLETED'`,
+            sql`${simulatorRestObjects.data}->'resource'->>'billing_agreement_id' = ${subscriptionId}`,
+          ),
+        )
+        .orderBy(desc(simulatorRestObjects.createdAt))
+        .limit(1);
+      return last ? outcomes.resendEvent(last.id) : null;
     },
     /** Webhooks are kept back (sent late) until `sendHeldWebhooks`. */
     holdWebhooks: (on: boolean) => {
