@@ -211,7 +211,7 @@ export default function PayPalSubscriptionSimulator({ loaderData, actionData }: 
                     Send the last payment&apos;s webhook again
                   </button>
                 ) : null}
-                <div className="grid grid-cols-3 gap-2">
+                <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
                   {status === "ACTIVE" ? (
                     <button type="submit" name="intent" value="suspend" className={outline}>
                       Suspend
