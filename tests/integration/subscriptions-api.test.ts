@@ -267,9 +267,24 @@ describe("cancelling a subscription", () => {
 
   it("cancelled in PayPal first (its notice not here yet): our cancel records it all the same", async () => {
     const { subscriptionId, row } = await subscribedOrder();
+    sim.outcomes.holdWebhooks(true);
     await sim.outcomes.setSubscriptionStatus(subscriptionId, "CANCELLED");
     const res = await cancel(row.id, jars.customer);
     expect(res.status).toBe(200);
     expect((await q("select status from subscriptions where id = $1", [row.id]))[0].status).toBe("cancelled");
+    // PayPal's CANCELLED webhook then arrives: nothing more, and one cancellation mail.
+    await sim.outcomes.sendHeldWebhooks();
+    await noticesSettled(app);
+    expect(await cancelledMails(row.id)).toBe(1);
+  });
+
+  it("PayPal suspends after the plan's three failed payments: renewals stop here too, and PayPal takes no more", async () => {
+    const { subscriptionId, row } = await subscribedOrder();
+    for (let i = 0; i < 3; i++) await sim.outcomes.failSubscriptionPayment(subscriptionId);
+    await noticesSettled(app);
+    expect(await atPayPal(subscriptionId)).toBe("SUSPENDED");
+    expect((await q("select status from subscriptions where id = $1", [row.id]))[0].status).toBe("cancelled");
+    await expect(sim.outcomes.renewSubscription(subscriptionId)).rejects.toThrow();
+    expect(await cancelledMails(row.id)).toBe(1);
   });
 });
