@@ -184,6 +184,52 @@ describe("plans on PayPal's Subscriptions API", () => {
   });
 });
 
+describe("the pay screen's Subscribe button and the simulator's page", () => {
+  const post = (path: string, jar: CookieJar | undefined, fields: Record<string, string>) =>
+    app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      jar,
+      redirect: "manual",
+    });
+
+  it("posts to our server, which sends the buyer to approve; no Payments Standard form is left", async () => {
+    const id = await placeOrderFor(app, jars.customer, basic._id);
+    const page = (await (await app.request(`/pay-now/${id}`, { jar: jars.customer })).text()).replaceAll(
+      "<!-- -->",
+      "",
+    );
+    expect(page).toContain(`Subscribe with PayPal: renews every ${basic.packageValidity} days`);
+    expect(page).not.toContain("_xclick");
+    expect(page).not.toMatch(/action="https:\/\/[^"]*paypal/);
+    const res = await post(`/pay-now/${id}`, jars.customer, { intent: "subscribe" });
+    expect(res.status).toBe(303);
+    const to = new URL(res.headers.get("location")!, app.config.publicUrl);
+    expect(to.pathname).toBe("/paypal-simulator/webapps/billing/subscriptions");
+    const subscriptionId = to.searchParams.get("subscription_id")!;
+    expect((await app.services.payments.paypal!.subscriptions.get(subscriptionId)).custom_id).toBe(id);
+    // An unknown button is refused with a sentence.
+    expect((await post(`/pay-now/${id}`, jars.customer, { intent: "both" })).status).toBe(400);
+
+    // Only the order's customer may approve it on the simulator's page; they are sent back as PayPal sends them.
+    expect((await app.request(`${to.pathname}${to.search}`, { jar: jars.other })).status).toBe(403);
+    expect((await post(to.pathname, jars.other, { subscription_id: subscriptionId, intent: "approve" })).status).toBe(
+      403,
+    );
+    const approved = await post(to.pathname, jars.customer, { subscription_id: subscriptionId, intent: "approve" });
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("location")).toMatch(
+      new RegExp(`^/received-payment/${id}\\?subscription_id=${subscriptionId}&`),
+    );
+    await noticesSettled(app);
+    const back = (
+      await (await app.request(approved.headers.get("location")!, { jar: jars.customer })).text()
+    ).replaceAll("<!-- -->", "");
+    expect(back).toContain("Your membership now renews automatically");
+  });
+});
+
 describe("the subscription's return and rail", () => {
   it("the return reads the subscription when it is this order's; it is recorded on the Subscriptions API", async () => {
     const { orderId, subscriptionId, row } = await subscribedOrder();
