@@ -12,7 +12,7 @@ export interface PayPalPeriod {
 
 /** What the pricing screen says when a package that renews automatically has a validity PayPal cannot bill. */
 export const AUTO_RENEW_REFUSED =
-  "PayPal can renew a validity of up to 90 days, or whole months (30 days each, up to 24) or years (365 days each, up to 5): change the validity or turn automatic renewal off";
+  "PayPal can renew a validity of up to 90 days, or whole weeks (up to 52), months (30 days each, up to 12) or one year (365 days): change the validity or turn automatic renewal off";
 
 /**
  * The PayPal period of a package's validity in days, or null when PayPal cannot express it: up to 90 days as days;
