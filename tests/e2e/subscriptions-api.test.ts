@@ -134,8 +134,11 @@ describe("automatic renewal on PayPal's Subscriptions API", () => {
   }, 180_000);
 
   it("staff cancel a customer's subscription at PayPal from its cancel page", async () => {
-    const { subscriptionId, row } = await subscriber("sky@example.org", "Sky Staffcall");
-    await admin.goto(`/subscriptions/${row.id}/cancel`);
+    const { id, subscriptionId, row } = await subscriber("sky@example.org", "Sky Staffcall");
+    // From the order screen.
+    await admin.goto(`/admin/payment-status/${id}`);
+    await main(admin).getByTestId("order-subscription-cancel").click();
+    await admin.waitForURL((u) => u.pathname === `/subscriptions/${row.id}/cancel`);
     const confirm = main(admin).getByTestId("subscription-cancel");
     expect(await confirm.getByTestId("cancel-at-paypal").textContent()).toBe(
       "PayPal is told at once and takes no more payments.",
