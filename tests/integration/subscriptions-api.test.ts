@@ -311,6 +311,40 @@ describe("cancelling a subscription", () => {
     expect(await atPayPal(subscriptionId)).toBe("CANCELLED");
   });
 
+  it("the customer's and the staff's cancel forms say PayPal is down in the form, and change nothing", async () => {
+    const { subscriptionId, row } = await subscribedOrder();
+    const form = (path: string, jar: CookieJar, fields: Record<string, string>) =>
+      app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+        jar,
+      });
+    for (const [path, jar, fields] of [
+      ["/account/subscriptions", jars.customer, { _form: `cancel-${row.id}`, subscriptionId: row.id }],
+      [`/subscriptions/${row.id}/cancel`, jars.admin, { _form: "cancel-subscription" }],
+    ] as const) {
+      sim.fault({ path: `/v1/billing/subscriptions/${subscriptionId}/cancel`, status: 503, times: 3 });
+      const res = await form(path, jar, fields);
+      expect(res.status).toBe(504);
+      expect((await res.text()).replaceAll("&#x27;", "'")).toContain(CANCEL_DOWN);
+      expect((await q("select status from subscriptions where id = $1", [row.id]))[0].status).toBe("active");
+    }
+    // Another customer's subscription is not theirs to cancel from their page.
+    const other = await form("/account/subscriptions", jars.other, {
+      _form: `cancel-${row.id}`,
+      subscriptionId: row.id,
+    });
+    expect(other.status).toBe(404);
+    const res = await form("/account/subscriptions", jars.customer, {
+      _form: `cancel-${row.id}`,
+      subscriptionId: row.id,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Your automatic renewal is cancelled.");
+    expect(await atPayPal(subscriptionId)).toBe("CANCELLED");
+  });
+
   it("cancelled in PayPal first (its notice not here yet): our cancel records it all the same", async () => {
     const { subscriptionId, row } = await subscribedOrder();
     sim.outcomes.holdWebhooks(true);
