@@ -31,18 +31,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "customers");
   const { subscribe } = context.services.payments;
+  const s = await context.services.subscriptions.get(params.id);
   return formAction(await request.formData(), {
     providerErrors: true,
     run: async () => {
       if (subscribe) return subscribe.cancel(viewer, params.id);
-      const s = await context.services.subscriptions.get(params.id);
       if (s.rail === "api")
         throw new AppError(503, "Payments are not set up on this site, so PayPal cannot be asked to cancel it.");
       return context.services.subscriptions.markCancelled(params.id, viewer);
     },
-    success: (r) => (r.modified ? "Subscription cancelled." : "This subscription was no longer active."),
+    success: (r) => (r.modified ? DONE[s.rail] : "This subscription was no longer active."),
   });
 }
+
+/** What the page says once it is done: cancelled at PayPal, or only marked here (Payments Standard). */
+const DONE = { api: "Subscription cancelled.", standard: "Subscription marked cancelled." } as const;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Mark a subscription cancelled" },
@@ -128,7 +131,7 @@ export default function SubscriptionCancel({
           </>
         ) : (
           <p className="mt-6 text-sm" role="status">
-            {form.shown?.ok ? "Subscription cancelled. " : ""}
+            {form.shown?.ok ? `${DONE[s.rail]} ` : ""}
             No renewal will be applied: the customer keeps the time already paid for.
           </p>
         )}
