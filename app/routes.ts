@@ -103,6 +103,7 @@ const routes = [
   // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
   route("paypal-simulator", "routes/public/paypal-simulator.tsx"),
   route("paypal-simulator/checkoutnow", "routes/public/paypal-checkout.tsx"),
+  route("paypal-simulator/webapps/billing/subscriptions", "routes/public/paypal-subscription.tsx"),
 
   // For search engines
   route("sitemap.xml", "routes/seo/sitemap.ts"),

@@ -76,6 +76,71 @@ describe("the one money check (issue 34, decision 065)", () => {
     });
   });
 
+  describe("a subscription's payment (decision 069)", () => {
+    const terms = { first: 39, later: 49 };
+    const sub = { ...good, subscription: terms, amount: { currency: "USD", value: "39.00" } };
+
+    it("the first pays the unpaid order at the first payment's price; later ones renew the paid order at theirs", () => {
+      expect(checkPayment(sub)).toEqual({ kind: "ok", orderId: order.id });
+      const paid = { ...order, paymentStatus: "Paid" as const, txnId: "SALE-0" };
+      expect(checkPayment({ ...sub, order: paid, amount: { currency: "USD", value: "49.00" } })).toEqual({
+        kind: "ok",
+        orderId: order.id,
+      });
+      expect(checkPayment({ ...sub, order: paid })).toEqual({
+        kind: "refused",
+        flag: true,
+        reason: "the payment is 39.00 USD, this renewal payment's 49.00 USD",
+      });
+      expect(checkPayment({ ...sub, amount: { currency: "USD", value: "49.00" } })).toEqual({
+        kind: "refused",
+        flag: true,
+        reason: "the payment is 49.00 USD, this first payment's 39.00 USD",
+      });
+    });
+
+    it("a refunded order renews no more, the same payment twice is a duplicate, and another receiver is refused", () => {
+      expect(checkPayment({ ...sub, order: { ...order, paymentStatus: "Refunded" } })).toMatchObject({
+        kind: "refused",
+        flag: true,
+      });
+      expect(checkPayment({ ...sub, appliedBefore: true }).kind).toBe("duplicate");
+      expect(checkPayment({ ...sub, receiver: { expected: "MERCHANT-1", actual: "SOMEONE-ELSE" } })).toMatchObject({
+        kind: "refused",
+        flag: true,
+      });
+    });
+
+    it("property: ok exactly when the amount is the due one of the order's state, in USD, not applied before", () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 1_000_00 }),
+          fc.integer({ min: 0, max: 1_000_00 }),
+          fc.option(fc.integer({ min: 0, max: 1_000_00 }), { nil: null }),
+          fc.constantFrom("UnPaid" as const, "Paid" as const, "Refunded" as const, "Cancelled" as const),
+          fc.constantFrom("USD", "EUR"),
+          fc.boolean(),
+          (firstCents, laterCents, other, status, currency, appliedBefore) => {
+            const due = status === "Paid" ? laterCents : firstCents;
+            // Half the time the amount due, else any amount.
+            const paidCents = other ?? due;
+            const r = checkPayment({
+              ...good,
+              order: { ...order, paymentStatus: status, txnId: status === "UnPaid" ? null : "SALE-0" },
+              subscription: { first: firstCents / 100, later: laterCents / 100 },
+              amount: { currency, value: (paidCents / 100).toFixed(2) },
+              appliedBefore,
+            });
+            const right = !appliedBefore && status !== "Refunded" && currency === "USD" && paidCents === due;
+            expect(r.kind === "ok").toBe(right);
+            if (appliedBefore) expect(r.kind).toBe("duplicate");
+            if (r.kind === "refused") expect(r.flag).toBe(true);
+          },
+        ),
+      );
+    });
+  });
+
   it("reads amounts as exact cents, never through a float", () => {
     expect(moneyCents("0.10")).toBe(10);
     expect(moneyCents("1234567.89")).toBe(123456789);

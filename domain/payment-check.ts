@@ -18,6 +18,12 @@ export interface PaymentCheckInput {
   receiver: { expected: string | null; actual: string | null };
   /** Whether this payment id already paid an order (a notice applied, or an order holding it). */
   appliedBefore: boolean;
+  /**
+   * A subscription's payment (decision 069): what its first payment and each later one are due (domain/subscription-
+   * price.ts paymentDue of 1 and 2). The first pays the order while it is unpaid; on a Paid order the payment is a
+   * renewal at the later price, not a second payment. Absent for a one-time payment (the order's price).
+   */
+  subscription?: { first: number; later: number } | null;
 }
 
 export type PaymentCheck =
@@ -43,8 +49,10 @@ export function checkPayment(input: PaymentCheckInput): PaymentCheck {
   if (input.appliedBefore || order.txnId === input.paymentId)
     return { kind: "duplicate", reason: `payment ${input.paymentId} was applied before` };
   const refuse = (reason: string): PaymentCheck => ({ kind: "refused", reason, flag: true });
-  // A second payment for a paid (or refunded) order is money to give back, not a second membership.
-  if (order.paymentStatus === "Paid" || order.paymentStatus === "Refunded")
+  const renewal = Boolean(input.subscription) && order.paymentStatus === "Paid";
+  // A second payment for a paid (or refunded) order is money to give back, not a second membership; a subscription's
+  // later payment on its paid order is a renewal.
+  if ((order.paymentStatus === "Paid" && !renewal) || order.paymentStatus === "Refunded")
     return refuse(`the order is ${order.paymentStatus} already${order.txnId ? ` (payment ${order.txnId})` : ""}`);
   const { expected, actual } = input.receiver;
   if (expected !== null && actual !== null && actual !== expected)
@@ -52,10 +60,12 @@ export function checkPayment(input: PaymentCheckInput): PaymentCheck {
   if (amount.currency !== ORDER_CURRENCY)
     return refuse(`the payment is in ${amount.currency}, the order in ${ORDER_CURRENCY}`);
   const paid = moneyCents(amount.value);
-  const due = Math.round(order.packagePrice * 100);
+  const { subscription } = input;
+  const due = Math.round(
+    (subscription ? (renewal ? subscription.later : subscription.first) : order.packagePrice) * 100,
+  );
+  const what = subscription ? `this ${renewal ? "renewal" : "first"} payment's` : "the order's price";
   if (paid !== due)
-    return refuse(
-      `the payment is ${paid === null ? amount.value : show(paid)} USD, the order's price ${show(due)} USD`,
-    );
+    return refuse(`the payment is ${paid === null ? amount.value : show(paid)} USD, ${what} ${show(due)} USD`);
   return { kind: "ok", orderId: order.id };
 }

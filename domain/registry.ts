@@ -6,7 +6,8 @@
  * Field names, REST paths and success texts are spelled exactly as the two spec documents spell them.
  * Shared by server and browser: no server-only imports here.
  */
-import { AUTO_RENEW_REFUSED, paypalPeriod } from "./subscription";
+import { AUTO_RENEW_REFUSED } from "./subscription";
+import { planPeriod } from "./subscription-plan";
 
 export type FieldKind =
   | "text" // one line
@@ -387,9 +388,10 @@ export const sections = [
       t("packagePointTen", "Package Point Ten", { optional: true }),
       box("autoRenew", "Renews automatically (PayPal subscription)", { optional: true }),
     ],
-    // A package that renews automatically is billed by PayPal each validity (decision 046).
+    // A package that renews automatically is billed by PayPal each validity (decision 046), as one billing cycle of
+    // PayPal's Subscriptions API (decision 070).
     recordCheck: (r) =>
-      r.autoRenew === true && typeof r.packageValidity === "number" && !paypalPeriod(r.packageValidity)
+      r.autoRenew === true && typeof r.packageValidity === "number" && !planPeriod(r.packageValidity)
         ? { field: "packageValidity", message: AUTO_RENEW_REFUSED }
         : null,
     api: { list: "/pricings", one: "/pricing/:id", add: "/add-pricing", update: "/pricing/:id" },

@@ -106,6 +106,13 @@ describe("the pricing record's automatic renewal", () => {
     expect(r).toEqual({ ok: false, errors: [{ field: "packageValidity", message: AUTO_RENEW_REFUSED }] });
     expect(validateSection(pricing, { ...base, packageValidity: "100" }).ok).toBe(true);
     expect(validateSection(pricing, { ...base, packageValidity: "365", autoRenew: "on" }).ok).toBe(true);
+    // PayPal's Subscriptions API bills at most 12 months or one year a cycle (decision 070).
+    expect(validateSection(pricing, { ...base, packageValidity: "360", autoRenew: "on" }).ok).toBe(true);
+    for (const days of ["720", "730", "1825"])
+      expect(validateSection(pricing, { ...base, packageValidity: days, autoRenew: "on" })).toEqual({
+        ok: false,
+        errors: [{ field: "packageValidity", message: AUTO_RENEW_REFUSED }],
+      });
   });
 });
 

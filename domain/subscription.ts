@@ -2,6 +2,7 @@
  * PayPal subscriptions (decision 046): which package validities PayPal can bill as a period, and the words shown
  * about a subscription. Pure, shared by the pricing form, the pay page, the listener and the simulator.
  */
+import { z } from "zod";
 
 /** PayPal's billing period: p3 units of t3 (D days 1–90, W weeks 1–52, M months 1–24, Y years 1–5). */
 export interface PayPalPeriod {
@@ -11,7 +12,7 @@ export interface PayPalPeriod {
 
 /** What the pricing screen says when a package that renews automatically has a validity PayPal cannot bill. */
 export const AUTO_RENEW_REFUSED =
-  "PayPal can renew a validity of up to 90 days, or whole months (30 days each, up to 24) or years (365 days each, up to 5): change the validity or turn automatic renewal off";
+  "PayPal can renew a validity of up to 90 days, or whole weeks (up to 52), months (30 days each, up to 12) or one year (365 days): change the validity or turn automatic renewal off";
 
 /**
  * The PayPal period of a package's validity in days, or null when PayPal cannot express it: up to 90 days as days;
@@ -71,6 +72,11 @@ export function nextPaymentDate(firstPaidAt: Date | null, validityDays: number, 
   d.setUTCDate(Math.min(day, last));
   return d;
 }
+
+/** The subscription a cancel form names (its id in our table). */
+export const subscriptionIdSchema = z.object({
+  subscriptionId: z.uuid({ message: "Choose a subscription to cancel." }),
+});
 
 /** The statuses of a subscription: it renews, it was cancelled (the time paid for remains), or PayPal ended it. */
 export const SUBSCRIPTION_STATUSES = ["active", "cancelled", "ended"] as const;

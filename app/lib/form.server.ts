@@ -29,6 +29,11 @@ export interface FormActionOptions<S extends z.ZodType, R> {
   reset?: boolean;
   /** Never sent back to the page (passwords). */
   hide?: string[];
+  /**
+   * A service that calls an outside provider (PayPal): its 502 (refused), 503 and 504 (not answering) are said in the
+   * form too, since the person can try again; nothing was changed.
+   */
+  providerErrors?: true;
 }
 
 /** Any field error names a field; a refusal of the request as a whole has none ("body"). */
@@ -68,7 +73,8 @@ export async function formAction<R, S extends z.ZodType = typeof AS_TYPED>(
       result: submission.reply({ resetForm: options.reset ?? false }),
     });
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
+    const provider = options.providerErrors && isAppError(error) && [502, 503, 504].includes(error.status);
+    if (!isAppError(error) || (error.status >= 500 && !provider)) throw error;
     const fieldErrors: Record<string, string[]> = {};
     for (const e of error.errors) if (e.field !== FORM_LEVEL) fieldErrors[e.field] ??= [e.message];
     const marked = Object.keys(fieldErrors).length > 0;

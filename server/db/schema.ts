@@ -534,6 +534,8 @@ export const paymentNotices = pgTable(
     eventType: text("event_type"),
     noticeType: text("notice_type"),
     orderId: uuid("order_id"),
+    /** The provider's subscription the notice is about (subscr_id on Payments Standard, I-… on the Subscriptions API). */
+    subscriptionId: text("subscription_id"),
     /** The money the notice moves, in its currency (a payment's, a refund's), when it moves some. */
     amount: numeric("amount", { precision: 12, scale: 2, mode: "number" }),
     currency: text("currency"),
@@ -550,6 +552,9 @@ export const paymentNotices = pgTable(
     uniqueIndex("payment_notices_event_idx").on(t.provider, t.eventId),
     index("payment_notices_order_idx").on(t.orderId, t.receivedAt),
     index("payment_notices_outcome_idx").on(t.outcome, t.receivedAt),
+    index("payment_notices_subscription_idx")
+      .on(t.subscriptionId)
+      .where(sql`${t.subscriptionId} is not null`),
   ],
 );
 
@@ -566,10 +571,18 @@ export const paymentCheckouts = pgTable(
     orderId: uuid("order_id").notNull(),
     requestId: text("request_id").notNull(),
     status: text("status").notNull(),
+    /**
+     * What the buyer approves: a one-time payment (`order`, a provider's checkout) or an automatic renewal
+     * (`subscription`: the provider's subscription id; decision 070).
+     */
+    kind: text("kind", { enum: ["order", "subscription"] })
+      .notNull()
+      .default("order"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check("payment_checkouts_kind_check", sql`${t.kind} in ('order', 'subscription')`),
     index("payment_checkouts_order_idx").on(t.orderId),
     index("payment_checkouts_open_idx")
       .on(t.createdAt)
@@ -614,6 +627,36 @@ export const paymentRefunds = pgTable(
   ],
 );
 
+/**
+ * The provider's product and billing plan for each set of terms a package renews on (issue 34 part 4, decision 070):
+ * made on demand by the first subscriber and reused by every later one. Unique on the provider, the package and the
+ * terms that make a plan different (period, currency, regular price, first-payment price); written only by
+ * server/services/payments/plans.ts.
+ */
+export const paymentPlans = pgTable(
+  "payment_plans",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    provider: text("provider").notNull(),
+    packageId: uuid("package_id").notNull(),
+    intervalUnit: text("interval_unit", { enum: ["DAY", "WEEK", "MONTH", "YEAR"] }).notNull(),
+    intervalCount: integer("interval_count").notNull(),
+    currency: text("currency").notNull(),
+    /** Each regular period's price, a decimal string ("25.00"). */
+    amount: numeric("amount", { precision: 12, scale: 2 }).notNull(),
+    /** A first-payment discount's price (one trial cycle); null without one. */
+    firstPayment: numeric("first_payment", { precision: 12, scale: 2 }),
+    productId: text("product_id").notNull(),
+    planId: text("plan_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("payment_plans_terms_key")
+      .on(t.provider, t.packageId, t.intervalUnit, t.intervalCount, t.currency, t.amount, t.firstPayment)
+      .nullsNotDistinct(),
+  ],
+);
+
 /** Notifications the built-in PayPal simulator sent: its postback answers VERIFIED for these only. */
 export const simulatorMessages = pgTable("paypal_simulator_messages", {
   digest: text("digest").primaryKey(),
@@ -645,11 +688,20 @@ export const subscriptions = pgTable(
     cancelledBy: text("cancelled_by"),
     endedAt: timestamp("ended_at", { withTimezone: true }),
     lastFailedAt: timestamp("last_failed_at", { withTimezone: true }),
+    /**
+     * The rail it was made on (decision 070): `standard`, PayPal Payments Standard's Subscribe button (every subscription
+     * made before the Subscriptions API; PayPal's REST API cannot reach them), or `api`, the Subscriptions API (cancelled
+     * at PayPal through the provider).
+     */
+    rail: text("rail", { enum: ["standard", "api"] })
+      .notNull()
+      .default("standard"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("subscriptions_status_check", sql`${t.status} in ('active', 'cancelled', 'ended')`),
+    check("subscriptions_rail_check", sql`${t.rail} in ('standard', 'api')`),
     index("subscriptions_user_idx").on(t.userId, t.createdAt),
     index("subscriptions_order_idx").on(t.orderId),
   ],

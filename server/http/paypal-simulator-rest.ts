@@ -89,7 +89,15 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
     "/v1/catalogs/products",
     handle(withBody(productBody, (req, body) => simulator.createProduct(body, requestId(req)))),
   );
+  r.get(
+    "/v1/catalogs/products/:id",
+    handle((req) => simulator.getProduct(param(req, "id"))),
+  );
   r.post("/v1/billing/plans", handle(withBody(planBody, (req, body) => simulator.createPlan(body, requestId(req)))));
+  r.get(
+    "/v1/billing/plans/:id",
+    handle((req) => simulator.getPlan(param(req, "id"))),
+  );
   r.post(
     "/v1/billing/subscriptions",
     handle(withBody(subscriptionBody, (req, body) => simulator.createSubscription(body, requestId(req)))),

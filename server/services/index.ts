@@ -158,7 +158,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     logger,
   });
-  const payments = createPaymentsService({ db: database.db, config, logger, now, orders, mails });
+  const payments = createPaymentsService({
+    db: database.db,
+    config,
+    logger,
+    now,
+    orders,
+    mails,
+    content,
+    subscriptions,
+  });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });

@@ -7,7 +7,7 @@ import {
 } from "../../domain/subscription";
 import { paymentDue, subscriptionTerms } from "../../domain/subscription-price";
 import type { Db } from "../db/client";
-import { orders, subscriptions } from "../db/schema";
+import { orders, paymentCheckouts, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
 import { audited, type Actor } from "./activity";
 import { jobKey, type Tx } from "./jobs";
@@ -51,6 +51,8 @@ export interface SubscriptionView {
   amount: number;
   periodDays: number;
   status: SubscriptionStatus;
+  /** Payments Standard's Subscribe button (reached only in PayPal) or the Subscriptions API (cancelled from here). */
+  rail: SubscriptionRow["rail"];
   signedUpAt: Date | null;
   cancelledAt: Date | null;
   cancelledBy: string | null;
@@ -173,6 +175,7 @@ export function createSubscriptionsService(deps: {
         amount: r.amount,
         periodDays: r.periodDays,
         status: r.s.status,
+        rail: r.s.rail,
         signedUpAt: r.s.signedUpAt,
         cancelledAt: r.s.cancelledAt,
         cancelledBy: r.s.cancelledBy,
@@ -203,9 +206,18 @@ export function createSubscriptionsService(deps: {
     ): Promise<{ subscription: SubscriptionRow; changed: boolean }> {
       return audited(db, actor, "subscription", async (tx, audit) => {
         const t = now();
+        // Its rail (decision 070): the Subscriptions API when our Subscribe button started it, else Payments Standard.
         await tx
           .insert(subscriptions)
-          .values({ subscrId, orderId: order.id, userId: order.userId, createdAt: t, updatedAt: t })
+          .values({
+            subscrId,
+            orderId: order.id,
+            userId: order.userId,
+            rail: sql`case when exists (select 1 from ${paymentCheckouts} where ${paymentCheckouts.id} = ${subscrId}
+                        and ${paymentCheckouts.kind} = 'subscription') then 'api' else 'standard' end`,
+            createdAt: t,
+            updatedAt: t,
+          })
           .onConflictDoNothing({ target: subscriptions.subscrId });
         const [before] = await tx
           .select()
@@ -260,10 +272,12 @@ export function createSubscriptionsService(deps: {
     },
 
     /**
-     * Staff mark a subscription cancelled (the customer cancelled by phone): no more renewals are applied here; the time
-     * paid for remains. In live mode PayPal must be told too (the screen says so).
+     * A subscription recorded cancelled by `actor`: staff (the customer asked by phone), or the customer or staff after
+     * the provider cancelled it (payments/subscribe.ts, decision 070). No more renewals are applied here; the time paid
+     * for remains; the cancellation mail goes once (an active subscription only, its job keyed by the subscription). A
+     * Payments Standard one must be stopped in PayPal too (the screen says so).
      */
-    async cancelByStaff(id: string, actor: Actor): Promise<{ modified: boolean }> {
+    async markCancelled(id: string, actor: Actor): Promise<{ modified: boolean }> {
       if (!isId(id)) throw notFound("Subscription not found");
       return audited(db, actor, "subscription", async (tx, audit) => {
         const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for("update");

@@ -2,11 +2,18 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, register, renewAutomatically, subscribeInSimulator, toast } from "../support/pages";
+import {
+  inPayPalSubscription,
+  main,
+  register,
+  renewAutomatically,
+  subscribeInSimulator,
+  toast,
+} from "../support/pages";
 
 /**
  * Issue 27, part 6 with the PayPal simulator (decisions 046 and 049): a customer uses a first-period code on a package
- * that renews automatically, subscribes, pays the discounted amount (PayPal's introductory period), and the invoice
+ * that renews automatically, subscribes, pays the discounted amount (the plan's trial cycle, decision 070), and the invoice
  * shows the discount; the simulator's next payment creates a renewal at the full price, invoiced without it.
  */
 let env: E2EEnv;
@@ -51,11 +58,16 @@ describe("a discount code on a subscription", () => {
     await customer.goto(`/pay-now/${id}`);
     expect(await main(customer).getByTestId("amount").textContent()).toBe(`$${discounted.toFixed(2)} USD`);
     expect(await main(customer).getByTestId("subscribe-terms").textContent()).toBe(
-      `$${discounted.toFixed(2)} USD now, then $${full.toFixed(2)} USD every ${validity} days until you cancel it on PayPal.`,
+      `$${discounted.toFixed(2)} USD now, then $${full.toFixed(2)} USD every ${validity} days until you cancel it. You can cancel it at any time on your account's Automatic renewal page.`,
     );
-    await subscribeInSimulator(customer, id, validity, async () => {
-      expect(await customer.getByTestId("total").textContent()).toBe(`$${discounted.toFixed(2)} USD`);
-      expect(await customer.getByTestId("later-amount").textContent()).toBe(`$${full.toFixed(2)} USD`);
+    // The plan at PayPal: one trial cycle at the discounted price, then the regular one.
+    const subscrId = await subscribeInSimulator(customer, id, validity, async () => {
+      expect(await customer.getByTestId("trial-cycle").textContent()).toContain(
+        `$${discounted.toFixed(2)} USD every ${validity} days`,
+      );
+      expect(await customer.getByTestId("regular-cycle").textContent()).toContain(
+        `$${full.toFixed(2)} USD every ${validity} days`,
+      );
     });
     const {
       rows: [order],
@@ -74,8 +86,7 @@ describe("a discount code on a subscription", () => {
     expect(await invoice.locator("tfoot").textContent()).toContain(`$${discounted.toFixed(2)} USD`);
 
     // PayPal's next period (the simulator's control): the full price, a renewal order without the code.
-    await customer.goto("/paypal-simulator");
-    await customer.getByTestId("sim-subscription").getByRole("button", { name: "Next payment" }).click();
+    await inPayPalSubscription(customer, subscrId, "Next payment");
     const renewal = async () =>
       (
         await env.db.pool.query(

@@ -5,9 +5,9 @@ import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { main, placeOrder, register, renewAutomatically, setOrderStatus, subscribeInSimulator } from "../support/pages";
 
 /**
- * Issue 27, part 5 with the PayPal simulator: a customer subscribes; the studio sees it on the customer's record, on
- * the orders desk and on the order screen, marks it cancelled (the customer called), and PayPal's next payment, which
- * the simulator still takes, renews nothing.
+ * Issue 27, part 5 with the PayPal simulator, on PayPal's Subscriptions API since issue 34 (decision 070): a customer
+ * subscribes; the studio sees it on the customer's record, on the orders desk and on the order screen, and cancels it
+ * at PayPal (the customer called): PayPal takes no more payments, and no day is added.
  */
 let env: E2EEnv;
 let admin: Page;
@@ -23,7 +23,7 @@ const paidDays = async (userId: string) =>
   ).rows[0] as { ends: Date; n: number };
 
 describe("the studio and a customer's subscription", () => {
-  it("sees it, marks it cancelled; the next payment PayPal takes renews nothing", async () => {
+  it("sees it, cancels it at PayPal; PayPal takes no more payments", async () => {
     const {
       rows: [basic],
     } = await env.db.pool.query(
@@ -36,7 +36,7 @@ describe("the studio and a customer's subscription", () => {
     const customer = await newPage(env.browser, env.server.url);
     await register(customer, { email: "phone@example.org", password: "phone-pass-123" });
     const id = await placeOrder(customer, { packageName: "Basic", name: "Pat Phone" });
-    await subscribeInSimulator(customer, id, validity);
+    const subscriptionId = await subscribeInSimulator(customer, id, validity);
     await setOrderStatus(admin, id, "Order Status", "Delivered");
     const {
       rows: [sub],
@@ -53,44 +53,37 @@ describe("the studio and a customer's subscription", () => {
     expect(onOrder).toContain("1 payment so far");
     expect(onOrder).toContain("next payment");
 
-    // The customer's record lists it; the studio marks it cancelled on the confirmation page.
+    // The customer's record lists it; the studio cancels it at PayPal on the confirmation page.
     await admin.goto(`/customers/${sub.user_id}`);
     const block = main(admin).getByTestId("customer-subscriptions");
     expect(await block.textContent()).toContain(`Basic · $`);
     expect(await block.textContent()).toContain("1 payment so far");
-    await block.getByRole("link", { name: "Mark cancelled: the Basic subscription" }).click();
+    await block.getByRole("link", { name: "Cancel at PayPal: the Basic subscription" }).click();
     await admin.waitForURL((u) => u.pathname === `/subscriptions/${sub.id}/cancel`);
     const confirm = main(admin).getByTestId("subscription-cancel");
     expect(await confirm.textContent()).toContain("They keep the time already paid for.");
-    // The simulator is no real PayPal: no need to tell it.
+    // PayPal is told by this page: nobody has to stop it in PayPal.
     expect(await main(admin).getByTestId("tell-paypal").count()).toBe(0);
-    await main(admin).getByRole("button", { name: "Mark cancelled" }).click();
+    await main(admin).getByRole("button", { name: "Cancel at PayPal" }).click();
     await expect
-      .poll(() => main(admin).getByText("Subscription marked cancelled.").count(), { timeout: 15_000 })
+      .poll(() => main(admin).getByText("Subscription cancelled.").count(), { timeout: 15_000 })
       .toBeGreaterThan(0);
-    expect(await main(admin).getByRole("button", { name: "Mark cancelled" }).count()).toBe(0);
+    expect(await main(admin).getByRole("button", { name: "Cancel at PayPal" }).count()).toBe(0);
     await admin.goto(`/customers/${sub.user_id}`);
     const after = await main(admin).getByTestId("customer-subscriptions").textContent();
     expect(after).toContain("Cancelled");
     expect(after).toContain("by admin@");
     expect(
       await main(admin)
-        .getByRole("link", { name: /Mark cancelled: the Basic subscription/ })
+        .getByRole("link", { name: /: the Basic subscription/ })
         .count(),
     ).toBe(0);
 
-    // PayPal was not told (the simulator still shows it active): its next payment is refused, no day is added.
+    // PayPal cancelled it: its page offers no next payment, and no day is added.
     const before = await paidDays(sub.user_id);
-    await customer.goto("/paypal-simulator");
-    await customer.getByTestId("sim-subscription").getByRole("button", { name: "Next payment" }).click();
-    const outcomes = () =>
-      env.db.pool
-        .query(
-          "select outcome from payment_events where raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at",
-          [`%${sub.subscr_id}%`],
-        )
-        .then((r) => r.rows.map((x) => x.outcome));
-    await expect.poll(() => outcomes(), { timeout: 15_000 }).toEqual(["applied", "rejected"]);
+    await customer.goto(`/paypal-simulator/webapps/billing/subscriptions?subscription_id=${subscriptionId}`);
+    expect(await customer.getByTestId("sim-api-subscription").getAttribute("data-status")).toBe("CANCELLED");
+    expect(await customer.getByRole("button", { name: "Next payment" }).count()).toBe(0);
     expect(await paidDays(sub.user_id)).toEqual(before);
   });
 });

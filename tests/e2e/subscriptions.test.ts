@@ -5,12 +5,21 @@ import { DAY_MS } from "../../domain/membership";
 import { AUTO_RENEW_REFUSED, nextPaymentDate } from "../../domain/subscription";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
-import { main, placeOrder, register, setOrderStatus, subscribeInSimulator, toast } from "../support/pages";
+import {
+  inPayPalSubscription,
+  main,
+  placeOrder,
+  register,
+  setOrderStatus,
+  subscribeInSimulator,
+  toast,
+} from "../support/pages";
 
 /**
- * Issue 27 with the PayPal simulator: the studio makes Basic renew automatically; a customer subscribes, is active,
- * the next period's payment extends by exactly one period (a replay does not), the customer cancels, the time paid
- * for remains, no renewal follows.
+ * Issue 27 with the PayPal simulator, on PayPal's Subscriptions API since issue 34 (decision 070): the studio makes
+ * Basic renew automatically; a customer subscribes, is active, the next period's payment extends by exactly one period
+ * (PayPal sending its webhook again does not), the customer cancels in PayPal, the time paid for remains, no renewal
+ * follows.
  */
 const TZ = "Europe/London";
 let env: E2EEnv;
@@ -27,7 +36,7 @@ const ends = async (userId: string) =>
   ).rows[0] as { ends: Date; n: number };
 
 describe("a membership that renews itself", () => {
-  it("subscribe, renew once (not on a replay), cancel: the time paid for remains and nothing renews", async () => {
+  it("subscribe, renew once (not on a resent webhook), cancel in PayPal: the time paid for remains and nothing renews", async () => {
     const {
       rows: [basic],
     } = await env.db.pool.query(
@@ -50,14 +59,14 @@ describe("a membership that renews itself", () => {
     const customer = await newPage(env.browser, env.server.url);
     await register(customer, { email: "sam@example.org", password: "sam-pass-123" });
     const id = await placeOrder(customer, { packageName: "Basic", name: "Sam Subscriber" });
-    await subscribeInSimulator(customer, id, validity, async () => {
-      expect(await customer.getByTestId("period").textContent()).toBe(`${validity} days`);
+    const subscrId = await subscribeInSimulator(customer, id, validity, async () => {
+      expect(await customer.getByTestId("regular-cycle").textContent()).toContain(`every ${validity} days`);
     });
     const sub = await env.db.pool.query("select subscr_id, status, user_id from subscriptions where order_id = $1", [
       id,
     ]);
     expect(sub.rows).toEqual([expect.objectContaining({ status: "active" })]);
-    const { user_id: userId, subscr_id: subscrId } = sub.rows[0];
+    const { user_id: userId } = sub.rows[0];
     await setOrderStatus(admin, id, "Order Status", "Delivered");
     const first = await ends(userId);
     expect(first.n).toBe(1);
@@ -80,49 +89,42 @@ describe("a membership that renews itself", () => {
     expect(await listed.getAttribute("data-status")).toBe("active");
     for (const part of ["Basic", `${price} every ${validity} days`, "Renews automatically", "Payments so far1"])
       expect(await listed.textContent()).toContain(part);
-    expect(await main(customer).getByRole("link", { name: "Open the PayPal simulator" }).getAttribute("href")).toBe(
-      "/paypal-simulator",
-    );
+    // It is cancelled here (at PayPal); PayPal's own page is only for subscriptions made with its older button.
+    expect(await listed.getByRole("button", { name: "Cancel automatic renewal" }).count()).toBe(1);
+    expect(await main(customer).getByTestId("how-to-cancel").count()).toBe(0);
 
     // PayPal's next period: exactly one period more.
-    await customer.goto("/paypal-simulator");
-    const held = customer.getByTestId("sim-subscription");
-    await held.getByRole("button", { name: "Next payment" }).click();
+    await inPayPalSubscription(customer, subscrId, "Next payment");
     await expect.poll(async () => (await ends(userId)).n, { timeout: 15_000 }).toBe(2);
     const renewed = await ends(userId);
     expect(renewed.ends.getTime() - first.ends.getTime()).toBe(validity * DAY_MS);
     await customer.goto("/dashboard");
     expect(await endLine()).toBe(renews(2));
 
-    // PayPal sends the same notification again: nothing more.
+    // PayPal sends the same webhook again (a new transmission of the same event): nothing more.
     const {
-      rows: [applied],
+      rows: [sale],
     } = await env.db.pool.query(
-      "select raw from payment_events where outcome = 'applied' and raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at desc limit 1",
-      [`%${subscrId}%`],
+      "select id from paypal_simulator_rest_objects where kind = 'event' and data->>'event_type' = 'PAYMENT.SALE.COMPLETED' and data->'resource'->>'billing_agreement_id' = $1 order by created_at desc limit 1",
+      [subscrId],
     );
-    const replay = await fetch(`${env.server.url}/api/paypal/ipn`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: applied.raw,
-    });
-    expect(replay.status).toBe(200);
+    await customer.goto(`/paypal-simulator/webapps/billing/subscriptions?subscription_id=${subscrId}`);
+    await customer.getByRole("button", { name: "Send the last payment's webhook again" }).click();
     await expect
       .poll(
         async () =>
           (
-            await env.db.pool.query("select outcome from payment_events where raw = $1 order by received_at", [
-              applied.raw,
+            await env.db.pool.query("select outcome, times_received from payment_notices where event_id = $1", [
+              sale.id,
             ])
-          ).rows.map((r) => r.outcome),
+          ).rows,
         { timeout: 15_000 },
       )
-      .toEqual(["applied", "duplicate"]);
+      .toEqual([{ outcome: "applied", times_received: 2 }]);
     expect(await ends(userId)).toEqual(renewed);
 
-    // The customer cancels: the time paid for remains, the simulator offers no more payments, nothing renews.
-    await customer.goto("/paypal-simulator");
-    await customer.getByTestId("sim-subscription").getByRole("button", { name: "Cancel" }).click();
+    // The customer cancels in PayPal: the time paid for remains, PayPal takes no more payments, nothing renews.
+    await inPayPalSubscription(customer, subscrId, "Cancel in PayPal");
     await expect
       .poll(
         async () =>
@@ -130,10 +132,8 @@ describe("a membership that renews itself", () => {
         { timeout: 15_000 },
       )
       .toBe("cancelled");
-    await customer.goto("/paypal-simulator");
-    expect(await customer.getByTestId("sim-subscription").getByRole("button", { name: "Next payment" }).count()).toBe(
-      0,
-    );
+    await customer.goto(`/paypal-simulator/webapps/billing/subscriptions?subscription_id=${subscrId}`);
+    expect(await customer.getByRole("button", { name: "Next payment" }).count()).toBe(0);
     expect(await ends(userId)).toEqual(renewed);
     await customer.goto("/dashboard");
     expect(await customer.getByTestId("membership-banner").getAttribute("data-state")).toBe("active");

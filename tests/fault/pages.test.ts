@@ -176,6 +176,7 @@ const FORM_PAGES = [
   "/staff/welcome",
   "/logout",
   "/paypal-simulator/checkoutnow",
+  "/paypal-simulator/webapps/billing/subscriptions",
 ];
 
 describe("hostile bodies to page forms (D6, D7)", () => {

@@ -296,6 +296,7 @@ describe("refunds from the order screen through PayPal", () => {
     const ctx = {
       db: app.db.db,
       orders: app.services.orders,
+      subscriptions: app.services.subscriptions,
       provider: payments.provider!,
       refunds: payments.refunds!,
       receiver: null,

@@ -119,15 +119,16 @@ describe("what the studio reads", () => {
 });
 
 describe("POST /api/subscriptions/:id/cancel", () => {
-  it("is the Admin's alone; marks an active subscription cancelled once, audited; no renewal follows", async () => {
+  it("a Payments Standard one is the Admin's alone; marks an active subscription cancelled once, audited; no renewal follows", async () => {
     const s = await subscribed();
     const call = (id: string, jar?: CookieJar) =>
       app.request(`/api/subscriptions/${id}/cancel`, { method: "POST", json: {}, jar });
-    // Every role but the Admin is refused, the subscriber too; nothing changes.
+    // Every role but the Admin is refused; its subscriber is told to cancel it in PayPal (the REST API cannot reach a
+    // Payments Standard subscription, decision 070), another customer does not see it; nothing changes.
     for (const [jar, status] of [
       [undefined, 401],
-      [jars.customer, 403],
-      [jars.other, 403],
+      [jars.customer, 409],
+      [jars.other, 404],
       [jars.editor, 403],
     ] as const)
       expect((await call(s.id, jar)).status).toBe(status);

@@ -160,7 +160,7 @@ describe("a subscription through the listener", () => {
 
     const byStaff = await subscribed();
     const row = await subscription(byStaff.subscrId);
-    expect(await app.services.subscriptions.cancelByStaff(row.id, STAFF)).toEqual({ modified: true });
+    expect(await app.services.subscriptions.markCancelled(row.id, STAFF)).toEqual({ modified: true });
     expect(await keys(byStaff.subscrId)).toHaveLength(1);
   });
 

@@ -1,6 +1,9 @@
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import { SIMULATOR_APPROVE_ORDER_PATH } from "../../server/services/payments/paypal/simulator";
+import {
+  SIMULATOR_APPROVE_ORDER_PATH,
+  SIMULATOR_APPROVE_SUBSCRIPTION_PATH,
+} from "../../server/services/payments/paypal/simulator";
 
 /** What people see on the site's pages, and what they do there, written once for every browser test. */
 
@@ -165,24 +168,38 @@ export async function renewAutomatically(admin: Page, packageId: string) {
 }
 
 /**
- * The customer subscribes to an unpaid order from its pay page in PayPal's simulator (a package that renews every
- * `validity` days) and waits until the first payment shows as received. `onSimulator` checks the simulator's page.
+ * The customer subscribes to an unpaid order from its pay page (a package that renews every `validity` days): our
+ * server starts the subscription on PayPal's Subscriptions API and sends the browser to the simulator's approval page
+ * (`onSimulator` checks it), where they agree; back on the return page, they wait until the first payment shows as
+ * received. Answers PayPal's subscription id.
  */
 export async function subscribeInSimulator(
   page: Page,
   id: string,
   validity: number,
   onSimulator: () => Promise<void> = async () => {},
-) {
+): Promise<string> {
   await page.goto(`/pay-now/${id}`);
   await main(page)
     .getByRole("button", { name: `Subscribe with PayPal: renews every ${validity} days` })
     .click();
-  await page.waitForURL((u) => u.pathname === "/paypal-simulator");
+  await page.waitForURL((u) => u.pathname === SIMULATOR_APPROVE_SUBSCRIPTION_PATH);
+  const subscriptionId = new URL(page.url()).searchParams.get("subscription_id")!;
   await onSimulator();
-  await main(page).getByRole("button", { name: "Subscribe", exact: true }).click();
+  await page.getByRole("button", { name: "Agree and subscribe", exact: true }).click();
   await page.waitForURL((u) => u.pathname === `/received-payment/${id}`);
   await expect
     .poll(() => page.getByTestId("payment-state").getAttribute("data-status"), { timeout: 15_000 })
     .toBe("Paid");
+  return subscriptionId;
+}
+
+/** What PayPal does later to a subscription, played on the simulator's subscription page (its buttons). */
+export type PayPalLater = "Next payment" | "Payment fails" | "Suspend" | "End of term" | "Cancel in PayPal";
+
+/** Opens the simulator's page of a PayPal subscription and presses one of its buttons; its webhook follows. */
+export async function inPayPalSubscription(page: Page, subscriptionId: string, button: PayPalLater) {
+  await page.goto(`${SIMULATOR_APPROVE_SUBSCRIPTION_PATH}?subscription_id=${subscriptionId}`);
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await expect.poll(() => page.getByTestId("sim-done").count(), { timeout: 15_000 }).toBe(1);
 }

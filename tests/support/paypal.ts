@@ -145,6 +145,7 @@ export async function demoPackage(app: Pick<TestApp, "services" | "request">, na
     _id: string;
     packagePrice: number;
     packageName: string;
+    packageValidity: number;
   }[];
   return pricing.find((p) => p.packageName === name)!;
 }

@@ -3,12 +3,20 @@ import { Link } from "react-router";
 import type { Route } from "./+types/subscriptions";
 import { Badge } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
+import { AppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
 import type { SubscriptionStatus } from "../../../domain/subscription";
 import { cancelPlace, SUBSCRIPTION_STATUS_WORDS } from "../../../domain/subscription-renewal";
+import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { formAction } from "../../lib/form.server";
+import { subscriptionIdSchema } from "../../../domain/subscription";
 
-/** "Automatic renewal": the customer's PayPal subscriptions, and where to cancel one (issue 27, part 4). */
+/**
+ * "Automatic renewal": the customer's PayPal subscriptions (issue 27, part 4). One made on PayPal's Subscriptions API
+ * is cancelled here (at PayPal, decision 070); one made with the older Subscribe button is cancelled in PayPal, and the
+ * page says where.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const subscriptions = await context.services.subscriptions.forUser(viewer.id);
@@ -29,10 +37,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cancelledAt: iso(s.cancelledAt),
       endedAt: iso(s.endedAt),
       lastFailedAt: iso(s.lastFailedAt),
+      cancellable: s.rail === "api",
     })),
     cancel: cancelPlace(context.services.paypal.mode),
     timeZone: context.config.timeZone,
   };
+}
+
+/** Cancels one of the customer's own subscriptions at PayPal, then here; PayPal down: said, nothing changed. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireUser(request, context);
+  const { subscribe } = context.services.payments;
+  return formAction(await request.formData(), {
+    schema: subscriptionIdSchema,
+    providerErrors: true,
+    run: async ({ subscriptionId }) => {
+      if (!subscribe) throw new AppError(503, "Payments are not set up on this site yet. Please contact the studio.");
+      return subscribe.cancel(viewer, subscriptionId);
+    },
+    success: (r) =>
+      r.modified
+        ? "Your automatic renewal is cancelled. Nothing more will be taken; the time you have paid for stays yours."
+        : "This subscription was no longer renewing.",
+  });
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Automatic renewal" }, { name: "robots", content: "noindex" }];
@@ -43,6 +70,8 @@ const TONE: Record<SubscriptionStatus, "green" | "grey"> = { active: "green", ca
 
 export default function Subscriptions({ loaderData }: Route.ComponentProps) {
   const { subscriptions, cancel, timeZone } = loaderData;
+  // PayPal's own page is for subscriptions made with the older Subscribe button only.
+  const elsewhere = subscriptions.some((s) => !s.cancellable && s.status === "active");
   if (!subscriptions.length)
     return (
       <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8" data-testid="no-subscriptions">
@@ -59,20 +88,22 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
     );
   return (
     <div className="space-y-6">
-      <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-        <p className="text-ink/80" data-testid="how-to-cancel">
-          {cancel.sentence}
-        </p>
-        <p className="mt-5">
-          <a
-            href={cancel.href}
-            className="btn-outline"
-            {...(cancel.external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-          >
-            {cancel.label}
-          </a>
-        </p>
-      </div>
+      {elsewhere ? (
+        <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+          <p className="text-ink/80" data-testid="how-to-cancel">
+            {cancel.sentence}
+          </p>
+          <p className="mt-5">
+            <a
+              href={cancel.href}
+              className="btn-outline"
+              {...(cancel.external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+            >
+              {cancel.label}
+            </a>
+          </p>
+        </div>
+      ) : null}
       <ul className="space-y-3" data-testid="subscriptions">
         {subscriptions.map((s) => (
           <SubscriptionItem key={s.id} subscription={s} timeZone={timeZone} />
@@ -84,6 +115,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
 
 function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; timeZone: string }) {
   const date = (v: string | null) => (v ? longDate(v, timeZone) : "—");
+  const form = useActionForm({ id: `cancel-${s.id}`, feedback: "inline" });
   return (
     <li className="rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-6" data-testid="subscription" data-status={s.status}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -120,7 +152,20 @@ function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; ti
       ) : null}
       {s.status !== "active" ? (
         <p className="mt-4 text-sm text-mist">Nothing more is taken. The time you have paid for stays yours.</p>
-      ) : null}
+      ) : s.cancellable ? (
+        <ActionForm handle={form} hidden={{ subscriptionId: s.id }} className="mt-5" testId="cancel-renewal-form">
+          <p className="text-sm text-ink/80">
+            Cancelling stops the payments at PayPal. The time you have already paid for stays yours.
+          </p>
+          <button type="submit" className="btn-outline mt-3" disabled={form.busy} data-testid="cancel-renewal">
+            {form.busy ? "Cancelling…" : "Cancel automatic renewal"}
+          </button>
+        </ActionForm>
+      ) : (
+        <p className="mt-4 text-sm text-mist">
+          This subscription was made on PayPal&apos;s older system: cancel it in your PayPal account.
+        </p>
+      )}
     </li>
   );
 }

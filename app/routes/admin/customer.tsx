@@ -85,6 +85,8 @@ function shownSubscription(s: SubscriptionView, zone: string) {
     amount: money(s.amount),
     periodDays: s.periodDays,
     active: s.status === "active",
+    /** On the Subscriptions API: cancelled at PayPal from here (decision 070); else only marked cancelled here. */
+    atPayPal: s.rail === "api",
     status: SUBSCRIPTION_STATUS_LABELS[s.status],
     payments: s.payments,
     cancelledBy: s.cancelledBy,
@@ -258,9 +260,9 @@ function Subscriptions({ subscriptions }: { subscriptions: Route.ComponentProps[
               <Link
                 to={`/subscriptions/${s.id}/cancel`}
                 className="text-xs font-semibold text-clay hover:underline"
-                aria-label={`Mark cancelled: the ${s.packageName} subscription`}
+                aria-label={`${s.atPayPal ? "Cancel at PayPal" : "Mark cancelled"}: the ${s.packageName} subscription`}
               >
-                Mark cancelled
+                {s.atPayPal ? "Cancel at PayPal" : "Mark cancelled"}
               </Link>
             ) : null}
           </li>

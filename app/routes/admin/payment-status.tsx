@@ -163,6 +163,15 @@ export default function PaymentStatus({
         <Link to={`/customers/${s.userId}`} className="text-xs font-semibold text-clay hover:underline">
           Customer&apos;s subscriptions
         </Link>
+        {s.status === "active" ? (
+          <Link
+            to={`/subscriptions/${s.id}/cancel`}
+            className="text-xs font-semibold text-clay hover:underline"
+            data-testid="order-subscription-cancel"
+          >
+            {s.rail === "api" ? "Cancel at PayPal" : "Mark cancelled"}
+          </Link>
+        ) : null}
       </span>,
     ]);
   return (

@@ -11,11 +11,13 @@ import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { DangerButton } from "../../components/forms";
+import { AppError } from "../../../server/lib/errors";
 
 /**
- * Marking a PayPal subscription cancelled when the customer asked by phone or mail (issue 27, part 5): this page is the
- * confirmation. The subscriptions service stops renewals here and logs it; PayPal itself is told only by the customer
- * or the studio on PayPal (decision 046), which the page says in live and sandbox mode.
+ * Cancelling a PayPal subscription when the customer asked by phone or mail (issue 27, part 5): this page is the
+ * confirmation. One made on PayPal's Subscriptions API is cancelled at PayPal, then recorded (decision 070); one made
+ * with Payments Standard's Subscribe button is only marked cancelled here, and PayPal is told by the customer or the
+ * studio on PayPal (decision 046), which the page says in live and sandbox mode.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "customers");
@@ -28,11 +30,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "customers");
+  const { subscribe } = context.services.payments;
+  const s = await context.services.subscriptions.get(params.id);
   return formAction(await request.formData(), {
-    run: () => context.services.subscriptions.cancelByStaff(params.id, viewer),
-    success: (r) => (r.modified ? "Subscription marked cancelled." : "This subscription was no longer active."),
+    providerErrors: true,
+    run: async () => {
+      if (subscribe) return subscribe.cancel(viewer, params.id);
+      if (s.rail === "api")
+        throw new AppError(503, "Payments are not set up on this site, so PayPal cannot be asked to cancel it.");
+      return context.services.subscriptions.markCancelled(params.id, viewer);
+    },
+    success: (r) => (r.modified ? DONE[s.rail] : "This subscription was no longer active."),
   });
 }
+
+/** What the page says once it is done: cancelled at PayPal, or only marked here (Payments Standard). */
+const DONE = { api: "Subscription cancelled.", standard: "Subscription marked cancelled." } as const;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Mark a subscription cancelled" },
@@ -45,9 +58,10 @@ export default function SubscriptionCancel({
   const form = useActionForm({ id: "cancel-subscription", feedback: "inline" });
   const back = { to: `/customers/${s.userId}`, label: s.customerName.trim() || s.customerEmail };
   const active = s.status === "active";
+  const atPayPal = s.rail === "api";
   return (
     <>
-      <AdminHeader title="Mark subscription cancelled" back={back} />
+      <AdminHeader title={atPayPal ? "Cancel subscription" : "Mark subscription cancelled"} back={back} />
       <article className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8" data-testid="subscription-cancel">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
           <dt className="text-mist">Customer</dt>
@@ -89,10 +103,14 @@ export default function SubscriptionCancel({
               <p>Do this when the customer asked to stop, by phone or mail.</p>
               <ul className="list-disc space-y-1.5 pl-5">
                 <li>They keep the time already paid for.</li>
-                <li>No more renewals are applied here: a later payment adds no days.</li>
+                {atPayPal ? (
+                  <li data-testid="cancel-at-paypal">PayPal is told at once and takes no more payments.</li>
+                ) : (
+                  <li>No more renewals are applied here: a later payment adds no days.</li>
+                )}
               </ul>
             </div>
-            {paypalIsReal ? (
+            {paypalIsReal && !atPayPal ? (
               <p
                 className="mt-6 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-200"
                 data-testid="tell-paypal"
@@ -102,14 +120,18 @@ export default function SubscriptionCancel({
               </p>
             ) : null}
             <ActionForm handle={form} className="mt-6" testId="cancel-subscription-form">
-              <DangerButton busy={form.busy} busyLabel="Saving…" testId="cancel-subscription">
-                Mark cancelled
+              <DangerButton
+                busy={form.busy}
+                busyLabel={atPayPal ? "Cancelling at PayPal…" : "Saving…"}
+                testId="cancel-subscription"
+              >
+                {atPayPal ? "Cancel at PayPal" : "Mark cancelled"}
               </DangerButton>
             </ActionForm>
           </>
         ) : (
           <p className="mt-6 text-sm" role="status">
-            {form.shown?.ok ? "Subscription marked cancelled. " : ""}
+            {form.shown?.ok ? `${DONE[s.rail]} ` : ""}
             No renewal will be applied: the customer keeps the time already paid for.
           </p>
         )}

@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
 import { money } from "../../../domain/format";
@@ -19,14 +20,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const settings = await context.services.settings.all();
   // One-time payments go through PayPal Checkout: the button posts to this page's action (decision 066).
   const checkout = Boolean(unpaid && !refusal);
-  // A package that renews automatically also offers PayPal's subscription (decision 046).
-  const row = checkout ? unpaid : undefined;
-  const pkg = row?.packageId ? await context.services.content.get("pricing", row.packageId).catch(() => null) : null;
-  // A discount code's period as placed decides what PayPal is told (domain/subscription-price.ts, decision 049).
-  const subscribe =
-    pkg?.autoRenew === true && row
-      ? await context.services.paypal.subscribeCheckout({ ...order, discountPeriod: row.discountPeriod })
-      : null;
+  // A package that renews automatically also offers a subscription on PayPal's Subscriptions API (decision 070): its
+  // terms are the plan's (a code on the first payment only is one trial cycle, decision 049).
+  const { subscribe: renewals } = context.services.payments;
+  const subscribe = checkout && renewals ? await renewals.offer(viewer, order._id) : null;
   return {
     order,
     checkout,
@@ -37,22 +34,32 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
+/** The two buttons: pay once (the default), or subscribe. */
+const intent = z.object({ intent: z.enum(["pay", "subscribe"]).default("pay") });
+
 /**
  * "Pay Now With PayPal": the server makes the PayPal order for the customer's own unpaid order at its own price and
- * sends the buyer to PayPal's approval page (303). PayPal down, a refused code, a paid order: the page says why and
- * nothing is written (checkout.start, decision 066).
+ * sends the buyer to PayPal's approval page (303); "Subscribe with PayPal" makes or reuses the package's plan and starts
+ * the subscription instead (decision 070). PayPal down, a refused code, a paid order: the page says why and nothing is
+ * written (checkout.start, decision 066; subscribe.start).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const viewer = await requireUser(request, context);
-  const checkout = context.services.payments.checkout;
-  if (!checkout) return data({ error: NO_CHECKOUT }, { status: 503 });
+  const { checkout, subscribe } = context.services.payments;
+  if (!checkout || !subscribe) return data({ error: NO_CHECKOUT }, { status: 503 });
+  const form = Object.fromEntries([...(await request.formData())].filter(([name]) => name === "intent"));
+  const parsed = intent.safeParse(form);
+  if (!parsed.success) return data({ error: "Choose one of the page's buttons." }, { status: 400 });
   const order = await context.services.orders.get(viewer, params.id);
   const row = order.paymentStatus === "UnPaid" ? await context.services.orders.byId(order._id) : undefined;
   const refusal = row ? await context.services.discounts.payRefusal(row) : null;
   if (refusal) return data({ error: PAY_PAGE_REFUSALS[refusal] }, { status: 409 });
   let approveUrl: string;
   try {
-    ({ approveUrl } = await checkout.start(viewer, order._id));
+    ({ approveUrl } =
+      parsed.data.intent === "subscribe"
+        ? await subscribe.start(viewer, order._id)
+        : await checkout.start(viewer, order._id));
   } catch (error) {
     if (isAppError(error)) return data({ error: error.message }, { status: error.status });
     throw error;
@@ -64,7 +71,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "ro
 
 /**
  * The order summary and the pay button (spec 1). The spec's form posted `cmd=_xclick` to PayPal; it now posts to this
- * page, which starts PayPal Checkout (decision 066). Automatic renewal keeps PayPal's Subscribe button.
+ * page, which starts PayPal Checkout (decision 066), or a subscription on PayPal's Subscriptions API (decision 070).
  */
 export default function PayNow({
   loaderData: { order, checkout, subscribe, codeRefused, mode, autoActivate },
@@ -113,26 +120,28 @@ export default function PayNow({
               <form method="post" className="mt-8">
                 <button
                   type="submit"
+                  name="intent"
+                  value="pay"
                   className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"
                 >
                   {subscribe ? "Pay once with PayPal" : "Pay Now With PayPal"}
                 </button>
               </form>
               {subscribe ? (
-                <form method="post" action={subscribe.action} className="mt-3" data-testid="subscribe-form">
-                  {Object.entries(subscribe.fields).map(([name, value]) => (
-                    <input key={name} type="hidden" name={name} value={value} />
-                  ))}
+                <form method="post" className="mt-3" data-testid="subscribe-form">
                   <button
                     type="submit"
+                    name="intent"
+                    value="subscribe"
                     className="btn w-full bg-[#003087] py-4 text-base text-white hover:bg-[#00246b]"
                   >
                     Subscribe with PayPal: renews every {order.packageValidity} days
                   </button>
                   <p className="mt-2 text-center text-xs text-mist" data-testid="subscribe-terms">
-                    {subscribe.terms.intro !== null
-                      ? `$${money(subscribe.terms.intro)} USD now, then $${money(subscribe.terms.regular)} USD every ${order.packageValidity} days until you cancel it on PayPal.`
-                      : `$${money(order.packagePrice)} USD now, then every ${order.packageValidity} days until you cancel it on PayPal.`}
+                    {subscribe.firstPayment !== null
+                      ? `$${subscribe.firstPayment} USD now, then $${subscribe.amount} USD every ${order.packageValidity} days until you cancel it.`
+                      : `$${subscribe.amount} USD now, then every ${order.packageValidity} days until you cancel it.`}{" "}
+                    You can cancel it at any time on your account&apos;s Automatic renewal page.
                   </p>
                 </form>
               ) : null}

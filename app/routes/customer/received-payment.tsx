@@ -11,9 +11,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   // Back from PayPal's approval page (`token`: the PayPal order): capture now; a reload, a second return or the webhook
   // having come first change nothing more (checkout.returned, decision 066).
-  const token = new URL(request.url).searchParams.get("token");
-  const { checkout } = context.services.payments;
-  const back = token && checkout ? await checkout.returned(viewer, params.id, token.slice(0, 64)) : null;
+  const search = new URL(request.url).searchParams;
+  const token = search.get("token");
+  const subscriptionId = search.get("subscription_id");
+  const { checkout, subscribe } = context.services.payments;
+  // Back from approving a subscription (decision 070): where PayPal has it; its webhooks pay the order.
+  const subscription =
+    subscriptionId && subscribe ? await subscribe.returned(viewer, params.id, subscriptionId.slice(0, 64)) : null;
+  const back =
+    token && checkout && !subscriptionId ? await checkout.returned(viewer, params.id, token.slice(0, 64)) : null;
   const order = await context.services.orders.get(viewer, params.id);
   // PayPal took a payment the order could not take (decision 060: its code used up meanwhile; or an amount not asked
   // for): it is on record for the studio to refund, and the customer is told so instead of waiting for nothing.
@@ -30,7 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     context.services.now(),
     context.config.timeZone,
   );
-  return { order, stage: kind, refused, timeZone: context.config.timeZone };
+  return { order, stage: kind, refused, subscription, timeZone: context.config.timeZone };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment" }, { name: "robots", content: "noindex" }];
@@ -45,7 +51,16 @@ const POLL_FOR_MS = 120_000;
 const REFUSED_TEXT =
   "PayPal took a payment for this order, but the order could no longer take it (its discount code was used up in the meantime, or the order had changed). The payment is on record and the studio refunds it to your PayPal account: there is nothing more for you to do. To buy this plan, place a new order.";
 
-export default function ReceivedPayment({ loaderData: { order, stage, refused, timeZone } }: Route.ComponentProps) {
+/** What the customer reads of a subscription PayPal did not start (they were sent back without it running). */
+const SUBSCRIPTION_STOPPED: Record<string, string> = {
+  cancelled: "PayPal reports this subscription as cancelled: nothing more will be taken for it.",
+  expired: "PayPal reports this subscription as ended: nothing more will be taken for it.",
+  suspended: "PayPal has suspended this subscription: please check your PayPal account.",
+};
+
+export default function ReceivedPayment({
+  loaderData: { order, stage, refused, subscription, timeZone },
+}: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const denied = order.paymentStatus === "UnPaid" && order.providerStatus === "Denied" && !refused;
   const waiting = order.paymentStatus === "UnPaid" && !refused && !denied;
@@ -109,6 +124,16 @@ export default function ReceivedPayment({ loaderData: { order, stage, refused, t
                   </p>
                 </>
               )}
+              {subscription?.status === "active" ? (
+                <p className="mt-3 text-sm text-mist" data-testid="subscription-started">
+                  Your membership now renews automatically every {order.packageValidity} days. You can cancel it at any
+                  time on your account&apos;s{" "}
+                  <Link to="/account/subscriptions" className="font-semibold text-clay underline">
+                    Automatic renewal
+                  </Link>{" "}
+                  page.
+                </p>
+              ) : null}
             </>
           ) : refused ? (
             <>
@@ -135,6 +160,12 @@ export default function ReceivedPayment({ loaderData: { order, stage, refused, t
                 aria-hidden="true"
               />
               <h1 className="mt-6 text-3xl text-forest">Waiting for PayPal's confirmation</h1>
+              {subscription ? (
+                <p className="mt-3 text-sm text-mist" data-testid="subscription-state">
+                  {SUBSCRIPTION_STOPPED[subscription.status] ??
+                    "PayPal has started your subscription. Its first payment confirms this order."}
+                </p>
+              ) : null}
               <p className="mt-3 text-sm text-mist" role="status">
                 {order.providerStatus ? (
                   `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`

@@ -1,8 +1,9 @@
 import type { Services } from "../../services";
+import { AppError } from "../../lib/errors";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Customers (issue 26, part 2): the list and the record, and the record's actions; Admins only (area customers). */
-export function customerRoutes({ customers, subscriptions }: Services): ApiRoute[] {
+export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
   return [
     {
       method: "get",
@@ -81,11 +82,12 @@ export function customerRoutes({ customers, subscriptions }: Services): ApiRoute
     {
       method: "post",
       path: "/subscriptions/:id/cancel",
-      access: "admin",
+      access: "user",
       area: "customers",
-      what: "mark a PayPal subscription cancelled (the customer cancelled by phone): no more renewals applied here; 404 unknown, modified false when not active",
+      what: "cancel a PayPal subscription (the customer: their own, on the Subscriptions API; staff: any): at PayPal first for a Subscriptions API one, then no more renewals applied here; 404 unknown or another's, modified false when not active, 503 PayPal not answering (nothing changed)",
       handler: async (req, _res, viewer) => {
-        const { modified } = await subscriptions.cancelByStaff(id(req), viewer);
+        if (!payments.subscribe) throw new AppError(503, "Payments are not set up on this site yet.");
+        const { modified } = await payments.subscribe.cancel(viewer, id(req));
         return { ...updated(modified), modified };
       },
     },

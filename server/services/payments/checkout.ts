@@ -103,7 +103,13 @@ export function createCheckoutService(deps: {
       const [mine] = await db
         .select({ id: paymentCheckouts.id })
         .from(paymentCheckouts)
-        .where(and(eq(paymentCheckouts.id, token), eq(paymentCheckouts.orderId, order._id)));
+        .where(
+          and(
+            eq(paymentCheckouts.id, token),
+            eq(paymentCheckouts.orderId, order._id),
+            eq(paymentCheckouts.kind, "order"),
+          ),
+        );
       if (!mine) return { outcome: "waiting" };
       try {
         return await capture(order._id, token);
@@ -130,6 +136,7 @@ export function createCheckoutService(deps: {
         .where(
           and(
             eq(paymentCheckouts.status, "created"),
+            eq(paymentCheckouts.kind, "order"),
             eq(orders.paymentStatus, "UnPaid"),
             lt(paymentCheckouts.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
           ),

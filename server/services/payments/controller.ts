@@ -141,6 +141,7 @@ export function createWebhookController(deps: {
         claimedEventId: notice.eventId,
         noticeType: notice.type,
         orderId: notice.orderId && isId(notice.orderId) ? notice.orderId : null,
+        subscriptionId: "subscriptionId" in notice ? notice.subscriptionId : null,
         ...amountOf(notice),
         verdict: "accepted",
         outcome: "received",

@@ -5,14 +5,19 @@ import { isId } from "../../lib/errors";
 import type { Db } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import type { MailsService } from "../mails";
+import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
+import type { SubscriptionsService } from "../subscriptions";
 import { createCheckoutService } from "./checkout";
 import { createRefundsService } from "./refunds";
 import { createWebhookController } from "./controller";
+import type { HandlerContext } from "./handlers";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
 import { createPayPalProvider } from "./paypal/provider";
 import { createPayPalRestSimulator, SIMULATOR_CREDENTIALS, SIMULATOR_REST_PREFIX } from "./paypal/simulator";
+import { createPlansService } from "./plans";
+import { createSubscribeService } from "./subscribe";
 
 /** Where a provider's webhooks arrive (server/http/routes/payments.ts): under /api. */
 export const webhookPath = (provider: string) => `/payments/${provider}/webhook`;
@@ -29,9 +34,20 @@ export function createPaymentsService(deps: {
   now: () => Date;
   orders: Pick<
     OrdersService,
-    "get" | "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+    | "get"
+    | "pay"
+    | "renew"
+    | "refund"
+    | "notePending"
+    | "noteDenied"
+    | "flagPayment"
+    | "byId"
+    | "byTxnId"
+    | "paymentNotApplied"
   >;
   mails: Pick<MailsService, "queue">;
+  content: Pick<ContentService, "get">;
+  subscriptions: HandlerContext["subscriptions"] & Pick<SubscriptionsService, "get" | "markCancelled">;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -62,7 +78,10 @@ export function createPaymentsService(deps: {
   const refunds = provider
     ? createRefundsService({ db: deps.db, orders: deps.orders, mails: deps.mails, now: deps.now, provider, logger })
     : null;
-  const context = provider && refunds ? { db: deps.db, orders: deps.orders, provider, refunds, receiver: null } : null;
+  const context: HandlerContext | null =
+    provider && refunds
+      ? { db: deps.db, orders: deps.orders, subscriptions: deps.subscriptions, provider, refunds, receiver: null }
+      : null;
   const controller = context
     ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
     : null;
@@ -76,6 +95,21 @@ export function createPaymentsService(deps: {
         now: deps.now,
       })
     : null;
+  const plans = provider ? createPlansService({ db: deps.db, provider, now: deps.now }) : null;
+  const subscribe =
+    provider && plans
+      ? createSubscribeService({
+          db: deps.db,
+          orders: deps.orders,
+          content: deps.content,
+          subscriptions: deps.subscriptions,
+          plans,
+          provider,
+          publicUrl: config.publicUrl,
+          logger,
+          now: deps.now,
+        })
+      : null;
   const webhookUrl = () => `${config.publicUrl.replace(/\/+$/, "")}/api${webhookPath("paypal")}`;
 
   return {
@@ -87,6 +121,10 @@ export function createPaymentsService(deps: {
     checkout,
     /** Refunds from the order screen through the provider, and the one writer of refunds (null without one). */
     refunds,
+    /** The provider's billing plans, made once per package and terms (null without a provider). */
+    plans,
+    /** Automatic renewal on the provider's subscriptions: offer, start, return, cancel (null without a provider). */
+    subscribe,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
     /** The webhook controller of each provider by its name (the path's `:provider`). */

@@ -39,7 +39,15 @@ export type Notice =
     })
   | (NoticeBase & { type: "payment.reversed"; refundId: string; paymentId: string | null; amount: Money })
   | (NoticeBase & { type: "subscription.activated"; subscriptionId: string })
-  | (NoticeBase & { type: "subscription.payment"; subscriptionId: string; paymentId: string; amount: Money })
+  | (NoticeBase & {
+      type: "subscription.payment";
+      subscriptionId: string;
+      paymentId: string;
+      amount: Money;
+      /** A payment that waits (an eCheck: Payments Standard's Pending); absent or completed: the money arrived. */
+      status?: "completed" | "pending";
+      reason?: string | null;
+    })
   | (NoticeBase & { type: "subscription.payment-failed"; subscriptionId: string })
   | (NoticeBase & { type: "subscription.cancelled"; subscriptionId: string })
   | (NoticeBase & { type: "subscription.suspended"; subscriptionId: string })
@@ -115,7 +123,7 @@ export interface PaymentProvider {
     request: { amount: Money | null; noteToPayer: string | null; invoiceId: string | null; requestId: string },
   ): Promise<{ refundId: string; status: "completed" | "pending" | "failed"; amount: Money }>;
   /** A product and a plan for a price and period (the caller keeps its id and reuses it). */
-  createPlan(request: PlanRequest): Promise<{ planId: string }>;
+  createPlan(request: PlanRequest): Promise<{ planId: string; productId: string }>;
   startSubscription(request: {
     planId: string;
     orderId: string;

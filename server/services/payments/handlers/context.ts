@@ -4,6 +4,7 @@ import type { Db } from "../../../db/client";
 import { orders } from "../../../db/schema";
 import { isAppError, isId, isUniqueViolation } from "../../../lib/errors";
 import { PAYPAL_ACTOR, type OrdersService } from "../../orders";
+import type { SubscriptionsService } from "../../subscriptions";
 import type { Money, Notice, NoticeType, PaymentProvider, PaymentResult } from "../provider";
 import type { RefundsService } from "../refunds";
 
@@ -15,13 +16,17 @@ export interface Handled {
   orderId: string | null;
 }
 
-/** What every handler may use: the order commands (the only writer of `orders`), the provider, our account. */
+/**
+ * What every handler may use: the order commands (the only writer of `orders`), the subscriptions service (the only
+ * writer of `subscriptions`), the provider, our account.
+ */
 export interface HandlerContext {
   db: Db;
   orders: Pick<
     OrdersService,
-    "pay" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byTxnId" | "paymentNotApplied"
+    "pay" | "renew" | "refund" | "notePending" | "noteDenied" | "flagPayment" | "byId" | "byTxnId" | "paymentNotApplied"
   >;
+  subscriptions: Pick<SubscriptionsService, "note" | "bySubscrId">;
   provider: PaymentProvider;
   /** The one writer of refunds (payments/refunds.ts): a refund webhook records through it, as the order screen does. */
   refunds: Pick<RefundsService, "record">;

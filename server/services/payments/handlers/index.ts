@@ -5,7 +5,14 @@ import { paymentCompleted } from "./payment-completed";
 import { paymentDenied } from "./payment-denied";
 import { paymentPending } from "./payment-pending";
 import { paymentRefunded, paymentReversed } from "./payment-refunded";
-import { subscriptionNotYet } from "./subscription";
+import {
+  subscriptionActivated,
+  subscriptionCancelled,
+  subscriptionExpired,
+  subscriptionPayment,
+  subscriptionPaymentFailed,
+  subscriptionSuspended,
+} from "./subscription";
 
 export type { Handled, HandlerContext, NoticeOutcome } from "./context";
 
@@ -17,12 +24,12 @@ export const HANDLERS: { [T in NoticeType]: Handler<T> } = {
   "payment.denied": paymentDenied,
   "payment.refunded": paymentRefunded,
   "payment.reversed": paymentReversed,
-  "subscription.activated": subscriptionNotYet(),
-  "subscription.payment": subscriptionNotYet(),
-  "subscription.payment-failed": subscriptionNotYet(),
-  "subscription.cancelled": subscriptionNotYet(),
-  "subscription.suspended": subscriptionNotYet(),
-  "subscription.expired": subscriptionNotYet(),
+  "subscription.activated": subscriptionActivated,
+  "subscription.payment": subscriptionPayment,
+  "subscription.payment-failed": subscriptionPaymentFailed,
+  "subscription.cancelled": subscriptionCancelled,
+  "subscription.suspended": subscriptionSuspended,
+  "subscription.expired": subscriptionExpired,
 };
 
 /** A notice handed to its type's handler. */

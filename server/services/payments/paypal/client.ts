@@ -289,6 +289,8 @@ export function createPayPalClient(options: PayPalClientOptions) {
     plans: {
       create: (body: CreatePlan, requestId?: string) =>
         call({ method: "POST", path: "/v1/billing/plans", body, requestId: id(requestId), shape: plan }),
+      get: (planId: string) =>
+        call({ method: "GET", path: `/v1/billing/plans/${encodeURIComponent(planId)}`, shape: plan }),
     },
 
     subscriptions: {

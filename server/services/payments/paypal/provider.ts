@@ -156,7 +156,7 @@ export function createPayPalProvider(deps: {
         },
         `${request.requestId}-plan`,
       );
-      return { planId: plan.id };
+      return { planId: plan.id, productId: product.id };
     },
 
     async startSubscription(request) {

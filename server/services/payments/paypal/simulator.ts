@@ -1,6 +1,6 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { simulatorRestObjects, simulatorRestRequests, simulatorWebhookTransmissions } from "../../../db/schema";
@@ -964,6 +964,13 @@ export function createPayPalRestSimulator(deps: {
       });
       return orThrow(answer) as string | null;
     },
+    /** The buyer cancels on the subscription's approval page: where PayPal sends them back (it stays unapproved). */
+    cancelSubscriptionApproval: async (id: string) => {
+      const s = await get(db, "subscription", id);
+      if (!s) throw new Error(`no simulated subscription ${id}`);
+      const back = s._sim.experience?.cancel_url;
+      return back ? `${back}${back.includes("?") ? "&" : "?"}subscription_id=${id}&ba_token=BA-${id.slice(2)}` : null;
+    },
     /** The next period's payment (a renewal); null when the plan's cycles are all paid. */
     renewSubscription: async (id: string) => {
       const answer = await change(async (tx) => {
@@ -983,9 +990,15 @@ export function createPayPalRestSimulator(deps: {
           if (!s || s.status !== "ACTIVE")
             return unprocessable("SUBSCRIPTION_STATUS_INVALID", "Only an active subscription bills.");
           const info = (s.billing_info ?? { failed_payments_count: 0 }) as Json;
+          const count = ((info.failed_payments_count as number) ?? 0) + 1;
+          // The plan's payment_failure_threshold reached: PayPal suspends the subscription (0: never).
+          const plan = await get(tx, "plan", s.plan_id as string);
+          const threshold = Number((plan?.payment_preferences as Json | undefined)?.payment_failure_threshold ?? 0);
+          const suspended = threshold > 0 && count >= threshold;
           const failed = {
             ...s,
-            billing_info: { ...info, failed_payments_count: ((info.failed_payments_count as number) ?? 0) + 1 },
+            ...(suspended ? { status: "SUSPENDED", status_update_time: iso() } : {}),
+            billing_info: { ...info, failed_payments_count: count },
             update_time: iso(),
           };
           await save(tx, id, failed);
@@ -996,6 +1009,16 @@ export function createPayPalRestSimulator(deps: {
             presentSubscription(failed),
             "Subscription payment failed",
           );
+          if (suspended)
+            transmissions.push(
+              ...(await emit(
+                tx,
+                "BILLING.SUBSCRIPTION.SUSPENDED",
+                "subscription",
+                presentSubscription(failed),
+                "Subscription suspended",
+              )),
+            );
           return { status: 200, body: null, transmissions };
         }),
       ),
@@ -1027,6 +1050,22 @@ export function createPayPalRestSimulator(deps: {
       });
       deliverLater(ids);
       return ids;
+    },
+    /** PayPal sends a subscription's last payment webhook (PAYMENT.SALE.COMPLETED) again; null when it has none. */
+    resendLastPayment: async (subscriptionId: string) => {
+      const [last] = await db
+        .select({ id: simulatorRestObjects.id })
+        .from(simulatorRestObjects)
+        .where(
+          and(
+            eq(simulatorRestObjects.kind, "event"),
+            sql`${simulatorRestObjects.data}->>'event_type' = 'PAYMENT.SALE.COMPLETED'`,
+            sql`${simulatorRestObjects.data}->'resource'->>'billing_agreement_id' = ${subscriptionId}`,
+          ),
+        )
+        .orderBy(desc(simulatorRestObjects.createdAt))
+        .limit(1);
+      return last ? outcomes.resendEvent(last.id) : null;
     },
     /** Webhooks are kept back (sent late) until `sendHeldWebhooks`. */
     holdWebhooks: (on: boolean) => {
@@ -1128,7 +1167,15 @@ export function createPayPalRestSimulator(deps: {
     refundCapture: (id: string, input: z.infer<typeof refundBody>, requestId?: string) =>
       refundCapture(id, input, requestId),
     createProduct,
+    getProduct: async (id: string): Promise<Answer> => {
+      const p = await get(db, "product", id);
+      return p ? { status: 200, body: shown(p) } : notFound("product_id");
+    },
     createPlan,
+    getPlan: async (id: string): Promise<Answer> => {
+      const p = await get(db, "plan", id);
+      return p ? { status: 200, body: shown(p) } : notFound("plan_id");
+    },
     createSubscription,
     getSubscription: async (id: string): Promise<Answer> => {
       const s = await get(db, "subscription", id);

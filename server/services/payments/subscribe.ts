@@ -1,0 +1,171 @@
+import { and, eq } from "drizzle-orm";
+import { staffRoleOf, can } from "../../../domain/capabilities";
+import { planTerms, type PlanTerms } from "../../../domain/subscription-plan";
+import type { Db } from "../../db/client";
+import { paymentCheckouts } from "../../db/schema";
+import { AppError, isId, notFound } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import type { Viewer } from "../accounts";
+import type { ContentService } from "../content";
+import type { OrdersService } from "../orders";
+import type { SubscriptionsService } from "../subscriptions";
+import { PROVIDER_DOWN } from "./checkout";
+import { PayPalRefusedError, PayPalUnavailableError } from "./paypal/client";
+import type { PlansService } from "./plans";
+import type { PaymentProvider, SubscriptionState } from "./provider";
+
+/** What the cancel buttons say when the provider does not answer: nothing changed, try again. */
+export const CANCEL_DOWN =
+  "PayPal is not answering right now, so the subscription was not cancelled and nothing changed. Please try again in a few minutes.";
+/** What the subscribe button says for a plan that does not renew automatically (or cannot on PayPal). */
+export const NOT_RENEWABLE = "This plan does not renew automatically: pay for it once with the button above.";
+
+/** What the return page knows of a subscription the buyer came back from. */
+export type SubscriptionReturn = { status: SubscriptionState["status"] } | null;
+
+/**
+ * Automatic renewal on the provider's subscriptions (issue 34 part 4, decision 070): the pay screen's offer and its
+ * Subscribe button (a plan made or reused, the subscription started with our order id, the buyer sent to approve it),
+ * what the return page reads, and cancelling by the customer or staff (at the provider for a Subscriptions API one,
+ * then recorded by the subscriptions service, the only writer of subscriptions).
+ */
+export function createSubscribeService(deps: {
+  db: Db;
+  orders: Pick<OrdersService, "get" | "byId">;
+  content: Pick<ContentService, "get">;
+  subscriptions: Pick<SubscriptionsService, "get" | "markCancelled">;
+  plans: PlansService;
+  provider: PaymentProvider;
+  publicUrl: string;
+  logger: Logger;
+  now: () => Date;
+}) {
+  const { db, provider, logger } = deps;
+  const base = () => deps.publicUrl.replace(/\/+$/, "");
+
+  /** The customer's own unpaid order, its package if that renews automatically, and its plan terms (or null). */
+  async function offerOf(viewer: Viewer, orderId: string) {
+    const order = await deps.orders.get(viewer, orderId);
+    if (order.paymentStatus !== "UnPaid") return { order, row: undefined, pkg: null, terms: null };
+    const row = await deps.orders.byId(order._id);
+    const pkg = row?.packageId ? await deps.content.get("pricing", row.packageId).catch(() => null) : null;
+    const terms = row && pkg?.autoRenew === true ? planTerms({ ...row, packageValidity: order.packageValidity }) : null;
+    return { order, row, pkg, terms };
+  }
+
+  return {
+    /** The terms the pay screen offers a subscription on, or null (not a package that renews, or not payable). */
+    async offer(viewer: Viewer, orderId: string): Promise<PlanTerms | null> {
+      return (await offerOf(viewer, orderId)).terms;
+    },
+
+    /**
+     * The Subscribe button: the plan for the order's terms (made once, reused), a subscription at the provider for the
+     * customer's own unpaid order (custom_id: our order id; the request id the order's and the day's, so a double click
+     * makes one), kept for the return page, and where to send the buyer. PayPal down: nothing is kept, the screen says so.
+     */
+    async start(viewer: Viewer, orderId: string): Promise<{ approveUrl: string; subscriptionId: string }> {
+      const { order, row, terms } = await offerOf(viewer, orderId);
+      if (order.paymentStatus !== "UnPaid")
+        throw new AppError(409, `This order is ${order.paymentStatus} and needs no payment.`);
+      if (!row?.packageId || !terms) throw new AppError(409, NOT_RENEWABLE);
+      const requestId = `subscribe-${order._id}-${deps.now().toISOString().slice(0, 10)}`;
+      try {
+        const plan = await deps.plans.planFor({ id: row.packageId, name: order.packageName }, terms);
+        const made = await provider.startSubscription({
+          planId: plan.planId,
+          orderId: order._id,
+          returnUrl: `${base()}/received-payment/${order._id}`,
+          cancelUrl: `${base()}/order-cancelled/${order._id}`,
+          requestId,
+        });
+        await db
+          .insert(paymentCheckouts)
+          .values({
+            id: made.subscriptionId,
+            provider: provider.name,
+            orderId: order._id,
+            requestId,
+            kind: "subscription",
+            status: "created",
+            createdAt: deps.now(),
+            updatedAt: deps.now(),
+          })
+          .onConflictDoNothing();
+        return made;
+      } catch (error) {
+        if (error instanceof PayPalUnavailableError) throw new AppError(503, PROVIDER_DOWN);
+        if (error instanceof PayPalRefusedError)
+          throw new AppError(502, `PayPal refused to start the subscription: ${error.refusal} Please try again.`);
+        throw error;
+      }
+    },
+
+    /**
+     * The buyer is back from approving (`subscription_id`): the subscription as the provider has it, when it is this
+     * order's; null otherwise, or when the provider cannot be asked (the webhooks finish the order then).
+     */
+    async returned(viewer: Viewer, orderId: string, subscriptionId: string): Promise<SubscriptionReturn> {
+      const order = await deps.orders.get(viewer, orderId);
+      const [mine] = await db
+        .select({ id: paymentCheckouts.id })
+        .from(paymentCheckouts)
+        .where(
+          and(
+            eq(paymentCheckouts.id, subscriptionId),
+            eq(paymentCheckouts.orderId, order._id),
+            eq(paymentCheckouts.kind, "subscription"),
+          ),
+        );
+      if (!mine) return null;
+      try {
+        const state = await provider.readSubscription(subscriptionId);
+        return { status: state.status };
+      } catch (error) {
+        if (error instanceof PayPalUnavailableError || error instanceof PayPalRefusedError) {
+          logger.warn({ error, orderId }, "the subscription could not be read on return; its webhooks finish it");
+          return null;
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * A subscription cancelled by its customer (their own only: another's is not found) or by staff who open customers.
+     * On the Subscriptions API it is cancelled at the provider first, then recorded (the time paid for stays; the
+     * cancellation mail goes once, whether this or the provider's CANCELLED notice records it first). PayPal down or
+     * refusing: nothing is recorded and the caller is told. A Payments Standard one is only recorded here (PayPal's
+     * REST API cannot reach it: staff stop it in PayPal, as the screen says).
+     */
+    async cancel(viewer: Viewer, id: string): Promise<{ modified: boolean }> {
+      if (!isId(id)) throw notFound("Subscription not found");
+      const s = await deps.subscriptions.get(id);
+      const staff = can(staffRoleOf(viewer), "customers");
+      if (!staff && s.userId !== viewer.id) throw notFound("Subscription not found");
+      if (!staff && s.rail !== "api")
+        throw new AppError(
+          409,
+          "This subscription was made on PayPal's older system: cancel it in your PayPal account.",
+        );
+      if (s.status !== "active") return { modified: false };
+      if (s.rail === "api") {
+        try {
+          await provider.cancelSubscription(
+            s.subscrId,
+            staff ? "Cancelled by the studio at the customer's request." : "Cancelled by the customer.",
+          );
+        } catch (error) {
+          // 504: the provider (the gateway) did not answer; 503 is this site's own outage (the database).
+          if (error instanceof PayPalUnavailableError) throw new AppError(504, CANCEL_DOWN);
+          if (!(error instanceof PayPalRefusedError)) throw error;
+          // Already stopped at PayPal (cancelled or ended there, its notice not here yet): record it all the same.
+          const state = await provider.readSubscription(s.subscrId).catch(() => null);
+          if (!state || (state.status !== "cancelled" && state.status !== "expired"))
+            throw new AppError(502, `PayPal refused to cancel the subscription: ${error.refusal}`);
+        }
+      }
+      return deps.subscriptions.markCancelled(id, viewer);
+    },
+  };
+}
+export type SubscribeService = ReturnType<typeof createSubscribeService>;
