@@ -86,7 +86,7 @@ describe("the studio and a customer's subscription", () => {
     const outcomes = () =>
       env.db.pool
         .query(
-          "select outcome from payment_events where raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at",
+          "select outcome from payment_notices where raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at",
           [`%${sub.subscr_id}%`],
         )
         .then((r) => r.rows.map((x) => x.outcome));

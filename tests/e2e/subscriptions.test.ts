@@ -98,7 +98,7 @@ describe("a membership that renews itself", () => {
     const {
       rows: [applied],
     } = await env.db.pool.query(
-      "select raw from payment_events where outcome = 'applied' and raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at desc limit 1",
+      "select raw from payment_notices where outcome = 'applied' and raw like '%txn_type=subscr_payment%' and raw like $1 order by received_at desc limit 1",
       [`%${subscrId}%`],
     );
     const replay = await fetch(`${env.server.url}/api/paypal/ipn`, {
@@ -111,7 +111,7 @@ describe("a membership that renews itself", () => {
       .poll(
         async () =>
           (
-            await env.db.pool.query("select outcome from payment_events where raw = $1 order by received_at", [
+            await env.db.pool.query("select outcome from payment_notices where raw = $1 order by received_at", [
               applied.raw,
             ])
           ).rows.map((r) => r.outcome),

@@ -54,7 +54,7 @@ export async function simulatorPlays(
   if (!sent.sent || !sent.raw) return { outcome: null };
   for (let tries = 0; tries < 200; tries++) {
     const { rows } = await app.db.pool.query(
-      "select outcome from payment_events where raw = $1 and outcome <> 'received'",
+      "select outcome from payment_notices where raw = $1 and outcome <> 'received'",
       [sent.raw],
     );
     if (rows[0]) return { outcome: rows[0].outcome as string, txnId: sent.txnId, raw: sent.raw };

@@ -19,7 +19,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
   const [events, subscription] = await Promise.all([
-    context.services.paypal.events(order._id),
+    context.services.payments.events(order._id),
     context.services.subscriptions.ofOrder(order._id),
   ]);
   const valid = order.membershipValid ? new Date(order.membershipValid) : null;
