@@ -83,6 +83,9 @@ const subscriptionPayment: Parse = (p, base) => {
   if (!subscriptionId) return need("subscription id");
   if (!paymentId) return need("transaction id");
   if (!amount) return need("amount in a currency");
+  // A subscription payment given back later keeps its txn_type on some messages: a refund like any other.
+  if (status === "Refunded" || status === "Reversed")
+    return refund(status === "Refunded" ? "payment.refunded" : "payment.reversed")(p, base);
   if (status !== "Completed" && status !== "Pending")
     return { ignored: `payment status ${status ?? "(none)"} changes nothing` };
   return {
