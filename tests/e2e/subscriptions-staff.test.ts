@@ -90,7 +90,7 @@ describe("the studio and a customer's subscription", () => {
           [`%${sub.subscr_id}%`],
         )
         .then((r) => r.rows.map((x) => x.outcome));
-    await expect.poll(() => outcomes(), { timeout: 15_000 }).toEqual(["applied", "rejected"]);
+    await expect.poll(() => outcomes(), { timeout: 15_000 }).toEqual(["applied", "refused"]);
     expect(await paidDays(sub.user_id)).toEqual(before);
   });
 });
