@@ -17,9 +17,9 @@ import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
 import { loadStaticImages } from "./static-images";
-import { SIMULATOR_VERIFY_PATH } from "../services/paypal-simulator";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
 import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
+import { paypalSimulatorIpnRoutes } from "./paypal-simulator-ipn";
 import { keepWebhookBody } from "./routes/payments";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
@@ -144,12 +144,8 @@ export function createApp(options: AppOptions): Express {
     }
   });
 
-  // The simulator's stand-in for PayPal's verification postback.
-  app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res, next) => {
-    services.paypal.simulator
-      .validate(typeof req.body === "string" ? req.body : "")
-      .then((answer) => void res.type("text/plain").send(answer), next);
-  });
+  // The IPN simulator's stand-in for PayPal's verification postback.
+  app.use(paypalSimulatorIpnRoutes(services));
 
   // The simulator's stand-in for PayPal's REST API (PAYPAL_MODE=simulator only): PayPal's paths under a prefix.
   if (services.payments.simulator)
