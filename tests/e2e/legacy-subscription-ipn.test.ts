@@ -91,16 +91,22 @@ describe("a legacy Standard subscription", () => {
       await customer.waitForURL((u) => u.pathname === "/paypal-simulator");
       await expect.poll(renewals, { timeout: 15_000 }).toBe(n);
     }
-    const outcomes = await env.db.pool.query(
-      "select notice_type, outcome from payment_notices where provider = 'paypal-ipn' and order_id = $1 order by received_at",
-      [id],
-    );
-    expect(outcomes.rows.map((r) => `${r.notice_type} ${r.outcome}`)).toEqual([
-      "subscription.activated applied",
-      "subscription.payment applied",
-      "subscription.payment applied",
-      "subscription.payment applied",
-    ]);
+    // Each message's outcome is stored just after its order changed: read once all four are settled.
+    const outcomes = async () =>
+      (
+        await env.db.pool.query(
+          "select notice_type, outcome from payment_notices where provider = 'paypal-ipn' and order_id = $1 order by received_at",
+          [id],
+        )
+      ).rows.map((r) => `${r.notice_type} ${r.outcome}`);
+    await expect
+      .poll(outcomes, { timeout: 15_000 })
+      .toEqual([
+        "subscription.activated applied",
+        "subscription.payment applied",
+        "subscription.payment applied",
+        "subscription.payment applied",
+      ]);
 
     // The customer's subscriptions: active, three payments so far.
     await customer.goto("/account/subscriptions");
