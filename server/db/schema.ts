@@ -495,28 +495,6 @@ export const paymentAccounts = pgTable("payment_accounts", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Every PayPal notification received, with what we made of it. */
-export const paymentEvents = pgTable(
-  "payment_events",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
-    raw: text("raw").notNull(),
-    txnId: text("txn_id"),
-    paymentStatus: text("payment_status"),
-    orderId: uuid("order_id"),
-    outcome: text("outcome").notNull(),
-    reason: text("reason").notNull(),
-  },
-  (t) => [
-    index("payment_events_order_idx").on(t.orderId, t.receivedAt),
-    index("payment_events_txn_idx").on(t.txnId),
-    index("payment_events_unverified_idx")
-      .on(t.receivedAt)
-      .where(sql`${t.outcome} = 'unverified'`),
-  ],
-);
-
 /**
  * Each payment provider's webhook notice as received (issue 34, decision 065): a verified event is stored once per
  * provider and event id (`event_id` unique), so that two instances or a resend apply it once; a notice that failed its
@@ -536,6 +514,8 @@ export const paymentNotices = pgTable(
     orderId: uuid("order_id"),
     /** The provider's subscription the notice is about (subscr_id on Payments Standard, I-… on the Subscriptions API). */
     subscriptionId: text("subscription_id"),
+    /** The notice as parsed when it was accepted (a verified one): what the sweep hands to its handler again. */
+    notice: jsonb("notice").$type<Record<string, unknown>>(),
     /** The money the notice moves, in its currency (a payment's, a refund's), when it moves some. */
     amount: numeric("amount", { precision: 12, scale: 2, mode: "number" }),
     currency: text("currency"),

@@ -1,4 +1,5 @@
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { BODY_LIMIT_BYTES } from "./body";
 import { isAppError, type AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
@@ -58,8 +59,26 @@ function sendAppError(res: Response, error: AppError, extra: Record<string, unkn
   res.status(error.status).json(body);
 }
 
-/** Only JSON bodies are accepted on the API's write calls. */
+/**
+ * The bodies of the calls the route table says are no JSON (`body: "text"`): read as text (bounded), kept in
+ * `req.rawBody`, the parsed body left empty; the JSON rule below then lets them through.
+ */
+export function textBodies(services: Services): Router {
+  const router = Router({ caseSensitive: true });
+  const read = express.text({ type: () => true, limit: BODY_LIMIT_BYTES });
+  for (const route of apiRoutes(services))
+    if (route.body === "text")
+      router[route.method](route.path, read, (req, _res, next) => {
+        req.rawBody = typeof req.body === "string" ? req.body : "";
+        req.body = {};
+        next();
+      });
+  return router;
+}
+
+/** Only JSON bodies are accepted on the API's write calls (except those read as text by textBodies). */
 export const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (req.rawBody !== undefined) return next();
   if (["POST", "PUT", "PATCH", "DELETE"].includes(req.method) && req.headers["content-length"] !== "0") {
     const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
     if (hasBody && !req.is("application/json")) {

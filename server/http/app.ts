@@ -10,17 +10,16 @@ import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { fromNodeHeaders } from "better-auth/node";
-import { apiErrorHandler, createApiRouter, json, requireJsonBody } from "./api";
+import { apiErrorHandler, createApiRouter, json, requireJsonBody, textBodies } from "./api";
 import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
 import { loadStaticImages } from "./static-images";
-import { IPN_LIMIT, SIMULATOR_VERIFY_PATH } from "../services/paypal";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
 import { paypalSimulatorRestRoutes } from "./paypal-simulator-rest";
-import { SIMULATOR_HEADER } from "../services/paypal-simulator";
+import { paypalSimulatorIpnRoutes } from "./paypal-simulator-ipn";
 import { keepWebhookBody } from "./routes/payments";
 import { PageCache } from "./page-cache";
 import { createPagesHandler, PRIVATE_CACHE_CONTROL } from "./pages";
@@ -145,41 +144,8 @@ export function createApp(options: AppOptions): Express {
     }
   });
 
-  // PayPal's notifications: limited per sending address (not the simulator's own), stored as they came, answered 200 only once stored (a
-  // failure to store answers 5xx, so PayPal sends it again), then verified and applied (services/paypal.ts).
-  app.post(
-    "/api/paypal/ipn",
-    noStore,
-    ((req, res, next) => {
-      // The simulator's own notifications (this process posting to itself) are not a flood from outside.
-      if (services.paypal.simulator.sentIt(req.headers[SIMULATOR_HEADER])) return next();
-      services.rateLimiter.hit(IPN_LIMIT, req.ip ?? "unknown").then(({ allowed, retryAfterSeconds }) => {
-        if (allowed) return next();
-        res.setHeader("Retry-After", String(retryAfterSeconds));
-        res.status(429).type("text/plain").send("Too many notifications from this address.");
-      }, next);
-    }) satisfies RequestHandler,
-    express.text({ type: () => true, limit: BODY_LIMIT_BYTES }),
-    ((req, res, next) => {
-      const raw = typeof req.body === "string" ? req.body : "";
-      if (!raw) return void res.status(400).type("text/plain").send("An empty notification.");
-      services.paypal.receive(raw).then((eventId) => {
-        res.status(200).end();
-        if (!eventId) return;
-        services.paypal
-          .process(eventId, raw)
-          .catch((error: unknown) => requestLog(req, logger).error({ error }, "paypal notification failed"));
-      }, next);
-    }) satisfies RequestHandler,
-    whenDatabaseDown,
-    apiErrorHandler(logger),
-  );
-  // The simulator's stand-in for PayPal's verification postback.
-  app.post(SIMULATOR_VERIFY_PATH, express.text({ type: () => true, limit: BODY_LIMIT_BYTES }), (req, res, next) => {
-    services.paypal.simulator
-      .validate(typeof req.body === "string" ? req.body : "")
-      .then((answer) => void res.type("text/plain").send(answer), next);
-  });
+  // The IPN simulator's stand-in for PayPal's verification postback.
+  app.use(paypalSimulatorIpnRoutes(services));
 
   // The simulator's stand-in for PayPal's REST API (PAYPAL_MODE=simulator only): PayPal's paths under a prefix.
   if (services.payments.simulator)
@@ -212,6 +178,7 @@ export function createApp(options: AppOptions): Express {
   app.use(
     "/api",
     privateAnswers,
+    textBodies(services),
     requireJsonBody,
     express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: keepWebhookBody }),
     storableJson,

@@ -155,7 +155,6 @@ export function createServices(database: Database, config: Config, logger: Logge
     config,
     orders,
     accounts: paymentAccounts,
-    subscriptions,
     logger,
   });
   const payments = createPaymentsService({
@@ -167,6 +166,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     mails,
     content,
     subscriptions,
+    receiver: () => paymentAccounts.receiver(),
   });
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
@@ -200,15 +200,20 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     timeZone: config.timeZone,
   });
-  // Notifications stored but not processed (the app stopped half-way) or not verifiable when they came (PayPal
-  // unreachable) are processed again: shortly after the start (once the app listens: the simulator's postback goes to
-  // the app itself), then every 5 minutes.
+  // What is stored but unfinished, on both rails (decision 069): IPN messages stored but not processed (the app stopped
+  // half-way) or not verifiable when they came (PayPal unreachable), and webhook notices left unapplied by a crash
+  // between storing and handling, are processed again: shortly after the start (once the app listens: the simulator's
+  // postback goes to the app itself), then every 5 minutes.
   jobs.every(
     "paypal-retry",
     "*/5 * * * *",
     async () => {
-      const { retried } = await paypal.retryUnverified();
+      const { retried } = await payments.ipn.retry();
       if (retried) logger.info({ retried }, "PayPal notifications processed again");
+      for (const [provider, controller] of Object.entries(payments.controllers)) {
+        const { swept } = (await controller?.sweep()) ?? { swept: 0 };
+        if (swept) logger.info({ provider, swept }, "payment notices left unapplied applied again");
+      }
     },
     { firstRunAfterSeconds: 10, title: "PayPal notifications checked again" },
   );

@@ -23,7 +23,6 @@ import {
   membershipReminders,
   messages,
   orders,
-  paymentEvents,
   paymentNotices,
   paymentRefunds,
   session,
@@ -37,6 +36,7 @@ import { AppError, badRequest, conflict, notFound, tooMany } from "../lib/errors
 import { audited, type Actor } from "./activity";
 import { JOBS_SCHEMA, MAIL_QUEUE, type Tx } from "./jobs";
 import type { OrdersService } from "./orders";
+import { IPN_PROVIDER, IPN_RECEIVED, IPN_UNVERIFIED } from "./payments/paypal/ipn";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Wrong passwords (or codes) on the deletion form, per person: then a wait. */
@@ -223,35 +223,37 @@ export function createPrivacyService(deps: {
       name: person.name,
       email,
     });
+    // Their payment notices: an IPN message (Payments Standard, a form body) loses the payer's fields and keeps the rest;
+    // a REST webhook's body (the payer's name and email in PayPal's JSON) goes, its outcome stays. One not yet
+    // processed keeps its body: PayPal's postback must verify it exactly as it came.
     if (orderCount) {
+      const ofCustomer = inArray(
+        paymentNotices.orderId,
+        tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId)),
+      );
       const events = await tx
-        .select({ id: paymentEvents.id, raw: paymentEvents.raw })
-        .from(paymentEvents)
-        .innerJoin(orders, eq(orders.id, paymentEvents.orderId))
-        // One not yet processed keeps its body: PayPal's postback must verify it exactly as it came.
-        .where(and(eq(orders.userId, userId), notInArray(paymentEvents.outcome, ["received", "unverified"])));
+        .select({ id: paymentNotices.id, raw: paymentNotices.raw })
+        .from(paymentNotices)
+        .where(
+          and(
+            ofCustomer,
+            eq(paymentNotices.provider, IPN_PROVIDER),
+            notInArray(paymentNotices.outcome, [IPN_RECEIVED, IPN_UNVERIFIED]),
+          ),
+        );
       const changed = events
         .map((e) => ({ id: e.id, raw: withoutPayer(e.raw) }))
         .filter((e, i) => e.raw !== events[i]!.raw);
       if (changed.length)
         await tx.execute(sql`
-          update ${paymentEvents} set raw = v.raw
+          update ${paymentNotices} set raw = v.raw
           from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, raw text)
-          where ${paymentEvents.id} = v.id`);
-    }
-
-    // Their PayPal REST notices (the payer's name and email in PayPal's body): the body goes, the outcome stays. One
-    // still being applied keeps it.
-    if (orderCount)
+          where ${paymentNotices.id} = v.id`);
       await tx
         .update(paymentNotices)
-        .set({ raw: "", headers: {} })
-        .where(
-          and(
-            inArray(paymentNotices.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
-            ne(paymentNotices.outcome, "received"),
-          ),
-        );
+        .set({ raw: "", headers: {}, notice: null })
+        .where(and(ofCustomer, ne(paymentNotices.provider, IPN_PROVIDER), ne(paymentNotices.outcome, "received")));
+    }
 
     // Their refunds' words (decision 067): the note to them and the studio's reason may name them; amounts stay.
     if (orderCount)

@@ -122,7 +122,7 @@ describe("two instances on one PostgreSQL", () => {
       Number(
         (
           await withClient({ ...pg.connection, database: "atelier" }, (c) =>
-            c.query("select count(*) from payment_events where outcome = $1 and raw like 'payment_status=%TWIN%'", [
+            c.query("select count(*) from payment_notices where outcome = $1 and raw like 'payment_status=%TWIN%'", [
               outcome,
             ]),
           )

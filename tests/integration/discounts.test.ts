@@ -97,7 +97,7 @@ async function notify(orderId: string, amount: string) {
 }
 const outcomes = async (id: string) =>
   (
-    await app.db.pool.query("select outcome from payment_events where order_id = $1 order by received_at", [id])
+    await app.db.pool.query("select outcome from payment_notices where order_id = $1 order by received_at", [id])
   ).rows.map((r) => r.outcome as string);
 const revenue = async () =>
   Number((await app.db.pool.query("select coalesce(sum(revenue), 0) as r from report_days")).rows[0].r);
@@ -129,10 +129,10 @@ describe("an order placed with a code", () => {
     const before = await revenue();
     // The package's full price is not what this order asked for: refused.
     await notify(id, basic.packagePrice.toFixed(2));
-    await expect.poll(() => outcomes(id), { timeout: 10_000 }).toEqual(["rejected"]);
+    await expect.poll(() => outcomes(id), { timeout: 10_000 }).toEqual(["flagged"]);
     expect((await orderRow(id)).payment_status).toBe("UnPaid");
     await notify(id, expected.toFixed(2));
-    await expect.poll(() => outcomes(id), { timeout: 10_000 }).toEqual(["rejected", "applied"]);
+    await expect.poll(() => outcomes(id), { timeout: 10_000 }).toEqual(["flagged", "applied"]);
     const paid = await orderRow(id);
     expect(paid.payment_status).toBe("Paid");
     expect(await revenue()).toBeCloseTo(before + expected, 2);
@@ -224,7 +224,7 @@ async function pays(orderId: string, amount: string) {
   const done = async () =>
     Number(
       (
-        await app.db.pool.query("select count(*) from payment_events where order_id = $1 and outcome <> 'received'", [
+        await app.db.pool.query("select count(*) from payment_notices where order_id = $1 and outcome <> 'received'", [
           orderId,
         ])
       ).rows[0].count,
@@ -238,7 +238,7 @@ const usesOf = async (id: string) =>
 const lastReason = async (orderId: string) =>
   (
     await app.db.pool.query(
-      "select outcome, reason from payment_events where order_id = $1 order by received_at desc limit 1",
+      "select outcome, reason from payment_notices where order_id = $1 order by received_at desc limit 1",
       [orderId],
     )
   ).rows[0] as { outcome: string; reason: string };
@@ -256,7 +256,7 @@ describe("a code's limit holds when the money comes", () => {
     expect((await orderRow(other)).payment_status).toBe("Paid");
     await pays(kept, price);
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
-    expect(await lastReason(kept)).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/used up/) });
+    expect(await lastReason(kept)).toMatchObject({ outcome: "refused", reason: expect.stringMatching(/used up/) });
     expect(await usesOf(id)).toBe(1);
     // Every admin is mailed to refund it, once per transaction.
     const { rows } = await app.db.pool.query("select key from job_keys where key like '%not-applied%'");
@@ -274,7 +274,7 @@ describe("a code's limit holds when the money comes", () => {
     await pays(kept, price);
     expect((await orderRow(kept)).payment_status).toBe("Cancelled");
     expect(await lastReason(kept)).toMatchObject({
-      outcome: "rejected",
+      outcome: "refused",
       reason: expect.stringMatching(/already used/),
     });
     expect(await usesOf(id)).toBe(1);
@@ -318,7 +318,7 @@ describe("a code's limit holds when the money comes", () => {
       // A pays late, once the two uses were paid by others: refused, recorded, not Paid.
       await pays(first, (await orderRow(first)).package_price as string);
       expect((await orderRow(first)).payment_status).toBe("UnPaid");
-      expect(await lastReason(first)).toMatchObject({ outcome: "rejected" });
+      expect(await lastReason(first)).toMatchObject({ outcome: "refused" });
       expect(await usesOf(id)).toBe(2);
     } finally {
       clock = START;

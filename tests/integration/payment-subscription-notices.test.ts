@@ -143,3 +143,44 @@ describe("subscription notices from the Subscriptions API's webhooks", () => {
     expect(flags.rows).toHaveLength(1);
   });
 });
+
+describe("notices left unapplied by a crash (decision 069)", () => {
+  it("the job's sweep applies a verified notice stored but never handled, once, and leaves a fresh one alone", async () => {
+    const id = await placeOrderFor(app, customer, basic._id);
+    const subscrId = await subscribe(id);
+    // What a crash between storing and handling leaves: the verified notice, received, its notice stored with it.
+    const leftOver = async (paymentId: string, age: string) => {
+      const notice = {
+        type: "subscription.payment",
+        eventId: `WH-CRASH-${paymentId}`,
+        occurredAt: new Date().toISOString(),
+        orderId: id,
+        subscriptionId: subscrId,
+        paymentId,
+        amount: { currency: "USD", value: basic.packagePrice.toFixed(2) },
+      };
+      await app.db.pool.query(
+        `insert into payment_notices (provider, event_id, claimed_event_id, event_type, notice_type, order_id,
+           subscription_id, verdict, outcome, reason, raw, headers, notice, received_at, updated_at)
+         values ('paypal', $1, $1, 'PAYMENT.SALE.COMPLETED', 'subscription.payment', $2, $3, 'accepted', 'received',
+           'being applied', '{}', '{}', $4, now() - $5::interval, now() - $5::interval)`,
+        [notice.eventId, id, subscrId, JSON.stringify(notice), age],
+      );
+      return notice.eventId;
+    };
+    const stale = await leftOver("SALE-CRASH-1", "2 minutes");
+    const fresh = await leftOver("SALE-CRASH-2", "0 seconds");
+    const controller = app.services.payments.controllers.paypal!;
+    expect(await controller.sweep()).toEqual({ swept: 1 });
+    expect(await controller.sweep()).toEqual({ swept: 0 });
+    const rows = await app.db.pool.query(
+      "select event_id, outcome from payment_notices where event_id = any($1) order by event_id",
+      [[stale, fresh]],
+    );
+    expect(rows.rows).toEqual([
+      { event_id: stale, outcome: "applied" },
+      { event_id: fresh, outcome: "received" },
+    ]);
+    expect((await renewalsOf(subscrId)).map((r) => r.txn_id)).toEqual(["SALE-CRASH-1"]);
+  });
+});

@@ -80,7 +80,7 @@ beforeAll(async () => {
   expect((await app.request("/api/add-subscriber", { method: "POST", json: { subemail: EMAIL } })).status).toBe(202);
   // PayPal's notification of the payment, as the listener stores it (the payer's own name and address in it).
   await app.db.pool.query(
-    `insert into payment_events (raw, txn_id, payment_status, order_id, outcome, reason) values ($1, 'TXN-ADA-0001', 'Completed', $2, 'applied', 'paid')`,
+    `insert into payment_notices (provider, raw, headers, verdict, notice_type, order_id, outcome, reason) values ('paypal-ipn', $1, '{}', 'accepted', 'payment.completed', $2, 'applied', 'paid')`,
     [
       new URLSearchParams({
         txn_id: "TXN-ADA-0001",
@@ -274,7 +274,7 @@ describe("erasure from the back office (DELETE /api/customers/:id)", () => {
       ]);
     }
     // PayPal's notification keeps the payment, not the payer.
-    const { rows: events } = await app.db.pool.query(`select raw from payment_events where order_id = $1`, [
+    const { rows: events } = await app.db.pool.query(`select raw from payment_notices where order_id = $1`, [
       orderIds[0],
     ]);
     const ipn = new URLSearchParams(events[0].raw);

@@ -56,7 +56,7 @@ function notice(orderId: string, subscrId: string, txnType: string) {
 /** Sends a notice the simulator really sent (its digest recorded), through the listener. */
 async function send(raw: string) {
   await markGenuine(app.db.pool, raw);
-  return app.services.paypal.handleIpn(raw);
+  return app.services.payments.ipn.handle(raw);
 }
 const q = async (text: string, values: unknown[] = []) => (await app.db.pool.query(text, values)).rows;
 

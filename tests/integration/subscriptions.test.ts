@@ -9,7 +9,7 @@ import { ipnBody, markGenuine, simulatorPlays } from "../support/paypal";
 
 /**
  * Issue 27: PayPal subscriptions through the verified listener (decision 046). Notices are stored and processed as
- * PayPal's are (handleIpn: the postback to the simulator says VERIFIED only for what `genuine` marked as sent).
+ * PayPal's are (payments.ipn.handle: the postback to the simulator says VERIFIED only for what `genuine` marked as sent).
  */
 let app: TestApp;
 let basic: { _id: string; packagePrice: number; packageValidity: number };
@@ -77,7 +77,7 @@ function notice(orderId: string, subscrId: string, txnType: string, overrides: R
 const genuine = (raw: string) => markGenuine(app.db.pool, raw);
 const send = async (raw: string, isGenuine = true) => {
   if (isGenuine) await genuine(raw);
-  return app.services.paypal.handleIpn(raw);
+  return app.services.payments.ipn.handle(raw);
 };
 const newSubscrId = () => `I-T${randomBytes(6).toString("hex").toUpperCase()}`;
 const orderRow = async (id: string) => (await app.db.pool.query("select * from orders where id = $1", [id])).rows[0];
@@ -139,7 +139,7 @@ describe("a subscription through the listener", () => {
     expect(await send(notice(id, subscrId, "subscr_cancel"))).toBe("applied");
     expect(await subscription(subscrId)).toMatchObject({ status: "cancelled", cancelled_by: "PayPal" });
     expect(await membership(userId)).toEqual(renewed);
-    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("rejected");
+    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("refused");
     expect(await membership(userId)).toEqual(renewed);
     expect(await send(notice(id, subscrId, "subscr_eot"))).toBe("applied");
     expect((await subscription(subscrId)).status).toBe("ended");
@@ -194,27 +194,27 @@ describe("a subscription through the listener", () => {
     expect(await send(notice(other, early, "subscr_cancel"))).toBe("applied");
     expect(await send(notice(other, early, "subscr_signup"))).toBe("applied");
     expect((await subscription(early)).status).toBe("cancelled");
-    expect(await send(notice(other, early, "subscr_payment"))).toBe("rejected");
+    expect(await send(notice(other, early, "subscr_payment"))).toBe("refused");
     expect((await orderRow(other)).payment_status).toBe("UnPaid");
     expect(await send(notice(other, early, "subscr_modify"))).toBe("ignored");
   });
 
   it("a sign-up for another amount or period is refused", async () => {
     const id = await placeOrder();
-    expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_amount3: "0.01" }))).toBe("rejected");
-    expect(await send(notice(id, newSubscrId(), "subscr_signup", { period3: "1 Y" }))).toBe("rejected");
-    expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_currency: "EUR" }))).toBe("rejected");
+    expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_amount3: "0.01" }))).toBe("refused");
+    expect(await send(notice(id, newSubscrId(), "subscr_signup", { period3: "1 Y" }))).toBe("refused");
+    expect(await send(notice(id, newSubscrId(), "subscr_signup", { mc_currency: "EUR" }))).toBe("refused");
   });
 
   it("a subscription whose sign-up was refused is not made active by its first payment: refused and recorded", async () => {
     const id = await placeOrder();
     const subscrId = newSubscrId();
-    expect(await send(notice(id, subscrId, "subscr_signup", { mc_amount3: "0.01" }))).toBe("rejected");
-    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("rejected");
+    expect(await send(notice(id, subscrId, "subscr_signup", { mc_amount3: "0.01" }))).toBe("refused");
+    expect(await send(notice(id, subscrId, "subscr_payment"))).toBe("refused");
     expect((await orderRow(id)).payment_status).toBe("UnPaid");
     expect(await subscription(subscrId)).toBeUndefined();
     const { rows } = await app.db.pool.query(
-      "select reason from payment_events where order_id = $1 order by received_at desc limit 1",
+      "select reason from payment_notices where order_id = $1 order by received_at desc limit 1",
       [id],
     );
     expect(rows[0].reason).toMatch(/sign-up was refused/);
@@ -271,7 +271,7 @@ describe("subscription forgeries and replays: 0 applied", () => {
     expect(replays.every((o) => o === "duplicate")).toBe(true);
     await send(notice(id, subscrId, "subscr_cancel"));
     const late = await send(notice(id, subscrId, "subscr_payment"));
-    expect(late).toBe("rejected");
+    expect(late).toBe("refused");
     tally.forgeries += 7;
     if ((await membership(userId)).days !== once.days) tally.wronglyApplied.push("replay or renewal after cancel");
     expect(await membership(userId)).toEqual(once);
@@ -399,7 +399,7 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     const subscrId = newSubscrId();
     expect(await send(signupOf(o, subscrId, true))).toBe("applied");
     // The first payment is the order's price: the full price is not what it asked for.
-    expect(await send(payment(o, subscrId, o.full))).toBe("rejected");
+    expect(await send(payment(o, subscrId, o.full))).toBe("flagged");
     expect(await send(payment(o, subscrId, o.price))).toBe("applied");
     expect((await orderRow(o.id)).payment_status).toBe("Paid");
     await app.services.orders.setOrderStatus(o.id, { orderStatus: "Delivered" }, STAFF);
@@ -408,7 +408,7 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
 
     // Each later period: the full price, as PayPal was told; the discounted amount again is refused.
     const before = await membership(o.userId);
-    expect(await send(payment(o, subscrId, o.price))).toBe("rejected");
+    expect(await send(payment(o, subscrId, o.price))).toBe("flagged");
     expect(await membership(o.userId)).toEqual(before);
     expect(await send(payment(o, subscrId, o.full))).toBe("applied");
     const { rows: renewals } = await app.db.pool.query("select * from orders where subscr_id = $1", [subscrId]);
@@ -446,11 +446,11 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
 
     const subscrId = newSubscrId();
     // A sign-up with an introductory period the order did not ask for is refused.
-    expect(await send(signupOf({ ...o, full: o.price }, newSubscrId(), true))).toBe("rejected");
+    expect(await send(signupOf({ ...o, full: o.price }, newSubscrId(), true))).toBe("refused");
     expect(await send(signupOf(o, subscrId, false))).toBe("applied");
     expect(await send(payment(o, subscrId, o.price))).toBe("applied");
     await app.services.orders.setOrderStatus(o.id, { orderStatus: "Delivered" }, STAFF);
-    expect(await send(payment(o, subscrId, o.full))).toBe("rejected");
+    expect(await send(payment(o, subscrId, o.full))).toBe("flagged");
     expect(await send(payment(o, subscrId, o.price))).toBe("applied");
     expect(await send(payment(o, subscrId, o.price))).toBe("applied");
     const { rows: renewals } = await app.db.pool.query("select * from orders where subscr_id = $1", [subscrId]);
@@ -503,7 +503,7 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     const outcome = await send(payment(o, subscrId, o.price));
     tally.forgeries++;
     if (outcome === "applied") tally.wronglyApplied.push("a renewal at the discounted price on a first-period code");
-    expect(outcome).toBe("rejected");
+    expect(outcome).toBe("flagged");
     expect(await membership(o.userId)).toEqual(before);
   });
 
@@ -521,7 +521,7 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     const sub = (await app.db.pool.query("select subscr_id from subscriptions where order_id = $1", [o.id])).rows[0];
     const events = async () =>
       (
-        await app.db.pool.query("select raw, outcome from payment_events where raw like $1 order by received_at", [
+        await app.db.pool.query("select raw, outcome from payment_notices where raw like $1 order by received_at", [
           `%${sub.subscr_id}%`,
         ])
       ).rows as { raw: string; outcome: string }[];
@@ -547,7 +547,7 @@ describe("a subscription with a discount code (PayPal's introductory period, dec
     const forged = new URLSearchParams(next.raw);
     forged.set("mc_gross", o.price.toFixed(2));
     forged.set("txn_id", "FORGEDTXN0000001");
-    expect(await send(forged.toString(), false)).toBe("invalid");
+    expect(await send(forged.toString(), false)).toBe("rejected");
   });
 });
 
@@ -596,7 +596,7 @@ describe("the subscribe form and the simulator's subscription controls (parts 1 
     await expect
       .poll(async () =>
         (
-          await app.db.pool.query("select outcome from payment_events where raw = $1 order by received_at", [next.raw])
+          await app.db.pool.query("select outcome from payment_notices where raw = $1 order by received_at", [next.raw])
         ).rows.map((r) => r.outcome),
       )
       .toEqual(["applied", "duplicate"]);

@@ -23,7 +23,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
   const [events, subscription, refunds] = await Promise.all([
-    context.services.paypal.events(order._id),
+    context.services.payments.events(order._id),
     context.services.subscriptions.ofOrder(order._id),
     context.services.payments.refunds?.panel(order._id) ?? null,
   ]);

@@ -27,10 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     order.paymentStatus !== "Paid" &&
     (back?.outcome === "refused" ||
       back?.outcome === "flagged" ||
-      (await context.services.payments.paymentRefused(order._id)) ||
-      (await context.services.paypal.events(order._id)).some(
-        (e) => e.outcome === "rejected" && e.paymentStatus === "Completed",
-      ));
+      (await context.services.payments.paymentRefused(order._id)));
   const { kind } = rowAction(
     { ...order, id: order._id, membershipValid: order.membershipValid ? new Date(order.membershipValid) : null },
     context.services.now(),

@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Services } from "../../services";
 import { webhookPath } from "../../services/payments";
 import { AppError, notFound } from "../../lib/errors";
+import { IPN_LIMIT } from "../../services/payments/paypal/ipn";
+import { SIMULATOR_HEADER } from "../../services/paypal-simulator";
 import { id, type ApiRoute } from "./route";
 
 /**
@@ -29,7 +31,7 @@ const params = z.object({ provider: z.string().regex(/^[a-z]{1,20}$/) });
  * A payment provider's webhook (issue 34 part 1): public (the provider signs it; the controller verifies), answered
  * by the provider's controller: 400 unsigned or malformed, 401 forged, 200 handled, 5xx when we failed.
  */
-export function paymentRoutes({ payments, rateLimiter }: Services): ApiRoute[] {
+export function paymentRoutes({ payments, paypal, rateLimiter }: Services): ApiRoute[] {
   const refunds = () => {
     if (!payments.refunds)
       throw new AppError(503, "PayPal is not configured on this site, so nothing can be refunded.");
@@ -55,6 +57,32 @@ export function paymentRoutes({ payments, rateLimiter }: Services): ApiRoute[] {
         const made = await refunds().refund(id(req), req.body, { id: viewer.id, email: viewer.email });
         res.status(201);
         return made;
+      },
+    },
+    {
+      // PayPal Payments Standard's notifications (spec route), for what was started on it (decision 069): limited per
+      // sending address (not the simulator's own), stored as they came and answered 200 only once stored (a failure to
+      // store answers 5xx, so PayPal sends it again), then verified and applied after the answer.
+      method: "post",
+      path: "/paypal/ipn",
+      access: "public",
+      what: "PayPal's IPN message (Payments Standard)",
+      body: "text",
+      handler: async (req, res) => {
+        res.setHeader("Cache-Control", "no-store");
+        // The simulator's own notifications (this process posting to itself) are not a flood from outside.
+        if (!paypal.simulator.sentIt(req.headers[SIMULATOR_HEADER])) {
+          const { allowed, retryAfterSeconds } = await rateLimiter.hit(IPN_LIMIT, req.ip ?? "unknown");
+          if (!allowed) {
+            res.setHeader("Retry-After", String(retryAfterSeconds));
+            return void res.status(429).type("text/plain").send("Too many notifications from this address.");
+          }
+        }
+        const raw = req.rawBody ?? "";
+        if (!raw) return void res.status(400).type("text/plain").send("An empty notification.");
+        const stored = await payments.ipn.receive(raw);
+        res.status(200).end();
+        if (stored) payments.ipn.processAfterAnswer(stored, raw);
       },
     },
     {

@@ -14,6 +14,11 @@ interface RouteBase {
   what: string;
   /** The catalogue's answer shape (spec 2): {success: true, data} or {success: false, error}, failures included. */
   envelope?: true;
+  /**
+   * A body that is no JSON (PayPal's IPN messages, form-encoded): read as text, at most BODY_LIMIT_BYTES, kept exactly
+   * as it came in `req.rawBody` (its verification posts these bytes back), before the API's JSON rule.
+   */
+  body?: "text";
 }
 
 /** A call anyone may make: its handler gets no viewer. */

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { paymentNotices } from "../../db/schema";
 import { isId } from "../../lib/errors";
@@ -81,6 +81,28 @@ export function createWebhookController(deps: {
     return null;
   }
 
+  /** A claimed notice handed to its handler, and its outcome stored: `failed` when we failed (applied again later). */
+  async function apply(id: string, notice: Notice): Promise<string> {
+    try {
+      const done = await handle(notice, deps.context);
+      await settle(id, done.outcome, done.reason, done.orderId ?? notice.orderId);
+      const fields = { provider: name, type: notice.type, orderId: done.orderId, reason: done.reason };
+      if (done.outcome === "applied" || done.outcome === "duplicate")
+        logger.info(fields, `payment notice ${done.outcome}`);
+      else logger.warn(fields, `payment notice ${done.outcome}`);
+      return done.outcome;
+    } catch (error) {
+      logger.error({ error, provider: name, type: notice.type }, "payment notice failed");
+      await settle(
+        id,
+        "failed",
+        error instanceof Error ? error.message.slice(0, 500) : String(error),
+        notice.orderId,
+      ).catch(() => undefined);
+      return "failed";
+    }
+  }
+
   async function settle(id: string, outcome: string, reason: string, orderId: string | null) {
     await db
       .update(paymentNotices)
@@ -142,33 +164,57 @@ export function createWebhookController(deps: {
         noticeType: notice.type,
         orderId: notice.orderId && isId(notice.orderId) ? notice.orderId : null,
         subscriptionId: "subscriptionId" in notice ? notice.subscriptionId : null,
+        notice: notice as unknown as Record<string, unknown>,
         ...amountOf(notice),
         verdict: "accepted",
         outcome: "received",
         reason: "being applied",
       });
       if (!id) return { status: 200, body: { received: true, outcome: "duplicate" } };
-      try {
-        const done = await handle(notice, deps.context);
-        await settle(id, done.outcome, done.reason, done.orderId ?? notice.orderId);
-        const fields = { provider: name, type: notice.type, orderId: done.orderId, reason: done.reason };
-        if (done.outcome === "applied" || done.outcome === "duplicate")
-          logger.info(fields, `payment notice ${done.outcome}`);
-        else logger.warn(fields, `payment notice ${done.outcome}`);
-        return { status: 200, body: { received: true, outcome: done.outcome } };
-      } catch (error) {
-        logger.error({ error, provider: name, type: notice.type }, "payment notice failed");
-        await settle(
-          id,
-          "failed",
-          error instanceof Error ? error.message.slice(0, 500) : String(error),
-          notice.orderId,
-        ).catch(() => undefined);
-        return {
-          status: 500,
-          body: { received: false, error: "The notification could not be applied; send it again." },
-        };
+      const outcome = await apply(id, notice);
+      return outcome === "failed"
+        ? { status: 500, body: { received: false, error: "The notification could not be applied; send it again." } }
+        : { status: 200, body: { received: true, outcome } };
+    },
+
+    /**
+     * Applies again the notices left `received` by a crash between storing and handling (older than a minute, so one
+     * being applied now is left alone): the notice stored with the row goes to its handler, taken by one instance
+     * only. The recurring job calls this beside the IPN listener's retry (decision 069).
+     */
+    async sweep(): Promise<{ swept: number }> {
+      const stale = await db
+        .select({ id: paymentNotices.id, notice: paymentNotices.notice })
+        .from(paymentNotices)
+        .where(
+          and(
+            eq(paymentNotices.provider, name),
+            eq(paymentNotices.verdict, "accepted"),
+            eq(paymentNotices.outcome, "received"),
+            isNotNull(paymentNotices.notice),
+            sql`${paymentNotices.updatedAt} < now() - interval '1 minute'`,
+          ),
+        )
+        .orderBy(paymentNotices.receivedAt)
+        .limit(50);
+      let swept = 0;
+      for (const row of stale) {
+        const [taken] = await db
+          .update(paymentNotices)
+          .set({ reason: "left unapplied; being applied again", updatedAt: deps.now() })
+          .where(
+            and(
+              eq(paymentNotices.id, row.id),
+              eq(paymentNotices.outcome, "received"),
+              sql`${paymentNotices.updatedAt} < now() - interval '1 minute'`,
+            ),
+          )
+          .returning({ id: paymentNotices.id });
+        if (!taken) continue;
+        await apply(row.id, row.notice as unknown as Notice);
+        swept++;
       }
+      return { swept };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Config } from "../../config";
 import { paymentNotices } from "../../db/schema";
 import { isId } from "../../lib/errors";
@@ -9,15 +9,34 @@ import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
 import type { SubscriptionsService } from "../subscriptions";
 import { createCheckoutService } from "./checkout";
-import { createRefundsService } from "./refunds";
+import { createRefundsService, recordRefund } from "./refunds";
 import { createWebhookController } from "./controller";
 import type { HandlerContext } from "./handlers";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
 import { PAYPAL_EVENT_TYPES } from "./paypal/notices";
 import { createPayPalProvider } from "./paypal/provider";
+import { createIpnListener, IPN_VERIFY_URLS } from "./paypal/ipn";
+import { SIMULATOR_VERIFY_PATH } from "../paypal-simulator";
+import type { PaymentProvider } from "./provider";
 import { createPayPalRestSimulator, SIMULATOR_CREDENTIALS, SIMULATOR_REST_PREFIX } from "./paypal/simulator";
 import { createPlansService } from "./plans";
 import { createSubscribeService } from "./subscribe";
+
+/** The REST provider where none is configured: only the IPN listener's handlers run then, and they never call it. */
+const notConfigured = () =>
+  Promise.reject(new Error("PayPal's REST API is not configured (PAYPAL_CLIENT_ID and its secret)."));
+const withoutRestApi: PaymentProvider = {
+  name: "paypal",
+  createCheckout: notConfigured,
+  readCheckout: notConfigured,
+  capture: notConfigured,
+  refund: notConfigured,
+  createPlan: notConfigured,
+  startSubscription: notConfigured,
+  readSubscription: notConfigured,
+  cancelSubscription: notConfigured,
+  receive: notConfigured,
+};
 
 /** Where a provider's webhooks arrive (server/http/routes/payments.ts): under /api. */
 export const webhookPath = (provider: string) => `/payments/${provider}/webhook`;
@@ -25,7 +44,7 @@ export const webhookPath = (provider: string) => `/payments/${provider}/webhook`
 /**
  * The payments module (issue 34; its shape is decision 065): PayPal's REST client and provider (the simulator's REST
  * side in simulator mode), and the webhook controller that stores each notice once and hands it to its handler, which
- * calls the order commands. The Payments Standard listener (services/paypal.ts) stays for what was started on it.
+ * calls the order commands. Payments Standard's IPN listener (paypal/ipn.ts) stays for what was started on it.
  */
 export function createPaymentsService(deps: {
   db: Db;
@@ -48,6 +67,8 @@ export function createPaymentsService(deps: {
   mails: Pick<MailsService, "queue">;
   content: Pick<ContentService, "get">;
   subscriptions: HandlerContext["subscriptions"] & Pick<SubscriptionsService, "get" | "markCancelled">;
+  /** Our PayPal account's address, as Payments Standard's messages name it (the payment accounts' first). */
+  receiver: () => Promise<string>;
 }) {
   const { config, logger } = deps;
   let selfUrl = `http://127.0.0.1:${config.port}`;
@@ -82,6 +103,27 @@ export function createPaymentsService(deps: {
     provider && refunds
       ? { db: deps.db, orders: deps.orders, subscriptions: deps.subscriptions, provider, refunds, receiver: null }
       : null;
+  // Payments Standard's listener (decision 069): the same handlers; its notices never ask the REST provider (a start
+  // without REST credentials still hears its legacy subscriptions, and records their refunds).
+  const recorder: HandlerContext["refunds"] = {
+    record: (input) => recordRefund({ db: deps.db, orders: deps.orders, mails: deps.mails, now: deps.now }, input),
+  };
+  const ipn = createIpnListener({
+    db: deps.db,
+    logger,
+    now: deps.now,
+    verifyUrl: () =>
+      config.paypalMode === "simulator" ? selfUrl + SIMULATOR_VERIFY_PATH : IPN_VERIFY_URLS[config.paypalMode],
+    receiver: deps.receiver,
+    context: context ?? {
+      db: deps.db,
+      orders: deps.orders,
+      subscriptions: deps.subscriptions,
+      provider: withoutRestApi,
+      refunds: recorder,
+      receiver: null,
+    },
+  });
   const controller = context
     ? createWebhookController({ db: deps.db, provider: context.provider, logger, now: deps.now, context })
     : null;
@@ -127,6 +169,27 @@ export function createPaymentsService(deps: {
     subscribe,
     /** The simulator's REST side (PAYPAL_MODE=simulator), else null. */
     simulator,
+    /** PayPal Payments Standard's IPN listener, for what was started on it (POST /api/paypal/ipn). */
+    ipn,
+    /**
+     * The last notices about an order, newest first (the order screen): webhooks and IPN messages, from the one store.
+     */
+    async events(orderId: string) {
+      if (!isId(orderId)) return [];
+      return deps.db
+        .select({
+          id: paymentNotices.id,
+          provider: paymentNotices.provider,
+          noticeType: paymentNotices.noticeType,
+          outcome: paymentNotices.outcome,
+          reason: paymentNotices.reason,
+          receivedAt: paymentNotices.receivedAt,
+        })
+        .from(paymentNotices)
+        .where(eq(paymentNotices.orderId, orderId))
+        .orderBy(desc(paymentNotices.receivedAt))
+        .limit(20);
+    },
     /** The webhook controller of each provider by its name (the path's `:provider`). */
     controllers: (controller ? { paypal: controller } : {}) as Partial<Record<string, typeof controller & object>>,
     /** The webhook id notifications are verified against (null until configured or registered). */
@@ -167,7 +230,7 @@ export function createPaymentsService(deps: {
           and(
             eq(paymentNotices.orderId, orderId),
             inArray(paymentNotices.outcome, ["refused", "flagged"]),
-            inArray(paymentNotices.noticeType, ["payment.completed", "checkout.approved"]),
+            inArray(paymentNotices.noticeType, ["payment.completed", "checkout.approved", "subscription.payment"]),
           ),
         )
         .limit(1);

@@ -238,6 +238,8 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
       .where(
         and(
           eq(paymentNotices.orderId, o.id),
+          // The REST rail's notices: IPN messages share the store (decision 069) under a provider of their own.
+          eq(paymentNotices.provider, provider.name),
           eq(paymentNotices.outcome, "applied"),
           inArray(paymentNotices.noticeType, ["checkout.approved", "payment.completed", "subscription.payment"]),
         ),
