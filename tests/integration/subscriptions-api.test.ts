@@ -368,3 +368,30 @@ describe("cancelling a subscription", () => {
     expect(await cancelledMails(row.id)).toBe(1);
   });
 });
+
+describe("refunds of payments on PayPal's Subscriptions API", () => {
+  it("a renewal is refunded through PayPal like any payment: its sale refunded, its own order Refunded", async () => {
+    const { orderId, subscriptionId } = await subscribedOrder();
+    await sim.outcomes.renewSubscription(subscriptionId);
+    await noticesSettled(app);
+    const [renewal] = await q("select id, txn_id, payment_status from orders where subscr_id = $1", [subscriptionId]);
+    expect(renewal).toMatchObject({ payment_status: "Paid" });
+    const refunds = app.services.payments.refunds!;
+    // Both payments are on the REST rail: a refund button, not "refund in PayPal's dashboard".
+    expect(await refunds.panel(renewal.id)).toMatchObject({ rail: "checkout", state: "open" });
+    expect(await refunds.panel(orderId)).toMatchObject({ rail: "checkout" });
+    const res = await app.request(`/api/order-refund/${renewal.id}`, {
+      method: "POST",
+      json: { amount: "", reason: "Renewed by mistake", note: "", seen: 0 },
+      jar: jars.admin,
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await noticesSettled(app);
+    const [after] = await q("select payment_status from orders where id = $1", [renewal.id]);
+    expect(after).toEqual({ payment_status: "Refunded" });
+    const [first] = await q("select payment_status from orders where id = $1", [orderId]);
+    expect(first).toEqual({ payment_status: "Paid" });
+    const sale = (await app.services.payments.paypal!.captures.get(renewal.txn_id)) as { status: string };
+    expect(sale.status).toBe("REFUNDED");
+  });
+});

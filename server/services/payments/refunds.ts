@@ -12,7 +12,7 @@ import {
 export { REFUND_IN_DASHBOARD };
 import { moneyCents } from "../../../domain/payment-check";
 import type { Db } from "../../db/client";
-import { orders, paymentCheckouts, paymentNotices, paymentRefunds } from "../../db/schema";
+import { orders, paymentCheckouts, paymentNotices, paymentRefunds, subscriptions } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Actor } from "../activity";
@@ -213,6 +213,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
         paymentMethod: orders.paymentMethod,
         txnId: orders.txnId,
         paidAt: orders.paidAt,
+        subscrId: orders.subscrId,
       })
       .from(orders)
       .where(eq(orders.id, orderId));
@@ -222,10 +223,23 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
 
   /**
    * Which rail paid the order: Checkout when a checkout of ours was made for it (new payments never use Standard) or a
-   * REST notice paid it; otherwise an IPN did (Payments Standard).
+   * REST notice paid it, or when it is a later payment of a subscription on the Subscriptions API (PayPal refunds its
+   * sale as a capture); otherwise an IPN did (Payments Standard).
    */
-  async function railOf(o: { id: string; txnId: string | null; paymentMethod: string | null }): Promise<PaymentRail> {
+  async function railOf(o: {
+    id: string;
+    txnId: string | null;
+    paymentMethod: string | null;
+    subscrId: string | null;
+  }): Promise<PaymentRail> {
     if (!o.txnId || o.paymentMethod !== "PayPal") return "none";
+    if (o.subscrId) {
+      const [renewed] = await db
+        .select({ rail: subscriptions.rail })
+        .from(subscriptions)
+        .where(eq(subscriptions.subscrId, o.subscrId));
+      return renewed?.rail === "api" ? "checkout" : "standard";
+    }
     const [checkout] = await db
       .select({ id: paymentCheckouts.id })
       .from(paymentCheckouts)
