@@ -107,4 +107,31 @@ describe("paying on PayPal Checkout", () => {
     await payInSimulator(page, id, { open: false });
     await page.context().close();
   });
+
+  it("later at PayPal: the payment's webhook sent again changes nothing; a reversal makes the order Refunded", async () => {
+    const { page, id } = await customerWithOrder();
+    await toPayPal(page, id);
+    const approval = page.url();
+    await chooseInPayPal(page, id);
+    await expect.poll(() => state(page), { timeout: 15_000 }).toBe("Paid");
+    const notices = async () =>
+      (
+        await env.db.pool.query(
+          "select outcome, times_received from payment_notices where order_id = $1 and notice_type = 'payment.completed'",
+          [id],
+        )
+      ).rows;
+    // The approval page, after the payment: what PayPal does later.
+    await page.goto(approval);
+    expect(await page.getByTestId("sim-capture-status").textContent()).toContain("completed");
+    await page.getByRole("button", { name: "Send the payment's webhook again" }).click();
+    await expect.poll(() => page.getByTestId("sim-done").count()).toBe(1);
+    // One notice, received twice (applied, or a duplicate when the return's capture paid the order first).
+    await expect.poll(async () => (await notices()).map((n) => n.times_received), { timeout: 15_000 }).toEqual([2]);
+    expect(await paymentStatus(id)).toBe("Paid");
+    await page.getByRole("button", { name: "Reverse (a dispute lost)" }).click();
+    await expect.poll(() => page.getByTestId("sim-done").textContent()).toContain("took the payment back");
+    await expect.poll(() => paymentStatus(id), { timeout: 15_000 }).toBe("Refunded");
+    await page.context().close();
+  });
 });

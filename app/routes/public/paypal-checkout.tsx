@@ -3,11 +3,22 @@ import { z } from "zod";
 import type { Route } from "./+types/paypal-checkout";
 import { money } from "../../../domain/format";
 
-/** The buttons of the simulator's approval page: what the buyer does on PayPal's page. */
+/**
+ * The buttons of the simulator's approval page: what the buyer does on PayPal's page; once the payment is taken, what
+ * happens later at PayPal (a refund made in its dashboard, a reversal after a lost dispute, a webhook sent again).
+ */
 const choice = z.object({
   token: z.string().min(1).max(64),
-  intent: z.enum(["paypal", "card", "pending", "denied", "cancel"], { message: "Choose one of the page's buttons." }),
+  intent: z.enum(["paypal", "card", "pending", "denied", "cancel", "refund-in-paypal", "reverse", "resend"], {
+    message: "Choose one of the page's buttons.",
+  }),
 });
+type Later = "refund-in-paypal" | "reverse" | "resend";
+const isLater = (intent: string): intent is Later => ["refund-in-paypal", "reverse", "resend"].includes(intent);
+
+/** The PayPal order's capture, once the payment was taken (or is pending). */
+const captureOf = (made: { purchase_units?: { payments?: { captures?: { id: string; status: string }[] } }[] }) =>
+  made.purchase_units?.[0]?.payments?.captures?.[0] ?? null;
 
 /**
  * The simulated PayPal order behind `token` and the order of ours it pays, for its customer (or an administrator)
@@ -23,29 +34,42 @@ async function approvable(context: Route.LoaderArgs["context"], token: string) {
   const ours = unit.custom_id ? await context.services.orders.byId(unit.custom_id).catch(() => undefined) : undefined;
   if (!viewer || !ours || !(viewer.id === ours.userId || viewer.isAdmin))
     throw data({ message: "Only the customer who placed this order can pay it. Please sign in." }, { status: 403 });
-  return { made, unit };
+  return { made, unit, capture: captureOf(made) };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   if (!token) throw data({ message: "This PayPal order does not exist." }, { status: 404 });
-  const { made, unit } = await approvable(context, token);
+  const { made, unit, capture } = await approvable(context, token);
   return {
     token,
     number: unit.invoice_id ?? "",
     amount: unit.amount ? `${money(Number(unit.amount.value))} ${unit.amount.currency_code}` : "",
     open: made.status === "CREATED" || made.status === "PAYER_ACTION_REQUIRED",
+    capture: capture ? { status: capture.status } : null,
   };
 }
 
 /** Each button calls the simulator's outcome (which sends PayPal's signed webhooks) and goes back as PayPal does. */
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = choice.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+  if (!parsed.success) return data({ error: parsed.error.issues[0]!.message, done: null }, { status: 400 });
   const { token, intent } = parsed.data;
-  await approvable(context, token);
+  const { capture } = await approvable(context, token);
   const { outcomes } = context.services.payments.simulator!;
   try {
+    if (isLater(intent)) {
+      if (!capture)
+        return data({ error: "PayPal has taken no payment for this order yet.", done: null }, { status: 409 });
+      const later: Record<Later, [() => Promise<unknown>, string]> = {
+        "refund-in-paypal": [() => outcomes.refundInPayPal(capture.id), "The payment was refunded in PayPal."],
+        reverse: [() => outcomes.reverseCapture(capture.id), "The buyer's bank took the payment back."],
+        resend: [() => outcomes.resendLastCaptureEvent(capture.id), "PayPal sent the payment's last webhook again."],
+      };
+      const [run, done] = later[intent];
+      await run();
+      return { error: null, done };
+    }
     const back =
       intent === "cancel"
         ? await outcomes.cancelOrder(token)
@@ -53,11 +77,11 @@ export async function action({ request, context }: Route.ActionArgs) {
             payer: intent === "card" ? "card" : "paypal",
             result: intent === "pending" ? "pending" : intent === "denied" ? "denied" : "completed",
           });
-    if (!back) return data({ error: "This PayPal order has no return address." }, { status: 409 });
+    if (!back) return data({ error: "This PayPal order has no return address.", done: null }, { status: 409 });
     throw redirect(context.services.payments.browserAddress(back), 303);
   } catch (error) {
     if (error instanceof Response) throw error;
-    return data({ error: error instanceof Error ? error.message : String(error) }, { status: 409 });
+    return data({ error: error instanceof Error ? error.message : String(error), done: null }, { status: 409 });
   }
 }
 
@@ -71,7 +95,7 @@ const outline = `${button} text-sm text-[#0070ba] ring-1 ring-[#0070ba] hover:bg
 
 /** A stand-in for PayPal's approval page (PAYPAL_MODE=simulator), clearly labelled: no money moves. */
 export default function PayPalCheckoutSimulator({ loaderData, actionData }: Route.ComponentProps) {
-  const { token, number, amount, open } = loaderData;
+  const { token, number, amount, open, capture } = loaderData;
   return (
     <section className="bg-[#f5f7fa]">
       <div className="container-page flex justify-center py-16">
@@ -98,6 +122,14 @@ export default function PayPalCheckoutSimulator({ loaderData, actionData }: Rout
           {actionData?.error ? (
             <p className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200" role="alert">
               {actionData.error}
+            </p>
+          ) : actionData?.done ? (
+            <p
+              className="mt-4 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200"
+              role="status"
+              data-testid="sim-done"
+            >
+              {actionData.done} Its webhook is on its way to the shop.
             </p>
           ) : null}
           <Form method="post" className="mt-8 space-y-3">
@@ -131,6 +163,26 @@ export default function PayPalCheckoutSimulator({ loaderData, actionData }: Rout
               Cancel and return to the merchant
             </button>
           </Form>
+          {capture ? (
+            <Form method="post" className="mt-8 space-y-3 border-t border-slate-200 pt-6">
+              <input type="hidden" name="token" value={token} />
+              <h2 className="text-sm font-semibold text-slate-700">Later, at PayPal</h2>
+              <p className="text-xs text-slate-500" data-testid="sim-capture-status">
+                The payment is {capture.status.toLowerCase().replaceAll("_", " ")}.
+              </p>
+              <div className="grid gap-2 sm:grid-cols-2">
+                <button type="submit" name="intent" value="refund-in-paypal" className={outline}>
+                  Refund in PayPal
+                </button>
+                <button type="submit" name="intent" value="reverse" className={outline}>
+                  Reverse (a dispute lost)
+                </button>
+              </div>
+              <button type="submit" name="intent" value="resend" className={outline}>
+                Send the payment&apos;s webhook again
+              </button>
+            </Form>
+          ) : null}
         </div>
       </div>
     </section>

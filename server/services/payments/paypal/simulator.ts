@@ -1051,6 +1051,22 @@ export function createPayPalRestSimulator(deps: {
       deliverLater(ids);
       return ids;
     },
+    /** PayPal sends the last webhook about a capture (completed, pending, denied, refunded …) again; null when none. */
+    resendLastCaptureEvent: async (captureId: string) => {
+      const [last] = await db
+        .select({ id: simulatorRestObjects.id })
+        .from(simulatorRestObjects)
+        .where(
+          and(
+            eq(simulatorRestObjects.kind, "event"),
+            sql`${simulatorRestObjects.data}->>'event_type' like 'PAYMENT.CAPTURE.%'`,
+            sql`(${simulatorRestObjects.data}->'resource'->>'id' = ${captureId} or ${simulatorRestObjects.data}->'resource'->'links' @> ${JSON.stringify([{ rel: "up", href: `${base()}/v2/payments/captures/${captureId}` }])}::jsonb)`,
+          ),
+        )
+        .orderBy(desc(simulatorRestObjects.createdAt))
+        .limit(1);
+      return last ? outcomes.resendEvent(last.id) : null;
+    },
     /** PayPal sends a subscription's last payment webhook (PAYMENT.SALE.COMPLETED) again; null when it has none. */
     resendLastPayment: async (subscriptionId: string) => {
       const [last] = await db
