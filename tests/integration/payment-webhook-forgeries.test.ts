@@ -4,18 +4,22 @@ import type { PayPalRestSimulator } from "../../server/services/payments/paypal/
 import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import { demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
+import { customerViewer, demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 
 /**
  * Issue 34 ("Faults"): the forgery and replay matrix of PayPal's REST webhooks, like the IPN one
- * (ipn-faults.test.ts), over every Checkout event type: each genuine event is held back, forgeries of it are posted
+ * (ipn-faults.test.ts), over every event type we act on (Checkout's and the Subscriptions API's): each genuine event is
+ * held back, forgeries of it are posted
  * (unsigned, a header missing, a signature made up or borrowed, the body changed, the time, certificate or algorithm
  * changed, a new event id), then the genuine one and its replays. Nothing forged applies; the genuine applies once.
  */
 let app: TestApp;
 let sim: PayPalRestSimulator;
 let basic: { _id: string; packagePrice: number };
+/** A package that renews automatically, for the subscription events. */
+let renewing: { _id: string };
 let jar: CookieJar;
+let payer: { id: string; email: string };
 const WEBHOOK = "/api/payments/paypal/webhook";
 const tally = { cases: 0, wronglyApplied: [] as string[], replays: 0 };
 
@@ -24,6 +28,19 @@ beforeAll(async () => {
   sim = app.services.payments.simulator!;
   basic = await demoPackage(app);
   jar = await signUp(app, "forgery-payer@example.org");
+  const pricing = (await (await app.request("/api/pricings")).json()) as {
+    _id: string;
+    packagePrice: number;
+    packageValidity: number;
+  }[];
+  renewing = pricing.find((p) => p._id !== basic._id && p.packagePrice > 0 && p.packageValidity <= 365)!;
+  await app.db.pool.query(`update content_entries set data = data || '{"autoRenew": true}'::jsonb where id = $1`, [
+    renewing._id,
+  ]);
+  const { rows } = await app.db.pool.query('select id, email from "user" where email = $1', [
+    "forgery-payer@example.org",
+  ]);
+  payer = rows[0];
   await app.services.payments.registerWebhook();
 });
 afterAll(async () => {
@@ -35,8 +52,38 @@ afterAll(async () => {
 });
 
 const placeOrder = () => placeOrderFor(app, jar, basic._id);
+/** An order as the notices may change it: its payment, and the subscription it started with its renewals. */
 const state = async (id: string) =>
-  (await app.db.pool.query("select payment_status, provider_status, txn_id from orders where id = $1", [id])).rows[0];
+  (
+    await app.db.pool.query(
+      `select o.payment_status, o.provider_status, o.txn_id, s.status as subscription, s.last_failed_at,
+         (select count(*)::int from orders r where r.subscr_id = s.subscr_id) as renewals
+       from orders o left join subscriptions s on s.order_id = o.id where o.id = $1`,
+      [id],
+    )
+  ).rows[0];
+/** A subscription to the renewing package, started from a new order: the order's id and PayPal's subscription id. */
+async function subscription(): Promise<{ id: string; subscriptionId: string }> {
+  const id = await placeOrderFor(app, jar, renewing._id);
+  const { subscriptionId } = await app.services.payments.subscribe!.start(customerViewer(payer.id, payer.email), id);
+  return { id, subscriptionId };
+}
+/** A running subscription (approved, its first payment applied), then `later` played with its webhooks held. */
+const running = (later: (subscriptionId: string) => Promise<unknown>) => async () => {
+  const { id, subscriptionId } = await subscription();
+  await sim.outcomes.approveSubscription(subscriptionId);
+  await noticesSettled(app);
+  sim.outcomes.holdWebhooks(true);
+  await later(subscriptionId);
+  return id;
+};
+/** A subscription approved with its webhooks (ACTIVATED, the first PAYMENT.SALE.COMPLETED) held. */
+const approvedHeld = async () => {
+  const { id, subscriptionId } = await subscription();
+  sim.outcomes.holdWebhooks(true);
+  await sim.outcomes.approveSubscription(subscriptionId);
+  return id;
+};
 const captureOf = async (checkoutId: string) =>
   (await app.services.payments.paypal!.orders.get(checkoutId)).purchase_units![0]!.payments!.captures![0]!.id;
 
@@ -142,7 +189,11 @@ function forgeries(t: Transmission, borrowed: Transmission, otherOrder: string):
       "another of our orders",
       {
         body: t.body
-          .split(JSON.parse(t.body).resource.custom_id ?? JSON.parse(t.body).resource.purchase_units?.[0]?.custom_id)
+          .split(
+            JSON.parse(t.body).resource.custom_id ??
+              JSON.parse(t.body).resource.custom ??
+              JSON.parse(t.body).resource.purchase_units?.[0]?.custom_id,
+          )
           .join(otherOrder),
         headers: t.headers,
       },
@@ -238,6 +289,12 @@ const scenarios: [string, () => Promise<string>][] = [
       return id;
     },
   ],
+  ["BILLING.SUBSCRIPTION.ACTIVATED", approvedHeld],
+  ["PAYMENT.SALE.COMPLETED", approvedHeld],
+  ["BILLING.SUBSCRIPTION.PAYMENT.FAILED", running((s) => sim.outcomes.failSubscriptionPayment(s))],
+  ["BILLING.SUBSCRIPTION.CANCELLED", running((s) => sim.outcomes.setSubscriptionStatus(s, "CANCELLED"))],
+  ["BILLING.SUBSCRIPTION.SUSPENDED", running((s) => sim.outcomes.setSubscriptionStatus(s, "SUSPENDED"))],
+  ["BILLING.SUBSCRIPTION.EXPIRED", running((s) => sim.outcomes.setSubscriptionStatus(s, "EXPIRED"))],
 ];
 
 describe("the REST webhook forgery and replay matrix", () => {
@@ -297,6 +354,9 @@ describe("the REST webhook forgery and replay matrix", () => {
       expect(rows).toHaveLength(1);
       expect(rows[0].times_received).toBeGreaterThanOrEqual(4);
       expect(rows[0].outcome).not.toBe("failed");
+      // And the genuine one did what it says (the order paid, pending, refunded; the subscription recorded, failed,
+      // stopped or ended): a matrix whose genuine events changed nothing would prove nothing.
+      expect(JSON.stringify(await state(id))).not.toBe(JSON.stringify(before));
       tally.replays++;
     },
   );
