@@ -7,7 +7,7 @@ import type { Viewer } from "../accounts";
 import type { OrdersService } from "../orders";
 import { captureRequestId } from "./handlers/checkout-approved";
 import { applyCapture, applyPayment, type Handled, type HandlerContext } from "./handlers/context";
-import { PayPalRefusedError, PayPalUnavailableError } from "./paypal/client";
+import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
 
 /** What the pay screen says when the provider does not answer: nothing was charged, try again. */
 export const PROVIDER_DOWN =
@@ -85,8 +85,8 @@ export function createCheckoutService(deps: {
           .onConflictDoNothing();
         return made;
       } catch (error) {
-        if (error instanceof PayPalUnavailableError) throw new AppError(503, PROVIDER_DOWN);
-        if (error instanceof PayPalRefusedError)
+        if (error instanceof ProviderUnavailableError) throw new AppError(503, PROVIDER_DOWN);
+        if (error instanceof ProviderRefusedError)
           throw new AppError(502, `PayPal refused to start the payment: ${error.refusal} Please try again.`);
         throw error;
       }
@@ -114,7 +114,7 @@ export function createCheckoutService(deps: {
       try {
         return await capture(order._id, token);
       } catch (error) {
-        if (error instanceof PayPalUnavailableError || error instanceof PayPalRefusedError) {
+        if (error instanceof ProviderUnavailableError || error instanceof ProviderRefusedError) {
           logger.warn({ error, orderId }, "capture on return failed; the webhook or the job finishes it");
           return { outcome: "waiting" };
         }

@@ -4,6 +4,20 @@
  * are decimal strings in the currency's unit ("10.00"), as providers send them; no float ever holds money.
  */
 
+/**
+ * The provider answered and refused (a refund after its time limit, an amount over what is left …). Each provider's
+ * client throws its own subclass; the shared services (checkout, refunds, subscribe) catch this one.
+ */
+export abstract class ProviderRefusedError extends Error {
+  /** The provider's HTTP status: 4xx, it will refuse again; 5xx, it may not. */
+  abstract readonly status: number;
+  /** The provider's own words for why, as people are shown them. */
+  abstract readonly refusal: string;
+}
+
+/** The provider could not be reached, or kept failing after the client's retries: nothing was done there. */
+export class ProviderUnavailableError extends Error {}
+
 export interface Money {
   currency: string;
   value: string;
@@ -117,7 +131,7 @@ export interface PaymentProvider {
   ): Promise<{ status: "created" | "approved" | "captured" | "void"; payment: PaymentResult | null }>;
   /** Takes the approved checkout's money; the same `requestId` (or a second capture) never takes it twice. */
   capture(checkoutId: string, requestId: string): Promise<PaymentResult>;
-  /** Refunds all of a payment (no amount) or a part; PayPal refuses after 180 days (PayPalRefusedError). */
+  /** Refunds all of a payment (no amount) or a part; PayPal refuses after 180 days (ProviderRefusedError). */
   refund(
     paymentId: string,
     request: { amount: Money | null; noteToPayer: string | null; invoiceId: string | null; requestId: string },

@@ -19,7 +19,7 @@ import type { Actor } from "../activity";
 import { jobKey } from "../jobs";
 import type { MailsService } from "../mails";
 import { PAYPAL_ACTOR, type OrdersService } from "../orders";
-import { PayPalRefusedError, PayPalUnavailableError } from "./paypal/client";
+import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
 import type { Money, PaymentProvider } from "./provider";
 
 /** What the order screen says when PayPal does not answer: nothing recorded, and trying again cannot refund twice. */
@@ -377,13 +377,13 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
           requestId: key,
         });
       } catch (error) {
-        if (error instanceof PayPalUnavailableError) {
+        if (error instanceof ProviderUnavailableError) {
           logger.warn({ error, orderId: o.id }, "refund: PayPal did not answer");
           // 502: the provider behind us failed (a 503 here means our database is away).
           throw new AppError(502, REFUND_PROVIDER_DOWN);
         }
-        if (error instanceof PayPalRefusedError) {
-          logger.warn({ orderId: o.id, issues: error.issues, debugId: error.debugId }, "refund refused by PayPal");
+        if (error instanceof ProviderRefusedError) {
+          logger.warn({ orderId: o.id, error }, "refund refused by PayPal"); // the error carries its issues and debug id
           throw new AppError(422, `PayPal refused the refund: ${error.refusal}`);
         }
         throw error;

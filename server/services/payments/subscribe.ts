@@ -10,7 +10,7 @@ import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
 import type { SubscriptionsService } from "../subscriptions";
 import { PROVIDER_DOWN } from "./checkout";
-import { PayPalRefusedError, PayPalUnavailableError } from "./paypal/client";
+import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
 import type { PlansService } from "./plans";
 import type { PaymentProvider, SubscriptionState } from "./provider";
 
@@ -94,8 +94,8 @@ export function createSubscribeService(deps: {
           .onConflictDoNothing();
         return made;
       } catch (error) {
-        if (error instanceof PayPalUnavailableError) throw new AppError(503, PROVIDER_DOWN);
-        if (error instanceof PayPalRefusedError)
+        if (error instanceof ProviderUnavailableError) throw new AppError(503, PROVIDER_DOWN);
+        if (error instanceof ProviderRefusedError)
           throw new AppError(502, `PayPal refused to start the subscription: ${error.refusal} Please try again.`);
         throw error;
       }
@@ -122,7 +122,7 @@ export function createSubscribeService(deps: {
         const state = await provider.readSubscription(subscriptionId);
         return { status: state.status };
       } catch (error) {
-        if (error instanceof PayPalUnavailableError || error instanceof PayPalRefusedError) {
+        if (error instanceof ProviderUnavailableError || error instanceof ProviderRefusedError) {
           logger.warn({ error, orderId }, "the subscription could not be read on return; its webhooks finish it");
           return null;
         }
@@ -156,8 +156,8 @@ export function createSubscribeService(deps: {
           );
         } catch (error) {
           // 504: the provider (the gateway) did not answer; 503 is this site's own outage (the database).
-          if (error instanceof PayPalUnavailableError) throw new AppError(504, CANCEL_DOWN);
-          if (!(error instanceof PayPalRefusedError)) throw error;
+          if (error instanceof ProviderUnavailableError) throw new AppError(504, CANCEL_DOWN);
+          if (!(error instanceof ProviderRefusedError)) throw error;
           // Already stopped at PayPal (cancelled or ended there, its notice not here yet): record it all the same.
           const state = await provider.readSubscription(s.subscrId).catch(() => null);
           if (!state || (state.status !== "cancelled" && state.status !== "expired"))

@@ -1,4 +1,4 @@
-import { PayPalRefusedError } from "../paypal/client";
+import { ProviderRefusedError } from "../provider";
 import { applyCapture, orderNamed, type Handler } from "./context";
 
 /** The request id of an approved checkout's capture: the same from the return, this notice and the job. */
@@ -20,7 +20,7 @@ export const checkoutApproved: Handler<"checkout.approved"> = async (notice, ctx
       await ctx.provider.capture(notice.checkoutId, captureRequestId(notice.checkoutId)),
     );
   } catch (error) {
-    if (error instanceof PayPalRefusedError && error.status < 500)
+    if (error instanceof ProviderRefusedError && error.status < 500)
       return { outcome: "refused", reason: `the capture was refused: ${error.refusal}`, orderId: order.id };
     throw error;
   }

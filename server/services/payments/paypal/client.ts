@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { ProviderRefusedError, ProviderUnavailableError } from "../provider";
 import {
   accessToken,
   capture as captureShape,
@@ -32,7 +33,7 @@ export const PAYPAL_REST_HOSTS = {
  * PayPal said no (a 4xx): its `name` (UNPROCESSABLE_ENTITY, RESOURCE_NOT_FOUND …), `message`, and each detail's
  * `issue` (REFUND_TIME_LIMIT_EXCEEDED …) and `description`. `refusal` is the sentence a screen can show.
  */
-export class PayPalRefusedError extends Error {
+export class PayPalRefusedError extends ProviderRefusedError {
   override readonly name = "PayPalRefusedError";
   constructor(
     readonly status: number,
@@ -53,7 +54,7 @@ export class PayPalRefusedError extends Error {
 }
 
 /** PayPal could not be reached or kept failing (timeouts, network errors, 5xx, 429) after every attempt. */
-export class PayPalUnavailableError extends Error {
+export class PayPalUnavailableError extends ProviderUnavailableError {
   override readonly name = "PayPalUnavailableError";
   constructor(
     message: string,
