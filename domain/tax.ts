@@ -37,7 +37,10 @@ export interface TaxSeller {
   vatNumber: string;
   /** Whether the prices entered are gross (VAT included) or net. */
   pricesIncludeVat: boolean;
-  /** Whether the seller uses the One Stop Shop for consumers in the Union: non-Union OSS for a UK seller, Union OSS for an EU one. */
+  /**
+   * Whether the seller uses the One Stop Shop for consumers in the Union: the non-Union scheme for a UK seller, the
+   * Union scheme for a seller in a member state.
+   */
   oss: boolean;
 }
 

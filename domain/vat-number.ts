@@ -113,12 +113,10 @@ export function checkVatNumber(country: string, typed: string): VatNumberCheck {
     return f.body.test(body) ? { ok: true, normalized: `${f.prefix}${body}` } : { ok: false, message: sentence };
   }
   if (owner) {
-    const other = VAT_NUMBER_FORMS[owner].a;
-    const own = f.a.replace(/^An? /, "");
-    return {
-      ok: false,
-      message: `${start} starts ${other.charAt(0).toLowerCase()}${other.slice(1)} VAT number, not ${f.a.startsWith("An ") ? "an" : "a"} ${own} one. ${sentence}`,
-    };
+    // "A German" → "a German"; "An Austrian" → "an Austrian one".
+    const theirs = VAT_NUMBER_FORMS[owner].a.replace(/^A/, "a");
+    const ours = f.a.replace(/^A/, "a");
+    return { ok: false, message: `${start} starts ${theirs} VAT number, not ${ours} one. ${sentence}` };
   }
   return f.body.test(text) ? { ok: true, normalized: `${f.prefix}${text}` } : { ok: false, message: sentence };
 }
