@@ -113,7 +113,7 @@ export function checkVatNumber(country: string, typed: string): VatNumberCheck {
     return f.body.test(body) ? { ok: true, normalized: `${f.prefix}${body}` } : { ok: false, message: sentence };
   }
   if (owner) {
-    // "A German" → "a German"; "An Austrian" → "an Austrian one".
+    // "A German" → "a German", "An Austrian" → "an Austrian".
     const theirs = VAT_NUMBER_FORMS[owner].a.replace(/^A/, "a");
     const ours = f.a.replace(/^A/, "a");
     return { ok: false, message: `${start} starts ${theirs} VAT number, not ${ours} one. ${sentence}` };
