@@ -173,14 +173,21 @@ async function serve(
       exitAfter(STOP_LIMIT_MS, logger);
       await new Promise<void>((resolve) => {
         // A connection busy now (a request in flight, such as the app's own call to its PayPal simulator) goes idle
-        // later: it is closed then, instead of waiting out its 65 s keep-alive.
+        // later: it is closed then, instead of waiting out its 65 s keep-alive. A request still unanswered after half
+        // the time a stop is given is cut, so that the services and the database are still closed cleanly.
         const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        const cut = setTimeout(() => {
+          logger.warn("requests still unanswered when stopping: closing their connections");
+          server.closeAllConnections();
+        }, STOP_LIMIT_MS / 2);
         server.close(() => {
           clearInterval(sweep);
+          clearTimeout(cut);
           resolve();
         });
         server.closeIdleConnections();
       });
+      logger.info("no request in flight; closing the services and the database");
       await closeVite();
       await close();
       logger.info("stopped");
@@ -240,6 +247,8 @@ async function startWorkers(
         }),
     );
     await Promise.all(exits);
+    // Each step says when it is done, so a stop that runs out of time shows where it waited.
+    logger.info("the worker processes stopped; closing the database");
     await closeDatabase();
     logger.info("stopped");
     process.exit(code);
@@ -330,7 +339,11 @@ function ready(
 
 function exitAfter(ms: number, logger: Logger) {
   const force = setTimeout(() => {
-    logger.error(`clean stop took longer than ${ms / 1000} s; exiting`);
+    const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead()) : [];
+    logger.error(
+      workers.length ? { waitingFor: workers.map((w) => w!.process.pid) } : {},
+      `clean stop took longer than ${ms / 1000} s; exiting`,
+    );
     process.exit(1);
   }, ms);
   force.unref();

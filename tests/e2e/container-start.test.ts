@@ -88,7 +88,7 @@ describe("the container image's start command", () => {
     } finally {
       child.kill("SIGTERM");
     }
-    expect(await exited).toBe(0);
+    expect(await exited, out).toBe(0);
     // With the server gone, the health check fails.
     const [, ...checkArgs] = JSON.parse(healthcheck) as string[];
     expect(spawnSync(process.execPath, checkArgs, { env: { ...environment }, timeout: 10_000 }).status).toBe(1);

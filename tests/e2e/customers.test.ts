@@ -79,10 +79,14 @@ describe.each([
     await main(admin).getByRole("button", { name: "Search" }).click();
     await admin.waitForURL((u) => u.searchParams.get("q") === paidNumber);
     const rows = admin.getByTestId("customers");
-    await expect.poll(() => rows.getByText(email).count()).toBe(1);
-    await rows.getByRole("link", { name: "Iris Record" }).click();
+    // The URL changes a moment before the list is drawn again: the list of every customer (each width's Iris Record
+    // among them) may still be on screen. Wait for the one the number finds.
+    const found = rows.getByRole("link", { name: "Iris Record" });
+    await expect.poll(() => found.count()).toBe(1);
+    expect(await rows.getByText(email).count()).toBe(1);
+    await found.click();
     await admin.waitForURL((u) => /^\/customers\/[^/]+$/.test(u.pathname));
-    expect(await admin.getByTestId("customer-orders").textContent()).toContain(paidNumber);
+    await expect.poll(() => admin.getByTestId("customer-orders").textContent()).toContain(paidNumber);
 
     const grant = admin.getByTestId("grant-form");
     await grant.getByLabel("Days").fill("10");

@@ -68,7 +68,7 @@ describe.each(WIDTHS)("an invoice at $name px", ({ name: width, viewport }) => {
     await admin.goto(`/admin/payment-status/${id}`);
     await admin.getByTestId("order-invoice").getByRole("link", { name: order!.invoice_number, exact: true }).click();
     await admin.waitForURL((u) => u.pathname === `/invoice/${order!.number}`);
-    expect(await admin.getByTestId("invoice").textContent()).toContain(customer);
+    await expect.poll(() => admin.getByTestId("invoice").textContent()).toContain(customer);
     await admin.context().close();
   });
 });

@@ -83,7 +83,7 @@ describe("my account", () => {
 
     await customer.goto(linkOf(mailsTo(NEW_EMAIL, "Confirm your new email address")[0]!.raw));
     await customer.waitForURL((u) => u.pathname === "/account/email-confirmed");
-    expect(await heading(customer).textContent()).toBe("Email address changed");
+    await expect.poll(() => heading(customer).textContent()).toBe("Email address changed");
     expect(await main(customer).getByRole("status").textContent()).toContain(NEW_EMAIL);
     await main(customer).getByRole("link", { name: "Back to my account" }).click();
     await customer.waitForURL((u) => u.pathname === "/account");

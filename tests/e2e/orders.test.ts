@@ -57,7 +57,7 @@ describe("buying a membership", () => {
     await expect.poll(() => main(page).textContent()).toContain(number);
     await main(page).getByRole("link", { name: "Pay Now" }).click();
     await page.waitForURL((u) => u.pathname === `/pay-now/${id}`);
-    expect(await page.getByTestId("amount").textContent()).toMatch(/^\$\d+\.\d{2} USD$/);
+    await expect.poll(() => page.getByTestId("amount").textContent()).toMatch(/^\$\d+\.\d{2} USD$/);
     expect(await main(page).getByText("Test mode: this site uses the built-in PayPal simulator").count()).toBe(1);
 
     const amount = await page.getByTestId("amount").textContent();

@@ -147,7 +147,9 @@ describe("/reports without JavaScript and for other roles", () => {
     await main(page).getByLabel("To", { exact: true }).fill("2025-12-31");
     await main(page).getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/from=2025-01-01&to=2025-12-31/);
-    expect(await main(page).locator("p", { hasText: "Jan 1, 2025 to Dec 31, 2025, month by month" }).count()).toBe(1);
+    await expect
+      .poll(() => main(page).locator("p", { hasText: "Jan 1, 2025 to Dec 31, 2025, month by month" }).count())
+      .toBe(1);
     expect(await main(page).getByRole("region", { name: "Active members", exact: true }).count()).toBe(1);
     await context.close();
   });

@@ -55,7 +55,7 @@ describe("staff roles on the users screen", () => {
     // Staff get their own words in the back office's frame (issue 33, item 14): not the customer's reset page, no
     // marketing header, no "Sign Up".
     await editor.waitForURL((u) => u.pathname === "/staff/welcome");
-    expect(await heading(editor).textContent()).toBe(STAFF_WELCOME.title);
+    await expect.poll(() => heading(editor).textContent()).toBe(STAFF_WELCOME.title);
     expect(await editor.getByText(STAFF_WELCOME.lead("Editor")).count()).toBe(1);
     expect(await editor.getByRole("banner").count()).toBe(0);
     expect(await editor.getByRole("contentinfo").count()).toBe(0);
@@ -77,7 +77,7 @@ describe("staff roles on the users screen", () => {
     const again = await newPage(env.browser, env.server.url);
     await again.goto(link);
     await again.waitForURL((u) => u.pathname === "/staff/welcome");
-    expect(await again.getByText(STAFF_WELCOME.expired).count()).toBe(1);
+    await expect.poll(() => again.getByText(STAFF_WELCOME.expired).count()).toBe(1);
     expect(await again.getByText("Ask for a new link").count()).toBe(0);
     await again.context().close();
     // From the public site, staff get the header's Admin link, to the same place.
@@ -132,7 +132,7 @@ describe("staff roles on the users screen", () => {
     await page.goto(link);
     // Not the customer's "Choose a new password" with its Sign Up, nor the invitation's welcome.
     await page.waitForURL((u) => u.pathname === "/staff/welcome");
-    expect(await heading(page).textContent()).toBe(STAFF_RESET.title);
+    await expect.poll(() => heading(page).textContent()).toBe(STAFF_RESET.title);
     expect(await page.getByText(STAFF_RESET.lead("Editor")).count()).toBe(1);
     expect(await page.getByText(STAFF_WELCOME.lead("Editor")).count()).toBe(0);
     expect(await page.getByRole("banner").count()).toBe(0);
@@ -146,7 +146,7 @@ describe("staff roles on the users screen", () => {
     const again = await newPage(env.browser, env.server.url);
     await again.goto(link);
     await again.waitForURL((u) => u.pathname === "/staff/welcome");
-    expect(await heading(again).textContent()).toBe(STAFF_RESET.title);
+    await expect.poll(() => heading(again).textContent()).toBe(STAFF_RESET.title);
     expect(await again.getByText(STAFF_RESET.expired).count()).toBe(1);
     await again.context().close();
     await page.context().close();
