@@ -15,6 +15,13 @@ process.stdout.write(`Node.js ${process.version} (${process.execPath})\n`);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Tests that failed, then passed when run again: named in the summary, to be looked at. */
+const flaky = [];
+const firstLine = (text) =>
+  text
+    .split("\n")
+    .find((line) => line.trim())
+    ?.trim() ?? "";
 
 function run(label, command, args, env = {}) {
   process.stdout.write(`\n=== ${label}\n`);
@@ -44,6 +51,11 @@ function vitest(label, project, env = {}, extra = []) {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    // A test that passed with failure messages failed first and passed when run again (the e2e project's retry in CI).
+    for (const file of r.testResults)
+      for (const t of file.assertionResults)
+        if (t.status === "passed" && t.failureMessages.length > 0)
+          flaky.push(`${path.relative(process.cwd(), file.name)} > ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
     if (r.numTotalTests === 0) failures.push(`${label}: ran no test`);
   }
   if (!ok) failures.push(label);
@@ -103,7 +115,13 @@ if (!built) {
 }
 
 process.stdout.write(`\n${failures.length ? `Failed: ${failures.join("; ")}\n` : ""}`);
+if (flaky.length) {
+  process.stdout.write(`Passed only when run a second time (flaky: look at these):\n`);
+  for (const line of flaky) process.stdout.write(`  ${line}\n`);
+}
 process.stdout.write(
-  `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`,
+  `tests: ${totals.passed} passed${flaky.length ? ` (${flaky.length} on a second try)` : ""}, ${totals.failed} failed${
+    totals.skipped ? `, ${totals.skipped} skipped` : ""
+  }\n`,
 );
 process.exit(failures.length || totals.failed ? 1 : 0);
