@@ -1,3 +1,4 @@
+import { dayKey } from "./dates";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CURRENCIES, type Currency } from "./currency";
@@ -30,7 +31,13 @@ const ukSeller: TaxSeller = {
 };
 const deSeller: TaxSeller = { ...ukSeller, country: "DE", vatNumber: "DE123456789" };
 const day = new Date("2026-06-15T10:00:00Z");
-const tax = (seller: Partial<TaxSeller>, buyer: Partial<TaxBuyer>, cents = 4900, date = day, currency = "GBP") =>
+const tax = (
+  seller: Partial<TaxSeller>,
+  buyer: Partial<TaxBuyer>,
+  cents = 4900,
+  date: Date | string = day,
+  currency = "GBP",
+) =>
   taxFor({
     seller: { ...ukSeller, ...seller },
     buyer: { country: "GB", vatNumber: null, ...buyer },
@@ -219,6 +226,14 @@ describe("tax decided by one pure function (issue 35 part 2, decision 071)", () 
       tax({ ...deSeller, country: "SK", vatNumber: "SK1234567890" }, { country: "SK" }, 10000, new Date(iso));
     expect(sk("2024-12-31T12:00:00Z").rateBasisPoints).toBe(2000);
     expect(sk("2025-01-01T12:00:00Z").rateBasisPoints).toBe(2300);
+  });
+
+  it("a day given as such is the site's day: 00:30 in Helsinki on the day of a change is that day, not UTC's", () => {
+    const fi = (date: Date | string) => tax({ oss: true }, { country: "FI" }, 10000, date);
+    const halfPastMidnightInHelsinki = new Date("2024-08-31T21:30:00Z"); // UTC+3: 00:30 on September 1st
+    expect(fi(halfPastMidnightInHelsinki).rateBasisPoints).toBe(2400);
+    expect(fi(dayKey(halfPastMidnightInHelsinki, "Europe/Helsinki")).rateBasisPoints).toBe(2550);
+    expect(() => fi("2024-9-1")).toThrow(RangeError);
   });
 
   it("no rate for the day is the named error, never 0 %", () => {

@@ -57,8 +57,11 @@ export interface TaxInput {
   buyer: TaxBuyer;
   /** The package's price as entered: net or gross as the seller's settings say. */
   price: { cents: number; currency: Currency };
-  /** When the sale is made (the tax point); its UTC day picks the rate. */
-  date: Date;
+  /**
+   * When the sale is made (the tax point): its day, "YYYY-MM-DD", in the site's time zone (`dayKey(moment, timeZone)`
+   * from dates.ts: a change takes effect at midnight where the seller is), or a moment, whose UTC day picks the rate.
+   */
+  date: Date | string;
 }
 
 /** The tax of one line. */
