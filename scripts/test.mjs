@@ -23,9 +23,15 @@ const firstLine = (text) =>
     .find((line) => line.trim())
     ?.trim() ?? "";
 
+/** Each part's wall time, printed at the end (CI's output keeps its last lines). */
+const times = [];
+const started = Date.now();
+
 function run(label, command, args, env = {}) {
   process.stdout.write(`\n=== ${label}\n`);
+  const at = Date.now();
   const res = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  times.push([label, Date.now() - at]);
   return res.status === 0;
 }
 
@@ -114,6 +120,9 @@ if (!built) {
   if (ci) failures.push("end to end: Chromium is missing");
 }
 
+process.stdout.write("\nTime per part:\n");
+for (const [label, ms] of [...times, ["npm test in all", Date.now() - started]])
+  process.stdout.write(`  ${label.padEnd(42)} ${String(Math.round(ms / 1000)).padStart(5)} s\n`);
 process.stdout.write(`\n${failures.length ? `Failed: ${failures.join("; ")}\n` : ""}`);
 if (flaky.length) {
   process.stdout.write(`Passed only when run a second time (flaky: look at these):\n`);
