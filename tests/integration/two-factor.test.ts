@@ -7,6 +7,7 @@ import { staffHome } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
+import { resetTwoFactorCommand } from "../../server/cli/reset-two-factor-command";
 import { databaseUrl, ROOT } from "../support/server";
 import { CookieJar } from "../support/session";
 
@@ -319,14 +320,26 @@ describe("an Admin resets someone's second factor", () => {
 });
 
 describe("npm run reset-two-factor (the last Admin lost their phone and their codes)", () => {
-  /** The command as the owner types it on the server, against this test's database. */
+  const settings = () => ({ ...process.env, DATABASE_URL: databaseUrl(inject("testDb").admin, app.db.name) });
+  /** The command as the owner types it on the server, against this test's database (one `tsx` start). */
   const command = (...args: string[]) => {
     const res = spawnSync("npm", ["run", "--silent", "reset-two-factor", "--", ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl(inject("testDb").admin, app.db.name), LOG_LEVEL: "warn" },
+      env: { ...settings(), LOG_LEVEL: "warn" },
       encoding: "utf8",
     });
     return { code: res.status, out: `${res.stdout}${res.stderr}` };
+  };
+  /** The same command run in this process: what it says and its exit code. */
+  const inProcess = async (...args: string[]) => {
+    let out = "";
+    const write = (text: string) => void (out += text);
+    const code = await resetTwoFactorCommand(
+      args,
+      { ...settings(), LOG_LEVEL: "warn" },
+      { stdout: write, stderr: write },
+    );
+    return { code, out };
   };
 
   it("turns it off, ends their sessions and logs the command line; refuses anyone not on the staff", async () => {
@@ -350,12 +363,15 @@ describe("npm run reset-two-factor (the last Admin lost their phone and their co
     });
 
     // Nothing left to reset; a customer, an unknown address and no address are refused with a message.
-    const again = command("alone@example.org");
+    const again = await inProcess("alone@example.org");
     expect([again.code, again.out.trim()]).toEqual([1, "Two-factor sign-in is not on for this person."]);
     await signUp(app, "just-a-customer@example.org");
-    const customer = command("just-a-customer@example.org");
+    const customer = await inProcess("just-a-customer@example.org");
     expect(customer.code).toBe(1);
     expect(customer.out).toContain("is not on the staff");
-    expect(command().code).toBe(2);
-  }, 60_000); // four `tsx` starts, several seconds each on a busy two-core machine
+    const unknown = await inProcess("nobody@example.org");
+    expect([unknown.code, unknown.out]).toEqual([1, expect.stringContaining("nobody@example.org is not on the staff")]);
+    const none = await inProcess();
+    expect([none.code, none.out]).toEqual([2, expect.stringContaining("Usage: npm run reset-two-factor -- EMAIL")]);
+  }, 30_000); // one `tsx` start, several seconds on a busy two-core machine
 });
