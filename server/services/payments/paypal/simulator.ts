@@ -673,8 +673,8 @@ export function createPayPalRestSimulator(deps: {
     });
   }
 
-  async function cancelSubscription(id: string, reason: string) {
-    return change(async (tx) => {
+  async function cancelSubscription(id: string, reason: string, requestId?: string) {
+    return idempotent(`subscriptions.cancel.${id}`, requestId, async (tx) => {
       const s = await get(tx, "subscription", id, true);
       if (!s) return notFound("subscription_id");
       if (s.status !== "ACTIVE" && s.status !== "SUSPENDED")
