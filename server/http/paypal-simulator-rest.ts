@@ -108,7 +108,9 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
   );
   r.post(
     "/v1/billing/subscriptions/:id/cancel",
-    handle(withBody(cancelBody, (req, body) => simulator.cancelSubscription(param(req, "id"), body.reason))),
+    handle(
+      withBody(cancelBody, (req, body) => simulator.cancelSubscription(param(req, "id"), body.reason, requestId(req))),
+    ),
   );
   r.get(
     "/v1/notifications/webhooks",

@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../../server/lib/logger";
-import { createPayPalRestSimulator, type PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
 import { chooseInPayPal, main, payInSimulator, placeOrder, register, toPayPal } from "../support/pages";
+import { simulatedPayPalOf } from "../support/paypal";
 
 /**
  * Issue 34 part 2 in Chromium: the pay screen on PayPal Checkout (decision 066). "Pay Now With PayPal" goes through
@@ -17,13 +17,7 @@ let n = 0;
 
 beforeAll(async () => {
   env = await startE2E();
-  paypal = createPayPalRestSimulator({
-    db: env.db.db,
-    logger: silentLogger,
-    now: () => new Date(),
-    publicUrl: env.server.url,
-    selfUrl: () => env.server.url,
-  });
+  paypal = simulatedPayPalOf(env);
 });
 afterAll(async () => {
   await paypal?.webhooksSent();

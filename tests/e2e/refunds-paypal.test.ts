@@ -1,13 +1,12 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUND_IN_DASHBOARD } from "../../domain/refunds";
-import { silentLogger } from "../../server/lib/logger";
-import { createPayPalRestSimulator, type PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
 import { axeViolations } from "../support/axe";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { outbox } from "../support/mail";
-import { markGenuine } from "../support/paypal";
+import { markGenuine, simulatedPayPalOf } from "../support/paypal";
 import { main, payInSimulator, placeOrder, register, setOrderStatus, toast } from "../support/pages";
 
 /**
@@ -23,13 +22,7 @@ let n = 0;
 
 beforeAll(async () => {
   ({ env, admin } = await startAdminE2E());
-  paypal = createPayPalRestSimulator({
-    db: env.db.db,
-    logger: silentLogger,
-    now: () => new Date(),
-    publicUrl: env.server.url,
-    selfUrl: () => env.server.url,
-  });
+  paypal = simulatedPayPalOf(env);
 });
 afterAll(async () => {
   await paypal?.webhooksSent();

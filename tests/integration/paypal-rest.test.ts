@@ -633,6 +633,20 @@ describe("PayPal as a payment provider (the interface the payments module calls)
     });
     await provider().cancelSubscription(started.subscriptionId, "Cancelled by the customer");
     expect((await provider().readSubscription(started.subscriptionId)).status).toBe("cancelled");
+    // Its PayPal-Request-Id is the subscription's: a retried cancel is answered as the first was, and cancels once.
+    const cancelPath = `/v1/billing/subscriptions/${started.subscriptionId}/cancel`;
+    expect(calls(cancelPath).map((c) => c.requestId)).toEqual([`cancel-${started.subscriptionId}`]);
+    await provider().cancelSubscription(started.subscriptionId, "Cancelled by the customer");
+    expect(calls(cancelPath).map((c) => c.requestId)).toEqual([
+      `cancel-${started.subscriptionId}`,
+      `cancel-${started.subscriptionId}`,
+    ]);
+    await sim.webhooksSent();
+    const cancelledEvents = await app.db.pool.query(
+      "select count(*)::int as n from paypal_simulator_rest_objects where kind = 'event' and data->>'event_type' = 'BILLING.SUBSCRIPTION.CANCELLED' and data->'resource'->>'id' = $1",
+      [started.subscriptionId],
+    );
+    expect(cancelledEvents.rows[0].n).toBe(1);
   });
 });
 

@@ -270,6 +270,9 @@ describe("cancelling a subscription", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ modified: true });
     expect(await atPayPal(subscriptionId)).toBe("CANCELLED");
+    // PayPal was asked with the subscription's own request id (a retry cancels once).
+    const asked = sim.received().filter((c) => c.path === `/v1/billing/subscriptions/${subscriptionId}/cancel`);
+    expect(asked.map((c) => c.requestId)).toEqual([`cancel-${subscriptionId}`]);
     const [after] = await q("select status, cancelled_by from subscriptions where id = $1", [row.id]);
     expect(after).toEqual({ status: "cancelled", cancelled_by: people.customer.email });
     await noticesSettled(app);

@@ -1,13 +1,31 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect } from "vitest";
+import { silentLogger } from "../../server/lib/logger";
 import { demoContent } from "../../server/seed/demo-content";
 import type { Viewer } from "../../server/services/accounts";
+import { createPayPalRestSimulator, type PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
 import type { TestApp } from "./app";
+import type { E2EEnv } from "./e2e";
 import type { CookieJar } from "./session";
 
 /** Anything that runs a query: a pool, a client. */
 interface Queryable {
   query(text: string, values: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The built e2e server's own simulated PayPal, reached through its database, for a browser test to play what PayPal
+ * does on its side (a refund in its dashboard, a pending payment clearing). Its webhooks go to that server: wait for
+ * them (`webhooksSent`) before it stops.
+ */
+export function simulatedPayPalOf(env: Pick<E2EEnv, "db" | "server">): PayPalRestSimulator {
+  return createPayPalRestSimulator({
+    db: env.db.db,
+    logger: silentLogger,
+    now: () => new Date(),
+    publicUrl: env.server.url,
+    selfUrl: () => env.server.url,
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/paypal-checkout";
 import { money } from "../../../domain/format";
+import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "../../components/SimulatorCard";
+import { played, refusedOutcome } from "./simulator.server";
 
 /**
  * The buttons of the simulator's approval page: what the buyer does on PayPal's page; once the payment is taken, what
@@ -66,9 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         reverse: [() => outcomes.reverseCapture(capture.id), "The buyer's bank took the payment back."],
         resend: [() => outcomes.resendLastCaptureEvent(capture.id), "PayPal sent the payment's last webhook again."],
       };
-      const [run, done] = later[intent];
-      await run();
-      return { error: null, done };
+      return await played(later[intent]);
     }
     const back =
       intent === "cancel"
@@ -80,111 +80,53 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!back) return data({ error: "This PayPal order has no return address.", done: null }, { status: 409 });
     throw redirect(context.services.payments.browserAddress(back), 303);
   } catch (error) {
-    if (error instanceof Response) throw error;
-    return data({ error: error instanceof Error ? error.message : String(error), done: null }, { status: 409 });
+    return refusedOutcome(error);
   }
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "PayPal simulator: approve the payment" },
-  { name: "robots", content: "noindex" },
-];
-
-const button = "w-full rounded-full py-3 font-semibold";
-const outline = `${button} text-sm text-[#0070ba] ring-1 ring-[#0070ba] hover:bg-sky-50`;
+export const meta: Route.MetaFunction = () => simulatorMeta("approve the payment");
 
 /** A stand-in for PayPal's approval page (PAYPAL_MODE=simulator), clearly labelled: no money moves. */
 export default function PayPalCheckoutSimulator({ loaderData, actionData }: Route.ComponentProps) {
   const { token, number, amount, open, capture } = loaderData;
+  const facts = (
+    <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
+      <dt className="font-semibold">Total</dt>
+      <dd className="text-lg font-semibold" data-testid="total">
+        ${amount}
+      </dd>
+    </div>
+  );
   return (
-    <section className="bg-[#f5f7fa]">
-      <div className="container-page flex justify-center py-16">
-        <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-lg ring-1 ring-slate-200">
-          <p className="text-center text-2xl font-bold tracking-tight text-[#003087] italic">
-            Pay<span className="text-[#009cde]">Pal</span>{" "}
-            <span className="text-sm font-medium text-slate-500 not-italic">simulator</span>
-          </p>
-          <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-center text-xs text-amber-900 ring-1 ring-amber-200">
-            Built-in test checkout (PAYPAL_MODE=simulator). No money moves.
-          </p>
-          <dl className="mt-6 space-y-3 text-sm">
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">Order #</dt>
-              <dd className="font-mono text-xs break-all">{number}</dd>
+    <SimulatorCard what="checkout" number={number} facts={facts} answer={actionData}>
+      <SimulatorForm name="token" value={token}>
+        {open ? (
+          <>
+            <SimulatorButton intent="paypal" look="primary">Pay with PayPal</SimulatorButton>
+            <SimulatorButton intent="card" look="dark">Pay by card as a guest</SimulatorButton>
+            <div className="grid grid-cols-2 gap-2">
+              <SimulatorButton intent="pending">Payment pending</SimulatorButton>
+              <SimulatorButton intent="denied">Payment denied</SimulatorButton>
             </div>
-            <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
-              <dt className="font-semibold">Total</dt>
-              <dd className="text-lg font-semibold" data-testid="total">
-                ${amount}
-              </dd>
-            </div>
-          </dl>
-          {actionData?.error ? (
-            <p className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200" role="alert">
-              {actionData.error}
-            </p>
-          ) : actionData?.done ? (
-            <p
-              className="mt-4 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200"
-              role="status"
-              data-testid="sim-done"
-            >
-              {actionData.done} Its webhook is on its way to the shop.
-            </p>
-          ) : null}
-          <Form method="post" className="mt-8 space-y-3">
-            <input type="hidden" name="token" value={token} />
-            {open ? (
-              <>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="paypal"
-                  className={`${button} bg-[#0070ba] text-white hover:bg-[#005ea6]`}
-                >
-                  Pay with PayPal
-                </button>
-                <button type="submit" name="intent" value="card" className={`${button} bg-slate-800 text-white`}>
-                  Pay by card as a guest
-                </button>
-                <div className="grid grid-cols-2 gap-2">
-                  <button type="submit" name="intent" value="pending" className={outline}>
-                    Payment pending
-                  </button>
-                  <button type="submit" name="intent" value="denied" className={outline}>
-                    Payment denied
-                  </button>
-                </div>
-              </>
-            ) : (
-              <p className="text-center text-sm text-slate-600">This PayPal order was approved already.</p>
-            )}
-            <button type="submit" name="intent" value="cancel" className={outline}>
-              Cancel and return to the merchant
-            </button>
-          </Form>
-          {capture ? (
-            <Form method="post" className="mt-8 space-y-3 border-t border-slate-200 pt-6">
-              <input type="hidden" name="token" value={token} />
-              <h2 className="text-sm font-semibold text-slate-700">Later, at PayPal</h2>
-              <p className="text-xs text-slate-500" data-testid="sim-capture-status">
-                The payment is {capture.status.toLowerCase().replaceAll("_", " ")}.
-              </p>
-              <div className="grid gap-2 sm:grid-cols-2">
-                <button type="submit" name="intent" value="refund-in-paypal" className={outline}>
-                  Refund in PayPal
-                </button>
-                <button type="submit" name="intent" value="reverse" className={outline}>
-                  Reverse (a dispute lost)
-                </button>
-              </div>
-              <button type="submit" name="intent" value="resend" className={outline}>
-                Send the payment&apos;s webhook again
-              </button>
-            </Form>
-          ) : null}
-        </div>
-      </div>
-    </section>
+          </>
+        ) : (
+          <p className="text-center text-sm text-slate-600">This PayPal order was approved already.</p>
+        )}
+        <SimulatorButton intent="cancel">Cancel and return to the merchant</SimulatorButton>
+      </SimulatorForm>
+      {capture ? (
+        <SimulatorForm name="token" value={token} className="mt-8 space-y-3 border-t border-slate-200 pt-6">
+          <h2 className="text-sm font-semibold text-slate-700">Later, at PayPal</h2>
+          <p className="text-xs text-slate-500" data-testid="sim-capture-status">
+            The payment is {capture.status.toLowerCase().replaceAll("_", " ")}.
+          </p>
+          <div className="grid gap-2 sm:grid-cols-2">
+            <SimulatorButton intent="refund-in-paypal">Refund in PayPal</SimulatorButton>
+            <SimulatorButton intent="reverse">Reverse (a dispute lost)</SimulatorButton>
+          </div>
+          <SimulatorButton intent="resend">Send the payment&apos;s webhook again</SimulatorButton>
+        </SimulatorForm>
+      ) : null}
+    </SimulatorCard>
   );
 }

@@ -1,6 +1,8 @@
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/paypal-subscription";
+import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "../../components/SimulatorCard";
+import { played, refusedOutcome } from "./simulator.server";
 
 /**
  * The buttons of the simulator's subscription page: on approval, what the buyer does on PayPal's page; once active, what
@@ -91,22 +93,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === "approve") return await back(outcomes.approveSubscription(id));
     if (intent === "cancel") return await back(outcomes.cancelSubscriptionApproval(id));
-    const [run, done] = later[intent];
-    await run();
-    return { error: null, done };
+    return await played(later[intent]);
   } catch (error) {
-    if (error instanceof Response) throw error;
-    return data({ error: error instanceof Error ? error.message : String(error), done: null }, { status: 409 });
+    return refusedOutcome(error);
   }
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "PayPal simulator: the subscription" },
-  { name: "robots", content: "noindex" },
-];
-
-const button = "w-full rounded-full py-3 font-semibold";
-const outline = `${button} text-sm text-[#0070ba] ring-1 ring-[#0070ba] hover:bg-sky-50`;
+export const meta: Route.MetaFunction = () => simulatorMeta("the subscription");
 
 /**
  * A stand-in for PayPal's subscription approval page (PAYPAL_MODE=simulator), clearly labelled: no money moves. Once
@@ -116,123 +109,79 @@ export default function PayPalSubscriptionSimulator({ loaderData, actionData }: 
   const { id, number, packageName, status, statusWords, cycles, payments, failed, next } = loaderData;
   const pending = status === "APPROVAL_PENDING";
   const running = status === "ACTIVE" || status === "SUSPENDED";
-  return (
-    <section className="bg-[#f5f7fa]">
-      <div className="container-page flex justify-center py-16">
-        <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-lg ring-1 ring-slate-200">
-          <p className="text-center text-2xl font-bold tracking-tight text-[#003087] italic">
-            Pay<span className="text-[#009cde]">Pal</span>{" "}
-            <span className="text-sm font-medium text-slate-500 not-italic">simulator</span>
-          </p>
-          <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-center text-xs text-amber-900 ring-1 ring-amber-200">
-            Built-in test subscription (PAYPAL_MODE=simulator). No money moves.
-          </p>
-          <dl className="mt-6 space-y-3 text-sm" data-testid="sim-api-subscription" data-status={status}>
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">Order #</dt>
-              <dd className="font-mono text-xs break-all">{number}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">Plan</dt>
-              <dd className="text-right">{packageName}</dd>
-            </div>
-            {cycles.map((c, i) => (
-              <div key={i} className="flex justify-between gap-4" data-testid={c.trial ? "trial-cycle" : "regular-cycle"}>
-                <dt className="text-slate-500">{c.trial ? "First period" : cycles.length > 1 ? "Then" : "Price"}</dt>
-                <dd className="text-right font-semibold">
-                  ${c.price} every {c.every}
-                </dd>
-              </div>
-            ))}
-            <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
-              <dt className="text-slate-500">Status</dt>
-              <dd data-testid="sim-status">{statusWords}</dd>
-            </div>
-            {!pending ? (
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-500">Payments taken</dt>
-                <dd data-testid="sim-payments">
-                  {payments}
-                  {failed ? ` (${failed} failed)` : ""}
-                </dd>
-              </div>
-            ) : null}
-            {next && running ? (
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-500">Next payment</dt>
-                <dd>{next.slice(0, 10)}</dd>
-              </div>
-            ) : null}
-          </dl>
-          {actionData?.error ? (
-            <p className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200" role="alert">
-              {actionData.error}
-            </p>
-          ) : actionData?.done ? (
-            <p
-              className="mt-4 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900 ring-1 ring-sky-200"
-              role="status"
-              data-testid="sim-done"
-            >
-              {actionData.done} Its webhook is on its way to the shop.
-            </p>
-          ) : null}
-          <Form method="post" className="mt-8 space-y-3">
-            <input type="hidden" name="subscription_id" value={id} />
-            {pending ? (
-              <>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="approve"
-                  className={`${button} bg-[#0070ba] text-white hover:bg-[#005ea6]`}
-                >
-                  Agree and subscribe
-                </button>
-                <button type="submit" name="intent" value="cancel" className={outline}>
-                  Cancel and return to the merchant
-                </button>
-              </>
-            ) : running ? (
-              <>
-                <p className="text-center text-xs text-slate-500">What PayPal does later:</p>
-                {status === "ACTIVE" ? (
-                  <div className="grid grid-cols-2 gap-2">
-                    <button type="submit" name="intent" value="renew" className={outline}>
-                      Next payment
-                    </button>
-                    <button type="submit" name="intent" value="fail" className={outline}>
-                      Payment fails
-                    </button>
-                  </div>
-                ) : null}
-                {payments > 0 ? (
-                  <button type="submit" name="intent" value="resend" className={outline}>
-                    Send the last payment&apos;s webhook again
-                  </button>
-                ) : null}
-                <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-                  {status === "ACTIVE" ? (
-                    <button type="submit" name="intent" value="suspend" className={outline}>
-                      Suspend
-                    </button>
-                  ) : null}
-                  <button type="submit" name="intent" value="expire" className={outline}>
-                    End of term
-                  </button>
-                  <button type="submit" name="intent" value="cancel-in-paypal" className={outline}>
-                    Cancel in PayPal
-                  </button>
-                </div>
-              </>
-            ) : (
-              <p className="text-center text-sm text-slate-600">
-                This subscription is {statusWords.toLowerCase()}: PayPal takes no more payments for it.
-              </p>
-            )}
-          </Form>
-        </div>
+  const facts = (
+    <>
+      <div className="flex justify-between gap-4">
+        <dt className="text-slate-500">Plan</dt>
+        <dd className="text-right">{packageName}</dd>
       </div>
-    </section>
+      {cycles.map((c, i) => (
+        <div key={i} className="flex justify-between gap-4" data-testid={c.trial ? "trial-cycle" : "regular-cycle"}>
+          <dt className="text-slate-500">{c.trial ? "First period" : cycles.length > 1 ? "Then" : "Price"}</dt>
+          <dd className="text-right font-semibold">
+            ${c.price} every {c.every}
+          </dd>
+        </div>
+      ))}
+      <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
+        <dt className="text-slate-500">Status</dt>
+        <dd data-testid="sim-status">{statusWords}</dd>
+      </div>
+      {!pending ? (
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-500">Payments taken</dt>
+          <dd data-testid="sim-payments">
+            {payments}
+            {failed ? ` (${failed} failed)` : ""}
+          </dd>
+        </div>
+      ) : null}
+      {next && running ? (
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-500">Next payment</dt>
+          <dd>{next.slice(0, 10)}</dd>
+        </div>
+      ) : null}
+    </>
+  );
+  return (
+    <SimulatorCard
+      what="subscription"
+      number={number}
+      facts={facts}
+      factsData={{ "data-testid": "sim-api-subscription", "data-status": status }}
+      answer={actionData}
+    >
+      <SimulatorForm name="subscription_id" value={id}>
+        {pending ? (
+          <>
+            <SimulatorButton intent="approve" look="primary">Agree and subscribe</SimulatorButton>
+            <SimulatorButton intent="cancel">Cancel and return to the merchant</SimulatorButton>
+          </>
+        ) : running ? (
+          <>
+            <p className="text-center text-xs text-slate-500">What PayPal does later:</p>
+            {status === "ACTIVE" ? (
+              <div className="grid grid-cols-2 gap-2">
+                <SimulatorButton intent="renew">Next payment</SimulatorButton>
+                <SimulatorButton intent="fail">Payment fails</SimulatorButton>
+              </div>
+            ) : null}
+            {payments > 0 ? (
+              <SimulatorButton intent="resend">Send the last payment&apos;s webhook again</SimulatorButton>
+            ) : null}
+            <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+              {status === "ACTIVE" ? <SimulatorButton intent="suspend">Suspend</SimulatorButton> : null}
+              <SimulatorButton intent="expire">End of term</SimulatorButton>
+              <SimulatorButton intent="cancel-in-paypal">Cancel in PayPal</SimulatorButton>
+            </div>
+          </>
+        ) : (
+          <p className="text-center text-sm text-slate-600">
+            This subscription is {statusWords.toLowerCase()}: PayPal takes no more payments for it.
+          </p>
+        )}
+      </SimulatorForm>
+    </SimulatorCard>
   );
 }

@@ -7,7 +7,7 @@ import type { Viewer } from "../accounts";
 import type { OrdersService } from "../orders";
 import { captureRequestId } from "./handlers/checkout-approved";
 import { applyCapture, applyPayment, type Handled, type HandlerContext } from "./handlers/context";
-import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
+import { providerFailed, ProviderRefusedError, ProviderUnavailableError, type PaymentProvider } from "./provider";
 
 /** What the pay screen says when the provider does not answer: nothing was charged, try again. */
 export const PROVIDER_DOWN =
@@ -16,6 +16,64 @@ export const PROVIDER_DOWN =
 export const ABANDONED_AFTER_MS = 3 * 60 * 60_000;
 /** The job waits this long before it looks at a checkout: the buyer may still be on PayPal's page. */
 export const RECONCILE_AFTER_MS = 10 * 60_000;
+
+/**
+ * The provider's failure to start a payment or a subscription, as the pay screen says it: not answering, 503 (nothing
+ * was charged); refusing, 502 with its words. Anything else is thrown as it came.
+ */
+export function throwStartFailure(error: unknown, what: "payment" | "subscription"): never {
+  if (error instanceof ProviderUnavailableError) throw new AppError(503, PROVIDER_DOWN);
+  if (error instanceof ProviderRefusedError)
+    throw new AppError(502, `PayPal refused to start the ${what}: ${error.refusal} Please try again.`);
+  throw error;
+}
+
+/**
+ * Starts a checkout or a subscription at the provider for an order (`make`, told where the buyer comes back: the
+ * order's return page, or its cancelled one) and keeps it for the return page and the job, once (a retry with the same
+ * request id keeps nothing more). The provider's failure is said as the pay screen says it (throwStartFailure).
+ */
+export async function startAndKeep<T>(
+  deps: { db: Db; now: () => Date; publicUrl: string; provider: Pick<PaymentProvider, "name"> },
+  start: { kind: "order" | "subscription"; orderId: string; requestId: string },
+  make: (back: { returnUrl: string; cancelUrl: string }) => Promise<{ id: string; made: T }>,
+): Promise<T> {
+  const base = deps.publicUrl.replace(/\/+$/, "");
+  try {
+    const { id, made } = await make({
+      returnUrl: `${base}/received-payment/${start.orderId}`,
+      cancelUrl: `${base}/order-cancelled/${start.orderId}`,
+    });
+    await deps.db
+      .insert(paymentCheckouts)
+      .values({
+        id,
+        provider: deps.provider.name,
+        ...start,
+        status: "created",
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+      })
+      .onConflictDoNothing();
+    return made;
+  } catch (error) {
+    throwStartFailure(error, start.kind === "order" ? "payment" : "subscription");
+  }
+}
+
+/** Whether `id` is a checkout (or a subscription) started for this order: one that is not changes nothing. */
+export async function startedFor(
+  db: Db,
+  id: string,
+  orderId: string,
+  kind: "order" | "subscription",
+): Promise<boolean> {
+  const [mine] = await db
+    .select({ id: paymentCheckouts.id })
+    .from(paymentCheckouts)
+    .where(and(eq(paymentCheckouts.id, id), eq(paymentCheckouts.orderId, orderId), eq(paymentCheckouts.kind, kind)));
+  return mine !== undefined;
+}
 
 /**
  * One-time payments on the provider's checkout (issue 34 part 2, decision 066): start (the pay form posts here; the
@@ -33,7 +91,6 @@ export function createCheckoutService(deps: {
 }) {
   const { db, context, logger } = deps;
   const { provider } = context;
-  const base = () => deps.publicUrl.replace(/\/+$/, "");
 
   async function capture(orderId: string, checkoutId: string): Promise<Handled> {
     const done = await applyCapture(context, orderId, await provider.capture(checkoutId, captureRequestId(checkoutId)));
@@ -61,35 +118,17 @@ export function createCheckoutService(deps: {
         .where(and(eq(paymentCheckouts.orderId, order._id), eq(paymentCheckouts.status, "captured")));
       const finished = counted?.finished ?? 0;
       const requestId = `checkout-${order._id}-${deps.now().toISOString().slice(0, 10)}${finished ? `-${finished}` : ""}`;
-      try {
+      return startAndKeep({ ...deps, provider }, { kind: "order", orderId: order._id, requestId }, async (back) => {
         const made = await provider.createCheckout({
           orderId: order._id,
           orderNumber: order.orderNumber,
           description: `${order.packageName} membership (${order.packageValidity} days)`,
           amount: { currency: "USD", value: order.packagePrice.toFixed(2) },
-          returnUrl: `${base()}/received-payment/${order._id}`,
-          cancelUrl: `${base()}/order-cancelled/${order._id}`,
+          ...back,
           requestId,
         });
-        await db
-          .insert(paymentCheckouts)
-          .values({
-            id: made.checkoutId,
-            provider: provider.name,
-            orderId: order._id,
-            requestId,
-            status: "created",
-            createdAt: deps.now(),
-            updatedAt: deps.now(),
-          })
-          .onConflictDoNothing();
-        return made;
-      } catch (error) {
-        if (error instanceof ProviderUnavailableError) throw new AppError(503, PROVIDER_DOWN);
-        if (error instanceof ProviderRefusedError)
-          throw new AppError(502, `PayPal refused to start the payment: ${error.refusal} Please try again.`);
-        throw error;
-      }
+        return { id: made.checkoutId, made };
+      });
     },
 
     /**
@@ -100,21 +139,11 @@ export function createCheckoutService(deps: {
     async returned(viewer: Viewer, orderId: string, token: string | null): Promise<Handled | { outcome: "waiting" }> {
       const order = await deps.orders.get(viewer, orderId);
       if (!token || order.paymentStatus !== "UnPaid") return { outcome: "waiting" };
-      const [mine] = await db
-        .select({ id: paymentCheckouts.id })
-        .from(paymentCheckouts)
-        .where(
-          and(
-            eq(paymentCheckouts.id, token),
-            eq(paymentCheckouts.orderId, order._id),
-            eq(paymentCheckouts.kind, "order"),
-          ),
-        );
-      if (!mine) return { outcome: "waiting" };
+      if (!(await startedFor(db, token, order._id, "order"))) return { outcome: "waiting" };
       try {
         return await capture(order._id, token);
       } catch (error) {
-        if (error instanceof ProviderUnavailableError || error instanceof ProviderRefusedError) {
+        if (providerFailed(error)) {
           logger.warn({ error, orderId }, "capture on return failed; the webhook or the job finishes it");
           return { outcome: "waiting" };
         }

@@ -18,6 +18,10 @@ export abstract class ProviderRefusedError extends Error {
 /** The provider could not be reached, or kept failing after the client's retries: nothing was done there. */
 export class ProviderUnavailableError extends Error {}
 
+/** The provider failed (refused, or could not be reached), as opposed to a failure of ours. */
+export const providerFailed = (error: unknown): error is ProviderRefusedError | ProviderUnavailableError =>
+  error instanceof ProviderRefusedError || error instanceof ProviderUnavailableError;
+
 export interface Money {
   currency: string;
   value: string;

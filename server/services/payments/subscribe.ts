@@ -1,16 +1,14 @@
-import { and, eq } from "drizzle-orm";
 import { staffRoleOf, can } from "../../../domain/capabilities";
 import { planTerms, type PlanTerms } from "../../../domain/subscription-plan";
 import type { Db } from "../../db/client";
-import { paymentCheckouts } from "../../db/schema";
 import { AppError, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Viewer } from "../accounts";
 import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
 import type { SubscriptionsService } from "../subscriptions";
-import { PROVIDER_DOWN } from "./checkout";
-import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
+import { startAndKeep, startedFor } from "./checkout";
+import { providerFailed, ProviderRefusedError, ProviderUnavailableError } from "./provider";
 import type { PlansService } from "./plans";
 import type { PaymentProvider, SubscriptionState } from "./provider";
 
@@ -41,7 +39,6 @@ export function createSubscribeService(deps: {
   now: () => Date;
 }) {
   const { db, provider, logger } = deps;
-  const base = () => deps.publicUrl.replace(/\/+$/, "");
 
   /** The customer's own unpaid order, its package if that renews automatically, and its plan terms (or null). */
   async function offerOf(viewer: Viewer, orderId: string) {
@@ -70,35 +67,12 @@ export function createSubscribeService(deps: {
         throw new AppError(409, `This order is ${order.paymentStatus} and needs no payment.`);
       if (!row?.packageId || !terms) throw new AppError(409, NOT_RENEWABLE);
       const requestId = `subscribe-${order._id}-${deps.now().toISOString().slice(0, 10)}`;
-      try {
-        const plan = await deps.plans.planFor({ id: row.packageId, name: order.packageName }, terms);
-        const made = await provider.startSubscription({
-          planId: plan.planId,
-          orderId: order._id,
-          returnUrl: `${base()}/received-payment/${order._id}`,
-          cancelUrl: `${base()}/order-cancelled/${order._id}`,
-          requestId,
-        });
-        await db
-          .insert(paymentCheckouts)
-          .values({
-            id: made.subscriptionId,
-            provider: provider.name,
-            orderId: order._id,
-            requestId,
-            kind: "subscription",
-            status: "created",
-            createdAt: deps.now(),
-            updatedAt: deps.now(),
-          })
-          .onConflictDoNothing();
-        return made;
-      } catch (error) {
-        if (error instanceof ProviderUnavailableError) throw new AppError(503, PROVIDER_DOWN);
-        if (error instanceof ProviderRefusedError)
-          throw new AppError(502, `PayPal refused to start the subscription: ${error.refusal} Please try again.`);
-        throw error;
-      }
+      const pkg = { id: row.packageId, name: order.packageName };
+      return startAndKeep(deps, { kind: "subscription", orderId: order._id, requestId }, async (back) => {
+        const plan = await deps.plans.planFor(pkg, terms);
+        const made = await provider.startSubscription({ planId: plan.planId, orderId: order._id, ...back, requestId });
+        return { id: made.subscriptionId, made };
+      });
     },
 
     /**
@@ -107,22 +81,12 @@ export function createSubscribeService(deps: {
      */
     async returned(viewer: Viewer, orderId: string, subscriptionId: string): Promise<SubscriptionReturn> {
       const order = await deps.orders.get(viewer, orderId);
-      const [mine] = await db
-        .select({ id: paymentCheckouts.id })
-        .from(paymentCheckouts)
-        .where(
-          and(
-            eq(paymentCheckouts.id, subscriptionId),
-            eq(paymentCheckouts.orderId, order._id),
-            eq(paymentCheckouts.kind, "subscription"),
-          ),
-        );
-      if (!mine) return null;
+      if (!(await startedFor(db, subscriptionId, order._id, "subscription"))) return null;
       try {
         const state = await provider.readSubscription(subscriptionId);
         return { status: state.status };
       } catch (error) {
-        if (error instanceof ProviderUnavailableError || error instanceof ProviderRefusedError) {
+        if (providerFailed(error)) {
           logger.warn({ error, orderId }, "the subscription could not be read on return; its webhooks finish it");
           return null;
         }

@@ -310,11 +310,12 @@ export function createPayPalClient(options: PayPalClientOptions) {
           shape: subscription,
         }),
       /** PayPal answers 204; cancelling one that is no longer active or suspended is refused (SUBSCRIPTION_STATUS_INVALID). */
-      cancel: (subscriptionId: string, reason: string) =>
+      cancel: (subscriptionId: string, reason: string, requestId?: string) =>
         call({
           method: "POST",
           path: `/v1/billing/subscriptions/${encodeURIComponent(subscriptionId)}/cancel`,
           body: { reason },
+          requestId: id(requestId),
           shape: null,
         }),
     },

@@ -191,7 +191,8 @@ export function createPayPalProvider(deps: {
     },
 
     async cancelSubscription(subscriptionId, reason) {
-      await client.subscriptions.cancel(subscriptionId, reason.slice(0, 128));
+      // The request id is the subscription's (it is cancelled once): a retried cancel is answered as the first was.
+      await client.subscriptions.cancel(subscriptionId, reason.slice(0, 128), `cancel-${subscriptionId}`);
     },
 
     async receive({ headers, rawBody }): Promise<Received> {

@@ -1,6 +1,6 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { simulatorRestObjects, simulatorRestRequests, simulatorWebhookTransmissions } from "../../../db/schema";
@@ -673,8 +673,8 @@ export function createPayPalRestSimulator(deps: {
     });
   }
 
-  async function cancelSubscription(id: string, reason: string) {
-    return change(async (tx) => {
+  async function cancelSubscription(id: string, reason: string, requestId?: string) {
+    return idempotent(`subscriptions.cancel.${id}`, requestId, async (tx) => {
       const s = await get(tx, "subscription", id, true);
       if (!s) return notFound("subscription_id");
       if (s.status !== "ACTIVE" && s.status !== "SUSPENDED")
@@ -809,6 +809,17 @@ export function createPayPalRestSimulator(deps: {
       `Payment completed for $ ${price.value} ${price.currency_code}`,
     );
     return { saleId, transmissions, subscription: updated };
+  }
+
+  /** PayPal sends the newest event that meets `where` again (a new transmission of it); null when there is none. */
+  async function resendLastEvent(...where: SQL[]): Promise<string[] | null> {
+    const [last] = await db
+      .select({ id: simulatorRestObjects.id })
+      .from(simulatorRestObjects)
+      .where(and(eq(simulatorRestObjects.kind, "event"), ...where))
+      .orderBy(desc(simulatorRestObjects.createdAt))
+      .limit(1);
+    return last ? outcomes.resendEvent(last.id) : null;
   }
 
   // ── The approval page's outcomes and what PayPal does later (the next step puts a page behind these) ─────────────
@@ -1052,37 +1063,17 @@ export function createPayPalRestSimulator(deps: {
       return ids;
     },
     /** PayPal sends the last webhook about a capture (completed, pending, denied, refunded …) again; null when none. */
-    resendLastCaptureEvent: async (captureId: string) => {
-      const [last] = await db
-        .select({ id: simulatorRestObjects.id })
-        .from(simulatorRestObjects)
-        .where(
-          and(
-            eq(simulatorRestObjects.kind, "event"),
-            sql`${simulatorRestObjects.data}->>'event_type' like 'PAYMENT.CAPTURE.%'`,
-            sql`(${simulatorRestObjects.data}->'resource'->>'id' = ${captureId} or ${simulatorRestObjects.data}->'resource'->'links' @> ${JSON.stringify([{ rel: "up", href: `${base()}/v2/payments/captures/${captureId}` }])}::jsonb)`,
-          ),
-        )
-        .orderBy(desc(simulatorRestObjects.createdAt))
-        .limit(1);
-      return last ? outcomes.resendEvent(last.id) : null;
-    },
+    resendLastCaptureEvent: async (captureId: string) =>
+      resendLastEvent(
+        sql`${simulatorRestObjects.data}->>'event_type' like 'PAYMENT.CAPTURE.%'`,
+        sql`(${simulatorRestObjects.data}->'resource'->>'id' = ${captureId} or ${simulatorRestObjects.data}->'resource'->'links' @> ${JSON.stringify([{ rel: "up", href: `${base()}/v2/payments/captures/${captureId}` }])}::jsonb)`,
+      ),
     /** PayPal sends a subscription's last payment webhook (PAYMENT.SALE.COMPLETED) again; null when it has none. */
-    resendLastPayment: async (subscriptionId: string) => {
-      const [last] = await db
-        .select({ id: simulatorRestObjects.id })
-        .from(simulatorRestObjects)
-        .where(
-          and(
-            eq(simulatorRestObjects.kind, "event"),
-            sql`${simulatorRestObjects.data}->>'event_type' = 'PAYMENT.SALE.COMPLETED'`,
-            sql`${simulatorRestObjects.data}->'resource'->>'billing_agreement_id' = ${subscriptionId}`,
-          ),
-        )
-        .orderBy(desc(simulatorRestObjects.createdAt))
-        .limit(1);
-      return last ? outcomes.resendEvent(last.id) : null;
-    },
+    resendLastPayment: async (subscriptionId: string) =>
+      resendLastEvent(
+        sql`${simulatorRestObjects.data}->>'event_type' = 'PAYMENT.SALE.COMPLETED'`,
+        sql`${simulatorRestObjects.data}->'resource'->>'billing_agreement_id' = ${subscriptionId}`,
+      ),
     /** Webhooks are kept back (sent late) until `sendHeldWebhooks`. */
     holdWebhooks: (on: boolean) => {
       holding = on;
