@@ -170,7 +170,7 @@ export default function PayPalSubscriptionSimulator({ loaderData, actionData }: 
             {payments > 0 ? (
               <SimulatorButton intent="resend">Send the last payment&apos;s webhook again</SimulatorButton>
             ) : null}
-            <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            <div className="grid grid-cols-2 gap-2">
               {status === "ACTIVE" ? <SimulatorButton intent="suspend">Suspend</SimulatorButton> : null}
               <SimulatorButton intent="expire">End of term</SimulatorButton>
               <SimulatorButton intent="cancel-in-paypal">Cancel in PayPal</SimulatorButton>
