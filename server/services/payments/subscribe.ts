@@ -112,12 +112,15 @@ export function createSubscribeService(deps: {
           "This subscription was made on PayPal's older system: cancel it in your PayPal account.",
         );
       if (s.status !== "active") return { modified: false };
+      /** Whether this request stopped it at the provider (not found stopped there already). */
+      let stoppedHere = false;
       if (s.rail === "api") {
         try {
           await provider.cancelSubscription(
             s.subscrId,
             staff ? "Cancelled by the studio at the customer's request." : "Cancelled by the customer.",
           );
+          stoppedHere = true;
         } catch (error) {
           // 504: the provider (the gateway) did not answer; 503 is this site's own outage (the database).
           if (error instanceof ProviderUnavailableError) throw new AppError(504, CANCEL_DOWN);
@@ -128,7 +131,10 @@ export function createSubscribeService(deps: {
             throw new AppError(502, `PayPal refused to cancel the subscription: ${error.refusal}`);
         }
       }
-      return deps.subscriptions.markCancelled(id, viewer);
+      const marked = await deps.subscriptions.markCancelled(id, viewer);
+      // The provider's own notice of the cancellation (PayPal sends it at once) may be recorded before this line: the
+      // subscription was still stopped by this request, and the person who asked is told so.
+      return stoppedHere ? { modified: true } : marked;
     },
   };
 }
