@@ -8,6 +8,16 @@ export const orderFormSchema = z.object({
   customerName: requiredText("Full name", 120),
   customerAddress: requiredText("Address", 300),
   customerCountry: requiredText("Country", 80),
+  /**
+   * Optional (issue 35): a business's VAT number, checked for its country's form when the order is placed (the country
+   * is known only then); blank for a consumer.
+   */
+  customerVatNumber: z
+    .string({ error: "Must be text" })
+    .trim()
+    .max(20, { error: "At most 20 characters" })
+    .optional()
+    .transform((v) => v || null),
   /** Optional (decision 049): the price is then computed on the server, or the field says why the code does not apply. */
   discountCode: orderCodeSchema,
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MONEY_SETTINGS, moneySettingsSchema, type MoneySettings } from "./money-settings";
 
 /**
  * The back office's settings: each key with its label, its default and the schema of its value (JSON true/false from
@@ -44,17 +45,21 @@ export const SETTINGS = {
     default: "",
     schema: invoiceText(60),
   },
-  invoiceVatNumber: {
-    label: "VAT number",
-    help: "Printed on every invoice when set (leave blank if the business is not registered for VAT).",
-    default: "",
-    schema: invoiceText(60),
-  },
   invoiceRegisteredAddress: {
     label: "Registered address",
     help: "The business's registered address, if it differs from the address on the site. One line per line.",
     default: "",
     schema: invoiceText(400),
+  },
+  /**
+   * The site's money settings (issue 35, decision 072): currency and VAT, one record changed and audited as one; the
+   * VAT number printed on invoices is its `vatNumber`. A JSON body that does not name it leaves it as it is.
+   */
+  money: {
+    label: "Currency and VAT",
+    help: "The currency prices are in, and how VAT is charged.",
+    default: DEFAULT_MONEY_SETTINGS as MoneySettings,
+    schema: moneySettingsSchema.optional(),
   },
 } as const;
 
@@ -62,7 +67,6 @@ export const SETTINGS = {
 export const INVOICE_SETTING_KEYS = [
   "invoiceCompanyName",
   "invoiceCompanyNumber",
-  "invoiceVatNumber",
   "invoiceRegisteredAddress",
 ] as const satisfies readonly SettingKey[];
 
@@ -77,7 +81,8 @@ export const invoiceSettingsSchema = z.object(
 );
 
 export type SettingKey = keyof typeof SETTINGS;
-export type Settings = { [K in SettingKey]: z.output<(typeof SETTINGS)[K]["schema"]> };
+/** Every setting has a value once read (its default when never saved). */
+export type Settings = { [K in SettingKey]: NonNullable<z.output<(typeof SETTINGS)[K]["schema"]>> };
 
 /** A form or a JSON body setting some of the settings: every key optional, unknown keys dropped. */
 export const settingsSchema = z.object(

@@ -19,7 +19,8 @@ import { isEuCountry, standardRate, vatCountry, type VatCountry } from "./vat-ra
  * - `outside-scope`: the sale is not taxed on the seller's side at all (a buyer elsewhere in the world, or an EU
  *   consumer of a UK seller outside the non-Union OSS).
  */
-export type TaxTreatment = "not-registered" | "domestic" | "oss" | "reverse-charge" | "outside-scope";
+export const TAX_TREATMENTS = ["not-registered", "domestic", "oss", "reverse-charge", "outside-scope"] as const;
+export type TaxTreatment = (typeof TAX_TREATMENTS)[number];
 
 /** The note an invoice prints on a reverse-charged sale, as HMRC and the EU's invoicing rules word it. */
 export const REVERSE_CHARGE_NOTE = "Reverse charge: customer to account for VAT";

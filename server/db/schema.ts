@@ -34,6 +34,8 @@ import {
 import { sourceFormats, variantFormats } from "../../domain/media";
 import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
 import { TRASH_KINDS } from "../../domain/trash";
+import { CURRENCIES } from "../../domain/currency";
+import { TAX_TREATMENTS } from "../../domain/tax";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -304,6 +306,19 @@ export const orders = pgTable(
      * what PayPal is told and what each renewal costs (domain/subscription-price.ts); null without a code.
      */
     discountPeriod: text("discount_period", { enum: ["first", "every"] }),
+    /**
+     * The tax fixed when the order was placed (issue 35, decision 072), by domain/tax.ts `taxFor`: the currency it was
+     * placed in (the site's then; a later change of the site's currency never changes it), the VAT in whole cents
+     * within packagePrice (the gross, what PayPal is charged; the net is packagePrice less it), the rate in basis
+     * points and whose it is, how the sale is taxed and the invoice's legal note, and the buyer's VAT number as checked.
+     */
+    currency: text("currency", { enum: CURRENCIES }).notNull().default("USD"),
+    taxCents: integer("tax_cents").notNull().default(0),
+    taxRate: integer("tax_rate").notNull().default(0),
+    taxCountry: text("tax_country"),
+    taxTreatment: text("tax_treatment", { enum: TAX_TREATMENTS }).notNull().default("not-registered"),
+    taxNote: text("tax_note"),
+    customerVatNumber: text("customer_vat_number"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -325,6 +340,12 @@ export const orders = pgTable(
     check("orders_payment_method_check", oneOf(t.paymentMethod, paymentMethods.values)),
     check("orders_order_status_check", oneOf(t.orderStatus, orderStatuses.values)),
     check("orders_price_check", sql`${t.packagePrice} >= 0`),
+    check("orders_currency_check", oneOf(t.currency, CURRENCIES)),
+    check("orders_tax_treatment_check", oneOf(t.taxTreatment, TAX_TREATMENTS)),
+    check(
+      "orders_tax_check",
+      sql`${t.taxCents} >= 0 and ${t.taxRate} >= 0 and ${t.taxCents} <= round(${t.packagePrice} * 100) and (${t.taxCents} = 0 or ${t.taxRate} > 0)`,
+    ),
     check("orders_validity_check", sql`${t.packageValidity} >= 1`),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     uniqueIndex("orders_idempotency_idx").on(t.userId, t.idempotencyKey),
@@ -604,6 +625,44 @@ export const paymentRefunds = pgTable(
   (t) => [
     uniqueIndex("payment_refunds_provider_refund_idx").on(t.provider, t.refundId),
     index("payment_refunds_order_idx").on(t.orderId, t.createdAt),
+  ],
+);
+
+/**
+ * Credit notes (issue 35 part 5, decision 072): `CN-2026-00001`, gap-free per year like invoices, each correcting one
+ * invoiced order by the money returned: issued in the transaction that records a refund (server/services/payments/
+ * refunds.ts, one per refund row), or by a payment set to Refunded by hand for what no credit note yet covers. The
+ * amounts are in the order's currency, the VAT part at the order's rate; kept through erasure as invoices are. Written
+ * only by server/services/credit-notes.ts.
+ */
+export const creditNotes = pgTable(
+  "credit_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    number: text("number").notNull().unique(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** The provider's refund it records; null for a refund recorded by hand. */
+    refundId: uuid("refund_id")
+      .unique()
+      .references(() => paymentRefunds.id, { onDelete: "restrict" }),
+    currency: text("currency", { enum: CURRENCIES }).notNull(),
+    /** The money returned (gross) and its VAT part; the net is the difference. */
+    grossCents: integer("gross_cents").notNull(),
+    taxCents: integer("tax_cents").notNull(),
+    taxRate: integer("tax_rate").notNull(),
+    reason: text("reason"),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "credit_notes_amounts_check",
+      sql`${t.grossCents} > 0 and ${t.taxCents} >= 0 and ${t.taxCents} <= ${t.grossCents}`,
+    ),
+    check("credit_notes_currency_check", oneOf(t.currency, CURRENCIES)),
+    index("credit_notes_order_idx").on(t.orderId, t.issuedAt),
+    index("credit_notes_issued_idx").on(t.issuedAt),
   ],
 );
 

@@ -65,7 +65,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
           email: brand.email,
           website: brand.siteUrl,
           companyNumber: legal.invoiceCompanyNumber ?? "",
-          vatNumber: legal.invoiceVatNumber ?? "",
+          vatNumber: legal.money.vatNumber,
           registeredAddress: legal.invoiceRegisteredAddress ?? "",
         },
         customer: {

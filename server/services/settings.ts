@@ -3,8 +3,10 @@ import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Setti
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { preparedQuery } from "../db/prepared";
-import { settings as settingsTable } from "../db/schema";
-import { badRequest } from "../lib/errors";
+import { orders, settings as settingsTable } from "../db/schema";
+import { AppError, badRequest } from "../lib/errors";
+import { CURRENCY_LOCKED, moneySettingsProblems, type MoneySettings } from "../../domain/money-settings";
+import { taxDay } from "../../domain/vat-rates";
 import { audited, type Actor } from "./activity";
 
 type Reader = Pick<Db, "select">;
@@ -27,6 +29,20 @@ function overDefaults(rows: { key: string; value: unknown }[]): Settings {
     if (parsed.success) out[row.key] = parsed.data;
   }
   return out as Settings;
+}
+
+/**
+ * A change of the money settings that cannot be made (decision 072): settings that could not tax today's sale (a rate
+ * missing from the table), or a new currency once any order exists (each order keeps its currency, and the totals,
+ * tallies and customers' spending are kept in one: the currency is chosen before the first sale).
+ */
+async function checkMoney(tx: Reader, before: MoneySettings, after: MoneySettings) {
+  const problems = moneySettingsProblems(after, taxDay(new Date()));
+  if (problems.length) throw badRequest(problems);
+  if (after.currency !== before.currency) {
+    const [any] = await tx.select({ id: orders.id }).from(orders).limit(1);
+    if (any) throw new AppError(409, CURRENCY_LOCKED, [{ field: "currency", message: CURRENCY_LOCKED }]);
+  }
 }
 
 /** The back office's settings (domain/settings.ts): read by anyone on the server, changed by an admin, audited. */
@@ -52,6 +68,7 @@ export function createSettingsService(db: Db) {
       const keys = (Object.keys(SETTINGS) as SettingKey[]).filter((k) => k in body);
       return audited(db, actor, "setting", async (tx, audit) => {
         const before = await read(tx);
+        if (keys.includes("money")) await checkMoney(tx, before.money, parsed.data.money!);
         let modified = false;
         for (const key of keys) {
           const value = parsed.data[key];

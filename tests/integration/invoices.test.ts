@@ -189,19 +189,26 @@ describe("an invoice", () => {
   it("prints the legal details set in the back office, and the mail links to it", async () => {
     const put = await app.request("/api/settings", {
       method: "PUT",
-      json: { invoiceCompanyNumber: "SC123456", invoiceVatNumber: "GB 123 4567 89" },
+      json: {
+        invoiceCompanyNumber: "SC123456",
+        money: { currency: "USD", sellerCountry: "GB", vatNumber: "GB 123 4567 89" },
+      },
       jar: admin,
     });
     expect(put.status).toBe(200);
-    const bad = await app.request("/api/settings", { method: "PUT", json: { invoiceVatNumber: 5 }, jar: admin });
+    const bad = await app.request("/api/settings", {
+      method: "PUT",
+      json: { money: { currency: "USD", sellerCountry: "GB", vatNumber: "12" } },
+      jar: admin,
+    });
     expect(bad.status).toBe(400);
     const { id, orderNumber: number, invoiceNumber } = await norasPaidOrder();
     const invoice = await (await app.request(`/api/invoices/${number}`, { jar: nora.jar })).json();
-    expect(invoice.seller).toMatchObject({ companyNumber: "SC123456", vatNumber: "GB 123 4567 89" });
+    expect(invoice.seller).toMatchObject({ companyNumber: "SC123456", vatNumber: "GB123456789" });
     const text = pdfText(
       Buffer.from(await (await app.request(`/invoice/${number}.pdf`, { jar: nora.jar })).arrayBuffer()),
     );
-    expect(text).toContain("VAT number GB 123 4567 89");
+    expect(text).toContain("VAT number GB123456789");
     expect(text).toContain("Company number SC123456");
     // The receipt names the invoice and links to its page.
     const { rows } = await app.db.pool.query(`select data from pgboss.job where data->>'key' = $1`, [

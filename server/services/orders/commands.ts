@@ -12,6 +12,13 @@ import {
 } from "../../../domain/order-lifecycle";
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
 import { renewalPrice } from "../../../domain/subscription-price";
+import { centsOf, centsToDecimal } from "../../../domain/currency";
+import { countryCodeOf, countryName } from "../../../domain/countries";
+import { DEFAULT_MONEY_SETTINGS, taxSellerOf, type MoneySettings } from "../../../domain/money-settings";
+import { orderPrice, renewalTax } from "../../../domain/order-price";
+import { InvalidVatNumberError, VatSettingsError, type Tax } from "../../../domain/tax";
+import { checkVatNumber } from "../../../domain/vat-number";
+import { MissingVatRateError } from "../../../domain/vat-rates";
 import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
 import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
@@ -90,6 +97,58 @@ const audited_ = (o: Pick<OrderRow, "paymentStatus" | "orderStatus" | "membershi
  * domain/order-lifecycle.ts, recomputes and stores the customer's membership timeline (domain/membership.ts), writes
  * its activity entry and queues its mails, once.
  */
+/** A decimal amount of the orders table from whole cents (numeric(10, 2): exact for two decimals). */
+const toAmount = (cents: number) => Number(centsToDecimal(cents));
+
+/** The tax columns of an order, from `taxFor`'s answer. */
+const taxColumns = (tax: Tax) => ({
+  currency: tax.currency,
+  taxCents: tax.taxCents,
+  taxRate: tax.rateBasisPoints,
+  taxCountry: tax.rateCountry,
+  taxTreatment: tax.treatment,
+  taxNote: tax.note,
+});
+
+/**
+ * An order's price and VAT as it is placed (decision 072), with the buyer's country as the order keeps it (the list's
+ * name for a code or a name it knows; else as typed, taxed where the seller is) and their VAT number as checked: a 400
+ * naming the expected form when it is not one of the buyer's country; a 503 when the settings cannot tax the sale.
+ */
+function priceOf(
+  money: MoneySettings,
+  fields: { customerCountry: string; customerVatNumber: string | null },
+  listPrice: number,
+  discountedPrice: number | null,
+  day: string,
+) {
+  const code = countryCodeOf(fields.customerCountry);
+  const country = (code && countryName(code)) || fields.customerCountry;
+  let vatNumber: string | null = null;
+  if (fields.customerVatNumber) {
+    const checked = checkVatNumber(code ?? "", fields.customerVatNumber);
+    if (!checked.ok) throw badRequest([{ field: "customerVatNumber", message: checked.message }]);
+    vatNumber = checked.normalized;
+  }
+  try {
+    const price = orderPrice({
+      seller: taxSellerOf(money),
+      currency: money.currency,
+      buyer: { country: code ?? "", vatNumber },
+      listPrice,
+      discountedPrice,
+      day,
+    });
+    return { price, vatNumber, country };
+  } catch (error) {
+    if (error instanceof InvalidVatNumberError)
+      throw badRequest([{ field: "customerVatNumber", message: error.message }]);
+    if (error instanceof VatSettingsError || error instanceof MissingVatRateError)
+      throw new AppError(503, `Orders can’t be placed just now: ${error.message}`);
+    throw error;
+  }
+}
+
 export function createOrderCommands({
   db,
   content,
@@ -422,6 +481,15 @@ export function createOrderCommands({
           typedCode && discounts
             ? await discounts.priceTx(tx, typedCode, { userId: viewer.id, packageId: pkg._id, price: listPrice })
             : null;
+        // The VAT, fixed now (issue 35, decision 072): the order keeps the currency and the tax of this moment.
+        const money = (await settings?.readTx(tx, "money")) ?? DEFAULT_MONEY_SETTINGS;
+        const { price, vatNumber, country } = priceOf(
+          money,
+          fields,
+          listPrice,
+          discount?.price ?? null,
+          dayKey(t, timeZone),
+        );
         const [row] = await tx
           .insert(orders)
           .values({
@@ -429,17 +497,20 @@ export function createOrderCommands({
             userId: viewer.id,
             packageId: pkg._id,
             packageName: String(pkg.packageName),
-            packagePrice: discount?.price ?? listPrice,
+            packagePrice: toAmount(price.grossCents),
             packageValidity: Number(pkg.packageValidity),
             customerEmail: viewer.email,
             ...fields,
+            customerCountry: country,
+            ...taxColumns(price.tax),
+            customerVatNumber: vatNumber,
             ...(discount
               ? {
                   discountCode: discount.discountCode,
                   discountCodeId: discount.discountCodeId,
                   discountPeriod: discount.discountPeriod,
-                  priceBefore: discount.priceBefore,
-                  discountAmount: discount.discountAmount,
+                  priceBefore: toAmount(price.grossBeforeCents!),
+                  discountAmount: toAmount(price.discountCents),
                 }
               : {}),
             paymentStatus: "UnPaid",
@@ -454,7 +525,8 @@ export function createOrderCommands({
           number: row!.number,
           packageName: row!.packageName,
           packagePrice: row!.packagePrice,
-          ...(discount ? { discountCode: discount.discountCode, discountAmount: discount.discountAmount } : {}),
+          ...(discount ? { discountCode: discount.discountCode, discountAmount: row!.discountAmount } : {}),
+          ...(row!.taxCents ? { currency: row!.currency, taxCents: row!.taxCents, taxRate: row!.taxRate } : {}),
           ...audited_(row!),
         });
         await mails.queue(
@@ -538,6 +610,7 @@ export function createOrderCommands({
             packageId: counted?.packageId ?? null,
             packageName: counted?.packageName ?? GIFT_PACKAGE,
             packagePrice: 0,
+            currency: ((await settings?.readTx(tx, "money")) ?? DEFAULT_MONEY_SETTINGS).currency,
             packageValidity: days,
             customerEmail: customer.email,
             customerName: latest?.customerName ?? customer.name,
@@ -623,6 +696,14 @@ export function createOrderCommands({
             customerName: first.customerName,
             customerAddress: first.customerAddress,
             customerCountry: first.customerCountry,
+            // The same sale each period: the first order's currency and treatment; the VAT within the same gross at
+            // the rate of the payment's day (decision 072).
+            currency: first.currency,
+            ...renewalTax(first, centsOf(price.packagePrice), dayKey(t, timeZone)),
+            taxCountry: first.taxCountry,
+            taxTreatment: first.taxTreatment,
+            taxNote: first.taxNote,
+            customerVatNumber: first.customerVatNumber,
             paymentStatus: "Paid",
             orderStatus: deliver ? "Delivered" : "Pending",
             orderDate: usDate(t, timeZone),

@@ -2,6 +2,8 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import type { OrderStatus, PaymentStatus } from "../../../domain/vocabulary";
 import { shownEmail } from "../../../domain/customers";
 import { orders } from "../../db/schema";
+import { centsOf, type Currency } from "../../../domain/currency";
+import type { TaxTreatment } from "../../../domain/tax";
 import type { Viewer } from "../accounts";
 
 /** An order as stored. */
@@ -34,12 +36,39 @@ export interface OrderRecord {
   discountCode: string | null;
   priceBefore: number | null;
   discountAmount: number;
+  /**
+   * The currency it was placed in and its VAT, fixed then (issue 35, decision 072): the VAT within packagePrice (the
+   * gross) and the net, in cents; the rate in basis points (2000 = 20 %) and whose; how the sale is taxed and the
+   * invoice's note; the buyer's VAT number as checked.
+   */
+  currency: Currency;
+  tax: {
+    netCents: number;
+    taxCents: number;
+    rateBasisPoints: number;
+    country: string | null;
+    treatment: TaxTreatment;
+    note: string | null;
+  };
+  customerVatNumber: string | null;
   /** Days the studio gave (payment method Gift, no money): shown as given, never as a payment. */
   given: boolean;
   createdAt: string;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** An order's VAT as its pages read it: the net is the gross (packagePrice) less the VAT, in cents. */
+export const orderTaxOf = (
+  r: Pick<OrderRow, "packagePrice" | "taxCents" | "taxRate" | "taxCountry" | "taxTreatment" | "taxNote">,
+) => ({
+  netCents: centsOf(r.packagePrice) - r.taxCents,
+  taxCents: r.taxCents,
+  rateBasisPoints: r.taxRate,
+  country: r.taxCountry,
+  treatment: r.taxTreatment,
+  note: r.taxNote,
+});
 
 export function toOrderRecord(r: OrderRow): OrderRecord {
   return {
@@ -65,6 +94,9 @@ export function toOrderRecord(r: OrderRow): OrderRecord {
     discountCode: r.discountCode,
     priceBefore: r.priceBefore,
     discountAmount: r.discountAmount,
+    currency: r.currency,
+    tax: orderTaxOf(r),
+    customerVatNumber: r.customerVatNumber,
     given: r.paymentMethod === "Gift",
     createdAt: r.createdAt.toISOString(),
   };
