@@ -319,6 +319,8 @@ export const orders = pgTable(
     taxTreatment: text("tax_treatment", { enum: TAX_TREATMENTS }).notNull().default("not-registered"),
     taxNote: text("tax_note"),
     customerVatNumber: text("customer_vat_number"),
+    /** The buyer's country as an ISO code (domain/countries.ts), when the country typed is one of the list's. */
+    customerCountryCode: text("customer_country_code"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -139,7 +139,7 @@ function priceOf(
       discountedPrice,
       day,
     });
-    return { price, vatNumber, country };
+    return { price, vatNumber, country, code };
   } catch (error) {
     if (error instanceof InvalidVatNumberError)
       throw badRequest([{ field: "customerVatNumber", message: error.message }]);
@@ -483,7 +483,7 @@ export function createOrderCommands({
             : null;
         // The VAT, fixed now (issue 35, decision 072): the order keeps the currency and the tax of this moment.
         const money = (await settings?.readTx(tx, "money")) ?? DEFAULT_MONEY_SETTINGS;
-        const { price, vatNumber, country } = priceOf(
+        const { price, vatNumber, country, code } = priceOf(
           money,
           fields,
           listPrice,
@@ -502,6 +502,7 @@ export function createOrderCommands({
             customerEmail: viewer.email,
             ...fields,
             customerCountry: country,
+            customerCountryCode: code,
             ...taxColumns(price.tax),
             customerVatNumber: vatNumber,
             ...(discount
@@ -704,6 +705,7 @@ export function createOrderCommands({
             taxTreatment: first.taxTreatment,
             taxNote: first.taxNote,
             customerVatNumber: first.customerVatNumber,
+            customerCountryCode: first.customerCountryCode,
             paymentStatus: "Paid",
             orderStatus: deliver ? "Delivered" : "Pending",
             orderDate: usDate(t, timeZone),
