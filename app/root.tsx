@@ -26,11 +26,17 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [content, viewer] = await Promise.all([context.services.content.snapshot(), context.viewer()]);
+  const [content, viewer, settings] = await Promise.all([
+    context.services.content.snapshot(),
+    context.viewer(),
+    context.services.settings.all(),
+  ]);
   const chrome = pickContent(content, "chrome");
   return {
     publicUrl: context.config.publicUrl,
     siteName: siteName(content),
+    // Every price on the site is in it (issue 35); a change of it tells every instance, as a content change does.
+    currency: settings.money.currency,
     // The header's Admin link: for staff of every role (the back office shows each its own areas).
     user: viewer ? { isAdmin: viewer.staffRole !== null } : null,
     chrome,

@@ -77,6 +77,7 @@ const routes = [
     route("trash", "routes/admin/trash.tsx"),
     route("mail-settings", "routes/admin/mail-settings.tsx"),
     route("invoice-settings", "routes/admin/invoice-settings.tsx"),
+    route("money-settings", "routes/admin/money-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
     route("backups", "routes/admin/backups.tsx"),
     route("backups/:name", "routes/admin/backup-download.ts"),

@@ -50,3 +50,10 @@ export function centsToDecimal(cents: number): string {
 /** An amount for people, its currency's symbol first: "$49.00", "£49.00", "€49.00". */
 export const formatMoney = (cents: number, currency: Currency): string =>
   `${CURRENCY_SYMBOL[currency]}${centsToDecimal(cents)}`;
+
+/**
+ * An amount as the spec writes a price with its currency, "$49.00 USD" (the pay screen, the order summary, the
+ * invoices): the symbol, two decimals and the code, so "£49.00 GBP" and "€49.00 EUR" too.
+ */
+export const amountWithCode = (cents: number, currency: Currency): string =>
+  `${formatMoney(cents, currency)} ${currency}`;

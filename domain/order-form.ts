@@ -12,12 +12,16 @@ export const orderFormSchema = z.object({
    * Optional (issue 35): a business's VAT number, checked for its country's form when the order is placed (the country
    * is known only then); blank for a consumer.
    */
-  customerVatNumber: z
-    .string({ error: "Must be text" })
-    .trim()
-    .max(20, { error: "At most 20 characters" })
-    .optional()
-    .transform((v) => v || null),
+  customerVatNumber: z.preprocess(
+    // Blank or null (a form's value parsed once already) is no number.
+    (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+    z
+      .string({ error: "VAT number must be text" })
+      .trim()
+      .max(20, { error: "VAT number must be at most 20 characters" })
+      .optional()
+      .transform((v) => v ?? null),
+  ),
   /** Optional (decision 049): the price is then computed on the server, or the field says why the code does not apply. */
   discountCode: orderCodeSchema,
 });

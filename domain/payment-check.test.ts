@@ -7,6 +7,7 @@ const order = {
   packagePrice: 49,
   paymentStatus: "UnPaid" as const,
   txnId: null,
+  currency: "USD",
 };
 const good: PaymentCheckInput = {
   order,
@@ -50,6 +51,16 @@ describe("the one money check (issue 34, decision 065)", () => {
       orderId: order.id,
     });
     expect(checkPayment({ ...good, amount: { currency: "USD", value: "49.001" } })).toMatchObject({ kind: "refused" });
+    // An order keeps the currency it was placed in (issue 35): pounds pay a pound order, dollars do not.
+    const pounds = { ...good, order: { ...order, currency: "GBP" } };
+    expect(checkPayment({ ...pounds, amount: { currency: "GBP", value: "49.00" } })).toEqual({
+      kind: "ok",
+      orderId: order.id,
+    });
+    expect(checkPayment({ ...pounds, amount: { currency: "USD", value: "49.00" } })).toMatchObject({
+      kind: "refused",
+      reason: "the payment is in USD, the order in GBP",
+    });
   });
 
   it("refuses and flags a second payment for an order paid or refunded; a cancelled order may still be paid", () => {

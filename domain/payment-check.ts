@@ -4,12 +4,19 @@
  */
 import type { PaymentStatus } from "./vocabulary";
 
-/** Every order is priced in US dollars (the spec's pay form, the invoices). */
+/** The currency of an order placed before orders kept their own (issue 35): US dollars, the spec's. */
 export const ORDER_CURRENCY = "USD";
 
 export interface PaymentCheckInput {
   /** The order the payment names (our id as the provider's custom_id), as stored; null when there is none. */
-  order: { id: string; packagePrice: number; paymentStatus: PaymentStatus; txnId: string | null } | null;
+  order: {
+    id: string;
+    packagePrice: number;
+    paymentStatus: PaymentStatus;
+    txnId: string | null;
+    /** The currency the order was placed in (decision 072). */
+    currency: string;
+  } | null;
   /** The order id the notice itself carries, when it carries one. */
   noticeOrderId: string | null;
   paymentId: string;
@@ -57,8 +64,8 @@ export function checkPayment(input: PaymentCheckInput): PaymentCheck {
   const { expected, actual } = input.receiver;
   if (expected !== null && actual !== null && actual !== expected)
     return refuse(`the payment went to ${actual}, not to our account ${expected}`);
-  if (amount.currency !== ORDER_CURRENCY)
-    return refuse(`the payment is in ${amount.currency}, the order in ${ORDER_CURRENCY}`);
+  const { currency } = order;
+  if (amount.currency !== currency) return refuse(`the payment is in ${amount.currency}, the order in ${currency}`);
   const paid = moneyCents(amount.value);
   const { subscription } = input;
   const due = Math.round(
@@ -66,6 +73,8 @@ export function checkPayment(input: PaymentCheckInput): PaymentCheck {
   );
   const what = subscription ? `this ${renewal ? "renewal" : "first"} payment's` : "the order's price";
   if (paid !== due)
-    return refuse(`the payment is ${paid === null ? amount.value : show(paid)} USD, ${what} ${show(due)} USD`);
+    return refuse(
+      `the payment is ${paid === null ? amount.value : show(paid)} ${currency}, ${what} ${show(due)} ${currency}`,
+    );
   return { kind: "ok", orderId: order.id };
 }

@@ -5,6 +5,7 @@
  * cents and decimal strings; the prices themselves come from subscriptionTerms (decision 049), the rule the Standard
  * listener and the renewal orders read too.
  */
+import type { Currency } from "./currency";
 import { toCents } from "./discounts";
 import { paypalPeriod } from "./subscription";
 import { paymentDue, subscriptionTerms, type PricedOrder } from "./subscription-price";
@@ -19,7 +20,8 @@ const UNIT_OF = { D: "DAY", W: "WEEK", M: "MONTH", Y: "YEAR" } as const;
 /** What makes two plans different: period, currency, each regular payment, the first payment (a trial cycle). */
 export interface PlanTerms {
   period: { unit: PlanUnit; count: number };
-  currency: "USD";
+  /** The order's currency (decision 072): a plan is in one currency. */
+  currency: Currency;
   /** Each regular period's price, "25.00". */
   amount: string;
   /** The first period's price when a code discounts the first payment only (one TRIAL cycle), else null. */
@@ -48,7 +50,7 @@ export function planPeriod(validityDays: number): PlanTerms["period"] | null {
  * The plan terms of a subscription started by `order` (its price columns as placed, and the package's validity), or
  * null when it cannot renew on the Subscriptions API: a period PayPal cannot bill, or nothing to pay.
  */
-export function planTerms(order: PricedOrder & { packageValidity: number }): PlanTerms | null {
+export function planTerms(order: PricedOrder & { packageValidity: number; currency?: Currency }): PlanTerms | null {
   const period = planPeriod(order.packageValidity);
   if (!period || toCents(order.packagePrice) <= 0) return null;
   const terms = subscriptionTerms(order);
@@ -56,7 +58,7 @@ export function planTerms(order: PricedOrder & { packageValidity: number }): Pla
   const regular = toCents(paymentDue(terms, 2));
   return {
     period,
-    currency: "USD",
+    currency: order.currency ?? "USD",
     amount: centsToValue(regular),
     firstPayment: terms.intro !== null && first !== regular ? centsToValue(first) : null,
   };

@@ -210,6 +210,7 @@ export function ActionForm({
   testId,
   inPlace,
   onSubmit,
+  onFieldsChange,
   children,
 }: {
   handle: ActionFormHandle;
@@ -224,6 +225,8 @@ export function ActionForm({
   inPlace?: boolean;
   /** Runs first; `preventDefault()` stops the post (a confirmation). */
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  /** Runs on every change of a field, with the form (a summary worked out from what is typed). */
+  onFieldsChange?: (form: HTMLFormElement) => void;
   children: ReactNode;
 }) {
   const { fetcher, shown } = handle;
@@ -238,7 +241,10 @@ export function ActionForm({
         // The server checks every field and answers with its messages (the browser's own bubbles would differ).
         noValidate
         onSubmit={onSubmit}
-        onInput={(event) => handle.onTyped(event.currentTarget)}
+        onInput={(event) => {
+          handle.onTyped(event.currentTarget);
+          onFieldsChange?.(event.currentTarget);
+        }}
         onReset={() => handle.onTyped(null)}
         className={className}
         data-testid={testId}

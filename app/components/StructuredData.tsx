@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/currency";
 import { useLoaderData, useRouteLoaderData } from "react-router";
 import type { PageSeo } from "../../domain/page-seo";
 import { pages, pageTypes, type PageContent, type PageKey } from "../content/pages";
@@ -22,6 +23,8 @@ interface SiteData {
   siteName: string;
   publicUrl: string;
   chrome: Pick<ContentSnapshot, "logo" | "footerAddress" | "footerSocial">;
+  /** The site's currency (the money settings). */
+  currency: Currency;
 }
 
 export function PageStructuredData<P extends PageKey>({ page, content }: { page: P; content: PageContent<P> }) {
@@ -55,7 +58,7 @@ export function PageStructuredData<P extends PageKey>({ page, content }: { page:
     );
   }
   if (types.includes("pricing") && shown.pricing?.length)
-    data.push(planOffers({ plans: shown.pricing, publicUrl: root.publicUrl }));
+    data.push(planOffers({ plans: shown.pricing, publicUrl: root.publicUrl, currency: root.currency }));
   const faq = types.includes("faqItem") ? faqPage(shown.faqItem ?? []) : undefined;
   if (faq) data.push(faq);
   if (!data.length) return null;

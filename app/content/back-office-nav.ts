@@ -57,6 +57,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/add-user", label: "Users", group: "Settings", area: "users" },
   { to: "/add-paypal-Email", label: "Payment account", group: "Settings", area: "payments" },
   { to: "/mail-settings", label: "Mails", group: "Settings", area: "settings" },
+  { to: "/money-settings", label: "Currency and VAT", group: "Settings", area: "settings" },
   { to: "/invoice-settings", label: "Invoice details", group: "Settings", area: "settings" },
   { to: "/background-jobs", label: "Background jobs", group: "Settings", area: "settings" },
   { to: "/backups", label: "Backups", group: "Settings", area: "backups" },

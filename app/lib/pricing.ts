@@ -1,3 +1,4 @@
+import { CURRENCY_SYMBOL, type Currency } from "../../domain/currency";
 import { PACKAGE_POINTS, type SectionRecord } from "../../domain/registry";
 
 type Package = SectionRecord<"pricing">;
@@ -15,7 +16,8 @@ export function visiblePoints(pkg: Package): string[] {
     .filter((v): v is string => typeof v === "string" && v.trim() !== "");
 }
 
-/** "$49" or "$49.50": whole dollars without cents, otherwise two decimals. */
-export function formatPrice(price: number): string {
-  return Number.isInteger(price) ? `$${price}` : `$${price.toFixed(2)}`;
+/** "$49" or "$49.50" (or "£49", "€49.50" in the site's currency): whole units without cents, otherwise two decimals. */
+export function formatPrice(price: number, currency: Currency = "USD"): string {
+  const symbol = CURRENCY_SYMBOL[currency];
+  return Number.isInteger(price) ? `${symbol}${price}` : `${symbol}${price.toFixed(2)}`;
 }

@@ -50,6 +50,8 @@ export function createPayPalService(deps: {
       packageName: string;
       packagePrice: number;
       packageValidity: number;
+      /** The order's currency (decision 072). */
+      currency?: string;
     }): Promise<CheckoutForm> {
       const base = config.publicUrl;
       return {
@@ -62,7 +64,7 @@ export function createPayPalService(deps: {
           item_name: `${order.orderNumber}: ${order.packageName} membership (${order.packageValidity} days)`,
           item_number: "1",
           amount: order.packagePrice.toFixed(2),
-          currency_code: "USD",
+          currency_code: order.currency ?? "USD",
           no_shipping: "1",
           charset: "utf-8",
           custom: order._id,

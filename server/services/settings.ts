@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../domain/settings";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
@@ -78,6 +78,8 @@ export function createSettingsService(db: Db) {
             .values({ key, value, updatedAt: new Date() })
             .onConflictDoUpdate({ target: settingsTable.key, set: { value, updatedAt: new Date() } });
           await audit.updated(key, { [key]: before[key] }, { [key]: value });
+          // The public pages print prices in the currency: every instance drops its rendered pages, as for content.
+          if (key === "money") await tx.execute(sql`select pg_notify('content_changed', '')`);
           modified = true;
         }
         return { modified, settings: { ...before, ...Object.fromEntries(keys.map((k) => [k, parsed.data[k]])) } };

@@ -1,9 +1,11 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import type { Currency } from "../../../domain/currency";
 import type { SectionProps } from "./props";
 import { formatPrice, isPopular, visiblePoints } from "../../lib/pricing";
 import { Section } from "./Section";
 
 export function Pricing({ records: packages, titleAs }: SectionProps<"pricing">) {
+  const currency = useRouteLoaderData<{ currency?: Currency }>("root")?.currency;
   if (packages.length === 0) return null;
   // Card titles sit one level below the section title (h1 on /pricing, h2 on the landing page).
   const CardTitle = titleAs === "h1" ? "h2" : "h3";
@@ -36,7 +38,7 @@ export function Pricing({ records: packages, titleAs }: SectionProps<"pricing">)
               ) : null}
               <CardTitle className={`text-2xl ${popular ? "text-white" : "text-forest"}`}>{pkg.packageName}</CardTitle>
               <p className="mt-5 flex items-baseline gap-1">
-                <span className="font-serif text-5xl">{formatPrice(pkg.packagePrice)}</span>
+                <span className="font-serif text-5xl">{formatPrice(pkg.packagePrice, currency)}</span>
                 <span className={popular ? "text-white/70" : "text-mist"}>/month</span>
               </p>
               <p className={`mt-2 text-sm ${popular ? "text-brass" : "text-clay"}`}>

@@ -37,7 +37,11 @@ export default function InvoiceSettings({ loaderData: { values } }: Route.Compon
         title="Invoice details"
         lead={
           <>
-            Printed on every invoice when set. The name, address, phone and email on invoices come from the{" "}
+            Printed on every invoice when set; the VAT number is under{" "}
+            <Link to="/money-settings/" className="text-clay underline hover:text-clay-dark">
+              Currency and VAT
+            </Link>
+            . The name, address, phone and email on invoices come from the{" "}
             <Link to="/add-address-footer/" className="text-clay underline hover:text-clay-dark">
               footer address
             </Link>

@@ -1,4 +1,12 @@
+import { useEffect, useState } from "react";
 import { data, redirect } from "react-router";
+import { COUNTRIES, countryCodeOf } from "../../../domain/countries";
+import { dayKey } from "../../../domain/dates";
+import { taxSellerOf, type MoneySettings } from "../../../domain/money-settings";
+import { orderPrice } from "../../../domain/order-price";
+import { checkVatNumber } from "../../../domain/vat-number";
+import { vatCountry } from "../../../domain/vat-rates";
+import { TaxLines, type TaxShown } from "../../components/TaxLines";
 import type { Route } from "./+types/order-now";
 import { orderFormSchema } from "../../../domain/order-form";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
@@ -13,7 +21,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const pkg = await context.services.content.get("pricing", params.id).catch(() => {
     throw data({ message: "This package does not exist." }, { status: 404 });
   });
+  const { money } = await context.services.settings.all();
   return {
+    // The money settings and the day: the summary works out the VAT as the server will when the order is placed.
+    money,
+    day: dayKey(new Date(), context.config.timeZone),
     viewerId: viewer.id,
     email: viewer.email,
     emailVerified: viewer.emailVerified,
@@ -46,7 +58,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 /** The fields a customer types, kept in the tab while typed (a session that ends before the post loses nothing). */
-export const ORDER_DRAFT_FIELDS = ["customerName", "customerAddress", "customerCountry"] as const;
+export const ORDER_DRAFT_FIELDS = ["customerName", "customerAddress", "customerCountry", "customerVatNumber"] as const;
 
 /**
  * Read-only facts (the package, its price, the email): shown as plain text on a tinted ground, without the field's
@@ -55,12 +67,58 @@ export const ORDER_DRAFT_FIELDS = ["customerName", "customerAddress", "customerC
 const READ_ONLY =
   "[&_input]:cursor-default [&_input]:border-transparent [&_input]:bg-sand/70 [&_input]:px-0 [&_input]:pl-4 [&_input]:font-medium [&_input]:text-ink [&_input]:focus:ring-0 [&_input]:focus:border-linen";
 
+/**
+ * The VAT the order will carry, worked out as the server will when it is placed (domain/order-price.ts): shown before
+ * "Place Order Now" (UK rules want it seen before the order). A VAT number is asked only of a buyer in the UK or the
+ * Union, where it can matter; one of the wrong form says the form expected, and the summary waits for a valid one.
+ */
+function orderSummary(
+  money: MoneySettings,
+  listPrice: number,
+  buyer: { country: string; vatNumber: string },
+  day: string,
+): { lines: TaxShown | null; asksVatNumber: boolean; vatNumberHint: string | null; problem: string | null } {
+  const code = countryCodeOf(buyer.country);
+  const asksVatNumber = Boolean(vatCountry(code));
+  const typed = asksVatNumber ? buyer.vatNumber.trim() : "";
+  const checked = typed ? checkVatNumber(code!, typed) : null;
+  const vatNumberHint = checked && !checked.ok ? checked.message : null;
+  if (!money.vatRegistered) return { lines: null, asksVatNumber, vatNumberHint, problem: null };
+  try {
+    const { tax } = orderPrice({
+      seller: taxSellerOf(money),
+      currency: money.currency,
+      buyer: { country: code ?? "", vatNumber: checked?.ok ? checked.normalized : null },
+      listPrice,
+      discountedPrice: null,
+      day,
+    });
+    return { lines: { ...tax, grossCents: tax.grossCents }, asksVatNumber, vatNumberHint, problem: null };
+  } catch (error) {
+    return { lines: null, asksVatNumber, vatNumberHint, problem: (error as Error).message };
+  }
+}
+
 /** 'Get started with our {package} Plan today.': the package is read-only; the customer gives name, address, country. */
 export default function OrderNow({
-  loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey },
+  loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey, money, day },
 }: Route.ComponentProps) {
   const form = useActionForm({ id: "order", feedback: "inline" });
   useFormDraft({ domId: form.form.id, formId: "order", owner: viewerId, fields: ORDER_DRAFT_FIELDS });
+  // What the buyer has typed so far, read from the form as it changes (the draft may fill it after the first paint).
+  const [buyer, setBuyer] = useState({ country: "", vatNumber: "" });
+  const readBuyer = (formElement: HTMLFormElement) => {
+    const fields = new FormData(formElement);
+    setBuyer({
+      country: String(fields.get("customerCountry") ?? ""),
+      vatNumber: String(fields.get("customerVatNumber") ?? ""),
+    });
+  };
+  useEffect(() => {
+    const element = document.getElementById(form.form.id);
+    if (element instanceof HTMLFormElement) readBuyer(element);
+  }, [form.form.id]);
+  const summary = orderSummary(money, pkg.price, buyer, day);
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
@@ -79,6 +137,7 @@ export default function OrderNow({
         <div className="mt-10 grid gap-8 lg:grid-cols-[1fr_22rem]">
           <ActionForm
             handle={form}
+            onFieldsChange={readBuyer}
             className="grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-10"
           >
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -92,7 +151,7 @@ export default function OrderNow({
             <TextField
               label="Price"
               name="packagePrice"
-              value={formatPrice(pkg.price)}
+              value={formatPrice(pkg.price, money.currency)}
               readOnly
               className={READ_ONLY}
             />
@@ -122,9 +181,44 @@ export default function OrderNow({
               label="Country"
               name="customerCountry"
               autoComplete="country-name"
+              list="countries"
               required
               className="sm:col-span-2"
             />
+            <datalist id="countries">
+              {COUNTRIES.map(([code, name]) => (
+                <option key={code} value={name} />
+              ))}
+            </datalist>
+            {money.vatRegistered && summary.asksVatNumber ? (
+              <div className="sm:col-span-2" data-testid="business">
+                <TextField
+                  label="Buying for a business? VAT number (optional)"
+                  name="customerVatNumber"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  maxLength={20}
+                />
+                <p className="mt-1.5 text-xs text-mist">
+                  {summary.vatNumberHint ??
+                    "Printed on your invoice. A business in the EU outside our country is invoiced without VAT."}
+                </p>
+              </div>
+            ) : null}
+            {summary.lines ? (
+              <dl
+                className="grid gap-x-6 gap-y-2 rounded-2xl bg-sand/60 p-5 text-sm sm:col-span-2 sm:grid-cols-[12rem_1fr]"
+                data-testid="order-tax"
+                aria-live="polite"
+              >
+                <TaxLines tax={summary.lines} testId="order-tax" />
+              </dl>
+            ) : summary.problem ? (
+              <p className="text-sm text-mist sm:col-span-2" data-testid="order-tax-problem">
+                {summary.problem}
+              </p>
+            ) : null}
             <div className="sm:col-span-2">
               <TextField
                 label="Discount code (optional)"
@@ -144,7 +238,12 @@ export default function OrderNow({
           </ActionForm>
           <aside className="h-fit rounded-3xl bg-forest p-8 text-white">
             <h2 className="font-serif text-2xl">{pkg.name}</h2>
-            <p className="mt-4 font-serif text-4xl text-brass">{formatPrice(pkg.price)}</p>
+            <p className="mt-4 font-serif text-4xl text-brass">{formatPrice(pkg.price, money.currency)}</p>
+            {money.vatRegistered ? (
+              <p className="mt-1 text-sm text-white/75">
+                {money.pricesIncludeVat ? "VAT included where it applies" : "plus VAT where it applies"}
+              </p>
+            ) : null}
             <p className="mt-1 text-sm text-white/75">for {pkg.validity} days of membership</p>
             <p className="mt-6 text-sm leading-relaxed text-white/75">
               You pay with PayPal on the next step. Your membership starts once PayPal confirms the payment and the

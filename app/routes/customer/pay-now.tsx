@@ -2,7 +2,7 @@ import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/pay-now";
 import { requireUser } from "../../lib/guards.server";
-import { money } from "../../../domain/format";
+import { orderAmount, orderTaxShown, TaxLines } from "../../components/TaxLines";
 import { WAITING_TEXTS } from "../../../domain/membership";
 import { PAY_PAGE_REFUSALS } from "../../../domain/discounts";
 import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
@@ -92,8 +92,9 @@ export default function PayNow({
             </dd>
             <dt className="text-mist">Amount</dt>
             <dd className="font-serif text-2xl text-forest" data-testid="amount">
-              ${money(order.packagePrice)} USD
+              {orderAmount(order.packagePrice, order.currency)}
             </dd>
+            <TaxLines tax={orderTaxShown(order)} />
           </dl>
 
           {checkout ? (
@@ -139,8 +140,8 @@ export default function PayNow({
                   </button>
                   <p className="mt-2 text-center text-xs text-mist" data-testid="subscribe-terms">
                     {subscribe.firstPayment !== null
-                      ? `$${subscribe.firstPayment} USD now, then $${subscribe.amount} USD every ${order.packageValidity} days until you cancel it.`
-                      : `$${subscribe.amount} USD now, then every ${order.packageValidity} days until you cancel it.`}{" "}
+                      ? `${orderAmount(Number(subscribe.firstPayment), order.currency)} now, then ${orderAmount(Number(subscribe.amount), order.currency)} every ${order.packageValidity} days until you cancel it.`
+                      : `${orderAmount(Number(subscribe.amount), order.currency)} now, then every ${order.packageValidity} days until you cancel it.`}{" "}
                     You can cancel it at any time on your account&apos;s Automatic renewal page.
                   </p>
                 </form>

@@ -4,7 +4,7 @@ import type { Route } from "./+types/pending-order";
 import { Badge, paymentTone } from "../../components/DataTable";
 import { clearFormDraft } from "../../components/useFormDraft";
 import { requireUser } from "../../lib/guards.server";
-import { money } from "../../../domain/format";
+import { orderAmount, orderTaxShown, TaxLines } from "../../components/TaxLines";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
@@ -38,13 +38,14 @@ export default function PendingOrder({ loaderData: { order } }: Route.ComponentP
               {order.discountCode && order.priceBefore !== null ? (
                 <>
                   <dt className="text-mist">Price</dt>
-                  <dd>${money(order.priceBefore)} USD</dd>
+                  <dd>{orderAmount(order.priceBefore, order.currency)}</dd>
                   <dt className="text-mist">Discount ({order.discountCode})</dt>
-                  <dd data-testid="order-discount">−${money(order.discountAmount)} USD</dd>
+                  <dd data-testid="order-discount">−{orderAmount(order.discountAmount, order.currency)}</dd>
                 </>
               ) : null}
               <dt className="text-mist">Amount</dt>
-              <dd>${money(order.packagePrice)} USD</dd>
+              <dd data-testid="amount">{orderAmount(order.packagePrice, order.currency)}</dd>
+              <TaxLines tax={orderTaxShown(order)} />
               <dt className="text-mist">Validity</dt>
               <dd>{order.packageValidity} days</dd>
               <dt className="text-mist">Payment</dt>

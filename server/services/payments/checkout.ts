@@ -123,7 +123,7 @@ export function createCheckoutService(deps: {
           orderId: order._id,
           orderNumber: order.orderNumber,
           description: `${order.packageName} membership (${order.packageValidity} days)`,
-          amount: { currency: "USD", value: order.packagePrice.toFixed(2) },
+          amount: { currency: order.currency, value: order.packagePrice.toFixed(2) },
           ...back,
           requestId,
         });

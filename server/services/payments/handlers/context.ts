@@ -48,6 +48,7 @@ export async function orderNamed(db: Db, orderId: string | null) {
       packagePrice: orders.packagePrice,
       paymentStatus: orders.paymentStatus,
       txnId: orders.txnId,
+      currency: orders.currency,
     })
     .from(orders)
     .where(eq(orders.id, orderId));

@@ -254,7 +254,8 @@ export function createIpnListener(deps: {
     const terms = subscriptionTerms(order);
     const cents = (v: string | null) => (v === null ? null : moneyCents(v.trim()));
     const want = (n: number) => Math.round(n * 100);
-    if (p.get("mc_currency") !== "USD") return `currency ${p.get("mc_currency")} is not USD`;
+    if (p.get("mc_currency") !== order.currency)
+      return `currency ${p.get("mc_currency")} is not the order's ${order.currency}`;
     if (cents(p.get("mc_amount3") ?? p.get("amount3")) !== want(terms.regular))
       return `amount ${p.get("mc_amount3")} is not the order's ${terms.regular.toFixed(2)} each period`;
     if (periodDays(p.get("period3")) !== order.packageValidity)
