@@ -51,11 +51,14 @@ export function useFormDraft({
   formId,
   owner,
   fields,
+  onRestored,
 }: {
   domId: string;
   formId: string;
   owner: string;
   fields: readonly string[];
+  /** Called once the draft is back in the form (a summary worked out from the fields reads them then). */
+  onRestored?: (form: HTMLFormElement) => void;
 }) {
   const names = fields.join("\n");
   useEffect(() => {
@@ -75,6 +78,7 @@ export function useFormDraft({
           if (!control.value && typeof value === "string") control.value = value;
       }
     }
+    onRestored?.(form);
     const save = () => {
       const values: Record<string, string> = {};
       for (const name of kept) {

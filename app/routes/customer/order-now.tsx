@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, redirect } from "react-router";
 import { COUNTRIES, countryCodeOf } from "../../../domain/countries";
 import { dayKey } from "../../../domain/dates";
@@ -104,8 +104,7 @@ export default function OrderNow({
   loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey, money, day },
 }: Route.ComponentProps) {
   const form = useActionForm({ id: "order", feedback: "inline" });
-  useFormDraft({ domId: form.form.id, formId: "order", owner: viewerId, fields: ORDER_DRAFT_FIELDS });
-  // What the buyer has typed so far, read from the form as it changes (the draft may fill it after the first paint).
+  // What the buyer has typed so far, read from the form as it changes, and once a kept draft is back in it.
   const [buyer, setBuyer] = useState({ country: "", vatNumber: "" });
   const readBuyer = (formElement: HTMLFormElement) => {
     const fields = new FormData(formElement);
@@ -114,10 +113,13 @@ export default function OrderNow({
       vatNumber: String(fields.get("customerVatNumber") ?? ""),
     });
   };
-  useEffect(() => {
-    const element = document.getElementById(form.form.id);
-    if (element instanceof HTMLFormElement) readBuyer(element);
-  }, [form.form.id]);
+  useFormDraft({
+    domId: form.form.id,
+    formId: "order",
+    owner: viewerId,
+    fields: ORDER_DRAFT_FIELDS,
+    onRestored: readBuyer,
+  });
   const summary = orderSummary(money, pkg.price, buyer, day);
   return (
     <section className="bg-sand/60">
