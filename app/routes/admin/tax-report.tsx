@@ -170,17 +170,22 @@ function CurrencySection({ section }: { section: TaxCurrencySection }) {
     <div className="mt-6" data-testid={`tax-${currency}`}>
       <h3 className="font-serif text-lg text-forest">{`In ${currency}`}</h3>
       <dl className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <Figure term="Net sales" value={m(total.netCents)} note={`${count(total.sales)} invoices`} />
+        <Figure
+          term="Net sales"
+          value={m(total.netCents)}
+          note={`${count(total.sales)} ${total.sales === 1 ? "invoice" : "invoices"}`}
+        />
         <Figure term="VAT charged" value={m(total.taxCents)} />
         <Figure
           term="VAT refunded"
           value={m(total.refundedTaxCents)}
-          note={`${count(total.refunds)} credit notes, ${m(total.refundedNetCents)} net`}
+          note={`${count(total.refunds)} ${total.refunds === 1 ? "credit note" : "credit notes"}, ${m(total.refundedNetCents)} net`}
         />
         <Figure term="VAT after refunds" value={m(total.taxCents - total.refundedTaxCents)} />
       </dl>
       <Table
         caption={`Sales and credit notes by country, in ${currency}`}
+        words={2}
         head={[
           "Country",
           "Treatment",
@@ -241,8 +246,23 @@ function Figure({ term, value, note }: { term: string; value: string; note?: str
   );
 }
 
-/** A table of figures, its first column naming each row (scrolls inside its box on a phone). */
-function Table({ caption, head, rows, foot }: { caption: string; head: string[]; rows: string[][]; foot: string[][] }) {
+/**
+ * A table of figures, its first column naming each row and the next `words - 1` columns words (left-aligned like it),
+ * the figures right-aligned (scrolls inside its box on a phone).
+ */
+function Table({
+  caption,
+  head,
+  rows,
+  foot,
+  words = 1,
+}: {
+  caption: string;
+  head: string[];
+  rows: string[][];
+  foot: string[][];
+  words?: number;
+}) {
   const cells = (r: string[], strong: boolean) =>
     r.map((c, i) =>
       i === 0 ? (
@@ -250,7 +270,7 @@ function Table({ caption, head, rows, foot }: { caption: string; head: string[];
           {c}
         </th>
       ) : (
-        <td key={i} className="px-3 py-1.5 text-right whitespace-nowrap tabular-nums">
+        <td key={i} className={`px-3 py-1.5 whitespace-nowrap ${i < words ? "text-left" : "text-right tabular-nums"}`}>
           {c}
         </td>
       ),
@@ -269,7 +289,11 @@ function Table({ caption, head, rows, foot }: { caption: string; head: string[];
         <thead className="bg-sand text-left">
           <tr>
             {head.map((h, i) => (
-              <th key={h} scope="col" className={`px-3 py-2 font-semibold text-forest ${i ? "text-right" : ""}`}>
+              <th
+                key={h}
+                scope="col"
+                className={`px-3 py-2 font-semibold text-forest ${i < words ? "" : "text-right"}`}
+              >
                 {h}
               </th>
             ))}
