@@ -86,6 +86,7 @@ const routes = [
     route("add-item", "routes/admin/add-item.tsx"),
     route("admin/export/:file", "routes/admin/export.ts"),
     route("reports", "routes/admin/reports.tsx"),
+    route("reports/tax", "routes/admin/tax-report.tsx"),
     route("reports/:file", "routes/admin/report-download.ts"),
     // Search listings: each public page's title, description and share image (domain/page-seo.ts).
     route("search-listings", "routes/admin/search-listings.tsx"),

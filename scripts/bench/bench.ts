@@ -93,6 +93,10 @@ const WORK: readonly WorkRow[] = [
   ["/reports two years, by month (c10)", `/reports?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
   ["GET /api/reports/churn, two years (admin, c10)", `/api/reports/churn?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
   ["/reports/revenue.csv, two years (c10)", `/reports/revenue.csv?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
+  // The tax report (issue 35): read from the tax_days tallies of migration 0038 (invoices and credit notes by day).
+  ["/reports/tax, this quarter (c10)", "/reports/tax", "admin"],
+  ["GET /api/reports/tax, two years (admin, c10)", `/api/reports/tax?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
+  ["/reports/tax.csv, two years (c10)", `/reports/tax.csv?from=${REPORT_FROM}&to=${REPORT_TO}`, "admin"],
   ["GET /api/orders (admin, c10)", "/api/orders", "admin"],
   ["GET /api/orders?page=20,000&limit=20 (admin, c10)", "/api/orders?limit=20&page=20000", "admin"],
   [

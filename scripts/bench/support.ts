@@ -234,7 +234,8 @@ http { access_log off; server { listen 127.0.0.1:${port}; root ${root}; location
 /**
  * The bench shops' data, one definition for every bench: `customers` accounts and `orders` orders over two years
  * before now (about half paid, most of those delivered and given their membership window; a few cancelled), numbered
- * BN-0000001…; `quotedAddresses` puts a comma and quotes in each address (what a CSV export must quote).
+ * BN-0000001…, the paid ones invoiced (BI-0000001…) with VAT of five kinds (UK, OSS France and Germany, reverse charge,
+ * outside the scope) for the tax report; `quotedAddresses` puts a comma and quotes in each address (what a CSV export must quote).
  */
 export async function insertBenchOrders(
   client: pg.Client,
@@ -249,19 +250,28 @@ export async function insertBenchOrders(
   await client.query(
     `insert into orders (number, user_id, package_name, package_price, package_validity, customer_email, customer_name,
                          customer_address, customer_country, payment_status, order_status, order_date,
-                         membership_starts, membership_valid, paid_at, delivered_at, created_at, updated_at)
+                         membership_starts, membership_valid, paid_at, delivered_at, created_at, updated_at,
+                         invoice_number, invoiced_at, tax_cents, tax_rate, tax_country, tax_treatment,
+                         customer_country_code)
      select 'BN-' || lpad(g::text, 7, '0'), 'bench-' || c, p.name, p.price, p.validity, 'customer' || c || '@bench.example',
             'Customer ' || c, c || ' Bench Street' || case when $3::boolean then ', Flat "' || (g % 9) || '"' else '' end,
             'United Kingdom', s.payment, s.delivery, to_char(t, 'MM/DD/YYYY'),
             case when s.payment = 'Paid' and s.delivery = 'Delivered' then t end,
             case when s.payment = 'Paid' and s.delivery = 'Delivered' then t + make_interval(days => p.validity) end,
-            case when s.payment = 'Paid' then t end, case when s.delivery = 'Delivered' then t end, t, t
+            case when s.payment = 'Paid' then t end, case when s.delivery = 'Delivered' then t end, t, t,
+            case when s.payment = 'Paid' then 'BI-' || lpad(g::text, 7, '0') end, case when s.payment = 'Paid' then t end,
+            case when v.rate > 0 then round(p.price * 100 * v.rate / (10000 + v.rate)) else 0 end, v.rate, v.country,
+            v.treatment, v.buyer
      from generate_series(1, $1::int) g
      cross join lateral (select 1 + (g % $2::int) as c, now() - make_interval(secs => (g::float8 / $1::int) * 63072000) as t) x
      cross join lateral (select (array['Basic','Standard','Premium'])[1 + g % 3] as name,
                                 (array[29, 59, 99])[1 + g % 3]::numeric as price, (array[30, 90, 365])[1 + g % 3] as validity) p
      cross join lateral (select case when g % 10 < 5 then 'Paid' when g % 10 = 9 then 'Cancelled' else 'UnPaid' end as payment,
-                                case when g % 10 < 4 then 'Delivered' else 'Pending' end as delivery) s`,
+                                case when g % 10 < 4 then 'Delivered' else 'Pending' end as delivery) s
+     cross join lateral (select (array['domestic','oss','oss','outside-scope','reverse-charge'])[1 + g % 5] as treatment,
+                                (array[2000, 2000, 1900, 0, 0])[1 + g % 5] as rate,
+                                (array['GB', 'FR', 'DE', null, null])[1 + g % 5] as country,
+                                (array['GB', 'FR', 'DE', 'US', 'IT'])[1 + g % 5] as buyer) v`,
     [orders, customers, quotedAddresses],
   );
 }

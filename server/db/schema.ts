@@ -441,6 +441,33 @@ export const reportMonths = pgTable("report_months", {
   payers: integer("payers").notNull().default(0),
 });
 
+/**
+ * The tax report's tallies (issue 35 part 6, migration 0038; tallies as decision 042): per day of the site's time zone, currency,
+ * country, treatment and rate, the sales invoiced (an invoice is the tax point: its date, the order's net and VAT, kept
+ * after a refund and after a payment set back to UnPaid, as the invoice is) and the credit notes issued (the money
+ * returned, net and VAT, on their own day). The country is the order's tax country when VAT was charged, else the
+ * buyer's country code ('' when the buyer typed a country the list does not know). Kept by statement-level triggers
+ * on orders and credit_notes in the writer's transaction, rebuilt with the other tallies when the site's zone changes;
+ * nothing else writes it. Amounts in whole cents of the row's currency.
+ */
+export const taxDays = pgTable(
+  "tax_days",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    currency: text("currency", { enum: CURRENCIES }).notNull(),
+    country: text("country").notNull(),
+    treatment: text("treatment", { enum: TAX_TREATMENTS }).notNull(),
+    rate: integer("rate").notNull(),
+    sales: integer("sales").notNull().default(0),
+    netCents: bigint("net_cents", { mode: "number" }).notNull().default(0),
+    taxCents: bigint("tax_cents", { mode: "number" }).notNull().default(0),
+    refunds: integer("refunds").notNull().default(0),
+    refundedNetCents: bigint("refunded_net_cents", { mode: "number" }).notNull().default(0),
+    refundedTaxCents: bigint("refunded_tax_cents", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.currency, t.country, t.treatment, t.rate] })],
+);
+
 /** The studio's private note about a customer (never shown to them); every change is in the activity log. */
 export const customerNotes = pgTable("customer_notes", {
   userId: text("user_id")

@@ -21,6 +21,7 @@ import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPrivacyService } from "./privacy";
 import { createReportsService } from "./reports";
+import { createTaxReportService } from "./tax-report";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
 import { createPaymentsService } from "./payments";
@@ -192,6 +193,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
   const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now });
   const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
+  const taxReport = createTaxReportService({ db: database.db, timeZone: config.timeZone, now });
   const customers = createCustomersService({
     db: database.db,
     pool: database.pool,
@@ -247,6 +249,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     exports: csvExports,
     backOffice,
     reports,
+    taxReport,
     customers,
     inbox,
     newsletter,

@@ -4,6 +4,7 @@ import { BarChart } from "../../components/charts/BarChart";
 import { LineChart } from "../../components/charts/LineChart";
 import { FormAlert } from "../../components/FormAlert";
 import { TextField } from "../../components/forms";
+import { ViewTabs } from "../../components/admin/ViewTabs";
 import { requireStaff } from "../../lib/guards.server";
 import { count, money } from "../../../domain/format";
 import {
@@ -52,6 +53,13 @@ export default function ReportsPage({ loaderData: { reports, errors, input } }: 
             ? `${bucketLabel(period.from, "day", "table")} to ${bucketLabel(period.to, "day", "table")}, ${period.unit === "day" ? "day by day" : "month by month"}`
             : "Choose a period."
         }
+      />
+      <ViewTabs
+        label="Reports"
+        tabs={[
+          { label: "Sales and members", to: "/reports", active: true },
+          { label: "Tax", to: "/reports/tax", active: false },
+        ]}
       />
       <section aria-labelledby="period-heading" className="mb-8 rounded-2xl bg-white p-5 ring-1 ring-linen">
         <h2 id="period-heading" className="font-serif text-lg text-forest">

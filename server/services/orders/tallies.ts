@@ -2,7 +2,14 @@ import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../../domain/order-filters";
 import type { Db } from "../../db/client";
 import { statement, statementRows, type Statement } from "../../db/prepared";
-import { orderDayCounts, orderMonthCounts, orderSalesMonths, orderTallyZone, orders } from "../../db/schema";
+import {
+  creditNotes,
+  orderDayCounts,
+  orderMonthCounts,
+  orderSalesMonths,
+  orderTallyZone,
+  orders,
+} from "../../db/schema";
 
 /**
  * Reads of the tallies the triggers of migrations 0010 and 0013 maintain (docs/decisions/026-maintained-order-tallies.md):
@@ -153,6 +160,9 @@ export function createOrderTallies(db: Db, timeZone: string) {
           from ${orders} where payment_status = 'Paid' group by 1`);
         // The reports' day tallies (migration 0022, server/services/reports.ts), counted in the same zone.
         await tx.execute(sql`select report_tallies_rebuild(${timeZone})`);
+        // The tax report's (migration 0038, server/services/tax-report.ts): invoices and credit notes by day.
+        await tx.execute(sql`lock table ${creditNotes} in share row exclusive mode`);
+        await tx.execute(sql`select tax_tallies_rebuild(${timeZone})`);
       });
     })().catch((error: unknown) => {
       zoneChecked = undefined;
