@@ -27,6 +27,7 @@ import { createPaymentsService } from "./payments";
 import { createSubscriptionsService } from "./subscriptions";
 import { createInboxService } from "./inbox";
 import { createInvoicesService } from "./invoices";
+import { createCreditNotesService } from "./credit-notes";
 import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
@@ -113,6 +114,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
   const settings = createSettingsService(database.db);
   const discounts = createDiscountsService({ db: database.db, content, timeZone: config.timeZone, now });
+  const invoices = createInvoicesService({
+    db: database.db,
+    content,
+    settings,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+  });
+  const creditNotes = createCreditNotesService({ db: database.db, invoices, timeZone: config.timeZone });
   const orders = createOrdersService({
     db: database.db,
     content,
@@ -122,17 +131,12 @@ export function createServices(database: Database, config: Config, logger: Logge
     settings,
     mails,
     discounts,
-  });
-  const invoices = createInvoicesService({
-    db: database.db,
-    content,
-    settings,
-    publicUrl: config.publicUrl,
-    timeZone: config.timeZone,
+    creditNotes,
   });
   const privacy = createPrivacyService({
     db: database.db,
     orders,
+    creditNotes,
     limiter: rateLimiter,
     twoFactor,
     backupsKept: config.backup.keep,
@@ -164,6 +168,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     orders,
     mails,
+    creditNotes,
     content,
     subscriptions,
     receiver: () => paymentAccounts.receiver(),
@@ -234,6 +239,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     orders,
     discounts,
     invoices,
+    creditNotes,
     paymentAccounts,
     paypal,
     payments,
