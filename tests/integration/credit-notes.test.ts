@@ -275,6 +275,10 @@ describe("a credit note", () => {
       tax: { taxCents: 817, rateBasisPoints: 2000, treatment: "domestic" },
       creditNotes: [{ number, grossCents: 1050 }],
     });
+    // The order's screen links each credit note beside the invoice.
+    const screen = await (await get(`/admin/payment-status/${id}`, admin)).text();
+    expect(screen).toContain(`href="/credit-note/${number}"`);
+    expect(screen).toContain(`href="/credit-note/${number}.pdf"`);
     const invoicePage = await (await get(`/invoice/${order.number}`, jar)).text();
     expect(invoicePage).toContain(`href="/credit-note/${number}"`);
     const invoiceText = pdfText(Buffer.from(await (await get(`/invoice/${order.number}.pdf`, jar)).arrayBuffer()));
