@@ -190,6 +190,19 @@ describe("credit notes issued by refunds", () => {
     expect(await lastNumber()).toBe(before + 1);
   });
 
+  it("are numbered without a gap or a repeat when refunds of several customers are recorded at once", async () => {
+    const jars = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => signUp(app, `cn-many-${i}@example.org`)));
+    const ids = await Promise.all(jars.map((j) => placeOrderFor(app, j, basic._id)));
+    for (const [i, id] of ids.entries()) await app.services.orders.pay(id, PAYPAL_ACTOR, `TX-CN-MANY-${i}`);
+    const before = await lastNumber();
+    await Promise.all(
+      ids.map((id) => app.services.orders.setPaymentStatus(id, { paymentStatus: "Refunded" }, adminActor)),
+    );
+    const numbers = (await Promise.all(ids.map(notesOf))).flat().map((n) => n.number);
+    expect(numbers.sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => cn(before + i)));
+    expect(await lastNumber()).toBe(before + 6);
+  });
+
   it("an order with no invoice (unpaid, for no money) gets none", async () => {
     const before = await lastNumber();
     const free = await placeOrderFor(app, jar, basic._id);
