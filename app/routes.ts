@@ -51,6 +51,8 @@ const routes = [
   // The PDF's path ends in ".pdf" after the number: a segment React Router ranks above the page's.
   route("invoice/:orderNumber.pdf", "routes/invoice-pdf.tsx"),
   route("invoice/:orderNumber", "routes/invoice.tsx"),
+  route("credit-note/:number.pdf", "routes/credit-note-pdf.tsx"),
+  route("credit-note/:number", "routes/credit-note.tsx"),
 
   // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
   layout("routes/admin/layout.tsx", [

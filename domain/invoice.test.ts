@@ -26,6 +26,9 @@ const invoice: Invoice = {
   },
   amount: 49,
   currency: "USD",
+  tax: { taxCents: 0, rateBasisPoints: 0, treatment: "not-registered", note: null },
+  customerVatNumber: null,
+  creditNotes: [],
   payment: { method: "PayPal", reference: "8MC585209K746392H", paidAt: "2027-01-01T04:30:00Z" },
 };
 
@@ -95,5 +98,68 @@ describe("an invoice's text", () => {
     expect(unpaid.notice).toBe("This payment is no longer recorded as received.");
     expect(unpaid.facts.map(([label]) => label)).not.toContain("Paid on");
     expect(invoiceAmount(1234.5)).toBe("$1234.50 USD");
+  });
+});
+
+describe("a VAT invoice (issue 35, decision 073)", () => {
+  const taxed: Invoice = {
+    ...invoice,
+    amount: 49,
+    currency: "GBP",
+    seller: { ...invoice.seller, vatNumber: "GB123456789" },
+    tax: { taxCents: 817, rateBasisPoints: 2000, treatment: "domestic", note: null },
+  };
+
+  it("prints the net, the VAT at the order's rate and the total, in the order's currency", () => {
+    const layout = invoiceLayout(taxed, "UTC");
+    expect(layout.line.amount).toBe("£49.00 GBP");
+    expect(layout.vat).toEqual([
+      ["Net", "£40.83 GBP"],
+      ["VAT at 20%", "£8.17 GBP"],
+    ]);
+    expect(layout.total).toEqual(["Total paid", "£49.00 GBP"]);
+    expect(layout.seller.legal).toContain("VAT number GB123456789");
+    expect(layout.notes).toEqual([]);
+  });
+
+  it("names the buyer's VAT number and prints the reverse charge's note, with no VAT", () => {
+    const layout = invoiceLayout(
+      {
+        ...taxed,
+        currency: "EUR",
+        tax: {
+          taxCents: 0,
+          rateBasisPoints: 0,
+          treatment: "reverse-charge",
+          note: "Reverse charge: customer to account for VAT",
+        },
+        customerVatNumber: "DE123456789",
+      },
+      "UTC",
+    );
+    expect(layout.billedTo).toContain("VAT number DE123456789");
+    expect(layout.vat).toEqual([
+      ["Net", "€49.00 EUR"],
+      ["VAT", "€0.00 EUR"],
+    ]);
+    expect(layout.notes).toEqual(["Reverse charge: customer to account for VAT"]);
+  });
+
+  it("prints an unregistered seller's sale exactly as before: no VAT line, no note, a buyer's VAT number unsaid", () => {
+    const layout = invoiceLayout({ ...invoice, customerVatNumber: "DE123456789" }, "UTC");
+    expect(layout.vat).toEqual([]);
+    expect(layout.notes).toEqual([]);
+    expect(layout.billedTo).toEqual(["Nora Lindqvist", "2 Dock Road", "Hull", "UK", "nora@example.org"]);
+    expect(layout.total).toEqual(["Total paid", "$49.00 USD"]);
+  });
+
+  it("lists the credit notes that correct it, in its currency", () => {
+    const layout = invoiceLayout(
+      { ...taxed, creditNotes: [{ number: "CN-2027-00001", issuedAt: "2027-01-05T12:00:00Z", grossCents: 1050 }] },
+      "UTC",
+    );
+    expect(layout.creditNotes).toEqual([
+      { number: "CN-2027-00001", text: "Credit note CN-2027-00001 of Jan 5, 2027: £10.50 GBP refunded." },
+    ]);
   });
 });

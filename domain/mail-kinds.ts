@@ -52,6 +52,8 @@ export interface MailData {
     membershipEnds: MailDate | null;
     /** The studio's note to the customer with a refund made from the back office (decision 067). */
     note?: string | null;
+    /** The credit note of the money returned (decision 073), linked from the mail; none for an order not invoiced. */
+    creditNoteNumber?: string | null;
   };
   /** A part of an order's payment went back (decision 067): the order stays paid and keeps its days. */
   paymentPartlyRefunded: OrderRef & {
@@ -62,6 +64,8 @@ export interface MailData {
     refundedSoFar: number;
     price: number;
     note: string | null;
+    /** This refund's credit note (decision 073), linked from the mail; none for an order not invoiced. */
+    creditNoteNumber?: string | null;
   };
   adminPaymentWaiting: OrderRef & {
     customerName: string;

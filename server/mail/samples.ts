@@ -74,6 +74,7 @@ export function sampleData(
       amount: pkg.price,
       membershipEnds: inDays(12),
       note: "We are sorry the catalogue did not suit your project.",
+      creditNoteNumber: "CN-2026-00002",
     },
     paymentPartlyRefunded: {
       orderId: ORDER_ID,
@@ -84,6 +85,7 @@ export function sampleData(
       refundedSoFar: 10,
       price: pkg.price,
       note: "As agreed on the phone: the two weeks you could not use.",
+      creditNoteNumber: "CN-2026-00001",
     },
     adminPaymentWaiting: {
       orderId: ORDER_ID,

@@ -28,6 +28,7 @@ import { createPaymentsService } from "./payments";
 import { createSubscriptionsService } from "./subscriptions";
 import { createInboxService } from "./inbox";
 import { createInvoicesService } from "./invoices";
+import { createCreditNotesService } from "./credit-notes";
 import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
 import { createRateLimiter } from "./rate-limit";
@@ -114,6 +115,14 @@ export function createServices(database: Database, config: Config, logger: Logge
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
   const settings = createSettingsService(database.db);
   const discounts = createDiscountsService({ db: database.db, content, timeZone: config.timeZone, now });
+  const invoices = createInvoicesService({
+    db: database.db,
+    content,
+    settings,
+    publicUrl: config.publicUrl,
+    timeZone: config.timeZone,
+  });
+  const creditNotes = createCreditNotesService({ db: database.db, invoices, timeZone: config.timeZone });
   const orders = createOrdersService({
     db: database.db,
     content,
@@ -123,17 +132,12 @@ export function createServices(database: Database, config: Config, logger: Logge
     settings,
     mails,
     discounts,
-  });
-  const invoices = createInvoicesService({
-    db: database.db,
-    content,
-    settings,
-    publicUrl: config.publicUrl,
-    timeZone: config.timeZone,
+    creditNotes,
   });
   const privacy = createPrivacyService({
     db: database.db,
     orders,
+    creditNotes,
     limiter: rateLimiter,
     twoFactor,
     backupsKept: config.backup.keep,
@@ -165,6 +169,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     orders,
     mails,
+    creditNotes,
     content,
     subscriptions,
     receiver: () => paymentAccounts.receiver(),
@@ -236,6 +241,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     orders,
     discounts,
     invoices,
+    creditNotes,
     paymentAccounts,
     paypal,
     payments,

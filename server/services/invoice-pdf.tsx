@@ -1,10 +1,11 @@
 import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import { Document, Font, Page, StyleSheet, Text, View, renderToStream } from "@react-pdf/renderer";
-import { invoiceLayout, type Invoice, type InvoiceLayout } from "../../domain/invoice";
+import type { InvoiceLayout } from "../../domain/invoice";
 
 /**
- * The invoice as a PDF document (decision 038): the same text as the page (domain/invoice.ts invoiceLayout), laid out
+ * The invoice, or a credit note (decision 073), as a PDF document (decision 038): the same text as the page
+ * (domain/invoice.ts invoiceLayout, domain/credit-note.ts creditNoteLayout), laid out
  * by @react-pdf/renderer in this process, on A4, in Noto Sans embedded (decision 062): the PDF's built-in Helvetica
  * has no minus sign (a discount's line) and no letter outside Western Europe (a customer's name).
  */
@@ -65,6 +66,10 @@ const styles = StyleSheet.create({
   total: { flexDirection: "row", justifyContent: "flex-end", marginTop: 12 },
   totalLabel: { ...BOLD, marginRight: 16 },
   totalValue: { ...BOLD, fontSize: 12, color: FOREST, width: 110, textAlign: "right" },
+  subtotal: { flexDirection: "row", justifyContent: "flex-end", marginTop: 6 },
+  subtotalLabel: { color: MIST, marginRight: 16 },
+  note: { marginTop: 12, ...BOLD },
+  related: { marginTop: 12, color: MIST },
   notice: { marginTop: 16, color: CLAY, ...BOLD },
   footer: { position: "absolute", left: 48, right: 48, bottom: 36, fontSize: 8.5, color: MIST },
 });
@@ -120,10 +125,28 @@ function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
             </View>
           ) : null}
         </View>
+        {layout.vat.map(([label, value]) => (
+          <View key={label} style={styles.subtotal}>
+            <Text style={styles.subtotalLabel}>{label}</Text>
+            <Text style={styles.amount}>{value}</Text>
+          </View>
+        ))}
         <View style={styles.total}>
           <Text style={styles.totalLabel}>{layout.total[0]}</Text>
           <Text style={styles.totalValue}>{layout.total[1]}</Text>
         </View>
+        {layout.notes.map((note) => (
+          <Text key={note} style={styles.note}>
+            {note}
+          </Text>
+        ))}
+        {layout.creditNotes.length ? (
+          <View style={styles.related}>
+            {layout.creditNotes.map((c) => (
+              <Text key={c.number}>{c.text}</Text>
+            ))}
+          </View>
+        ) : null}
         {layout.notice ? <Text style={styles.notice}>{layout.notice}</Text> : null}
         <View style={styles.footer} fixed>
           {layout.seller.legal.length ? <Text>{layout.seller.legal.join(" · ")}</Text> : null}
@@ -134,7 +157,7 @@ function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
   );
 }
 
-/** The invoice's PDF, streamed as @react-pdf writes it. */
-export function renderInvoicePdf(invoice: Invoice, timeZone: string): Promise<Readable> {
-  return renderToStream(<InvoiceDocument layout={invoiceLayout(invoice, timeZone)} />) as Promise<Readable>;
+/** An invoice's or a credit note's PDF from its layout, streamed as @react-pdf writes it. */
+export function renderLayoutPdf(layout: InvoiceLayout): Promise<Readable> {
+  return renderToStream(<InvoiceDocument layout={layout} />) as Promise<Readable>;
 }

@@ -1,16 +1,16 @@
 import type { Readable } from "node:stream";
-import { and, eq, isNotNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNotNull, type SQL } from "drizzle-orm";
 import { can, staffRoleOf, type StaffPerson } from "../../domain/capabilities";
-import { INVOICE_CURRENCY, type Invoice } from "../../domain/invoice";
+import { invoiceLayout, type Invoice } from "../../domain/invoice";
 import { normalOrderNumber } from "../../domain/order-number";
 import { shownEmail } from "../../domain/customers";
 import type { Db } from "../db/client";
-import { orders } from "../db/schema";
+import { creditNotes, orders } from "../db/schema";
 import { notFound } from "../lib/errors";
 import { brandOf } from "../mail/brand";
 import type { Viewer } from "./accounts";
 import type { ContentService } from "./content";
-import { renderInvoicePdf } from "./invoice-pdf";
+import { renderLayoutPdf } from "./invoice-pdf";
 import type { SettingsService } from "./settings";
 
 export interface InvoicesServiceDeps {
@@ -51,6 +51,11 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
         settings.all(),
       ]);
       if (!row?.invoiceNumber || !row.invoicedAt) throw notFound("Invoice not found");
+      const notes = await db
+        .select({ number: creditNotes.number, issuedAt: creditNotes.issuedAt, grossCents: creditNotes.grossCents })
+        .from(creditNotes)
+        .where(eq(creditNotes.orderId, row.id))
+        .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.number));
       const brand = brandOf(snapshot, publicUrl);
       return {
         invoiceNumber: row.invoiceNumber,
@@ -65,6 +70,8 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
           email: brand.email,
           website: brand.siteUrl,
           companyNumber: legal.invoiceCompanyNumber ?? "",
+          // The VAT number in force now (decision 073): a registered business keeps one number for life, and an
+          // invoice of a sale made before registration prints no VAT line whatever the settings say now.
           vatNumber: legal.money.vatNumber,
           registeredAddress: legal.invoiceRegisteredAddress ?? "",
         },
@@ -85,7 +92,16 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
           row.discountCode && row.priceBefore !== null
             ? { code: row.discountCode, priceBefore: row.priceBefore, amount: row.discountAmount }
             : null,
-        currency: INVOICE_CURRENCY,
+        // The order's own currency and VAT, fixed when it was placed: never recomputed, never today's settings.
+        currency: row.currency,
+        tax: {
+          taxCents: row.taxCents,
+          rateBasisPoints: row.taxRate,
+          treatment: row.taxTreatment,
+          note: row.taxNote,
+        },
+        customerVatNumber: row.customerVatNumber,
+        creditNotes: notes.map((n) => ({ ...n, issuedAt: n.issuedAt.toISOString() })),
         payment: {
           method: row.paymentMethod ?? null,
           reference: row.txnId ?? row.paymentReference ?? null,
@@ -96,7 +112,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
 
     /** The invoice as a PDF, streamed as it is written. */
     pdf(invoice: Invoice): Promise<Readable> {
-      return renderInvoicePdf(invoice, timeZone);
+      return renderLayoutPdf(invoiceLayout(invoice, timeZone));
     },
 
     /** The PDF's file name: the invoice number. */

@@ -35,6 +35,7 @@ import {
 import { AppError, badRequest, conflict, notFound, tooMany } from "../lib/errors";
 import { audited, type Actor } from "./activity";
 import { JOBS_SCHEMA, MAIL_QUEUE, type Tx } from "./jobs";
+import type { CreditNotesService } from "./credit-notes";
 import type { OrdersService } from "./orders";
 import { IPN_PROVIDER, IPN_RECEIVED, IPN_UNVERIFIED } from "./payments/paypal/ipn";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
@@ -147,6 +148,8 @@ const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
 export function createPrivacyService(deps: {
   db: Db;
   orders: Pick<OrdersService, "anonymiseTx">;
+  /** Their credit notes are kept like their invoices; the studio's reason on them is forgotten (decision 073). */
+  creditNotes: Pick<CreditNotesService, "forgetWordsTx">;
   limiter: RateLimiter;
   /**
    * Who the person is (server/services/two-factor.ts): their password checked, whether their second factor is on, and
@@ -263,6 +266,8 @@ export function createPrivacyService(deps: {
         .where(
           inArray(paymentRefunds.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
         );
+
+    if (orderCount) await deps.creditNotes.forgetWordsTx(tx, userId);
 
     // Signing in: sessions, the password, pending links, the second factor, the consents (decision 037: gone with it).
     await tx.delete(session).where(eq(session.userId, userId));

@@ -266,6 +266,14 @@ export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
       case "routes/invoice.tsx :orderNumber":
       case "routes/invoice-pdf.tsx :orderNumber":
         return ids.paidNumber;
+      // The paid order's credit note (decision 073) when it was refunded; else a number no note has (its "not found").
+      case "routes/credit-note.tsx :number":
+      case "routes/credit-note-pdf.tsx :number": {
+        const { rows } = await pool.query("select number from credit_notes where order_id = $1 order by number", [
+          ids.paid,
+        ]);
+        return String(rows[0]?.number ?? "CN-2000-00001");
+      }
       case "routes/public/newsletter-confirm.tsx :token":
       case "routes/public/newsletter-unsubscribe.tsx :token":
         return "not-a-token";

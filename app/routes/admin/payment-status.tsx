@@ -22,10 +22,11 @@ import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabular
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
   const order = await context.services.orders.get(viewer, params.id);
-  const [events, subscription, refunds] = await Promise.all([
+  const [events, subscription, refunds, creditNotes] = await Promise.all([
     context.services.payments.events(order._id),
     context.services.subscriptions.ofOrder(order._id),
     context.services.payments.refunds?.panel(order._id) ?? null,
+    context.services.creditNotes.ofOrder(order._id),
   ]);
   const valid = order.membershipValid ? new Date(order.membershipValid) : null;
   return {
@@ -34,6 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     events: events.map((e) => ({ id: e.id, at: e.receivedAt.toISOString(), outcome: e.outcome, reason: e.reason })),
     subscription,
     refunds,
+    creditNoteNumbers: creditNotes.map((c) => c.number),
     // Money leaving the business: the payments area (decision 067).
     canRefund: can(viewer.staffRole, "payments"),
     timeZone: context.config.timeZone,
@@ -110,7 +112,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Order" }, { name: "robo
 
 /** One order: its details, and the payment status and order status forms (posting to this page's action). */
 export default function PaymentStatus({
-  loaderData: { order, badge, events, subscription: s, refunds, canRefund, timeZone },
+  loaderData: { order, badge, events, subscription: s, refunds, creditNoteNumbers, canRefund, timeZone },
 }: Route.ComponentProps) {
   // While any of the page's forms is being sent, none of its buttons can be pressed (spec 2, section 2).
   const busy = useFetchers().some((f) => f.state !== "idle");
@@ -146,6 +148,23 @@ export default function PaymentStatus({
         <a href={`/invoice/${order.orderNumber}.pdf`} className="text-xs text-clay hover:underline" download>
           Download PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
         </a>
+      </span>,
+    ]);
+  // Its credit notes (decision 073), one per refund: beside the invoice they correct.
+  if (creditNoteNumbers.length)
+    rows.push([
+      "Credit notes",
+      <span className="flex flex-col gap-y-1" data-testid="order-credit-notes">
+        {creditNoteNumbers.map((number) => (
+          <span key={number} className="flex flex-wrap gap-x-4">
+            <a href={`/credit-note/${number}`} className="font-mono text-xs text-clay hover:underline">
+              {number}
+            </a>
+            <a href={`/credit-note/${number}.pdf`} className="text-xs text-clay hover:underline" download>
+              Download PDF<span className="sr-only"> of credit note {number}</span>
+            </a>
+          </span>
+        ))}
       </span>,
     ]);
   // The PayPal subscription this order started or renewed (decision 046).

@@ -193,16 +193,32 @@ export const paymentRefunded: Template<"paymentRefunded"> = (d, { brand, url, ti
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
+            ...(d.creditNoteNumber ? [["Credit note", d.creditNoteNumber] as [string, string]] : []),
             ["Amount refunded", usd(d.amount)],
             ["Membership", until ? `Valid until ${until}` : "No active membership"],
           ]}
         />
         {d.note ? <P>{d.note}</P> : null}
+        <CreditNoteLink number={d.creditNoteNumber} url={url} />
         <Cta href={link}>Go to my dashboard</Cta>
       </Layout>
     ),
   };
 };
+
+/** A refund mail's credit note (decision 073): named and linked, behind sign-in, as the receipt links its invoice. */
+function CreditNoteLink({ number, url }: { number?: string | null; url: (path: string) => string }) {
+  if (!number) return null;
+  const href = url(`/credit-note/${encodeURIComponent(number)}`);
+  return (
+    <P>
+      Your credit note {number}, to print or save as a PDF:{" "}
+      <Link href={href} style={{ color: LOOK.clay, textDecoration: "underline" }}>
+        {href}
+      </Link>
+    </P>
+  );
+}
 
 export const paymentPartlyRefunded: Template<"paymentPartlyRefunded"> = (d, { brand, url }) => {
   const link = url("/dashboard");
@@ -225,11 +241,13 @@ export const paymentPartlyRefunded: Template<"paymentPartlyRefunded"> = (d, { br
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
+            ...(d.creditNoteNumber ? [["Credit note", d.creditNoteNumber] as [string, string]] : []),
             ["Amount refunded", usd(d.amount)],
             ["Refunded so far", `${usd(d.refundedSoFar)} of ${usd(d.price)}`],
           ]}
         />
         {d.note ? <P>{d.note}</P> : null}
+        <CreditNoteLink number={d.creditNoteNumber} url={url} />
         <Small>PayPal usually returns the money to the account or card you paid with within a few days.</Small>
         <Cta href={link}>Go to my dashboard</Cta>
       </Layout>

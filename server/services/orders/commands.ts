@@ -23,13 +23,15 @@ import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../
 import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
 import { grantSchema } from "../../../domain/customers";
-import { membershipRecompute, numberSequences, orders, user } from "../../db/schema";
+import { membershipRecompute, orders, user } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Viewer } from "../accounts";
 import { audited, type Actor, type Audit } from "../activity";
 import type { ContentService } from "../content";
 import { jobKey, type Tx } from "../jobs";
+import { nextNumberTx } from "../number-sequences";
+import type { CreditNotesService } from "../credit-notes";
 import type { MailsService } from "../mails";
 import type { SettingsService } from "../settings";
 import type { DiscountsService } from "../discounts";
@@ -56,6 +58,8 @@ export interface OrderCommandsDeps {
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
   /** An order placed with a discount code takes its price from here, under the code's lock (decision 049). */
   discounts?: Pick<DiscountsService, "priceTx" | "payTx">;
+  /** A payment set to Refunded is credited, in its transaction, for what no credit note covers yet (decision 073). */
+  creditNotes?: Pick<CreditNotesService, "issueTx" | "lastNumberTx">;
 }
 
 /** What a command did to its order. */
@@ -158,6 +162,7 @@ export function createOrderCommands({
   settings,
   mails,
   discounts,
+  creditNotes,
 }: OrderCommandsDeps) {
   /** Serialises every change to one customer's orders (held to the end of the transaction). */
   const lockCustomer = (tx: Tx, userId: string) =>
@@ -237,20 +242,12 @@ export function createOrderCommands({
    * The next number of the year (in the site's zone) from one of the counters (orders, invoices), taken in this
    * transaction: a rollback gives it back, so a year's numbers have no gap.
    */
-  async function nextNumber(
+  const nextNumber = (
     tx: Tx,
     at: Date,
     scope: (year: number) => string,
     format: (year: number, sequence: number) => string,
-  ): Promise<string> {
-    const year = Number(dayKey(at, timeZone).slice(0, 4));
-    const [row] = await tx
-      .insert(numberSequences)
-      .values({ scope: scope(year), last: 1 })
-      .onConflictDoUpdate({ target: numberSequences.scope, set: { last: sql`${numberSequences.last} + 1` } })
-      .returning({ last: numberSequences.last });
-    return format(year, row!.last);
-  }
+  ): Promise<string> => nextNumberTx(tx, at, timeZone, scope, format);
 
   /**
    * One event applied to one order, with everything that goes with it, in `tx`: the customer's lock, the row written,
@@ -281,7 +278,14 @@ export function createOrderCommands({
       .where(eq(orders.id, before.id));
     const { windows, order: after } = await withWindow(tx, { ...before, ...next, ...invoice, updatedAt: t });
     await audit.updated(before.id, audited_(before), audited_(after));
-    await queueMails(tx, event, before, after, windows);
+    // A paid order now Refunded (by hand, PayPal's refund or reversal): the money not yet credited by a refund's own
+    // credit note is, in this transaction (decision 073); the refund mail names the order's latest credit note.
+    let creditNote: string | null = null;
+    if ((event.type === "refund" || event.type === "reverse") && before.paymentStatus === "Paid" && creditNotes) {
+      await creditNotes.issueTx(tx, { orderId: before.id, refundId: null, refundCents: null, reason: null, at: t });
+      creditNote = await creditNotes.lastNumberTx(tx, before.id);
+    }
+    await queueMails(tx, event, before, after, windows, creditNote);
     if (event.type === "pay" && after.orderStatus === "Delivered" && before.orderStatus === "Pending")
       logger.info({ orderId: before.id }, "verified payment: membership activated automatically");
     return { changed: true, order: after };
@@ -294,6 +298,7 @@ export function createOrderCommands({
     before: OrderRow,
     after: OrderRow,
     windows: Map<string, MembershipWindow>,
+    creditNote: string | null = null,
   ) {
     const base = {
       orderId: after.id,
@@ -367,6 +372,7 @@ export function createOrderCommands({
               amount: after.packagePrice,
               membershipEnds: membershipEnd(windows, event.at),
               note: event.type === "refund" ? (event.note ?? null) : null,
+              creditNoteNumber: creditNote,
             },
             to,
             jobKey("order", after.id, "refunded"),

@@ -9,7 +9,7 @@ import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";
 import type { SubscriptionsService } from "../subscriptions";
 import { createCheckoutService } from "./checkout";
-import { createRefundsService, recordRefund } from "./refunds";
+import { createRefundsService, recordRefund, type RefundsDeps } from "./refunds";
 import { createWebhookController } from "./controller";
 import type { HandlerContext } from "./handlers";
 import { createPayPalClient, PAYPAL_REST_HOSTS, PayPalRefusedError, type PayPalClient } from "./paypal/client";
@@ -65,6 +65,7 @@ export function createPaymentsService(deps: {
     | "paymentNotApplied"
   >;
   mails: Pick<MailsService, "queue">;
+  creditNotes: RefundsDeps["creditNotes"];
   content: Pick<ContentService, "get">;
   subscriptions: HandlerContext["subscriptions"] & Pick<SubscriptionsService, "get" | "markCancelled">;
   /** Our PayPal account's address, as Payments Standard's messages name it (the payment accounts' first). */
@@ -97,7 +98,15 @@ export function createPaymentsService(deps: {
     ? createPayPalProvider({ client: paypal, webhookId: () => webhookId, brandName: "Atelier North" })
     : null;
   const refunds = provider
-    ? createRefundsService({ db: deps.db, orders: deps.orders, mails: deps.mails, now: deps.now, provider, logger })
+    ? createRefundsService({
+        db: deps.db,
+        orders: deps.orders,
+        mails: deps.mails,
+        creditNotes: deps.creditNotes,
+        now: deps.now,
+        provider,
+        logger,
+      })
     : null;
   const context: HandlerContext | null =
     provider && refunds
@@ -106,7 +115,11 @@ export function createPaymentsService(deps: {
   // Payments Standard's listener (decision 069): the same handlers; its notices never ask the REST provider (a start
   // without REST credentials still hears its legacy subscriptions, and records their refunds).
   const recorder: HandlerContext["refunds"] = {
-    record: (input) => recordRefund({ db: deps.db, orders: deps.orders, mails: deps.mails, now: deps.now }, input),
+    record: (input) =>
+      recordRefund(
+        { db: deps.db, orders: deps.orders, mails: deps.mails, creditNotes: deps.creditNotes, now: deps.now },
+        input,
+      ),
   };
   const ipn = createIpnListener({
     db: deps.db,

@@ -16,6 +16,7 @@ import { orders, paymentCheckouts, paymentNotices, paymentRefunds, subscriptions
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Actor } from "../activity";
+import type { CreditNotesService } from "../credit-notes";
 import { jobKey } from "../jobs";
 import type { MailsService } from "../mails";
 import { PAYPAL_ACTOR, type OrdersService } from "../orders";
@@ -80,6 +81,8 @@ export interface RefundsDeps {
   db: Db;
   orders: Pick<OrdersService, "refund">;
   mails: Pick<MailsService, "queue">;
+  /** A completed refund's credit note, issued in the transaction that records it (decision 073). */
+  creditNotes: Pick<CreditNotesService, "issueTx" | "numberOfRefundTx">;
   now: () => Date;
 }
 
@@ -140,7 +143,18 @@ export async function recordRefund(
         note: paymentRefunds.note,
         byUserId: paymentRefunds.byUserId,
         byEmail: paymentRefunds.byEmail,
+        amountCents: paymentRefunds.amountCents,
+        reason: paymentRefunds.reason,
         created: sql<boolean>`xmax = 0`,
+      });
+    // A completed refund is credited here, once per refund row (a resent webhook finds its credit note issued).
+    if (written!.status === "completed")
+      await deps.creditNotes.issueTx(tx, {
+        orderId: input.orderId,
+        refundId: written!.id,
+        refundCents: written!.amountCents,
+        reason: written!.reason,
+        at: t,
       });
     const done = await tx
       .select({ cents: paymentRefunds.amountCents })
@@ -186,6 +200,7 @@ export async function recordRefund(
           refundedSoFar: tally.refundedCents / 100,
           price: order.price,
           note: row.note,
+          creditNoteNumber: await deps.creditNotes.numberOfRefundTx(tx, row.id),
         },
         order.customerEmail,
         jobKey("refund", row.id, "mail"),

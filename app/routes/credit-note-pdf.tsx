@@ -1,0 +1,23 @@
+import { Readable } from "node:stream";
+import type { Route } from "./+types/credit-note-pdf";
+import { requireUser } from "../lib/guards.server";
+
+/**
+ * The credit note as a PDF (decision 073): the same data as /credit-note/{number}, for the same people, streamed as it
+ * is written, saved under its number.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const viewer = await requireUser(request, context);
+  const { creditNotes } = context.services;
+  const note = await creditNotes.get(viewer, params.number);
+  const pdf = await creditNotes.pdf(note);
+  return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${creditNotes.fileName(note)}"`,
+      // A person's document: never kept by a shared cache.
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
