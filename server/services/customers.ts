@@ -37,6 +37,7 @@ export const CUSTOMERS_COUNT_LIMIT = 10_000;
 /** The most order matches a partial order number looks through for its customers. */
 const NUMBER_MATCHES = 1_000;
 /** Days given to an erased customer would go to no one (decision 063). */
+export const ERASED_NO_SALE = "This customer's data has been erased: there is nobody to sell to.";
 export const ERASED_NO_GRANT = "This customer's data has been erased: there is nobody to give days to.";
 /** How many of the customer's mails and log entries the record shows (newest first). */
 export const RECORD_RECENT = 20;
@@ -112,7 +113,7 @@ export interface CustomerRecord {
 export interface CustomersDeps {
   db: Db;
   pool: pg.Pool;
-  orders: Pick<OrdersService, "grant" | "payOutside">;
+  orders: Pick<OrdersService, "grant" | "payOutside" | "sell">;
   mails: Pick<MailsService, "queue">;
   now: () => Date;
   timeZone: string;
@@ -539,6 +540,56 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         orderNumber: r.order.number,
         created: r.created,
         membershipEnds: iso(r.membershipEnds),
+      };
+    },
+
+    /**
+     * A sale made by hand for the customer (orders.sell): paid already (its invoice issued) or left for them to pay with
+     * the link mailed to them. Not for an erased customer: nobody is left to sell to.
+     */
+    async sell(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
+      const customer = await customerOf(id);
+      if (isErasedAddress(customer.email)) throw conflict(ERASED_NO_SALE);
+      const { order, created } = await orderCommands.sell(actor, id, input, idempotencyKey);
+      return {
+        orderId: order.id,
+        orderNumber: order.number,
+        created,
+        paymentStatus: order.paymentStatus,
+        orderStatus: order.orderStatus,
+        invoiceNumber: order.invoiceNumber,
+        amount: order.packagePrice,
+        currency: order.currency,
+        membershipValid: iso(order.membershipValid),
+      };
+    },
+
+    /**
+     * What the sale form starts with: the name, address, country and VAT number of the customer's latest order (the
+     * account's name without one), the order form's fields as the customer last gave them.
+     */
+    async saleDefaults(id: string) {
+      const customer = await customerOf(id);
+      const [latest] = await db
+        .select({
+          customerName: orders.customerName,
+          customerAddress: orders.customerAddress,
+          customerCountry: orders.customerCountry,
+          customerVatNumber: orders.customerVatNumber,
+        })
+        .from(orders)
+        .where(eq(orders.userId, id))
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(1);
+      return {
+        id: customer.id,
+        name: customerDisplayName({ ...customer, latestOrderName: latest?.customerName }),
+        email: shownEmail(customer.email),
+        erased: isErasedAddress(customer.email),
+        customerName: latest?.customerName ?? customer.name ?? "",
+        customerAddress: latest?.customerAddress ?? "",
+        customerCountry: latest?.customerCountry ?? "",
+        customerVatNumber: latest?.customerVatNumber ?? "",
       };
     },
 
