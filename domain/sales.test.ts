@@ -22,6 +22,18 @@ describe("saleSchema", () => {
     expect(json.ok && json.data).toMatchObject({ price: "49.5", activate: false });
   });
 
+  it("parses its own output again (a page's checked value goes to the service, which checks it too)", () => {
+    for (const input of [
+      { ...base, price: "", reason: "", reference: "", customerVatNumber: "" },
+      { ...base, price: "39.50", reason: "Agreed", settle: "bank-transfer", reference: "BACS 1", activate: "on" },
+    ]) {
+      const once = parseWith(saleSchema, input);
+      expect(once.ok).toBe(true);
+      const twice = parseWith(saleSchema, once.ok ? once.data : null);
+      expect(twice).toEqual(once);
+    }
+  });
+
   it("refuses a price that is not an amount, or is 0, naming the field", () => {
     for (const price of ["abc", "-5", "49.999", "1e3", "49,50"])
       expect(errorsOf({ ...base, price }), price).toEqual([

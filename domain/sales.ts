@@ -9,23 +9,10 @@ import { centsOf } from "./currency";
 import { requiredText, text } from "./fields";
 import { orderFormSchema } from "./order-form";
 import { sentence, type PaymentMethod } from "./vocabulary";
+import { SALE_REASON_MAX, SALE_REFERENCE_MAX, SALE_SETTLEMENTS, type SaleSettlement } from "./sale-choices";
 
-/** How a sale made by hand is settled: paid already (three ways), or a mail with the link to pay it. */
-export const SALE_SETTLEMENTS = ["bank-transfer", "cash", "paypal", "pay-link"] as const;
-export type SaleSettlement = (typeof SALE_SETTLEMENTS)[number];
-
-/** The choices as staff read them. */
-export const SALE_SETTLEMENT_LABELS: Record<SaleSettlement, string> = {
-  "bank-transfer": "Paid by bank transfer",
-  cash: "Paid in cash",
-  paypal: "Paid by PayPal outside this site",
-  "pay-link": "Not paid yet: email them the link to pay",
-};
-
-/** The most characters of a payment's reference (a bank transfer's, PayPal's transaction id, a cash receipt). */
-export const SALE_REFERENCE_MAX = 120;
-/** The most characters of the reason for another price. */
-export const SALE_REASON_MAX = 200;
+// The choices and bounds live apart from the schema (the page's browser code needs them, not zod).
+export * from "./sale-choices";
 
 /** What each settlement needs as its reference: required for a transfer and a PayPal payment, a note for cash. */
 const REFERENCE_MISSING: Partial<Record<SaleSettlement, string>> = {
@@ -33,9 +20,19 @@ const REFERENCE_MISSING: Partial<Record<SaleSettlement, string>> = {
   paypal: "Enter PayPal's transaction id of the payment",
 };
 
+/** Absent, null or blank: none (null), so that the schema's own output parses again (a form's value, re-checked). */
+const noneIfNull = (v: unknown) => (v === null ? undefined : v);
+const optionalText = (label: string, max: number) =>
+  z.preprocess(
+    noneIfNull,
+    text(label, max)
+      .optional()
+      .transform((v) => v || null),
+  );
+
 /** A price typed by staff: blank for the package's own; else an amount with at most two decimals, more than 0. */
 const salePrice = z.preprocess(
-  (v) => (typeof v === "number" ? String(v) : v),
+  (v) => (typeof v === "number" ? String(v) : noneIfNull(v)),
   text("Price", 20)
     .optional()
     .transform((v) => v || null)
@@ -73,21 +70,17 @@ export const saleSchema = z
   .object({
     packageId: requiredText("Package", 100, "Choose a package"),
     price: salePrice,
-    reason: text("Reason", SALE_REASON_MAX)
-      .optional()
-      .transform((v) => v || null),
+    reason: optionalText("Reason", SALE_REASON_MAX),
     customerName: orderFormSchema.shape.customerName,
     customerAddress: orderFormSchema.shape.customerAddress,
     customerCountry: orderFormSchema.shape.customerCountry,
-    customerVatNumber: orderFormSchema.shape.customerVatNumber,
+    customerVatNumber: z.preprocess(noneIfNull, orderFormSchema.shape.customerVatNumber),
     settle: z
       .string({ error: "Choose how it was paid" })
       .trim()
       .min(1, { error: "Choose how it was paid", abort: true })
       .pipe(z.enum(SALE_SETTLEMENTS, { error: `Choose ${sentence(SALE_SETTLEMENTS)}` })),
-    reference: text("Reference", SALE_REFERENCE_MAX)
-      .optional()
-      .transform((v) => v || null),
+    reference: optionalText("Reference", SALE_REFERENCE_MAX),
     /** Start the membership at once when it is paid (a form's checkbox: absent is no). */
     activate: tick,
   })

@@ -20,6 +20,7 @@ import { normalInvoiceNumber } from "../../domain/invoice-number";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { PageInfo } from "../../domain/pagination";
 import { isErasedAddress } from "../../domain/privacy";
+import { ERASED_NO_SALE } from "../../domain/sale-choices";
 import { parseWith } from "../../domain/validation";
 import { jobStatusOf, type JobStatus, type PaymentMethod } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -37,7 +38,7 @@ export const CUSTOMERS_COUNT_LIMIT = 10_000;
 /** The most order matches a partial order number looks through for its customers. */
 const NUMBER_MATCHES = 1_000;
 /** Days given to an erased customer would go to no one (decision 063). */
-export const ERASED_NO_SALE = "This customer's data has been erased: there is nobody to sell to.";
+export { ERASED_NO_SALE };
 export const ERASED_NO_GRANT = "This customer's data has been erased: there is nobody to give days to.";
 /** How many of the customer's mails and log entries the record shows (newest first). */
 export const RECORD_RECENT = 20;

@@ -62,7 +62,10 @@ const mailsTo = async (email: string) =>
   ).rows.map((r) => r.mail as { subject: string; text: string; link?: string });
 
 beforeAll(async () => {
-  app = await startTestApp({ ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "owner-pass-1", TZ: "Europe/London" });
+  app = await startTestApp(
+    { ADMIN_EMAIL: "owner@example.org", ADMIN_PASSWORD: "owner-pass-1", TZ: "Europe/London" },
+    { pages: true },
+  );
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
   admin = await signInAsAdmin(app);
@@ -88,7 +91,7 @@ beforeAll(async () => {
     const [u] = (await app.db.pool.query(`select id from "user" where email = $1`, [`${who}@example.org`])).rows;
     ids[who] = u.id;
   }
-});
+}, 120_000);
 afterAll(() => app?.close());
 
 describe("a sale made by hand", () => {
@@ -282,5 +285,60 @@ describe("who may sell", () => {
       expect((await sell("ada", { settle: "cash" }, { jar })).status).toBe(status);
     expect((await app.db.pool.query("select count(*)::int n from orders")).rows[0].n).toBe(before);
     expect((await sell("ada", { settle: "cash" })).status).toBe(201);
+  });
+});
+
+describe("the sale page of the customer's record", () => {
+  const page = (who: string, jar = admin) => app.request(`/customers/${ids[who]}/sale`, { jar });
+  const post = (who: string, fields: Record<string, string>) =>
+    app.request(`/customers/${ids[who]}/sale`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _form: "sale", packageId: pkg._id, ...fields }).toString(),
+      jar: admin,
+    });
+
+  it("is linked from the record, and starts from the customer's latest order; an Editor is not let in", async () => {
+    const record = await (await app.request(`/customers/${ids.ada}`, { jar: admin })).text();
+    expect(record).toContain(`href="/customers/${ids.ada}/sale"`);
+    const res = await page("ada");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('name="packageId"');
+    expect(html).toContain('value="Ada Byron"');
+    expect(html).toContain("Prices are entered without VAT");
+    expect(html).toContain(`${pkg.packageName} · £${pkg.packagePrice.toFixed(2)}`);
+    const refused = await page("ada", editor);
+    await refused.arrayBuffer();
+    expect(refused.status).not.toBe(200);
+  });
+
+  it("answers a bad form with each field's sentence, and a good one with the sale made and paid", async () => {
+    const address = { customerName: "Ada Byron", customerAddress: "1 Quay Street", customerCountry: "GB" };
+    const bad = await post("ada", { ...address, price: "abc", settle: "cash" });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Enter the price as an amount, such as 49 or 49.50");
+    const before = (await app.db.pool.query("select count(*)::int n from orders where user_id = $1", [ids.ada])).rows[0]
+      .n;
+    const key = randomUUID();
+    const good = await post("ada", {
+      ...address,
+      settle: "bank-transfer",
+      reference: "BACS 9001",
+      activate: "on",
+      idempotencyKey: key,
+    });
+    expect(good.status).toBe(200);
+    expect(await good.text()).toMatch(/Order AN-\d{4}-\d{5} is made and paid: invoice INV-\d{4}-\d{5}\./);
+    const { rows } = await app.db.pool.query(
+      "select payment_method, payment_reference, order_status from orders where user_id = $1 and idempotency_key = $2",
+      [ids.ada, key],
+    );
+    expect(rows).toEqual([
+      { payment_method: "Bank transfer", payment_reference: "BACS 9001", order_status: "Delivered" },
+    ]);
+    expect(
+      (await app.db.pool.query("select count(*)::int n from orders where user_id = $1", [ids.ada])).rows[0].n,
+    ).toBe(before + 1);
   });
 });
