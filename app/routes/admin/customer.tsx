@@ -457,7 +457,10 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
   return (
     <ActionForm handle={form} intent="bank-transfer" className={`${card} space-y-4`} testId="bank-transfer-form">
       <h2 className={h2}>Record a bank transfer</h2>
-      <p className="text-xs text-mist">For a payment received outside PayPal: the order is marked paid.</p>
+      <p className="text-xs text-mist">
+        For a payment received outside PayPal: the order is marked paid. For a sale they did not order themselves, use
+        New sale.
+      </p>
       <SelectField
         label="Order"
         name="orderId"
