@@ -86,7 +86,7 @@ beforeAll(async () => {
     },
     { id: owner.id, email: "owner@example.org" },
   );
-  for (const who of ["ada", "ben", "cleo", "dan", "eve"]) {
+  for (const who of ["ada", "ben", "cleo", "dan", "eve", "fay"]) {
     jars[who] = await signUp(app, `${who}@example.org`, { name: who });
     const [u] = (await app.db.pool.query(`select id from "user" where email = $1`, [`${who}@example.org`])).rows;
     ids[who] = u.id;
@@ -206,6 +206,28 @@ describe("a sale made by hand", () => {
     const other = ((await (await app.request("/api/pricings")).json()) as (typeof pkg)[])[1]!;
     const clash = await sell("dan", { packageId: other._id, settle: "pay-link" }, { key });
     expect(clash.status).toBe(409);
+  });
+
+  it("over the API, takes the buyer's details left out from the customer's latest order", async () => {
+    const bare = (who: string) =>
+      app.request(`/api/customers/${ids[who]}/orders`, {
+        method: "POST",
+        json: { packageId: pkg._id, settle: "pay-link" },
+        jar: admin,
+      });
+    const res = await bare("ben");
+    expect(res.status).toBe(201);
+    const sale = (await res.json()) as Sale;
+    expect(await order(sale.orderId)).toMatchObject({ customer_country: "United Kingdom", tax_rate: 2000 });
+    const [row] = (
+      await app.db.pool.query("select customer_name, customer_address from orders where id = $1", [sale.orderId])
+    ).rows;
+    expect(row).toEqual({ customer_name: address.customerName, customer_address: address.customerAddress });
+    // Fay never ordered: her account's name is taken, her address and country are asked for.
+    const none = await bare("fay");
+    expect(none.status).toBe(400);
+    const fields = ((await none.json()) as { errors: { field: string }[] }).errors.map((e) => e.field);
+    expect(fields.sort()).toEqual(["customerAddress", "customerCountry"]);
   });
 
   it("refuses every bad input with its field and a sentence, making no order", async () => {
