@@ -599,6 +599,8 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         invoiceNumber: order.invoiceNumber,
         amount: order.packagePrice,
         currency: order.currency,
+        /** The VAT within the amount, in cents. */
+        taxCents: order.taxCents,
         membershipValid: iso(order.membershipValid),
       };
     },

@@ -351,7 +351,9 @@ describe("the sale page of the customer's record", () => {
       idempotencyKey: key,
     });
     expect(good.status).toBe(200);
-    expect(await good.text()).toMatch(/Order AN-\d{4}-\d{5} is made and paid: invoice INV-\d{4}-\d{5}\./);
+    expect(await good.text()).toMatch(
+      /Order AN-\d{4}-\d{5} \(£58\.80, VAT £9\.80 included\) is made and paid: invoice INV-\d{4}-\d{5}\./,
+    );
     const { rows } = await app.db.pool.query(
       "select payment_method, payment_reference, order_status from orders where user_id = $1 and idempotency_key = $2",
       [ids.ada, key],

@@ -56,10 +56,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     run: (value) => context.services.customers.sell(params.id, value, viewer, form.get("idempotencyKey")),
     success: (r) => {
       if (!r.created) return `This sale was already made: order ${r.orderNumber}.`;
+      // What it costs, as worked out on the server (the VAT the money settings call for).
+      const total = `${formatMoney(centsOf(r.amount), r.currency)}${r.taxCents ? `, VAT ${formatMoney(r.taxCents, r.currency)} included` : ""}`;
       if (r.paymentStatus !== "Paid")
-        return `Order ${r.orderNumber} is made. They were emailed the link to pay it; it shows as unpaid until they do.`;
+        return `Order ${r.orderNumber} (${total}) is made. They were emailed the link to pay it; it shows as unpaid until they do.`;
       return [
-        `Order ${r.orderNumber} is made and paid${r.invoiceNumber ? `: invoice ${r.invoiceNumber}` : ""}.`,
+        `Order ${r.orderNumber} (${total}) is made and paid${r.invoiceNumber ? `: invoice ${r.invoiceNumber}` : ""}.`,
         r.membershipValid
           ? `The membership runs until ${longDate(r.membershipValid, zone)}.`
           : "The membership starts when the order is set Delivered.",
