@@ -72,6 +72,7 @@ const routes = [
     route("customers.csv", "routes/admin/customers-csv.ts"),
     route("customers/:id", "routes/admin/customer.tsx"),
     route("customers/:id/delete", "routes/admin/customer-delete.tsx"),
+    route("customers/:id/sale", "routes/admin/customer-sale.tsx"),
     route("add-paypal-Email", "routes/admin/paypal-accounts.tsx"),
     route("subscriptions/:id/cancel", "routes/admin/subscription-cancel.tsx"),
     route("paypal-email/:id", "routes/admin/paypal-account.tsx"),

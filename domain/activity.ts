@@ -47,6 +47,10 @@ const OTHER_KINDS: ActivityKind[] = [
       membershipValid: "Membership Valid Until",
       invoiceNumber: "Invoice Number",
       customerDetails: "Customer's name, email and address",
+      // A sale made by hand at another price than the package's (issue 35, part 7).
+      listPrice: "Package price",
+      salePrice: "Price agreed",
+      priceReason: "Why the price differs",
     }),
     recordTitle: (f) => [str(f.customerName), str(f.packageName)].filter(Boolean).join(" · "),
     href: (id) => `/admin/payment-status/${id}`,

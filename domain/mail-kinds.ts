@@ -3,6 +3,7 @@
  * needs. Links are built from ids by compose (server/services/mails.ts), never passed in, so a template cannot point
  * anywhere else than the site.
  */
+import type { Currency } from "./currency";
 
 /** A date as the services have it: a Date, or an ISO string as records carry them. */
 export type MailDate = Date | string;
@@ -24,6 +25,11 @@ export interface SubscriptionFailure extends OrderRef {
 
 export interface MailData {
   orderPlaced: OrderRef & { customerName: string; packageName: string; amount: number };
+  /**
+   * An order the studio made for the customer (issue 35, part 7) and left for them to pay: the link to the pay screen,
+   * the amount in the order's own currency.
+   */
+  payLink: OrderRef & { customerName: string; packageName: string; amount: number; currency: Currency };
   paymentReceived: OrderRef & {
     customerName: string;
     packageName: string;
@@ -148,6 +154,12 @@ export const MAIL_KINDS = {
     label: "Order placed",
     audience: "customer",
     when: "A customer places an order (with a Pay Now link).",
+    canTurnOff: true,
+  },
+  payLink: {
+    label: "Order to pay, made by the studio",
+    audience: "customer",
+    when: "The studio makes an order for a customer and sends them the link to pay it (with a Pay Now link).",
     canTurnOff: true,
   },
   paymentReceived: {

@@ -54,7 +54,11 @@ try {
   const customers = createCustomersService({
     db: database.db,
     pool: database.pool,
-    orders: { grant: async () => ({}) as never, payOutside: async () => ({}) as never },
+    orders: {
+      grant: async () => ({}) as never,
+      payOutside: async () => ({}) as never,
+      sell: async () => ({}) as never,
+    },
     mails: { queue: async () => false },
     now: () => new Date(),
     timeZone: "Europe/London",

@@ -31,6 +31,14 @@ export function sampleData(
       packageName: pkg.name,
       amount: pkg.price,
     },
+    payLink: {
+      orderId: ORDER_ID,
+      orderNumber: ORDER_NUMBER,
+      customerName: "Jane Doe",
+      packageName: pkg.name,
+      amount: pkg.price,
+      currency: "USD",
+    },
     paymentReceived: {
       orderId: ORDER_ID,
       orderNumber: ORDER_NUMBER,

@@ -20,6 +20,7 @@ import { normalInvoiceNumber } from "../../domain/invoice-number";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { PageInfo } from "../../domain/pagination";
 import { isErasedAddress } from "../../domain/privacy";
+import { ERASED_NO_SALE } from "../../domain/sale-choices";
 import { parseWith } from "../../domain/validation";
 import { jobStatusOf, type JobStatus, type PaymentMethod } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -37,6 +38,11 @@ export const CUSTOMERS_COUNT_LIMIT = 10_000;
 /** The most order matches a partial order number looks through for its customers. */
 const NUMBER_MATCHES = 1_000;
 /** Days given to an erased customer would go to no one (decision 063). */
+export { ERASED_NO_SALE };
+
+/** The buyer's details of an order (the order form's fields), which a sale made by hand starts from. */
+const BUYER_FIELDS = ["customerName", "customerAddress", "customerCountry", "customerVatNumber"] as const;
+type BuyerField = (typeof BUYER_FIELDS)[number];
 export const ERASED_NO_GRANT = "This customer's data has been erased: there is nobody to give days to.";
 /** How many of the customer's mails and log entries the record shows (newest first). */
 export const RECORD_RECENT = 20;
@@ -112,7 +118,7 @@ export interface CustomerRecord {
 export interface CustomersDeps {
   db: Db;
   pool: pg.Pool;
-  orders: Pick<OrdersService, "grant" | "payOutside">;
+  orders: Pick<OrdersService, "grant" | "payOutside" | "sell">;
   mails: Pick<MailsService, "queue">;
   now: () => Date;
   timeZone: string;
@@ -289,6 +295,30 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     if (!row)
       throw new AppError(404, "This customer has no such order.", [{ field: "orderId", message: "Unknown order" }]);
     return row;
+  }
+
+  /**
+   * The order form's fields as the customer last gave them (their latest order; the account's name without one): what
+   * a sale made by hand starts with.
+   */
+  async function buyerOf(customer: { id: string; name: string }): Promise<Record<BuyerField, string>> {
+    const [latest] = await db
+      .select({
+        customerName: orders.customerName,
+        customerAddress: orders.customerAddress,
+        customerCountry: orders.customerCountry,
+        customerVatNumber: orders.customerVatNumber,
+      })
+      .from(orders)
+      .where(eq(orders.userId, customer.id))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(1);
+    return {
+      customerName: latest?.customerName ?? customer.name ?? "",
+      customerAddress: latest?.customerAddress ?? "",
+      customerCountry: latest?.customerCountry ?? "",
+      customerVatNumber: latest?.customerVatNumber ?? "",
+    };
   }
 
   return {
@@ -539,6 +569,52 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         orderNumber: r.order.number,
         created: r.created,
         membershipEnds: iso(r.membershipEnds),
+      };
+    },
+
+    /**
+     * A sale made by hand for the customer (orders.sell): paid already (its invoice issued) or left for them to pay with
+     * the link mailed to them. The buyer's details a JSON body leaves out (name, address, country, VAT number) are
+     * those of their latest order, as the page's form starts with them. Not for an erased customer: nobody is left to
+     * sell to.
+     */
+    async sell(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
+      const customer = await customerOf(id);
+      if (isErasedAddress(customer.email)) throw conflict(ERASED_NO_SALE);
+      const body =
+        input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
+      const missing = body ? BUYER_FIELDS.filter((k) => body[k] === undefined) : [];
+      let given = input;
+      if (body && missing.length) {
+        const latest = await buyerOf(customer);
+        given = { ...Object.fromEntries(missing.map((k) => [k, latest[k] || undefined])), ...body };
+      }
+      const { order, created } = await orderCommands.sell(actor, id, given, idempotencyKey);
+      return {
+        orderId: order.id,
+        orderNumber: order.number,
+        created,
+        paymentStatus: order.paymentStatus,
+        orderStatus: order.orderStatus,
+        invoiceNumber: order.invoiceNumber,
+        amount: order.packagePrice,
+        currency: order.currency,
+        /** The VAT within the amount, in cents. */
+        taxCents: order.taxCents,
+        membershipValid: iso(order.membershipValid),
+      };
+    },
+
+    /** What the sale form starts with: the customer, and the buyer's details of their latest order (`buyerOf`). */
+    async saleDefaults(id: string) {
+      const customer = await customerOf(id);
+      const buyer = await buyerOf(customer);
+      return {
+        id: customer.id,
+        name: customerDisplayName({ ...customer, latestOrderName: buyer.customerName || null }),
+        email: shownEmail(customer.email),
+        erased: isErasedAddress(customer.email),
+        ...buyer,
       };
     },
 

@@ -23,6 +23,7 @@ const render = <K extends MailKind>(kind: K, data = samples[kind]) => renderMail
 /** The link each kind is about. */
 const LINKS: Record<MailKind, string> = {
   orderPlaced: `${PUBLIC_URL}/pay-now/${samples.orderPlaced.orderId}`,
+  payLink: `${PUBLIC_URL}/pay-now/${samples.payLink.orderId}`,
   paymentReceived: `${PUBLIC_URL}/dashboard`,
   membershipActive: `${PUBLIC_URL}/dashboard`,
   membershipEndingSoon: `${PUBLIC_URL}/pricing`,

@@ -281,6 +281,13 @@ async function requestFor(
       "": undefined,
       "/membership": { days: 10, reason: "A gift" },
       "/bank-transfer": { orderId: await unpaid(), reference: "BT-1" },
+      "/orders": {
+        packageId: ids.pricing ?? (await order(), ids.pricing!),
+        customerName: "R",
+        customerAddress: "A",
+        customerCountry: "UK",
+        settle: "cash",
+      },
       "/resend-mail": { orderId: await unpaid() },
       "/sign-out": undefined,
       "/note": { note: "Called on Monday" },

@@ -58,6 +58,8 @@ const FIELD_NAMES = [
     ...["currency", "sellerCountry", "vatRegistered", "vatNumber", "pricesIncludeVat", "oss", "customerVatNumber"],
     ...["discountCode", "code", "kind", "value", "validFrom", "validTo", "maxUses", "oncePerCustomer", "packageIds"],
     ...["period", "note", "disabled"],
+    // A sale made by hand (issue 35, part 7).
+    ...["price", "reason", "settle", "reference", "activate"],
   ]),
 ];
 

@@ -154,6 +154,7 @@ export function fromRecords(pool: Pool): Fill {
           `where not exists (select 1 from admin_users a where lower(a.user_email) = lower("user".email))`,
         );
       case "routes/admin/customer-delete.tsx :id":
+      case "routes/admin/customer-sale.tsx :id":
         return first(
           `"user"`,
           `where not exists (select 1 from admin_users a where lower(a.user_email) = lower("user".email))`,

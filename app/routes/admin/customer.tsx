@@ -16,10 +16,11 @@ import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import type { CustomerRecord } from "../../../server/services/customers";
 import type { SubscriptionView } from "../../../server/services/subscriptions";
+import { can } from "../../../domain/capabilities";
 import { AdminHeader } from "./layout";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await requireStaff(request, context, "customers");
+  const viewer = await requireStaff(request, context, "customers");
   const [customer, subscriptions] = await Promise.all([
     context.services.customers.get(params.id),
     context.services.subscriptions.forUser(params.id),
@@ -31,6 +32,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // A one-time key per form shown: the same post sent twice gives one order (a double click, a reload).
     grantKey: crypto.randomUUID(),
     maxDays: MAX_GIVEN_DAYS,
+    // A sale made by hand (issue 35, part 7) makes an order and records its payment: the orders area's.
+    canSell: can(viewer.staffRole, "orders"),
   };
 }
 
@@ -157,7 +160,7 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 type Customer = Route.ComponentProps["loaderData"]["customer"];
 
 export default function CustomerPage({
-  loaderData: { customer: c, subscriptions, grantKey, maxDays },
+  loaderData: { customer: c, subscriptions, grantKey, maxDays, canSell },
 }: Route.ComponentProps) {
   const unpaid = c.orders.filter((o) => o.paymentStatus === "UnPaid");
   return (
@@ -167,9 +170,16 @@ export default function CustomerPage({
         lead={c.name ? c.email : null}
         back={{ to: "/customers", label: "Customers" }}
         actions={
-          <Link to={`/customers/${c.id}/delete`} className="btn-outline px-4 py-2 text-xs">
-            Delete account…
-          </Link>
+          <>
+            {canSell && c.state !== "erased" ? (
+              <Link to={`/customers/${c.id}/sale`} className="btn-dark px-4 py-2 text-xs" data-testid="new-sale">
+                New sale…
+              </Link>
+            ) : null}
+            <Link to={`/customers/${c.id}/delete`} className="btn-outline px-4 py-2 text-xs">
+              Delete account…
+            </Link>
+          </>
         }
       />
       <Summary c={c} />
@@ -447,7 +457,10 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
   return (
     <ActionForm handle={form} intent="bank-transfer" className={`${card} space-y-4`} testId="bank-transfer-form">
       <h2 className={h2}>Record a bank transfer</h2>
-      <p className="text-xs text-mist">For a payment received outside PayPal: the order is marked paid.</p>
+      <p className="text-xs text-mist">
+        For a payment received outside PayPal: the order is marked paid. For a sale they did not order themselves, use
+        New sale.
+      </p>
       <SelectField
         label="Order"
         name="orderId"

@@ -46,6 +46,18 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
     },
     {
       method: "post",
+      path: "/customers/:id/orders",
+      access: "admin",
+      // Making an order and recording its payment: what the order screen's payment status is guarded by.
+      area: "orders",
+      what: "a sale made by hand (issue 35 part 7): packageId, price and reason (another price), customerName, customerAddress, customerCountry, customerVatNumber (each left out: the latest order's), settle (bank-transfer, cash, paypal: paid and invoiced, with reference; pay-link: the link mailed), activate; an Idempotency-Key header gives one order per key",
+      handler: async (req, res, viewer) => {
+        const r = await customers.sell(id(req), req.body, viewer, req.get("idempotency-key"));
+        return { ...added(res, r.orderId), ...r };
+      },
+    },
+    {
+      method: "post",
       path: "/customers/:id/bank-transfer",
       access: "admin",
       area: "customers",

@@ -13,6 +13,7 @@ import {
 import { newsletterConfirm, passwordReset, verifyEmail } from "./links";
 import { staffInvite } from "./staff";
 import { membershipGiven } from "./membership-given";
+import { payLink } from "./pay-link";
 import {
   adminSubscriptionPaymentFailed,
   membershipRenewsSoon,
@@ -25,6 +26,7 @@ import type { Template } from "./types";
 /** One template per kind: the compiler refuses a kind without one. */
 export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   orderPlaced,
+  payLink,
   paymentReceived,
   membershipActive,
   membershipEndingSoon,

@@ -13,12 +13,10 @@ import {
 import { formatOrderNumber, orderNumberScope } from "../../../domain/order-number";
 import { renewalPrice } from "../../../domain/subscription-price";
 import { centsOf, centsToDecimal } from "../../../domain/currency";
-import { countryCodeOf, countryName } from "../../../domain/countries";
-import { DEFAULT_MONEY_SETTINGS, taxSellerOf, type MoneySettings } from "../../../domain/money-settings";
-import { orderPrice, renewalTax } from "../../../domain/order-price";
-import { InvalidVatNumberError, VatSettingsError, type Tax } from "../../../domain/tax";
-import { checkVatNumber } from "../../../domain/vat-number";
-import { MissingVatRateError } from "../../../domain/vat-rates";
+import { DEFAULT_MONEY_SETTINGS } from "../../../domain/money-settings";
+import { renewalTax } from "../../../domain/order-price";
+import type { Tax } from "../../../domain/tax";
+import { priceReasonProblem, salePayment, saleSchema } from "../../../domain/sales";
 import { formatInvoiceNumber, invoiceNumberScope, takesInvoiceNumber } from "../../../domain/invoice-number";
 import { parseWith, type ParseResult } from "../../../domain/validation";
 import type { Db } from "../../db/client";
@@ -35,6 +33,7 @@ import type { CreditNotesService } from "../credit-notes";
 import type { MailsService } from "../mails";
 import type { SettingsService } from "../settings";
 import type { DiscountsService } from "../discounts";
+import { priceOf } from "./price";
 import { toOrderRecord, type OrderRecord, type OrderRow } from "./record";
 
 /** The package name of days given to a customer who never had a membership (an extension keeps its package's). */
@@ -113,45 +112,6 @@ const taxColumns = (tax: Tax) => ({
   taxTreatment: tax.treatment,
   taxNote: tax.note,
 });
-
-/**
- * An order's price and VAT as it is placed (decision 072), with the buyer's country as the order keeps it (the list's
- * name for a code or a name it knows; else as typed, taxed where the seller is) and their VAT number as checked: a 400
- * naming the expected form when it is not one of the buyer's country; a 503 when the settings cannot tax the sale.
- */
-function priceOf(
-  money: MoneySettings,
-  fields: { customerCountry: string; customerVatNumber: string | null },
-  listPrice: number,
-  discountedPrice: number | null,
-  day: string,
-) {
-  const code = countryCodeOf(fields.customerCountry);
-  const country = (code && countryName(code)) || fields.customerCountry;
-  let vatNumber: string | null = null;
-  if (fields.customerVatNumber) {
-    const checked = checkVatNumber(code ?? "", fields.customerVatNumber);
-    if (!checked.ok) throw badRequest([{ field: "customerVatNumber", message: checked.message }]);
-    vatNumber = checked.normalized;
-  }
-  try {
-    const price = orderPrice({
-      seller: taxSellerOf(money),
-      currency: money.currency,
-      buyer: { country: code ?? "", vatNumber },
-      listPrice,
-      discountedPrice,
-      day,
-    });
-    return { price, vatNumber, country, code };
-  } catch (error) {
-    if (error instanceof InvalidVatNumberError)
-      throw badRequest([{ field: "customerVatNumber", message: error.message }]);
-    if (error instanceof VatSettingsError || error instanceof MissingVatRateError)
-      throw new AppError(503, `Orders can’t be placed just now: ${error.message}`);
-    throw error;
-  }
-}
 
 export function createOrderCommands({
   db,
@@ -661,6 +621,112 @@ export function createOrderCommands({
             jobKey("order", order.id, "given"),
           );
         return { order, created: true, membershipEnds };
+      });
+    },
+
+    /**
+     * A sale made by hand (issue 35, part 7): staff make an order for the customer `userId` from their record, for a
+     * package at its price or at another price with the reason why (kept in the order's activity), priced and taxed by
+     * the path of the customer's own orders (`priceOf`: the typed price stands where the package's would). The order
+     * is UnPaid and Pending, numbered, placed for the customer with the staff member as the actor; then, in the same
+     * transaction, either its payment is recorded by the event every payment goes through (`applyTx`: Paid, the
+     * invoice numbered, the receipt mailed; Delivered too with `activate`), or the customer is mailed the link to pay
+     * it, once per order. With a one-time key the same key gives one order, however often it is sent.
+     */
+    async sell(
+      actor: Actor,
+      userId: string,
+      input: unknown,
+      idempotencyKey?: unknown,
+    ): Promise<{ order: OrderRow; created: boolean }> {
+      const parsed = parseWith(saleSchema, input ?? {});
+      if (!parsed.ok) throw badRequest(parsed.errors);
+      const { packageId, price: typedPrice, reason, settle, reference, activate, ...fields } = parsed.data;
+      const key = idempotencyKeyOf(idempotencyKey);
+      const pkg = await content.get("pricing", packageId).catch(() => {
+        throw badRequest([
+          { field: "packageId", message: "This package does not exist (any more): choose one of the list" },
+        ]);
+      });
+      const listPrice = String(pkg.packagePrice);
+      const price = typedPrice ?? listPrice;
+      const problem = priceReasonProblem(centsOf(listPrice), centsOf(price), reason);
+      if (problem) throw badRequest([{ field: "reason", message: problem }]);
+      return audited(db, actor, "order", async (tx, audit) => {
+        await lockCustomer(tx, userId);
+        const [customer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
+        if (!customer) throw notFound("Customer not found");
+        if (key) {
+          const [existing] = await tx
+            .select()
+            .from(orders)
+            .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+          if (existing) {
+            if (existing.packageId !== pkg._id)
+              throw new AppError(409, "This idempotency key already made an order for another package.", [
+                { field: "idempotencyKey", message: "Already used for another order" },
+              ]);
+            return { order: existing, created: false };
+          }
+        }
+        const t = now();
+        const money = (await settings?.readTx(tx, "money")) ?? DEFAULT_MONEY_SETTINGS;
+        const priced = priceOf(money, fields, price, null, dayKey(t, timeZone));
+        const [row] = await tx
+          .insert(orders)
+          .values({
+            number: await nextNumber(tx, t, orderNumberScope, formatOrderNumber),
+            userId,
+            packageId: pkg._id,
+            packageName: String(pkg.packageName),
+            packagePrice: toAmount(priced.price.grossCents),
+            packageValidity: Number(pkg.packageValidity),
+            customerEmail: customer.email,
+            ...fields,
+            customerCountry: priced.country,
+            customerCountryCode: priced.code,
+            ...taxColumns(priced.price.tax),
+            customerVatNumber: priced.vatNumber,
+            paymentStatus: "UnPaid",
+            orderStatus: "Pending",
+            orderDate: usDate(t, timeZone),
+            idempotencyKey: key,
+            createdAt: t,
+            updatedAt: t,
+          })
+          .returning();
+        const order = row!;
+        await audit.created(order.id, {
+          number: order.number,
+          packageName: order.packageName,
+          packagePrice: order.packagePrice,
+          ...(typedPrice !== null && centsOf(typedPrice) !== centsOf(listPrice)
+            ? { listPrice: Number(listPrice), salePrice: Number(typedPrice), priceReason: reason }
+            : {}),
+          ...(order.taxCents ? { currency: order.currency, taxCents: order.taxCents, taxRate: order.taxRate } : {}),
+          ...audited_(order),
+        });
+        const payment = salePayment(settle, reference);
+        if (payment)
+          return applyTx(tx, audit, order, { type: "pay", at: t, ...payment, deliver: activate }).then((r) => ({
+            order: r.order,
+            created: true,
+          }));
+        await mails.queue(
+          tx,
+          "payLink",
+          {
+            orderId: order.id,
+            orderNumber: order.number,
+            customerName: order.customerName,
+            packageName: order.packageName,
+            amount: order.packagePrice,
+            currency: order.currency,
+          },
+          order.customerEmail,
+          jobKey("order", order.id, "pay-link"),
+        );
+        return { order, created: true };
       });
     },
 
