@@ -13,6 +13,8 @@ export interface OrderRef {
   orderId: string;
   /** AN-2026-00123 (domain/order-number.ts): the same in every mail, page and CSV. */
   orderNumber: string;
+  /** The order's currency (issue 35): its amounts are printed in it; a mail queued before it existed is in USD. */
+  currency?: Currency;
 }
 
 /** A subscription's payment PayPal could not take: the subscribed order and who it is for. */
@@ -45,7 +47,13 @@ export interface MailData {
   membershipActive: OrderRef & { customerName: string; packageName: string; expiresAt: MailDate };
   membershipEndingSoon: { customerName: string; packageName: string; expiresAt: MailDate };
   /** A membership a PayPal subscription renews (decision 046): when PayPal takes the next payment, and how much. */
-  membershipRenewsSoon: { customerName: string; packageName: string; renewsAt: MailDate; amount: number };
+  membershipRenewsSoon: {
+    customerName: string;
+    packageName: string;
+    renewsAt: MailDate;
+    amount: number;
+    currency?: Currency;
+  };
   /** Days the agency gave (a zero-price order): how many, and the membership's end now. */
   membershipGiven: OrderRef & { customerName: string; days: number; expiresAt: MailDate };
   membershipEnded: { customerName: string; packageName: string; endedAt: MailDate };

@@ -658,7 +658,7 @@ export const paymentRefunds = pgTable(
 );
 
 /**
- * Credit notes (issue 35 part 5, decision 072): `CN-2026-00001`, gap-free per year like invoices, each correcting one
+ * Credit notes (issue 35 part 5, decision 073): `CN-2026-00001`, gap-free per year like invoices, each correcting one
  * invoiced order by the money returned: issued in the transaction that records a refund (server/services/payments/
  * refunds.ts, one per refund row), or by a payment set to Refunded by hand for what no credit note yet covers. The
  * amounts are in the order's currency, the VAT part at the order's rate; kept through erasure as invoices are. Written

@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/currency";
 import { sql } from "drizzle-orm";
 import { DAY_MS } from "../../domain/membership";
 import { renewalOf, type Renewal } from "../../domain/subscription-renewal";
@@ -34,6 +35,8 @@ type Candidate = {
   customer_email: string;
   customer_name: string;
   package_name: string;
+  /** The latest order's currency: a renewal reminder prints its amount in it (issue 35). */
+  currency: Currency;
   membership_valid: Date;
 };
 
@@ -54,7 +57,7 @@ export function candidatesSql(kind: Reminder, from: Date, to: Date) {
       where s.user_id = o.user_id and s.status = 'active' and first.payment_status = 'Paid')`
       : sql``;
   return sql`
-  select distinct on (o.user_id) o.user_id, o.customer_email, o.customer_name, o.package_name, o.membership_valid
+  select distinct on (o.user_id) o.user_id, o.customer_email, o.customer_name, o.package_name, o.currency, o.membership_valid
   from orders o
   where o.payment_status = 'Paid' and o.order_status = 'Delivered'
     and o.membership_valid > ${from.toISOString()}::timestamptz
@@ -115,7 +118,13 @@ export function createMembershipReminders(deps: {
       const key = jobKey("membership", c.user_id, kind, String(c.membership_valid.getTime()));
       const base = { customerName: c.customer_name, packageName: c.package_name };
       if (kind === "membershipRenewsSoon" && renewal)
-        return mails.queue(tx, kind, { ...base, renewsAt: renewal.at, amount: renewal.amount }, c.customer_email, key);
+        return mails.queue(
+          tx,
+          kind,
+          { ...base, renewsAt: renewal.at, amount: renewal.amount, currency: c.currency },
+          c.customer_email,
+          key,
+        );
       return kind === "membershipEnded"
         ? mails.queue(tx, kind, { ...base, endedAt: c.membership_valid }, c.customer_email, key)
         : mails.queue(tx, "membershipEndingSoon", { ...base, expiresAt: c.membership_valid }, c.customer_email, key);

@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/currency";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import {
   nextPaymentDate,
@@ -35,6 +36,8 @@ export interface SubscribedOrder {
   customerEmail: string;
   packageName: string;
   packagePrice: number;
+  /** The order's currency (issue 35): the failure mails print its amount in it. */
+  currency: Currency;
 }
 
 /** A subscription as the customer's and the studio's screens show it. */
@@ -248,6 +251,7 @@ export function createSubscriptionsService(deps: {
           const data = {
             orderId: order.id,
             orderNumber: order.number,
+            currency: order.currency,
             customerName: order.customerName,
             customerEmail: order.customerEmail,
             packageName: order.packageName,

@@ -18,6 +18,8 @@ import type { CustomerRecord } from "../../../server/services/customers";
 import type { SubscriptionView } from "../../../server/services/subscriptions";
 import { can } from "../../../domain/capabilities";
 import { AdminHeader } from "./layout";
+import { CURRENCY_SYMBOL } from "../../../domain/currency";
+import { useCurrency } from "../../lib/money";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "customers");
@@ -206,6 +208,7 @@ const card = "rounded-2xl bg-white p-6 ring-1 ring-linen";
 const h2 = "font-serif text-lg text-forest";
 
 function Summary({ c }: { c: Customer }) {
+  const currency = useCurrency();
   const facts: [string, React.ReactNode][] = [
     [
       "Membership",
@@ -213,7 +216,7 @@ function Summary({ c }: { c: Customer }) {
         <Badge tone={c.badge.tone}>{c.badge.label}</Badge> <span data-testid="customer-membership">{c.membership}</span>
       </>,
     ],
-    ["Total spent", `$${c.totalSpent}`],
+    ["Total spent", `${CURRENCY_SYMBOL[currency]}${c.totalSpent}`],
     ["Orders", String(c.orders.length)],
     ["Joined", c.joinedAt],
     ["Email", c.email === null ? "—" : c.emailVerified ? "Confirmed" : "Not confirmed yet"],
@@ -283,6 +286,7 @@ function Subscriptions({ subscriptions }: { subscriptions: Route.ComponentProps[
 }
 
 function Orders({ c }: { c: Customer }) {
+  const currency = useCurrency();
   return (
     <section className={card} aria-labelledby="orders-title" data-testid="customer-orders">
       <h2 id="orders-title" className={h2}>
@@ -300,7 +304,8 @@ function Orders({ c }: { c: Customer }) {
                 </Link>{" "}
                 <span className="text-mist">· {o.createdAt}</span>
                 <p>
-                  {o.packageName} · ${o.packagePrice} · {o.packageValidity} days
+                  {o.packageName} · {CURRENCY_SYMBOL[currency]}
+                  {o.packagePrice} · {o.packageValidity} days
                 </p>
                 <p className="mt-1 flex flex-wrap items-center gap-2">
                   <Badge tone={o.paymentTone}>{o.paymentStatus}</Badge>
@@ -453,6 +458,7 @@ function GrantForm({ grantKey, maxDays }: { grantKey: string; maxDays: number })
 }
 
 function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
+  const currency = useCurrency();
   const form = useActionForm({ id: "bank-transfer" });
   return (
     <ActionForm handle={form} intent="bank-transfer" className={`${card} space-y-4`} testId="bank-transfer-form">
@@ -466,7 +472,7 @@ function BankTransferForm({ orders }: { orders: Customer["orders"] }) {
         name="orderId"
         options={orders.map((o) => ({
           value: o.id,
-          label: `${o.number} · ${o.packageName} · $${o.packagePrice}`,
+          label: `${o.number} · ${o.packageName} · ${CURRENCY_SYMBOL[currency]}${o.packagePrice}`,
         }))}
         placeholder="Choose the order"
         defaultValue={orders.length === 1 ? orders[0]!.id : undefined}

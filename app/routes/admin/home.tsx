@@ -4,7 +4,7 @@ import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataT
 import { SalesChart } from "../../components/SalesChart";
 import { DASHBOARD_CARDS } from "../../content/admin-screens";
 import { requireStaffHome } from "../../lib/guards.server";
-import { money } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import { AdminHeader } from "./layout";
 
 /** Page sizes of spec 2, section 9. */
@@ -28,6 +28,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Admin" }, { name: "robo
 export default function AdminHome({
   loaderData: { totalSales, orders, subscribers, sales, cards },
 }: Route.ComponentProps) {
+  const currency = useCurrency();
   return (
     <>
       <AdminHeader
@@ -42,7 +43,7 @@ export default function AdminHome({
         <div className="rounded-2xl bg-forest p-6 text-white sm:col-span-2 xl:col-span-1">
           <p className="text-sm text-white/70">Paid orders</p>
           <p className="mt-1 font-serif text-3xl text-brass" data-testid="total-sales">
-            Total Sales: ${money(totalSales)}
+            Total Sales: {moneyIn(totalSales, currency)}
           </p>
         </div>
         {cards.map((c) => (
@@ -73,7 +74,7 @@ export default function AdminHome({
             { header: "Order Date", cell: (o) => o.orderDate },
             { header: "Customer Name", typed: true, cell: (o) => o.customerName },
             { header: "Customer Email", typed: true, cell: (o) => o.customerEmail },
-            { header: "Price", cell: (o) => `$${money(o.packagePrice)}` },
+            { header: "Price", cell: (o) => moneyIn(o.packagePrice, o.currency) },
             { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
             {
               header: "Payment Status",

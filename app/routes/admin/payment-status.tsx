@@ -13,11 +13,15 @@ import { isAppError, AppError } from "../../../server/lib/errors";
 import { refundFormSchema } from "../../../server/services/payments/refunds";
 import { REFUND_IN_DASHBOARD } from "../../../domain/refunds";
 import { dateTime, longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
 import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { AdminHeader } from "./layout";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
+import { CURRENCY_SYMBOL, type Currency } from "../../../domain/currency";
+import { moneyIn } from "../../lib/money";
+
+/** "$", "£" or "€": the order's currency's symbol before an amount of its refund panel. */
+const symbolOf = (currency: Currency) => CURRENCY_SYMBOL[currency];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "orders");
@@ -98,10 +102,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       },
       success: (r) =>
         r.status === "pending"
-          ? `PayPal is processing the refund of $${r.amount}: it shows as pending until PayPal completes it.`
+          ? `PayPal is processing the refund of ${symbolOf(r.currency)}${r.amount}: it shows as pending until PayPal completes it.`
           : r.kind === "whole"
-            ? `$${r.amount} was refunded through PayPal: the payment is refunded in full, the order is Refunded and its membership days are removed.`
-            : `$${r.amount} was refunded through PayPal. The order stays Paid and keeps its membership days.`,
+            ? `${symbolOf(r.currency)}${r.amount} was refunded through PayPal: the payment is refunded in full, the order is Refunded and its membership days are removed.`
+            : `${symbolOf(r.currency)}${r.amount} was refunded through PayPal. The order stays Paid and keeps its membership days.`,
       reset: true,
     });
   }
@@ -131,7 +135,10 @@ export default function PaymentStatus({
     ["Order Date", order.orderDate],
     ["Customer", order.customerEmail ? `${order.customerName} (${order.customerEmail})` : order.customerName],
     ["Address", `${order.customerAddress}, ${order.customerCountry}`],
-    ["Package", `${order.packageName} · $${money(order.packagePrice)} · ${order.packageValidity} days`],
+    [
+      "Package",
+      `${order.packageName} · ${moneyIn(order.packagePrice, order.currency)} · ${order.packageValidity} days`,
+    ],
     ["Payment Status", <Badge tone={paymentTone(order.paymentStatus)}>{order.paymentStatus}</Badge>],
     ["Order Status", <Badge tone={orderTone(order.orderStatus)}>{order.orderStatus}</Badge>],
     ["Membership Valid Until", order.membershipValid ? longDate(order.membershipValid, timeZone) : "Not Set"],
@@ -348,7 +355,9 @@ function RefundPanel({
       </h2>
       {panel.rail === "checkout" ? (
         <p className="mt-1 text-sm text-mist" data-testid="refund-summary">
-          Refunded so far: ${panel.refunded}. Left to refund: ${panel.remaining}.
+          Refunded so far: {symbolOf(panel.currency)}
+          {panel.refunded}. Left to refund: {symbolOf(panel.currency)}
+          {panel.remaining}.
         </p>
       ) : null}
       {panel.refunds.length ? (
@@ -366,7 +375,8 @@ function RefundPanel({
               {panel.refunds.map((r) => (
                 <tr key={r.id} className="border-t border-linen align-top">
                   <td className="py-2 pr-4 font-semibold">
-                    ${r.amount}
+                    {symbolOf(panel.currency)}
+                    {r.amount}
                     {r.reason ? <span className="block text-xs font-normal text-mist">{r.reason}</span> : null}
                   </td>
                   <td className="py-2 pr-4">{dateTime(r.at, timeZone)}</td>
@@ -408,7 +418,7 @@ function RefundPanel({
           className="mt-4 grid gap-4 md:grid-cols-2"
         >
           <TextField
-            label="Amount in USD"
+            label={`Amount in ${panel.currency}`}
             name="amount"
             inputMode="decimal"
             autoComplete="off"

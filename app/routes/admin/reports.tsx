@@ -6,7 +6,8 @@ import { FormAlert } from "../../components/FormAlert";
 import { TextField } from "../../components/forms";
 import { ViewTabs } from "../../components/admin/ViewTabs";
 import { requireStaff } from "../../lib/guards.server";
-import { count, money } from "../../../domain/format";
+import { count } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import {
   bucketLabel,
   PERIOD_PRESETS,
@@ -38,7 +39,6 @@ export const meta: Route.MetaFunction = () => [{ title: "Reports" }, { name: "ro
 const periodQuery = (p: Period) =>
   p.preset ? `period=${p.preset}` : `from=${encodeURIComponent(p.from)}&to=${encodeURIComponent(p.to)}`;
 
-const dollars = (n: number) => `$${money(n)}`;
 const percent = (r: number | null) => (r === null ? "—" : `${(r * 100).toFixed(1)}%`);
 
 export default function ReportsPage({ loaderData: { reports, errors, input } }: Route.ComponentProps) {
@@ -113,6 +113,9 @@ export default function ReportsPage({ loaderData: { reports, errors, input } }: 
 }
 
 function ReportSections({ reports }: { reports: Reports }) {
+  // Amounts in the site's currency (every order's: it cannot change once orders exist, decision 072).
+  const currency = useCurrency();
+  const dollars = (n: number) => moneyIn(n, currency);
   const { period, rows, months, totals } = reports;
   const labels = rows.map((r) => bucketLabel(r.key, period.unit, "axis"));
   const query = periodQuery(period);

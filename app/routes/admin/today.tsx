@@ -4,7 +4,8 @@ import { TodayTile } from "../../components/back-office/TodayTile";
 import { requireStaffHome } from "../../lib/guards.server";
 import { filtersHref } from "../../../domain/order-filter-keys";
 import { formatDate, longDate } from "../../../domain/dates";
-import { count, money } from "../../../domain/format";
+import { count } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import { AdminHeader } from "./layout";
 
 /** The customers list's "ending soon" view (app/routes/admin/customers.tsx, domain/customers.ts STATE_FILTERS). */
@@ -28,6 +29,7 @@ const shown = (c: { total: number; capped: boolean }) => `${count(c.total)}${c.c
  */
 export default function Today({ loaderData: data }: Route.ComponentProps) {
   const { toDeliver, unread, endingSoon, failedJobs, sales, timeZone } = data;
+  const currency = useCurrency();
   const todayOnly = { payment: "Paid", from: data.day, to: data.day } as const;
   const thisMonth = { payment: "Paid", from: data.monthStart, to: data.day } as const;
   return (
@@ -86,7 +88,7 @@ export default function Today({ loaderData: data }: Route.ComponentProps) {
           <div className="mt-4 grid gap-4 sm:grid-cols-2" data-testid="today-sales">
             <TodayTile
               testId="today-sales-day"
-              figure={`$${money(sales.today)}`}
+              figure={moneyIn(sales.today, currency)}
               label="Received today"
               note={`${count(sales.paidToday)} ${sales.paidToday === 1 ? "payment" : "payments"} on ${longDate(data.now, timeZone)}.${
                 sales.givenToday
@@ -98,7 +100,7 @@ export default function Today({ loaderData: data }: Route.ComponentProps) {
             />
             <TodayTile
               testId="today-sales-month"
-              figure={`$${money(sales.month)}`}
+              figure={moneyIn(sales.month, currency)}
               label="Received this month"
               note={`Since ${longDate(`${data.monthStart}T12:00:00Z`, "UTC")}.`}
               to={filtersHref("/total-orders", thisMonth)}

@@ -8,6 +8,8 @@ import { attempt, requireUser } from "../../lib/guards.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 import { longDate } from "../../../domain/dates";
 import { money } from "../../../domain/format";
+import { CURRENCY_SYMBOL } from "../../../domain/currency";
+import { moneyIn, useCurrency } from "../../lib/money";
 import { GIVEN_TEXTS, WAITING_TEXTS, type RowAction } from "../../../domain/membership";
 import { renewalOf } from "../../../domain/subscription-renewal";
 import { customerOrders } from "./orders.server";
@@ -92,6 +94,7 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone:
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { viewer, membership, catalogue, totalSpent, orders, timeZone, renewal } = loaderData;
   const resend = useActionForm({ id: "resend", feedback: "inline" });
+  const currency = useCurrency();
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
@@ -149,7 +152,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <p className="font-serif text-3xl text-brass">{membership.daysLeft} days left</p>
                   <p className="text-sm text-white/75" data-testid="membership-end">
                     {renewal
-                      ? `Renews automatically on ${longDate(renewal.at, timeZone)}, $${money(renewal.amount)}`
+                      ? `Renews automatically on ${longDate(renewal.at, timeZone)}, ${moneyIn(renewal.amount, currency)}`
                       : `Ends on ${longDate(membership.expiresAt, timeZone)}`}
                   </p>
                   {renewal ? (
@@ -214,7 +217,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <div className="mt-10">
           <DataTable
             testId="dashboard-orders"
-            caption={<span data-testid="total-spent">My Orders (Total Spent $ {money(totalSpent)} USD)</span>}
+            caption={
+              <span data-testid="total-spent">
+                My Orders (Total Spent {CURRENCY_SYMBOL[currency]} {money(totalSpent)} {currency})
+              </span>
+            }
             columns={[
               {
                 header: "Order #",

@@ -9,9 +9,10 @@ import { requireUser } from "../../lib/guards.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 import { conflict, isAppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import { GIVEN_TEXTS, WAITING_TEXTS } from "../../../domain/membership";
 import { customerOrders } from "./orders.server";
+import { orderAmount } from "../../components/TaxLines";
 
 /**
  * Sent as a plain page (decision 057): the cancel confirmation is a page of its own and its form a plain post, so
@@ -44,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         orderNumber: toCancel.orderNumber,
         packageName: toCancel.packageName,
         packagePrice: toCancel.packagePrice,
+        currency: toCancel.currency,
         paymentStatus: toCancel.paymentStatus,
       }
     : null;
@@ -106,8 +108,8 @@ function CancelPanel({ order }: { order: CancelTarget }) {
         <>
           <h2 className="font-serif text-xl text-forest">Cancel this order?</h2>
           <p className="mt-2 text-sm text-ink">
-            <span className="font-mono text-xs break-all">{order.orderNumber}</span> · {order.packageName} · $
-            {money(order.packagePrice)} USD
+            <span className="font-mono text-xs break-all">{order.orderNumber}</span> · {order.packageName} ·{" "}
+            {orderAmount(order.packagePrice, order.currency)}
           </p>
           <p className="mt-2 text-sm text-mist">
             Nothing has been paid for it. A cancelled order cannot be paid; you can place a new one at any time.
@@ -140,6 +142,7 @@ function CancelPanel({ order }: { order: CancelTarget }) {
 export default function MyOrders({
   loaderData: { orders, unpaid, totalSpent, cancel, timeZone },
 }: Route.ComponentProps) {
+  const currency = useCurrency();
   const card = "rounded-2xl bg-white p-6 ring-1 ring-linen transition-shadow hover:shadow-md";
   return (
     <section className="bg-sand/60">
@@ -156,7 +159,7 @@ export default function MyOrders({
           </Link>
           <Link to="/" className={card} data-testid="total-spent-card">
             <p className="text-sm text-mist">Total Spent</p>
-            <p className="mt-1 font-serif text-3xl text-forest">${money(totalSpent)}</p>
+            <p className="mt-1 font-serif text-3xl text-forest">{moneyIn(totalSpent, currency)}</p>
           </Link>
           <Link to="/contact" className={card}>
             <p className="text-sm text-mist">Support</p>
@@ -171,8 +174,8 @@ export default function MyOrders({
               {unpaid.map((o) => (
                 <li key={o._id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                   <span>
-                    <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} · $
-                    {money(o.packagePrice)} · {o.orderDate}
+                    <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} ·{" "}
+                    {moneyIn(o.packagePrice, o.currency)} · {o.orderDate}
                   </span>
                   <span className="flex items-center gap-4">
                     <CancelLink id={o._id} orderNumber={o.orderNumber} />
@@ -206,7 +209,7 @@ export default function MyOrders({
                       <span className="sr-only">{GIVEN_TEXTS.amount}</span>
                     </span>
                   ) : (
-                    <span className="whitespace-nowrap">${money(o.packagePrice)}</span>
+                    <span className="whitespace-nowrap">{moneyIn(o.packagePrice, o.currency)}</span>
                   ),
               },
               { header: "Your Name", typed: true, cell: (o) => o.customerName },

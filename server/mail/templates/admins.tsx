@@ -1,9 +1,10 @@
+import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
 import { dateTime } from "../../../domain/dates";
-import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Quote } from "./Layout";
 import type { Template } from "./types";
 
-const usd = (amount: number) => `$${money(amount)} USD`;
+/** "$49.00 USD", in the order's currency ("£58.80 GBP"). */
+const usd = (amount: number, currency: Currency = "USD") => amountWithCode(centsOf(amount), currency);
 const why = "You receive this email because you are an administrator of the site.";
 
 export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand, url }) => {
@@ -24,7 +25,7 @@ export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand,
             ["Order", d.orderNumber],
             ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
             ["PayPal transaction", d.txnId ?? "None"],
           ]}
         />
@@ -38,7 +39,7 @@ export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand,
 export const adminPaymentNotApplied: Template<"adminPaymentNotApplied"> = (d, { brand, url }) => {
   const link = url(`/admin/payment-status/${d.orderId}`);
   return {
-    subject: `Payment not applied, to refund: ${usd(d.amount)} for ${d.orderNumber}`,
+    subject: `Payment not applied, to refund: ${usd(d.amount, d.currency)} for ${d.orderNumber}`,
     link,
     body: (
       <Layout
@@ -53,7 +54,7 @@ export const adminPaymentNotApplied: Template<"adminPaymentNotApplied"> = (d, { 
             ["Order", d.orderNumber],
             ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
             ["PayPal transaction", d.txnId],
           ]}
         />

@@ -1,22 +1,23 @@
+import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
 import { longDate } from "../../../domain/dates";
 import { WAITING_TEXTS } from "../../../domain/membership";
-import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, Link, LOOK, P, Small } from "./Layout";
 import type { Template } from "./types";
 
-const usd = (amount: number) => `$${money(amount)} USD`;
+/** "$49.00 USD", in the order's currency ("£58.80 GBP"). */
+const usd = (amount: number, currency: Currency = "USD") => amountWithCode(centsOf(amount), currency);
 const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
 const why = "You receive this email because you have an account on our site.";
 
 export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
   const link = url(`/pay-now/${d.orderId}`);
   return {
-    subject: `Your order for ${d.packageName}: ${usd(d.amount)}`,
+    subject: `Your order for ${d.packageName}: ${usd(d.amount, d.currency)}`,
     link,
     body: (
       <Layout
         brand={brand}
-        preview={`Pay ${usd(d.amount)} to start your ${d.packageName} membership.`}
+        preview={`Pay ${usd(d.amount, d.currency)} to start your ${d.packageName} membership.`}
         heading="Thank you for your order"
         footnote={why}
       >
@@ -26,7 +27,7 @@ export const orderPlaced: Template<"orderPlaced"> = (d, { brand, url }) => {
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
           ]}
         />
         <Cta href={link}>Pay Now</Cta>
@@ -41,7 +42,7 @@ export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, ti
   // Its invoice (decision 038): linked, behind sign-in, rather than attached.
   const invoice = d.invoiceNumber ? url(`/invoice/${encodeURIComponent(d.orderNumber)}`) : null;
   return {
-    subject: `Payment received: ${usd(d.amount)} for ${d.packageName}`,
+    subject: `Payment received: ${usd(d.amount, d.currency)} for ${d.packageName}`,
     link,
     body: (
       <Layout brand={brand} preview={`Your receipt for ${d.packageName}.`} heading="Payment received" footnote={why}>
@@ -52,7 +53,7 @@ export const paymentReceived: Template<"paymentReceived"> = (d, { brand, url, ti
             ["Order", d.orderNumber],
             ...(d.invoiceNumber ? [["Invoice", d.invoiceNumber] as [string, string]] : []),
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
             ["Date", longDate(d.paidAt, timeZone)],
             ["PayPal transaction", d.txnId ?? "Recorded by the studio"],
           ]}
@@ -164,7 +165,7 @@ export const orderCancelled: Template<"orderCancelled"> = (d, { brand, url }) =>
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
           ]}
         />
         <P>Whenever you are ready, you can choose a package again.</P>
@@ -194,7 +195,7 @@ export const paymentRefunded: Template<"paymentRefunded"> = (d, { brand, url, ti
             ["Order", d.orderNumber],
             ["Package", d.packageName],
             ...(d.creditNoteNumber ? [["Credit note", d.creditNoteNumber] as [string, string]] : []),
-            ["Amount refunded", usd(d.amount)],
+            ["Amount refunded", usd(d.amount, d.currency)],
             ["Membership", until ? `Valid until ${until}` : "No active membership"],
           ]}
         />
@@ -223,27 +224,27 @@ function CreditNoteLink({ number, url }: { number?: string | null; url: (path: s
 export const paymentPartlyRefunded: Template<"paymentPartlyRefunded"> = (d, { brand, url }) => {
   const link = url("/dashboard");
   return {
-    subject: `${usd(d.amount)} of your payment for ${d.packageName} was refunded`,
+    subject: `${usd(d.amount, d.currency)} of your payment for ${d.packageName} was refunded`,
     link,
     body: (
       <Layout
         brand={brand}
-        preview={`${usd(d.amount)} is on its way back to you. Your membership days stay as they are.`}
+        preview={`${usd(d.amount, d.currency)} is on its way back to you. Your membership days stay as they are.`}
         heading="Part of your payment was refunded"
         footnote={why}
       >
         <P>{hello(d.customerName)}</P>
         <P>
-          We refunded {usd(d.amount)} of your payment through PayPal. Your order stays paid and your membership days
-          stay as they are.
+          We refunded {usd(d.amount, d.currency)} of your payment through PayPal. Your order stays paid and your
+          membership days stay as they are.
         </P>
         <Facts
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
             ...(d.creditNoteNumber ? [["Credit note", d.creditNoteNumber] as [string, string]] : []),
-            ["Amount refunded", usd(d.amount)],
-            ["Refunded so far", `${usd(d.refundedSoFar)} of ${usd(d.price)}`],
+            ["Amount refunded", usd(d.amount, d.currency)],
+            ["Refunded so far", `${usd(d.refundedSoFar, d.currency)} of ${usd(d.price, d.currency)}`],
           ]}
         />
         {d.note ? <P>{d.note}</P> : null}

@@ -1,9 +1,10 @@
+import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
 import { Cta, Facts, Layout, P, Small } from "./Layout";
 import type { Template } from "./types";
 
-const usd = (amount: number) => `$${money(amount)} USD`;
+/** "$49.00 USD", in the order's currency ("£58.80 GBP"). */
+const usd = (amount: number, currency: Currency = "USD") => amountWithCode(centsOf(amount), currency);
 const hello = (name: string) => (name.trim() ? `Hello ${name.trim()},` : "Hello,");
 
 /** Seven days before a membership's end that a PayPal subscription renews: when, how much, and how to cancel. */
@@ -16,20 +17,20 @@ export const membershipRenewsSoon: Template<"membershipRenewsSoon"> = (d, { bran
     body: (
       <Layout
         brand={brand}
-        preview={`PayPal takes ${usd(d.amount)} on ${on}.`}
+        preview={`PayPal takes ${usd(d.amount, d.currency)} on ${on}.`}
         heading="Your membership renews soon"
         footnote="You receive this email because your membership renews automatically."
       >
         <P>{hello(d.customerName)}</P>
         <P>
-          Your {d.packageName} membership renews automatically on {on}: PayPal takes {usd(d.amount)}, and the new time
-          follows the time you have left, so your items stay open without a break. You need to do nothing.
+          Your {d.packageName} membership renews automatically on {on}: PayPal takes {usd(d.amount, d.currency)}, and
+          the new time follows the time you have left, so your items stay open without a break. You need to do nothing.
         </P>
         <Facts
           rows={[
             ["Package", d.packageName],
             ["Renews on", on],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
           ]}
         />
         <Cta href={link}>See my automatic renewal</Cta>
@@ -63,7 +64,7 @@ export const subscriptionPaymentFailed: Template<"subscriptionPaymentFailed"> = 
           rows={[
             ["Order", d.orderNumber],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
           ]}
         />
         <Cta href={link}>See my automatic renewal</Cta>
@@ -92,7 +93,7 @@ export const adminSubscriptionPaymentFailed: Template<"adminSubscriptionPaymentF
             ["Order", d.orderNumber],
             ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
             ["Package", d.packageName],
-            ["Amount", usd(d.amount)],
+            ["Amount", usd(d.amount, d.currency)],
           ]}
         />
         <Cta href={link}>Open the order</Cta>

@@ -263,6 +263,7 @@ export function createOrderCommands({
     const base = {
       orderId: after.id,
       orderNumber: after.number,
+      currency: after.currency,
       customerName: after.customerName,
       packageName: after.packageName,
     };
@@ -502,6 +503,7 @@ export function createOrderCommands({
           {
             orderId: row!.id,
             orderNumber: row!.number,
+            currency: row!.currency,
             customerName: row!.customerName,
             packageName: row!.packageName,
             amount: row!.packagePrice,
@@ -822,6 +824,7 @@ export function createOrderCommands({
           {
             orderId: o.id,
             orderNumber: o.number,
+            currency: o.currency,
             customerName: o.customerName,
             customerEmail: o.customerEmail,
             packageName: o.packageName,

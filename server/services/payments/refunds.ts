@@ -1,3 +1,4 @@
+import type { Currency } from "../../../domain/currency";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
@@ -165,6 +166,7 @@ export async function recordRefund(
         id: orders.id,
         number: orders.number,
         price: orders.packagePrice,
+        currency: orders.currency,
         packageName: orders.packageName,
         customerName: orders.customerName,
         customerEmail: orders.customerEmail,
@@ -194,6 +196,7 @@ export async function recordRefund(
         {
           orderId: order.id,
           orderNumber: order.number,
+          currency: order.currency,
           customerName: order.customerName,
           packageName: order.packageName,
           amount: cents / 100,
@@ -224,6 +227,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
       .select({
         id: orders.id,
         price: orders.packagePrice,
+        currency: orders.currency,
         paymentStatus: orders.paymentStatus,
         paymentMethod: orders.paymentMethod,
         txnId: orders.txnId,
@@ -311,6 +315,8 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
           reason: r.reason,
           note: r.note,
         })),
+        /** The order's currency (issue 35): every amount of the panel is in it. */
+        currency: o.currency,
         refunded: centsValue(tally.refundedCents),
         remaining: centsValue(tally.remainingCents),
         kind: tally.kind,
@@ -341,7 +347,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
       orderId: string,
       input: unknown,
       by: Actor,
-    ): Promise<{ refundId: string; amount: string; kind: RefundKind; status: string }> {
+    ): Promise<{ refundId: string; amount: string; currency: Currency; kind: RefundKind; status: string }> {
       const parsed = refundFormSchema.safeParse(input ?? {});
       if (!parsed.success)
         throw badRequest(
@@ -386,7 +392,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
       let made: Awaited<ReturnType<PaymentProvider["refund"]>>;
       try {
         made = await provider.refund(txnId, {
-          amount: { currency: "USD", value: centsValue(cents) },
+          amount: { currency: o.currency, value: centsValue(cents) },
           noteToPayer: form.note || null,
           invoiceId: null,
           requestId: key,
@@ -408,7 +414,7 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
         refundId: made.refundId,
         orderId: o.id,
         paymentId: txnId,
-        amount: made.amount.value ? made.amount : { currency: "USD", value: centsValue(cents) },
+        amount: made.amount.value ? made.amount : { currency: o.currency, value: centsValue(cents) },
         status: made.status,
         reason: form.reason,
         note: form.note,
@@ -418,7 +424,13 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
         { orderId: o.id, refundId: made.refundId, applied: recorded.applied },
         "refund made from the back office",
       );
-      return { refundId: made.refundId, amount: centsValue(cents), kind: recorded.kind, status: made.status };
+      return {
+        refundId: made.refundId,
+        amount: centsValue(cents),
+        currency: o.currency,
+        kind: recorded.kind,
+        status: made.status,
+      };
     },
   };
 }
