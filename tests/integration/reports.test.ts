@@ -113,7 +113,7 @@ const period = (from: string, to: string): Period => {
 
 describe("known orders give exact figures", () => {
   beforeAll(async () => {
-    await q(`delete from orders`);
+    await q(`delete from credit_notes; delete from orders`);
     const ann = await customer("ann");
     const ben = await customer("ben");
     const cy = await customer("cy");
@@ -207,12 +207,13 @@ describe("known orders give exact figures", () => {
     const id = await order({ user: dee, price: 29, paid: "2026-10-16T17:00:00Z", window: { days: 30 } });
     const r = await app.services.reports.of(period("2026-11-01", "2026-11-25"));
     expect(r.totals).toMatchObject({ ended: 1, renewed: 0, notRenewed: 0, waiting: 1, churnRate: null });
+    await q(`delete from credit_notes where order_id = $1`, [id]);
     await q(`delete from orders where id = $1`, [id]);
   });
 });
 
 describe("the tallies", () => {
-  beforeEach(() => q(`delete from orders`));
+  beforeEach(() => q(`delete from credit_notes; delete from orders`));
 
   /** The tallies as stored (rows that are not all zeros). */
   async function stored() {
@@ -326,7 +327,7 @@ describe("the tallies", () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
-        await q(`delete from orders`);
+        await q(`delete from credit_notes; delete from orders`);
         await q(`update customer_totals set erased = false where erased`);
         for (const s of steps) {
           const ids = (await q<{ id: string }>(`select id from orders order by id`)).map((r) => r.id);
@@ -376,8 +377,17 @@ describe("the tallies", () => {
                            limit 1)`,
               [s.pick, await discountCodeId()],
             );
-          else if (s.kind === "delete") await q(`delete from orders where id = $1`, [pick(s.pick)]);
-          else await q(`delete from orders where user_id = $1`, [users[s.user]]);
+          else if (s.kind === "delete") {
+            // A refunded order's credit notes go with it (they would otherwise keep it).
+            const id = pick(s.pick);
+            await q(`delete from credit_notes where order_id = $1`, [id]);
+            await q(`delete from orders where id = $1`, [id]);
+          } else {
+            await q(`delete from credit_notes where order_id in (select id from orders where user_id = $1)`, [
+              users[s.user],
+            ]);
+            await q(`delete from orders where user_id = $1`, [users[s.user]]);
+          }
         }
         const now = await stored();
         expect(now).toEqual(await expected());
