@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { main, openOrderForm, payInSimulator, register, toast } from "../support/pages";
+import { pdfText } from "../support/pdf";
+import { outbox } from "../support/mail";
 
 /**
  * Issue 35, end to end: a UK studio registered for VAT, selling in pounds with the One Stop Shop on. A UK consumer, a
@@ -11,6 +13,8 @@ import { main, openOrderForm, payInSimulator, register, toast } from "../support
  */
 let env: E2EEnv;
 let admin: Page;
+/** Each buyer's paid order, and their page (signed in). */
+const paid = new Map<string, { id: string; page: Page }>();
 beforeAll(async () => {
   ({ env, admin } = await startAdminE2E());
 });
@@ -133,6 +137,85 @@ describe("VAT from the settings to the pay screen", () => {
         package_price: buyer.total.replace(/[£ GBP]/g, ""),
         customer_vat_number: buyer.vatNumber ? "DE123456789" : null,
       });
-      await page.close();
+      paid.set(buyer.who, { id, page });
     });
+
+  it("each invoice PDF shows the seller's VAT number, the rate, the amounts and the note", async () => {
+    for (const buyer of BUYERS) {
+      const { id, page } = paid.get(buyer.who)!;
+      const { rows } = await env.db.pool.query(`select number, invoice_number from orders where id = $1`, [id]);
+      // The invoice is addressed by its order's number.
+      const res = await page.request.get(`/invoice/${rows[0].number}.pdf`);
+      expect(res.status()).toBe(200);
+      const text = pdfText(Buffer.from(await res.body()));
+      expect(text).toContain("VAT number GB123456789");
+      expect(text).toContain(buyer.name);
+      expect(text).toContain(rows[0].invoice_number);
+      // The PDF's text has a line per cell: the label, then its amount.
+      expect(text).toContain(`Net\n${buyer.net}`);
+      expect(text).toContain(buyer.total);
+      if (buyer.vatNumber) expect(text).toContain("DE123456789");
+      if (buyer.note) expect(text).toContain(buyer.note);
+      else expect(text).toContain(`${buyer.vatLabel.replace(/ \(.*\)$/, "")}\n${buyer.vat}`);
+    }
+  });
+
+  it("a partial refund issues a credit note whose net and VAT match, named in the customer's mail", async () => {
+    const { id, page } = paid.get("uk")!;
+    await admin.goto(`/admin/payment-status/${id}`);
+    const panel = admin.getByTestId("refund-panel");
+    await panel.getByLabel("Amount in GBP").fill("10.00");
+    await panel.getByRole("button", { name: "Refund through PayPal" }).click();
+    await expect
+      .poll(() => toast(admin, "£10.00 was refunded through PayPal. The order stays Paid").count(), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await env.db.pool.query(`select 1 from credit_notes where order_id = $1`, [id])).rowCount)
+      .toBe(1);
+    const [credit] = (await env.db.pool.query(`select * from credit_notes where order_id = $1`, [id])).rows;
+    // £10.00 back at 20 %: £1.67 of VAT (10.00 × 20 / 120, to the penny) and £8.33 net.
+    expect(credit).toMatchObject({ gross_cents: 1000, tax_cents: 167, currency: "GBP" });
+    const res = await page.request.get(`/credit-note/${credit.number}.pdf`);
+    expect(res.status()).toBe(200);
+    const text = pdfText(Buffer.from(await res.body()));
+    const { rows } = await env.db.pool.query(`select invoice_number from orders where id = $1`, [id]);
+    expect(text).toContain(rows[0].invoice_number);
+    expect(text).toContain("£8.33 GBP");
+    expect(text).toContain("£1.67 GBP");
+    expect(text).toContain("£10.00 GBP");
+    // The customer's mail says how much went back and names the credit note.
+    await expect
+      .poll(
+        () =>
+          outbox(env.server.dataDir).filter((m) => m.to[0]?.includes("uk-consumer") && /was refunded/.test(m.subject))
+            .length,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    const mail = outbox(env.server.dataDir).find(
+      (m) => m.to[0]?.includes("uk-consumer") && /was refunded/.test(m.subject),
+    )!;
+    expect(mail.subject).toContain("£10.00 GBP");
+    expect(mail.raw.replace(/=\r?\n/g, "")).toContain(credit.number);
+  });
+
+  it("the tax report for the day shows the three sales by country and treatment, and the OSS sale", async () => {
+    const { rows } = await env.db.pool.query(`select distinct day::text as day from tax_days`);
+    expect(rows).toHaveLength(1);
+    const day = rows[0].day as string;
+    await admin.goto(`/reports/tax?from=${day}&to=${day}`);
+    const pounds = admin.getByTestId("tax-GBP");
+    const row = (name: string) => pounds.getByRole("row").filter({ hasText: name }).first();
+    expect(await row("United Kingdom").textContent()).toContain("£49.00");
+    expect(await row("United Kingdom").textContent()).toContain("£9.80");
+    expect(await row("France").textContent()).toContain("£9.80");
+    expect(await row("Germany").textContent()).toContain("£49.00");
+    const germany = (await row("Germany").textContent())!;
+    expect(germany).toMatch(/Reverse charge/i);
+    expect(await pounds.textContent()).toContain("3 invoices");
+    // The credit note of the partial refund: £1.67 of VAT back.
+    expect(await pounds.textContent()).toContain("£1.67");
+  });
 });

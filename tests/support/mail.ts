@@ -61,8 +61,24 @@ export async function startSmtpServer() {
   };
 }
 
+/**
+ * A message's subject as people read it: its folded lines joined and its MIME encoded words (RFC 2047, which a subject
+ * with "£" or "é" is sent as) decoded.
+ */
 export function subjectOf(raw: string): string {
-  return /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? "";
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
+  const bytes = (text: string) =>
+    Buffer.from(
+      text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    );
+  return header
+    .replace(/\r?\n[ \t]+/g, " ")
+    .replace(/(\?=)\s+(?==\?)/g, "$1")
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      (kind.toUpperCase() === "B" ? Buffer.from(text, "base64") : bytes(text)).toString("utf8"),
+    )
+    .trim();
 }
 
 /** The first http(s) link of a message (quoted-printable soft breaks and escapes undone). */
