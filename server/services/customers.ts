@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/currency";
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -397,7 +398,8 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
     },
 
     /** Every customer of a list (its filters and sort), as CSV rows streamed from a cursor. */
-    async csv(filters: CustomerFilters): Promise<ExportTable> {
+    /** `currency`: the site's (every order's, decision 072), named in the spending column's heading. */
+    async csv(filters: CustomerFilters, currency: Currency = "USD"): Promise<ExportTable> {
       const at = now();
       const moment = (column: SQL) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
       const query = db
@@ -430,7 +432,7 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
           "Membership",
           zoned("Membership Ends"),
           "Orders",
-          "Total Spent (USD)",
+          `Total Spent (${currency})`,
           zoned("Last Order"),
           "Customer ID",
         ],

@@ -1,3 +1,4 @@
+import type { Currency } from "../../domain/currency";
 import { and, asc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { membershipTimeline } from "../../domain/membership";
 import {
@@ -71,7 +72,10 @@ export interface DataExport {
     number: string;
     packageName: string;
     amount: number;
-    currency: "USD";
+    currency: Currency;
+    /** The VAT within the amount and the VAT number given with the order (issue 35). */
+    vat: number;
+    vatNumber: string | null;
     validityDays: number;
     paymentStatus: string;
     orderStatus: string;
@@ -406,7 +410,9 @@ export function createPrivacyService(deps: {
           number: o.number,
           packageName: o.packageName,
           amount: o.packagePrice,
-          currency: "USD",
+          currency: o.currency,
+          vat: o.taxCents / 100,
+          vatNumber: o.customerVatNumber,
           validityDays: o.packageValidity,
           paymentStatus: o.paymentStatus,
           orderStatus: o.orderStatus,

@@ -8,6 +8,7 @@ import { requireStaff } from "../../lib/guards.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "customers");
   const filters = customerFiltersFromSearch(new URL(request.url).searchParams);
-  const table = await context.services.customers.csv(filters);
+  const { money } = await context.services.settings.all();
+  const table = await context.services.customers.csv(filters, money.currency);
   return csvResponse(table, `customers-${dayKey(context.services.now(), context.config.timeZone)}.csv`);
 }
