@@ -1,7 +1,9 @@
+import { moneyIn, useCurrency } from "../lib/money";
 import { monthName } from "../../domain/dates";
 
 /** Paid sales per month as a server-rendered SVG bar chart: no chart library, readable down to 390 px. */
 export function SalesChart({ data }: { data: { month: string; total: number }[] }) {
+  const currency = useCurrency();
   const max = Math.max(1, ...data.map((d) => d.total));
   const w = 600;
   const h = 220;
@@ -21,7 +23,7 @@ export function SalesChart({ data }: { data: { month: string; total: number }[] 
           const y = h - pad.bottom - bh;
           return (
             <g key={d.month}>
-              <title>{`${d.month}: $${d.total.toFixed(2)}`}</title>
+              <title>{`${d.month}: ${moneyIn(d.total, currency)}`}</title>
               <rect
                 x={x}
                 y={y}
@@ -43,7 +45,9 @@ export function SalesChart({ data }: { data: { month: string; total: number }[] 
           );
         })}
       </svg>
-      <figcaption className="sr-only">{data.map((d) => `${d.month}: $${d.total.toFixed(2)}`).join("; ")}</figcaption>
+      <figcaption className="sr-only">
+        {data.map((d) => `${d.month}: ${moneyIn(d.total, currency)}`).join("; ")}
+      </figcaption>
     </figure>
   );
 }

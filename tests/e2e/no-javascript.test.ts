@@ -444,7 +444,7 @@ const cases: Case[] = [
     },
   ],
   [
-    "/invoice-settings, and the invoice as a page and a PDF (decision 038)",
+    "/invoice-settings, /money-settings, and the invoice as a page and a PDF (decisions 038, 072)",
     async () => {
       await open(admin, "/invoice-settings");
       const form = admin.getByTestId("invoice-settings");
@@ -453,10 +453,18 @@ const cases: Case[] = [
       expect(await fieldError(main(admin), "Company number")).toBe("At most 60 characters");
       expect(await form.getByLabel("Company number").inputValue()).toBe("9".repeat(61));
       await form.getByLabel("Company number").fill("SC123456");
-      await form.getByLabel("VAT number").fill("GB 123 4567 89");
       await post(admin, form.getByRole("button", { name: "Save details" }));
       expect(await toast(main(admin), "Invoice details are Updated").count()).toBe(1);
-      expect(await form.getByLabel("VAT number").inputValue()).toBe("GB 123 4567 89");
+      // The VAT number is one of the money settings (issue 35): refused with its form, then kept as invoices print it.
+      await open(admin, "/money-settings");
+      const money = admin.getByTestId("money-settings");
+      await money.getByLabel("VAT number").fill("GB 123");
+      await post(admin, money.getByRole("button", { name: "Save currency and VAT" }));
+      expect(await fieldError(main(admin), "VAT number")).toContain("A UK VAT number is GB followed by");
+      await money.getByLabel("VAT number").fill("GB 123 4567 89");
+      await post(admin, money.getByRole("button", { name: "Save currency and VAT" }));
+      expect(await toast(main(admin), "Currency and VAT are Updated").count()).toBe(1);
+      expect(await money.getByLabel("VAT number").inputValue()).toBe("GB123456789");
       // The order the admin set Paid above has its invoice: from My Orders to the page, and its PDF.
       const [{ invoice_number: number }] = await sql("select invoice_number from orders where id = $1", [orderId]);
       await open(customer, "/my-order");

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/data";
 import { dateTime, longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import { requireUser } from "../../lib/guards.server";
 
 /** "My data": what the site holds about the signed-in person, readable, and the same as one JSON file. */
@@ -36,6 +36,7 @@ function paidBy(method: string, reference: string | null): string {
 }
 
 export default function MyData({ loaderData }: Route.ComponentProps) {
+  const currency = useCurrency();
   const { data, timeZone } = loaderData;
   const when = (v: string | null) => (v ? dateTime(v, timeZone) : "—");
   return (
@@ -66,7 +67,7 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           {data.orders.map((o) => (
             <li key={o.number} className="rounded-xl bg-sand/60 p-4">
               <p className="font-semibold text-forest">
-                {o.number} · {o.packageName} · ${money(o.amount)}
+                {o.number} · {o.packageName} · {moneyIn(o.amount, o.currency)}
               </p>
               <p className="mt-1 text-sm text-ink/80">
                 {o.paymentStatus}, {o.orderStatus}. Placed {when(o.placedAt)}
@@ -78,7 +79,9 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
                   {[
                     o.paymentMethod ? paidBy(o.paymentMethod, o.paymentReference) : null,
                     o.invoiceNumber ? `Invoice ${o.invoiceNumber}` : null,
-                    o.discountCode ? `Discount code ${o.discountCode} (−$${money(o.discountAmount)})` : null,
+                    o.discountCode
+                      ? `Discount code ${o.discountCode} (−${moneyIn(o.discountAmount, o.currency)})`
+                      : null,
                   ]
                     .filter(Boolean)
                     .join(" · ")}
@@ -126,7 +129,7 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
         <ul className="space-y-1 text-sm">
           {data.discountCodes.map((d) => (
             <li key={d.orderNumber}>
-              {d.code} on order {d.orderNumber}: −${money(d.discount)}, {when(d.usedAt)}
+              {d.code} on order {d.orderNumber}: −{moneyIn(d.discount, currency)}, {when(d.usedAt)}
             </li>
           ))}
         </ul>

@@ -5,7 +5,7 @@ import { Badge } from "../../components/DataTable";
 import { requireUser } from "../../lib/guards.server";
 import { AppError } from "../../../server/lib/errors";
 import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
+import { moneyIn, useCurrency } from "../../lib/money";
 import type { SubscriptionStatus } from "../../../domain/subscription";
 import { cancelPlace, SUBSCRIPTION_STATUS_WORDS } from "../../../domain/subscription-renewal";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
@@ -114,6 +114,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
 }
 
 function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; timeZone: string }) {
+  const currency = useCurrency();
   const date = (v: string | null) => (v ? longDate(v, timeZone) : "—");
   const form = useActionForm({ id: `cancel-${s.id}`, feedback: "inline" });
   return (
@@ -122,8 +123,8 @@ function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; ti
         <div className="min-w-0">
           <p className="font-serif text-xl text-forest">{s.packageName}</p>
           <p className="text-sm text-ink/80">
-            ${money(s.regularAmount)} every {s.periodDays} {s.periodDays === 1 ? "day" : "days"}
-            {s.firstAmount !== s.regularAmount ? ` (the first payment $${money(s.firstAmount)})` : ""}
+            {moneyIn(s.regularAmount, currency)} every {s.periodDays} {s.periodDays === 1 ? "day" : "days"}
+            {s.firstAmount !== s.regularAmount ? ` (the first payment ${moneyIn(s.firstAmount, currency)})` : ""}
           </p>
         </div>
         <Badge tone={TONE[s.status]}>{SUBSCRIPTION_STATUS_WORDS[s.status]}</Badge>
@@ -133,7 +134,7 @@ function SubscriptionItem({ subscription: s, timeZone }: { subscription: Row; ti
         {s.status === "active" ? (
           <Fact term="Next payment">
             {s.nextPaymentAt && s.nextAmount !== null
-              ? `${date(s.nextPaymentAt)}, $${money(s.nextAmount)}`
+              ? `${date(s.nextPaymentAt)}, ${moneyIn(s.nextAmount, currency)}`
               : "After the first payment arrives"}
           </Fact>
         ) : s.status === "cancelled" ? (
