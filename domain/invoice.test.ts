@@ -112,7 +112,8 @@ describe("a VAT invoice (issue 35, decision 073)", () => {
 
   it("prints the net, the VAT at the order's rate and the total, in the order's currency", () => {
     const layout = invoiceLayout(taxed, "UTC");
-    expect(layout.line.amount).toBe("£49.00 GBP");
+    // The line's price excluding VAT, as a full VAT invoice states it.
+    expect(layout.line.amount).toBe("£40.83 GBP");
     expect(layout.vat).toEqual([
       ["Net", "£40.83 GBP"],
       ["VAT at 20%", "£8.17 GBP"],

@@ -180,7 +180,12 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
     line: {
       description: `${item.packageName} membership`,
       detail: period,
-      amount: amount(invoice.discount ? invoice.discount.priceBefore : invoice.amount),
+      // A VAT invoice states the price excluding VAT (HMRC's full invoice): the line is the net when no discount
+      // splits it; with one, the line and the discount stay as paid (gross) and the net and VAT follow.
+      amount:
+        taxed && !invoice.discount
+          ? centsAmount(grossCents - invoice.tax.taxCents, currency)
+          : amount(invoice.discount ? invoice.discount.priceBefore : invoice.amount),
     },
     discount: invoice.discount
       ? {
