@@ -464,6 +464,7 @@ const cases: Case[] = [
       await money.getByLabel("VAT number").fill("GB 123 4567 89");
       await post(admin, money.getByRole("button", { name: "Save currency and VAT" }));
       expect(await toast(main(admin), "Currency and VAT are Updated").count()).toBe(1);
+      await open(admin, "/money-settings");
       expect(await money.getByLabel("VAT number").inputValue()).toBe("GB123456789");
       // The order the admin set Paid above has its invoice: from My Orders to the page, and its PDF.
       const [{ invoice_number: number }] = await sql("select invoice_number from orders where id = $1", [orderId]);
