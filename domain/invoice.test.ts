@@ -123,6 +123,14 @@ describe("a VAT invoice (issue 35, decision 073)", () => {
     expect(layout.notes).toEqual([]);
   });
 
+  it("names whose rate a One Stop Shop sale is at", () => {
+    const layout = invoiceLayout(
+      { ...taxed, tax: { taxCents: 782, rateBasisPoints: 1900, treatment: "oss", note: null, country: "DE" } },
+      "UTC",
+    );
+    expect(layout.vat[1]).toEqual(["VAT at 19% (Germany)", "£7.82 GBP"]);
+  });
+
   it("names the buyer's VAT number and prints the reverse charge's note, with no VAT", () => {
     const layout = invoiceLayout(
       {

@@ -8,6 +8,7 @@ import { longDate } from "./dates";
 import { money } from "./format";
 import { rateText, type TaxTreatment } from "./tax";
 import type { PaymentMethod, PaymentStatus } from "./vocabulary";
+import { countryName } from "./countries";
 
 /** The currency of the site's first prices, and of every order placed before orders kept their own (issue 35). */
 export const INVOICE_CURRENCY = "USD";
@@ -51,7 +52,14 @@ export interface Invoice {
    * The VAT fixed on the order when it was placed (decision 072), never recomputed: the VAT within `amount` (the gross)
    * in whole cents, the rate in basis points, how the sale was taxed and the invoice's legal note.
    */
-  tax: { taxCents: number; rateBasisPoints: number; treatment: TaxTreatment; note: string | null };
+  tax: {
+    taxCents: number;
+    rateBasisPoints: number;
+    treatment: TaxTreatment;
+    note: string | null;
+    /** Whose rate it is (a member state's, for a consumer there under the One Stop Shop); absent when unknown. */
+    country?: string | null;
+  };
   /** The buyer's VAT number as checked when they ordered; null when none was given. */
   customerVatNumber: string | null;
   /** The credit notes that correct it (decision 073), oldest first; empty when none. */
@@ -165,6 +173,8 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
   const currency = invoice.currency;
   const amount = (n: number) => invoiceAmount(n, currency);
   const taxed = isVatInvoice(invoice.tax);
+  // A sale taxed under the One Stop Shop is at the buyer's state's rate: the invoice names whose.
+  const ossCountry = invoice.tax.treatment === "oss" && invoice.tax.country ? countryName(invoice.tax.country) : null;
   const grossCents = centsOf(invoice.amount);
   return {
     title: "Invoice",
@@ -197,7 +207,9 @@ export function invoiceLayout(invoice: Invoice, timeZone: string): InvoiceLayout
       ? [
           ["Net", centsAmount(grossCents - invoice.tax.taxCents, currency)],
           [
-            invoice.tax.rateBasisPoints > 0 ? `VAT at ${rateText(invoice.tax.rateBasisPoints)}` : "VAT",
+            invoice.tax.rateBasisPoints > 0
+              ? `VAT at ${rateText(invoice.tax.rateBasisPoints)}${ossCountry ? ` (${ossCountry})` : ""}`
+              : "VAT",
             centsAmount(invoice.tax.taxCents, currency),
           ],
         ]

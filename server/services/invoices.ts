@@ -98,6 +98,7 @@ export function createInvoicesService({ db, content, settings, publicUrl, timeZo
           taxCents: row.taxCents,
           rateBasisPoints: row.taxRate,
           treatment: row.taxTreatment,
+          country: row.taxCountry,
           note: row.taxNote,
         },
         customerVatNumber: row.customerVatNumber,

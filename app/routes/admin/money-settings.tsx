@@ -66,7 +66,9 @@ export default function MoneySettings({ loaderData: { values } }: Route.Componen
           />
         </div>
         <fieldset className="space-y-4 rounded-xl bg-sand/40 p-4">
-          <legend className="px-1 font-serif text-lg text-forest">VAT</legend>
+          {/* Floated, the legend sits inside the tinted box as a heading rather than on its edge. */}
+          <legend className="float-left w-full font-serif text-lg text-forest">VAT</legend>
+          <div className="clear-both" />
           <CheckboxField label="Registered for VAT: charge VAT and issue VAT invoices" name="vatRegistered" />
           <div>
             <TextField label="VAT number" name="vatNumber" autoComplete="off" />
