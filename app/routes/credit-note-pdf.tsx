@@ -1,5 +1,5 @@
-import { Readable } from "node:stream";
 import type { Route } from "./+types/credit-note-pdf";
+import { pdfDownload } from "../lib/documents.server";
 import { requireUser } from "../lib/guards.server";
 
 /**
@@ -11,13 +11,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { creditNotes } = context.services;
   const note = await creditNotes.get(viewer, params.number);
   const pdf = await creditNotes.pdf(note);
-  return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${creditNotes.fileName(note)}"`,
-      // A person's document: never kept by a shared cache.
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return pdfDownload(pdf, creditNotes.fileName(note));
 }

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/credit-note";
-import { can, staffRoleOf } from "../../domain/capabilities";
 import { creditNoteLayout } from "../../domain/credit-note";
 import { InvoiceArticle } from "../components/InvoiceArticle";
+import { documentBack } from "../lib/documents.server";
 import { requireUser } from "../lib/guards.server";
 
 /**
@@ -12,14 +12,11 @@ import { requireUser } from "../lib/guards.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const note = await context.services.creditNotes.get(viewer, params.number);
-  const staff = can(staffRoleOf(viewer), "orders");
   return {
     layout: creditNoteLayout(note, context.config.timeZone),
     number: note.creditNoteNumber,
     orderNumber: note.orderNumber,
-    back: staff
-      ? { to: `/admin/payment-status/${note.orderId}`, label: "The order" }
-      : { to: "/my-order", label: "My Orders" },
+    back: documentBack(viewer, note.orderId),
   };
 }
 

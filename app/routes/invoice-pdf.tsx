@@ -1,5 +1,5 @@
-import { Readable } from "node:stream";
 import type { Route } from "./+types/invoice-pdf";
+import { pdfDownload } from "../lib/documents.server";
 import { requireUser } from "../lib/guards.server";
 
 /**
@@ -11,13 +11,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { invoices } = context.services;
   const invoice = await invoices.get(viewer, params.orderNumber);
   const pdf = await invoices.pdf(invoice);
-  return new Response(Readable.toWeb(pdf) as ReadableStream<Uint8Array>, {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="${invoices.fileName(invoice)}"`,
-      // A person's document: never kept by a shared cache.
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return pdfDownload(pdf, invoices.fileName(invoice));
 }

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/invoice";
-import { can, staffRoleOf } from "../../domain/capabilities";
 import { invoiceLayout } from "../../domain/invoice";
 import { InvoiceArticle } from "../components/InvoiceArticle";
+import { documentBack } from "../lib/documents.server";
 import { requireUser } from "../lib/guards.server";
 
 /**
@@ -12,14 +12,11 @@ import { requireUser } from "../lib/guards.server";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   const invoice = await context.services.invoices.get(viewer, params.orderNumber);
-  const staff = can(staffRoleOf(viewer), "orders");
   return {
     layout: invoiceLayout(invoice, context.config.timeZone),
     orderNumber: invoice.orderNumber,
     invoiceNumber: invoice.invoiceNumber,
-    back: staff
-      ? { to: `/admin/payment-status/${invoice.orderId}`, label: "The order" }
-      : { to: "/my-order", label: "My Orders" },
+    back: documentBack(viewer, invoice.orderId),
   };
 }
 

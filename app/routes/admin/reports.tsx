@@ -1,10 +1,7 @@
-import { Form, Link } from "react-router";
 import type { Route } from "./+types/reports";
 import { BarChart } from "../../components/charts/BarChart";
 import { LineChart } from "../../components/charts/LineChart";
 import { FormAlert } from "../../components/FormAlert";
-import { TextField } from "../../components/forms";
-import { ViewTabs } from "../../components/admin/ViewTabs";
 import { requireStaff } from "../../lib/guards.server";
 import { count } from "../../../domain/format";
 import { moneyIn, useCurrency } from "../../lib/money";
@@ -18,6 +15,7 @@ import {
   type Reports,
 } from "../../../domain/reports";
 import { AdminHeader } from "./layout";
+import { DayRangeForm, ReportPeriod, ReportTabs } from "../../components/admin/ReportPeriod";
 
 /** The reports of a period: a preset (?period=this-month) or the site's days (?from=&to=); the last 12 months else. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -54,56 +52,20 @@ export default function ReportsPage({ loaderData: { reports, errors, input } }: 
             : "Choose a period."
         }
       />
-      <ViewTabs
-        label="Reports"
-        tabs={[
-          { label: "Sales and members", to: "/reports", active: true },
-          { label: "Tax", to: "/reports/tax", active: false },
-        ]}
-      />
-      <section aria-labelledby="period-heading" className="mb-8 rounded-2xl bg-white p-5 ring-1 ring-linen">
-        <h2 id="period-heading" className="font-serif text-lg text-forest">
-          Period
-        </h2>
-        <ul className="mt-3 flex flex-wrap gap-2">
-          {PERIOD_PRESETS.map((p) => (
-            <li key={p.value}>
-              <Link
-                to={`?period=${p.value}`}
-                aria-current={period?.preset === p.value ? "page" : undefined}
-                className="inline-block rounded-full px-4 py-2 text-sm font-semibold ring-1 ring-linen hover:bg-sand aria-[current=page]:bg-forest aria-[current=page]:text-white"
-              >
-                {p.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <Form method="get" className="mt-4 grid gap-3 sm:grid-cols-[repeat(2,minmax(0,14rem))_auto] sm:items-start">
-          <TextField
-            label="From"
-            name="from"
-            type="date"
-            defaultValue={period && !period.preset ? period.from : typeof input.from === "string" ? input.from : ""}
-            error={error("from")}
-          />
-          <TextField
-            label="To"
-            name="to"
-            type="date"
-            defaultValue={period && !period.preset ? period.to : typeof input.to === "string" ? input.to : ""}
-            error={error("to")}
-          />
-          {/* Level with the fields (below their labels), whether or not a message shows under one. */}
-          <div className="sm:pt-[1.625rem]">
-            <button type="submit" className="btn-dark px-5 py-3">
-              Show
-            </button>
-          </div>
-        </Form>
-        <p className="mt-3 text-xs text-mist">
-          Days are the studio's calendar days. A period can be up to 5 years long.
-        </p>
-      </section>
+      <ReportTabs active="sales" />
+      <ReportPeriod
+        id="period-heading"
+        presets={PERIOD_PRESETS}
+        current={period?.preset}
+        note="Days are the studio's calendar days. A period can be up to 5 years long."
+      >
+        <DayRangeForm
+          className="mt-4 grid gap-3 sm:grid-cols-[repeat(2,minmax(0,14rem))_auto] sm:items-start"
+          from={period && !period.preset ? period.from : typeof input.from === "string" ? input.from : ""}
+          to={period && !period.preset ? period.to : typeof input.to === "string" ? input.to : ""}
+          errors={{ from: error("from"), to: error("to") }}
+        />
+      </ReportPeriod>
       {errors.length && !error("from") && !error("to") ? (
         <FormAlert>{errors.map((e) => e.message).join(" ")}</FormAlert>
       ) : null}

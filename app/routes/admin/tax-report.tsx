@@ -1,6 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/tax-report";
-import { ViewTabs } from "../../components/admin/ViewTabs";
 import { FormAlert } from "../../components/FormAlert";
 import { TextField } from "../../components/forms";
 import { requireStaff } from "../../lib/guards.server";
@@ -17,6 +16,7 @@ import {
   type TaxReport,
 } from "../../../domain/tax-report";
 import { AdminHeader } from "./layout";
+import { DayRangeForm, ReportPeriod, ReportTabs, ShowButton } from "../../components/admin/ReportPeriod";
 
 /**
  * The tax report (issue 35, part 6): a month (?period=2026-11), a quarter (?period=2026-Q4) or the site's days
@@ -53,30 +53,18 @@ export default function TaxReportPage({ loaderData: { report, errors, input, cho
   return (
     <>
       <AdminHeader title="Reports" lead={period ? `Tax: ${periodLabel(period)}` : "Choose a period."} />
-      <ViewTabs
-        label="Reports"
-        tabs={[
-          { label: "Sales and members", to: "/reports", active: false },
-          { label: "Tax", to: "/reports/tax", active: true },
-        ]}
-      />
-      <section aria-labelledby="tax-period-heading" className="mb-8 rounded-2xl bg-white p-5 ring-1 ring-linen">
-        <h2 id="tax-period-heading" className="font-serif text-lg text-forest">
-          Period
-        </h2>
-        <ul className="mt-3 flex flex-wrap gap-2">
-          {choices.map((c) => (
-            <li key={c.value}>
-              <Link
-                to={`?period=${c.value}`}
-                aria-current={period?.value === c.value ? "page" : undefined}
-                className="inline-block rounded-full px-4 py-2 text-sm font-semibold ring-1 ring-linen hover:bg-sand aria-[current=page]:bg-forest aria-[current=page]:text-white"
-              >
-                {c.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
+      <ReportTabs active="tax" />
+      <ReportPeriod
+        id="tax-period-heading"
+        presets={choices}
+        current={period?.value}
+        note={
+          <>
+            Days are the studio&rsquo;s calendar days. A sale counts on its invoice&rsquo;s date and a refund on its
+            credit note&rsquo;s date. A period can be up to 5 years long.
+          </>
+        }
+      >
         <div className="mt-4 grid gap-6 lg:grid-cols-2">
           <Form method="get" className="grid gap-3 sm:grid-cols-[minmax(0,14rem)_auto] sm:items-start">
             <TextField
@@ -86,39 +74,16 @@ export default function TaxReportPage({ loaderData: { report, errors, input, cho
               defaultValue={period?.value ?? text(input.period)}
               error={error("period")}
             />
-            <div className="sm:pt-[1.625rem]">
-              <button type="submit" className="btn-dark px-5 py-3">
-                Show
-              </button>
-            </div>
+            <ShowButton />
           </Form>
-          <Form method="get" className="grid gap-3 sm:grid-cols-[repeat(2,minmax(0,12rem))_auto] sm:items-start">
-            <TextField
-              label="From"
-              name="from"
-              type="date"
-              defaultValue={period?.kind === "custom" ? period.from : text(input.from)}
-              error={error("from")}
-            />
-            <TextField
-              label="To"
-              name="to"
-              type="date"
-              defaultValue={period?.kind === "custom" ? period.to : text(input.to)}
-              error={error("to")}
-            />
-            <div className="sm:pt-[1.625rem]">
-              <button type="submit" className="btn-dark px-5 py-3">
-                Show
-              </button>
-            </div>
-          </Form>
+          <DayRangeForm
+            className="grid gap-3 sm:grid-cols-[repeat(2,minmax(0,12rem))_auto] sm:items-start"
+            from={period?.kind === "custom" ? period.from : text(input.from)}
+            to={period?.kind === "custom" ? period.to : text(input.to)}
+            errors={{ from: error("from"), to: error("to") }}
+          />
         </div>
-        <p className="mt-3 text-xs text-mist">
-          Days are the studio&rsquo;s calendar days. A sale counts on its invoice&rsquo;s date and a refund on its
-          credit note&rsquo;s date. A period can be up to 5 years long.
-        </p>
-      </section>
+      </ReportPeriod>
       {errors.length && !error("period") && !error("from") && !error("to") ? (
         <FormAlert>{errors.map((e) => e.message).join(" ")}</FormAlert>
       ) : null}
