@@ -47,10 +47,23 @@ async function checkMoney(tx: Reader, before: MoneySettings, after: MoneySetting
 
 /** The back office's settings (domain/settings.ts): read by anyone on the server, changed by an admin, audited. */
 export function createSettingsService(db: Db) {
-  // Read on every view of the orders desk: built once, prepared.
+  // Read on every page (the site's currency) and every view of the orders desk: built once, prepared.
   const all = preparedQuery(everySetting(db));
+  /**
+   * The last settings read: while the database is away, a public page drawn from the content's last snapshot prints
+   * prices in the currency it last knew, as it shows the content it last knew (whatever needs the database still fails).
+   */
+  let lastGood: Settings | undefined;
   return {
-    all: async () => overDefaults(await all.execute()),
+    async all(): Promise<Settings> {
+      try {
+        lastGood = overDefaults(await all.execute());
+        return lastGood;
+      } catch (error) {
+        if (lastGood) return lastGood;
+        throw error;
+      }
+    },
 
     /** One setting, read inside a transaction (the payment listener's, so that it sees a change made before). */
     async readTx<K extends SettingKey>(tx: Reader, key: K): Promise<Settings[K]> {
