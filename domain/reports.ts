@@ -123,20 +123,13 @@ export interface PeriodInput {
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 
 /**
- * The period asked for: `from` and `to` (both, in the site's calendar), or a preset (`period`), or the last 12 months.
- * Each bad input gets its own message; a period ending after today ends today.
+ * Custom days `from` and `to` as both reports read them: each a day (YYYY-MM-DD), From not after To, at most
+ * MAX_PERIOD_YEARS long. A bad input's message is pushed onto `errors` by its field; undefined then.
  */
-export function parsePeriod(input: PeriodInput, today: string): ParseResult<Period> {
-  const errors: FieldError[] = [];
-  if (!present(input.from) && !present(input.to)) {
-    if (!present(input.period)) return { ok: true, data: presetPeriod("last-12-months", today) };
-    const preset = PERIOD_PRESETS.find((p) => p.value === input.period);
-    if (preset) return { ok: true, data: presetPeriod(preset.value, today) };
-    return {
-      ok: false,
-      errors: [{ field: "period", message: "Period must be this-month or last-12-months, or give From and To dates" }],
-    };
-  }
+export function parseDayRange(
+  input: { from?: unknown; to?: unknown },
+  errors: FieldError[],
+): { from: string; to: string } | undefined {
   const read = (field: "from" | "to", label: string) => {
     const value = input[field];
     if (!present(value)) {
@@ -152,13 +145,33 @@ export function parsePeriod(input: PeriodInput, today: string): ParseResult<Peri
   };
   const from = read("from", "From");
   const to = read("to", "To");
-  if (from && to) {
-    if (from > to) errors.push({ field: "to", message: "To must be on or after From" });
-    else if (to >= addYears(from, MAX_PERIOD_YEARS))
-      errors.push({ field: "to", message: `A period can be at most ${MAX_PERIOD_YEARS} years long` });
-    else if (from > today) errors.push({ field: "from", message: "From must be today or earlier" });
+  if (!from || !to) return undefined;
+  if (from > to) errors.push({ field: "to", message: "To must be on or after From" });
+  else if (to >= addYears(from, MAX_PERIOD_YEARS))
+    errors.push({ field: "to", message: `A period can be at most ${MAX_PERIOD_YEARS} years long` });
+  else return { from, to };
+  return undefined;
+}
+
+/**
+ * The period asked for: `from` and `to` (both, in the site's calendar), or a preset (`period`), or the last 12 months.
+ * Each bad input gets its own message; a period ending after today ends today.
+ */
+export function parsePeriod(input: PeriodInput, today: string): ParseResult<Period> {
+  const errors: FieldError[] = [];
+  if (!present(input.from) && !present(input.to)) {
+    if (!present(input.period)) return { ok: true, data: presetPeriod("last-12-months", today) };
+    const preset = PERIOD_PRESETS.find((p) => p.value === input.period);
+    if (preset) return { ok: true, data: presetPeriod(preset.value, today) };
+    return {
+      ok: false,
+      errors: [{ field: "period", message: "Period must be this-month or last-12-months, or give From and To dates" }],
+    };
   }
-  if (errors.length || !from || !to) return { ok: false, errors };
+  const range = parseDayRange(input, errors);
+  if (range && range.from > today) errors.push({ field: "from", message: "From must be today or earlier" });
+  if (errors.length || !range) return { ok: false, errors };
+  const { from, to } = range;
   const end = to > today ? today : to;
   return { ok: true, data: { from, to: end, unit: unitOf(from, end) } };
 }

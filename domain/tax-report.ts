@@ -2,8 +2,7 @@ import { z } from "zod";
 import { countryName } from "./countries";
 import { CURRENCIES, formatMoney, centsToDecimal, type Currency } from "./currency";
 import { longDate, monthName } from "./dates";
-import { day } from "./order-filters";
-import { addDays, addMonths, MAX_PERIOD_YEARS, monthStart } from "./reports";
+import { addDays, addMonths, monthStart, parseDayRange } from "./reports";
 import { rateText, TAX_TREATMENTS, type TaxTreatment } from "./tax";
 import type { FieldError, ParseResult } from "./validation";
 
@@ -40,13 +39,6 @@ const periodValue = z
   .toUpperCase()
   .regex(/^2\d{3}-(0[1-9]|1[0-2]|Q[1-4])$/, { error: PERIOD_MESSAGE });
 
-/** The same calendar day `n` years on (29 February becomes 1 March in a common year). */
-function addYears(d: string, n: number): string {
-  const x = new Date(`${d}T00:00:00Z`);
-  x.setUTCFullYear(x.getUTCFullYear() + n);
-  return x.toISOString().slice(0, 10);
-}
-
 /** A month (2026-11) or a quarter (2026-Q4) as a period. */
 export function namedPeriod(value: string): TaxPeriod {
   const [year, part] = value.split("-") as [string, string];
@@ -75,27 +67,9 @@ export function parseTaxPeriod(input: TaxPeriodInput, today: string): ParseResul
     return { ok: true, data: namedPeriod(parsed.data) };
   }
   const errors: FieldError[] = [];
-  const read = (field: "from" | "to", label: string) => {
-    if (!present(input[field])) {
-      errors.push({ field, message: `${label} is required` });
-      return undefined;
-    }
-    const parsed = day(label).safeParse(input[field]);
-    if (!parsed.success) {
-      errors.push({ field, message: parsed.error.issues[0]?.message ?? `${label} must be a date (YYYY-MM-DD)` });
-      return undefined;
-    }
-    return parsed.data;
-  };
-  const from = read("from", "From");
-  const to = read("to", "To");
-  if (from && to) {
-    if (from > to) errors.push({ field: "to", message: "To must be on or after From" });
-    else if (to >= addYears(from, MAX_PERIOD_YEARS))
-      errors.push({ field: "to", message: `A period can be at most ${MAX_PERIOD_YEARS} years long` });
-  }
-  if (errors.length || !from || !to) return { ok: false, errors };
-  return { ok: true, data: { kind: "custom", from, to } };
+  const range = parseDayRange(input, errors);
+  if (!range) return { ok: false, errors };
+  return { ok: true, data: { kind: "custom", ...range } };
 }
 
 /** The period in words, as the reports write days: "Nov 2026", "Q4 2026 (Oct 1, 2026 to Dec 31, 2026)". */
