@@ -338,7 +338,10 @@ function ready(
 }
 
 function exitAfter(ms: number, logger: Logger) {
-  const force = setTimeout(() => {
+  // Not unref'd: a stop step that waits on a promise no handle keeps alive (a database client whose server died) would
+  // otherwise let the process end by itself, with code 0, before the lock on DATA_DIR is released. Held, such a step
+  // ends here instead, after the limit, with the log line saying where it waited.
+  setTimeout(() => {
     const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead()) : [];
     logger.error(
       workers.length ? { waitingFor: workers.map((w) => w!.process.pid) } : {},
@@ -346,7 +349,6 @@ function exitAfter(ms: number, logger: Logger) {
     );
     process.exit(1);
   }, ms);
-  force.unref();
 }
 
 function onStopSignals(stop: (signal: string) => Promise<void> | void) {

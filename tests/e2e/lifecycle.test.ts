@@ -7,9 +7,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, startBuiltServer } from "../support/server";
 
 /** The production start on the embedded PostgreSQL: first start, second start, kill -9, clean stop, outage. */
-const dataDir = mkdtempSync(path.join(tmpdir(), "atelier-life-"));
-chmodSync(dataDir, 0o700); // as mkdtemp makes it: the app must make it reachable for the postgres user itself
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// A folder per attempt: a retried attempt starts on an empty DATA_DIR again, as the first did.
+const dataDirs: string[] = [];
+let dataDir = "";
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const postmasterPid = () =>
   Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
@@ -31,6 +32,9 @@ const alive = (pid: number) => {
 
 describe("the embedded database lifecycle", () => {
   it("initialises, seeds, refuses a second start, survives kill -9, stops cleanly, reports an outage", async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "atelier-life-"));
+    dataDirs.push(dataDir);
+    chmodSync(dataDir, 0o700); // as mkdtemp makes it: the app must make it reachable for the postgres user itself
     // First start on an empty DATA_DIR: cluster made, migrations applied, demo content seeded.
     const first = await startBuiltServer({}, { dataDir });
     // The log is written in batches (at least every 250 ms, decision 034): a line may follow readiness by that much.
