@@ -36,6 +36,7 @@ import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
 import { TRASH_KINDS } from "../../domain/trash";
 import { CURRENCIES } from "../../domain/currency";
 import { TAX_TREATMENTS } from "../../domain/tax";
+import { ARTICLE_ACCESS, ARTICLE_STATES } from "../../domain/articles";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -1129,3 +1130,89 @@ export const discountCodes = pgTable(
     index("discount_codes_created_idx").on(t.createdAt, t.id),
   ],
 );
+
+// ── Articles (issue 36) ──────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The blog's articles. `body_html` is the body as the server cleaned it (never as the browser sent it), the
+ * members-only marker included (domain/articles.ts); what a viewer receives of it is domain/article-access.ts's.
+ * Images (cover, share image) are media ids, as the sections keep them. Written only by server/services/articles.ts.
+ */
+export const articles = pgTable(
+  "articles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    excerpt: text("excerpt").notNull().default(""),
+    coverImage: text("cover_image").notNull().default(""),
+    bodyHtml: text("body_html").notNull().default(""),
+    access: text("access", { enum: ARTICLE_ACCESS }).notNull().default("public"),
+    /** As typed (first spelling of each); their slugs in `tag_slugs`, what /blog/tag/{slug} filters on. */
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    tagSlugs: text("tag_slugs")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    /** The name printed under the title (kept as written, so a deleted staff account leaves the byline). */
+    authorName: text("author_name").notNull().default(""),
+    /** The search listing: title, description and share image, as the pages' own (domain/page-seo.ts). */
+    seoTitle: text("seo_title").notNull().default(""),
+    seoDescription: text("seo_description").notNull().default(""),
+    seoImage: text("seo_image").notNull().default(""),
+    state: text("state", { enum: ARTICLE_STATES }).notNull().default("draft"),
+    /** When a scheduled article goes out; when a published one went out (its date on the site and in the feed). */
+    publishAt: timestamp("publish_at", { withTimezone: true }),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** The number of the last saved version (article_versions). */
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("articles_slug_idx").on(t.slug),
+    check("articles_state_check", oneOf(t.state, ARTICLE_STATES)),
+    check("articles_access_check", oneOf(t.access, ARTICLE_ACCESS)),
+    check("articles_scheduled_check", sql`${t.state} <> 'scheduled' or ${t.publishAt} is not null`),
+    check("articles_published_check", sql`${t.state} <> 'published' or ${t.publishedAt} is not null`),
+    // The blog: published articles, newest first, paged in SQL; by tag through the GIN index.
+    index("articles_published_idx")
+      .on(t.publishedAt.desc(), t.id.desc())
+      .where(sql`${t.state} = 'published'`),
+    index("articles_tag_slugs_idx").using("gin", t.tagSlugs),
+    // The back office's list, last changed first.
+    index("articles_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
+    // The publishing job: scheduled articles whose time has come.
+    index("articles_due_idx")
+      .on(t.publishAt)
+      .where(sql`${t.state} = 'scheduled'`),
+  ],
+);
+
+/** Every save of an article, whole (its editable fields), numbered from 1: the history a version is restored from. */
+export const articleVersions = pgTable(
+  "article_versions",
+  {
+    articleId: uuid("article_id")
+      .notNull()
+      .references(() => articles.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+    savedBy: text("saved_by").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.articleId, t.version] })],
+);
+
+/** An article's earlier slugs: /blog/{old} answers 301 to its address now. A slug is an article's or an old one, never both. */
+export const articleSlugs = pgTable("article_slugs", {
+  slug: text("slug").primaryKey(),
+  articleId: uuid("article_id")
+    .notNull()
+    .references(() => articles.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
