@@ -32,7 +32,7 @@ export const ARTICLE_ACCESS_LABEL: { readonly [A in ArticleAccess]: string } = {
  * the stored (cleaned) HTML, the only `<hr>` that carries this attribute.
  */
 export const MEMBERS_MARKER_ATTRIBUTE = "data-members-only";
-export const MEMBERS_MARKER = `<hr ${MEMBERS_MARKER_ATTRIBUTE}="">`;
+export const MEMBERS_MARKER = `<hr ${MEMBERS_MARKER_ATTRIBUTE} />`;
 const MARKER_PATTERN = /<hr\b[^>]*\bdata-members-only\b[^>]*>/i;
 
 /** A body's two parts: before the members-only marker, and after it (empty when there is no marker). */

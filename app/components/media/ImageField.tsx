@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState } from "react";
 import { mediaUrl, parseMediaUrl, type MediaItem } from "../../../domain/media";
-import { parseVideoId } from "../../lib/video";
+import { parseVideoId } from "../../../domain/video";
 import { useFieldState } from "../ActionForm";
 import { TextField } from "../forms";
 import { useMediaInfo } from "./ContentImage";

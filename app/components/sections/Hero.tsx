@@ -1,5 +1,5 @@
 import type { SectionProps } from "./props";
-import { embedUrl, parseVideoId } from "../../lib/video";
+import { embedUrl, parseVideoId } from "../../../domain/video";
 import { SmartLink } from "./SmartLink";
 import { ContentImage } from "../media/ContentImage";
 

@@ -1,5 +1,5 @@
 import type { SectionProps } from "./props";
-import { parseVideoId, watchUrl } from "../../lib/video";
+import { parseVideoId, watchUrl } from "../../../domain/video";
 import { Section } from "./Section";
 import { ContentImage } from "../media/ContentImage";
 

@@ -16,7 +16,7 @@ import {
 } from "../../../domain/page-seo";
 import { siteName } from "../../../domain/site";
 import { requireStaff } from "../../lib/guards.server";
-import { parseVideoId } from "../../lib/video";
+import { parseVideoId } from "../../../domain/video";
 import { contentAction } from "./content.server";
 import { AdminHeader } from "./layout";
 

@@ -4,7 +4,7 @@ import { SearchResultPreview } from "../../components/admin/SearchResultPreview"
 import { allPageSeo, searchPreview, SEO_PAGES } from "../../../domain/page-seo";
 import { siteName } from "../../../domain/site";
 import { requireStaff } from "../../lib/guards.server";
-import { parseVideoId } from "../../lib/video";
+import { parseVideoId } from "../../../domain/video";
 import { AdminHeader } from "./layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -3,7 +3,7 @@ import { pickContent, type PageKey } from "../../content/pages";
 import { pageSeo, type SeoPage } from "../../../domain/page-seo";
 import type { ContentSnapshot } from "../../../domain/registry";
 import { siteName } from "../../../domain/site";
-import { parseVideoId } from "../../lib/video";
+import { parseVideoId } from "../../../domain/video";
 
 /** A page's search listing (title, description, share image): the studio's, else its content's defaults. */
 const seoOf = (snapshot: ContentSnapshot, page: SeoPage) =>

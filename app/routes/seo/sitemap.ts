@@ -2,7 +2,7 @@ import type { Route } from "./+types/sitemap";
 import { allPageSeo } from "../../../domain/page-seo";
 import { siteName } from "../../../domain/site";
 import { absoluteUrl } from "../../../domain/structured-data";
-import { parseVideoId } from "../../lib/video";
+import { parseVideoId } from "../../../domain/video";
 
 /** Public pages worth indexing; /contact-us duplicates /contact and points to it with its canonical link. */
 export const SITEMAP_PATHS = ["/", "/service/", "/pricing", "/contact", "/privacy", "/terms"] as const;
