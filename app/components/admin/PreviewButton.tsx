@@ -31,7 +31,7 @@ export function PreviewButton({
       }}
     >
       {label}
-      <span className="sr-only"> (opens in a new tab; nothing is saved)</span>
+      <span className="sr-only"> (opens in a new tab)</span>
     </button>
   );
 }

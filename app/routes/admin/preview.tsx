@@ -82,7 +82,7 @@ function PreviewOf({ answer }: { answer: PreviewAnswer }) {
 function PreviewBar({ answer }: { answer?: PreviewAnswer }) {
   return (
     <>
-      <div aria-hidden="true" className="h-28 sm:h-20" />
+      <div aria-hidden="true" className="h-32 bg-forest sm:h-20" />
       <aside
         role="status"
         aria-label="Preview"
