@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CUSTOMER_PASSWORD, signUpStaff } from "../support/accounts";
+import { axeViolations } from "../support/axe";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
 import { logIn, main } from "../support/pages";
@@ -69,6 +70,7 @@ describe("previewing the banner before it goes live", () => {
       // The bar stays in view over the page at either width, and the page does not scroll sideways.
       expect(await bar.isVisible()).toBe(true);
       expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await axeViolations(tab)).toEqual([]);
       const folder = process.env.PREVIEW_SCREENSHOTS;
       if (folder) {
         await tab.evaluate(() => window.scrollTo(0, 0));

@@ -84,7 +84,6 @@ function PreviewBar({ answer }: { answer?: PreviewAnswer }) {
     <>
       <div aria-hidden="true" className="h-32 bg-forest sm:h-20" />
       <aside
-        role="status"
         aria-label="Preview"
         data-testid="preview-bar"
         className="fixed inset-x-0 bottom-0 z-[70] border-t-4 border-brass bg-forest text-white shadow-2xl print:hidden"
