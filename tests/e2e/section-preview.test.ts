@@ -99,6 +99,21 @@ describe("previewing the banner before it goes live", () => {
     expect(await heroTitle(visitor)).toBe("Rooms that rank, homes that sell");
   });
 
+  it("works without JavaScript: the button's own form attributes post the form to the preview's tab", async () => {
+    const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    await context.addCookies(await editor.context().cookies());
+    const page = await context.newPage();
+    const { rows } = await env.db.pool.query("select id from content_entries where type = 'banner'");
+    await page.goto(`/banner/${rows[0].id}`);
+    expect(await page.locator("html[data-hydrated]").count()).toBe(0);
+    const form = main(page).getByTestId("form-banner-update");
+    await form.getByLabel("Banner Heading", { exact: true }).fill("Seen before it is saved");
+    const { tab, answer } = await openPreview(page, form);
+    expect(answer.status()).toBe(200);
+    expect(await heroTitle(tab)).toBe("Seen before it is saved");
+    await context.close();
+  });
+
   it("a delete is previewed from its confirmation: the FAQ page without the item, which stays until deleted", async () => {
     await editor.goto("/edit-faq");
     const { rows } = await env.db.pool.query(
