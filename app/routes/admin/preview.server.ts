@@ -4,7 +4,7 @@ import { getSection, isSectionType, type SectionDef, type SectionType } from "..
 import { siteName } from "../../../domain/site";
 import { sectionSchema } from "../../../domain/validation";
 import { pickContent } from "../../content/pages";
-import { previewPage, previewPageName, previewPages, type PreviewPage } from "../../content/preview";
+import { previewPage, previewPageName, previewPages } from "../../content/preview";
 import { checkForm, firstErrors } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 
@@ -68,7 +68,6 @@ export async function previewAction(request: Request, context: AppLoadContext) {
 }
 
 export type PreviewAnswer = Exclude<Awaited<ReturnType<typeof previewAction>>, { data: unknown }>;
-export type { PreviewPage };
 
 /** The change the form describes, its fields checked as a save checks them. */
 function unsavedChange(
