@@ -105,6 +105,10 @@ const routes = [
     ),
   ]),
 
+  // The public page with a content form's unsaved change, for staff of the content area (decision 074). It draws the
+  // site's frame itself, with the unsaved logo or footer when that is the change.
+  route("preview", "routes/admin/preview.tsx"),
+
   // The built-in stand-in for PayPal's checkout (PAYPAL_MODE=simulator)
   route("paypal-simulator", "routes/public/paypal-simulator.tsx"),
   route("paypal-simulator/checkoutnow", "routes/public/paypal-checkout.tsx"),
@@ -121,7 +125,7 @@ const routes = [
  * The site's frame (header, footer) is a pathless layout around every page but the back office's, which draws its own:
  * the back office's scripts carry neither (decision 055). Paths and route ids are unchanged.
  */
-const OWN_FRAME = new Set(["routes/admin/layout.tsx", "routes/staff/welcome.tsx"]);
+const OWN_FRAME = new Set(["routes/admin/layout.tsx", "routes/staff/welcome.tsx", "routes/admin/preview.tsx"]);
 export default [
   layout(
     "routes/site-frame.tsx",

@@ -789,6 +789,14 @@ export function recordTitle(section: SectionDef, record: Record<string, unknown>
   return value === undefined || value === null ? "" : String(value);
 }
 
+/** The most records a section holds: one for a singleton, its `max` for a capped list, else no limit. */
+export const recordLimit = (section: SectionDef): number | undefined =>
+  section.cardinality === "singleton" ? 1 : section.max;
+
+/** Why an add is refused once a section holds `recordLimit` records (the service's 409, the preview's refusal). */
+export const limitReachedText = (section: SectionDef) =>
+  section.maxNotice ?? `${section.title} already exists: edit it instead of adding another.`;
+
 /** The success text of a delete (the spec names none): "FAQ Item deleted". */
 export const deletedText = (section: SectionDef) => `${section.title} deleted`;
 

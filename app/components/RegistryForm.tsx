@@ -2,6 +2,7 @@ import type { FieldDef } from "../../domain/registry";
 import type { ListedRecord, SectionView } from "../content/section-view";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { onDemand } from "./admin/on-demand";
+import { PreviewButton } from "./admin/PreviewButton";
 import { CheckboxField, TextAreaField, TextField } from "./forms";
 
 // The image field (its preview and the library's button, with the image code they use) loads when a form shows one: a
@@ -15,7 +16,8 @@ export const registryFormId = (intent: string, type: string, id = "") => `${inte
  * The one form for every content section, built from its registry entry as the screen's loader sends it
  * (app/content/section-view.ts): labels, kinds, required marks. It posts to the screen's action (intent add or
  * update, see app/routes/admin/content.server.ts) with the one form pattern: the spec's success text as a toast, what
- * was typed kept on an error, emptied after an add.
+ * was typed kept on an error, emptied after an add. Its Preview button shows the public page with what is typed,
+ * saving nothing (decision 074).
  */
 export function RegistryForm({
   section,
@@ -44,10 +46,12 @@ export function RegistryForm({
       {section.fields.map((f) => (
         <RegistryField key={f.name} field={f} />
       ))}
-      <div className="sm:col-span-2">
+      <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
         <button type="submit" className="btn-primary" disabled={form.busy}>
           {form.busy ? "Saving…" : intent === "add" ? `Add ${section.title}` : `Update ${section.title}`}
         </button>
+        {/* The public page with what is typed, before it goes live (decision 074). */}
+        <PreviewButton />
       </div>
     </ActionForm>
   );

@@ -50,9 +50,7 @@ export async function formAction<R, S extends z.ZodType = typeof AS_TYPED>(
   options: FormActionOptions<S, R>,
 ) {
   const form = String(formData.get(FORM_ID_FIELD) ?? "").slice(0, 200);
-  // Our schemas take what a form posts (strings) as well as JSON: no coercion, so that both doors read alike.
-  const schema = (options.schema ?? AS_TYPED) as S;
-  const submission = parseWithZod(formData, { schema, disableAutoCoercion: true });
+  const submission = checkForm(formData, (options.schema ?? AS_TYPED) as S);
   const hideFields = [FORM_ID_FIELD, ...(options.hide ?? [])];
   if (submission.status !== "success") {
     const fieldErrors = firstErrors(submission.error);
@@ -92,8 +90,17 @@ export async function formAction<R, S extends z.ZodType = typeof AS_TYPED>(
   }
 }
 
+/**
+ * A posted form read with a service's schema as every page form is (Conform): empty fields are absent, and no
+ * coercion, since our schemas take what a form posts (strings) as well as JSON, so that both doors read alike. Also
+ * the preview of unsaved content (decision 074), whose messages are then a save's.
+ */
+export function checkForm<S extends z.ZodType>(formData: FormData, schema: S) {
+  return parseWithZod(formData, { schema, disableAutoCoercion: true });
+}
+
 /** One message per field, the first the schema gave (the order of its checks). */
-function firstErrors(errors: Record<string, string[] | null> | null): Record<string, string[]> {
+export function firstErrors(errors: Record<string, string[] | null> | null): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(errors ?? {})) if (messages?.[0]) out[field] = [messages[0]];
   return out;

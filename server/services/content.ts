@@ -2,6 +2,8 @@ import { asc, and, eq, sql } from "drizzle-orm";
 import type pg from "pg";
 import {
   getSection,
+  limitReachedText,
+  recordLimit,
   recordTitle,
   sections,
   type ContentSnapshot,
@@ -213,7 +215,7 @@ export function createContentService({
       const def = sectionOr404(type);
       const parsed = validateSection(def, input);
       if (!parsed.ok) throw badRequest(parsed.errors);
-      const limit = def.cardinality === "singleton" ? 1 : def.max;
+      const limit = recordLimit(def);
       const id = await audited(db, actor, `content:${type}`, async (tx, audit) => {
         // Serialise adds of one section so that two admins cannot both add the last allowed record.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"content:" + type}))`);
@@ -224,7 +226,7 @@ export function createContentService({
           )
         ).rows as [{ count: number; next: number }];
         if (limit !== undefined && count >= limit) {
-          throw new AppError(409, def.maxNotice ?? `${def.title} already exists: edit it instead of adding another.`);
+          throw new AppError(409, limitReachedText(def));
         }
         const [row] = await tx
           .insert(contentEntries)

@@ -295,7 +295,7 @@ describe("curating content", () => {
     await visitor.goto("/");
     expect(await visitor.locator("footer").textContent()).not.toContain(row.text);
     await admin.getByTestId("form-copyright-add").getByRole("textbox").first().fill("© 2026 Atelier North, again");
-    await admin.getByTestId("form-copyright-add").getByRole("button").click();
+    await admin.getByTestId("form-copyright-add").getByRole("button", { name: "Add Copyright" }).click();
     await expect.poll(() => admin.getByTestId("form-copyright-add").count()).toBe(0);
     await visitor.goto("/");
     expect(await visitor.locator("footer").textContent()).toContain("© 2026 Atelier North, again");

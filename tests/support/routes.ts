@@ -63,13 +63,17 @@ function guardArea(file: string): StaffArea | "home" {
   return m[1] as StaffArea;
 }
 
-/** Every route under the admin layout, in the order app/routes.ts declares them. */
+/**
+ * Every back-office route, in the order app/routes.ts declares them: those under the admin layout, and those of
+ * app/routes/admin/ that draw a frame of their own (the preview of unsaved content, decision 074).
+ */
 export function adminRoutes(): AdminRoute[] {
   const found: AdminRoute[] = [];
   const walk = (entries: RouteConfigEntry[], parent: string, inAdmin: boolean) => {
     for (const entry of entries) {
       const at = entry.path === undefined ? parent : join(parent, entry.path);
-      if (inAdmin && (entry.path !== undefined || entry.index)) {
+      const backOffice = inAdmin || entry.file.startsWith("routes/admin/");
+      if (backOffice && (entry.path !== undefined || entry.index)) {
         found.push({
           path: at,
           file: entry.file,

@@ -3,6 +3,7 @@ import type { RecordView, SectionView } from "../../content/section-view";
 import { ActionForm, useActionForm } from "../ActionForm";
 import { DangerButton } from "../forms";
 import { Modal } from "../Modal";
+import { PreviewButton } from "./PreviewButton";
 
 /**
  * A section's delete confirmation (./SectionList.tsx, Curation): a native dialog, open while `item` is set. Loaded when
@@ -71,6 +72,7 @@ function ConfirmDelete({
         >
           Cancel
         </Link>
+        <PreviewButton label="Preview without it" className="btn-outline px-5 py-2 text-sm" />
         <DangerButton busy={form.busy} busyLabel="Deleting…" compact>
           Delete
         </DangerButton>

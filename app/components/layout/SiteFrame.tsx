@@ -10,8 +10,18 @@ import { Header } from "./Header";
  * layout's error page on demand (app/components/back-office/SiteErrorPage.tsx). Without the root's data (its loader
  * failed) the page is drawn alone.
  */
-export default function SiteFrame({ children, mainClassName }: { children: React.ReactNode; mainClassName?: string }) {
-  const root = useRouteLoaderData<RootData>("root");
+export default function SiteFrame({
+  children,
+  mainClassName,
+  frame,
+}: {
+  children: React.ReactNode;
+  mainClassName?: string;
+  /** The logo, footer and site name to draw instead of the saved ones (a preview of an unsaved change: decision 074). */
+  frame?: Pick<RootData, "chrome" | "siteName">;
+}) {
+  const saved = useRouteLoaderData<RootData>("root");
+  const root = saved && frame ? { ...saved, ...frame } : saved;
   const location = useLocation();
   const navigation = useNavigation();
   // A page reached in the browser fades in; the page the server sent does not (location "default"): held at opacity 0

@@ -1,7 +1,5 @@
 import type { Route } from "./+types/contact";
-import { ContactForm } from "../../components/sections/ContactForm";
-import { PageHeader } from "../../components/sections/PageHeader";
-import { RenderSections } from "../../components/sections/RenderSections";
+import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import { handlePublicForm } from "./forms.server";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
@@ -26,11 +24,5 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /contact and /contact-us. */
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
-  return (
-    <>
-      <PageHeader title="Contact Us" lead="Questions about a project, a membership or an invoice: we are here." />
-      <RenderSections page="contact" content={loaderData.content} />
-      <ContactForm />
-    </>
-  );
+  return <PublicPageBody page="contact" content={loaderData.content} />;
 }

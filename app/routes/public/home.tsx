@@ -1,6 +1,5 @@
 import type { Route } from "./+types/home";
-import { ContactForm } from "../../components/sections/ContactForm";
-import { RenderSections } from "../../components/sections/RenderSections";
+import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
@@ -19,10 +18,5 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** The landing page: its sections in the spec's order (app/content/pages.ts), then the contact form. */
 export default function Home({ loaderData }: Route.ComponentProps) {
-  return (
-    <>
-      <RenderSections page="home" content={loaderData.content} />
-      <ContactForm />
-    </>
-  );
+  return <PublicPageBody page="home" content={loaderData.content} />;
 }

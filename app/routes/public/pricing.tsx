@@ -1,5 +1,5 @@
 import type { Route } from "./+types/pricing";
-import { RenderSections } from "../../components/sections/RenderSections";
+import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
@@ -18,5 +18,5 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /pricing: the pricing section and the FAQ, stacked. */
 export default function PricingPage({ loaderData }: Route.ComponentProps) {
-  return <RenderSections page="pricing" content={loaderData.content} />;
+  return <PublicPageBody page="pricing" content={loaderData.content} />;
 }

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/service";
-import { PageHeader } from "../../components/sections/PageHeader";
-import { RenderSections } from "../../components/sections/RenderSections";
+import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
@@ -18,11 +17,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /service/: counters, services, the about block with fixed skill bars, then the studio's other sections, and the call to action. */
-export default function ServicePage({ loaderData: { content } }: Route.ComponentProps) {
-  return (
-    <>
-      <PageHeader title="Service Page" lead={content.serviceHeading[0]?.servicesubHeading} />
-      <RenderSections page="service" content={content} />
-    </>
-  );
+export default function ServicePage({ loaderData }: Route.ComponentProps) {
+  return <PublicPageBody page="service" content={loaderData.content} />;
 }

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/terms";
-import { RenderSections } from "../../components/sections/RenderSections";
+import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
@@ -18,5 +18,5 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args);
 
 /** /terms: the document a person accepts when registering, edited in the back office (decision 037). */
 export default function TermsPage({ loaderData }: Route.ComponentProps) {
-  return <RenderSections page="terms" content={loaderData.content} />;
+  return <PublicPageBody page="terms" content={loaderData.content} />;
 }
