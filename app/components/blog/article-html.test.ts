@@ -10,7 +10,7 @@ describe("lightArticleHtml", () => {
     const light = lightArticleHtml(body);
     expect(light).not.toContain("<iframe");
     expect(light).toContain('href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"');
-    expect(light).toContain('aria-label="Play video: Tour &amp; talk (opens YouTube in a new tab)"');
+    expect(light).toContain("Watch “Tour &amp; talk” on YouTube");
     expect(light).toContain("<p>Before</p>");
   });
 

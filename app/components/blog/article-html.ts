@@ -12,14 +12,14 @@ const attribute = (attributes: string, name: string) => new RegExp(`\\b${name}="
  */
 export function lightArticleHtml(html: string): string {
   return html
-    .replace(FRAME, (frame, attributes: string) => {
+    .replace(FRAME, (_frame, attributes: string) => {
       const id = parseVideoId(attribute(attributes, "src")?.replace(/&amp;/g, "&"));
       if (!id) return "";
       const title = attribute(attributes, "title") || "Video";
       return (
-        `<a class="article-video" href="${watchUrl(id)}" target="_blank" rel="noopener noreferrer" ` +
-        `aria-label="Play video: ${title} (opens YouTube in a new tab)">` +
-        `<span class="article-video-play" aria-hidden="true"></span><span>Watch “${title}” on YouTube</span></a>`
+        `<a class="article-video" href="${watchUrl(id)}" target="_blank" rel="noopener noreferrer">` +
+        `<span class="article-video-play" aria-hidden="true"></span>` +
+        `<span>Watch “${title}” on YouTube<span class="sr-only"> (opens in a new tab)</span></span></a>`
       );
     })
     .replace(/<img\b(?![^>]*\bloading=)/gi, '<img loading="lazy" decoding="async"');
