@@ -31,6 +31,7 @@ import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import pg from "pg";
 import { runningEmbeddedConnection } from "../server/db/embedded";
 import { silentLogger } from "../server/lib/logger";
+import { photo } from "../tests/support/images";
 import { ROOT } from "../tests/support/server";
 import { buildIsCurrent } from "./build-state.mjs";
 import { signIn, startApp } from "./bench/support";
@@ -263,11 +264,27 @@ const DEMO_BODY = [
   "<h2>The studio's paint schedule</h2><p>The undercoats, finishes and light reflectance values we specify for north-facing rooms.</p>",
 ].join("");
 
+/** A photo-like cover (1600 × 900) uploaded to the media library by the admin, as an image field stores it. */
+async function uploadCover(url: string): Promise<string> {
+  const cookie = await signIn(url, ADMIN);
+  const form = new FormData();
+  form.set("alt", "A pale living room in the morning light");
+  const bytes = await (await photo(1600, 900)).jpeg({ quality: 82 }).toBuffer();
+  form.set("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), "room.jpg");
+  const res = await fetch(`${url}/api/media`, { method: "POST", body: form, headers: { cookie, origin: url } });
+  if (res.status !== 201) throw new Error(`the cover's upload answered ${res.status}: ${await res.text()}`);
+  const { item } = (await res.json()) as { item: { url: string; key: string } };
+  // The library processes an image's sizes in the background: wait until they are there.
+  for (let i = 0; i < 100 && (await fetch(new URL(item.url, url))).status !== 200; i++)
+    await new Promise((r) => setTimeout(r, 200));
+  return item.url;
+}
+
 /**
  * The address of the newest published article of the app on `dataDir` (its embedded database, reached as `npm run
  * backup` reaches it); with none, a demo article is written and published first, and content_changed notified.
  */
-async function articleAddress(dataDir: string): Promise<string> {
+async function articleAddress(dataDir: string, url: string): Promise<string> {
   const client = new pg.Client(runningEmbeddedConnection(dataDir, silentLogger));
   await client.connect();
   try {
@@ -279,9 +296,10 @@ async function articleAddress(dataDir: string): Promise<string> {
       ).rows[0]?.slug;
     let slug = await newest();
     if (!slug) {
+      const cover = await uploadCover(url);
       await client.query(
-        `insert into articles (slug, title, excerpt, body_html, access, tags, tag_slugs, author_name, state, published_at)
-         values ($1, $2, $3, $4, 'split', $5, $6, 'Ada Lane', 'published', now())`,
+        `insert into articles (slug, title, excerpt, body_html, access, tags, tag_slugs, author_name, state, published_at, cover_image)
+         values ($1, $2, $3, $4, 'split', $5, $6, 'Ada Lane', 'published', now(), $7)`,
         [
           "designing-with-daylight",
           "Designing with daylight",
@@ -289,6 +307,7 @@ async function articleAddress(dataDir: string): Promise<string> {
           DEMO_BODY,
           ["Light", "Planning"],
           ["light", "planning"],
+          cover,
         ],
       );
       await client.query("select pg_notify('content_changed', '')");
@@ -329,7 +348,9 @@ async function main() {
       ONLY === "signed-in"
         ? []
         : PAGES.includes("article")
-          ? await articleAddress(path.join(scratch, "data")).then((a) => PAGES.map((p) => (p === "article" ? a : p)))
+          ? await articleAddress(path.join(scratch, "data"), app.url).then((a) =>
+              PAGES.map((p) => (p === "article" ? a : p)),
+            )
           : PAGES;
     for (const page of publicPages) await fetch(app.url + page); // into the page cache
     for (const page of publicPages) {

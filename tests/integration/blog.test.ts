@@ -231,8 +231,11 @@ describe("the public pages", () => {
       "archive-2",
       "archive-1",
     ]);
-    for (const bad of ["/blog?page=3", "/blog?page=0", "/blog?page=x", "/blog?page=1"])
+    for (const bad of ["/blog?page=3", "/blog?page=0", "/blog?page=x", "/blog?page=1.5"])
       expect((await call(bad)).status, bad).toBe(404);
+    const first = await call("/blog?page=1");
+    expect(first.status).toBe(301);
+    expect(first.headers.get("location")).toBe("/blog");
   });
 
   it("/blog/tag/{slug} lists that tag's published articles; an unknown tag is 404", async () => {
@@ -288,6 +291,27 @@ describe("the public pages", () => {
     expect(rows[0]!.html).toBeUndefined();
     const tagged = (await (await call("/api/blog?tag=paint")).json()) as { slug: string }[];
     expect(tagged.map((r) => r.slug)).toEqual(["paint-secrets"]);
+  });
+});
+
+describe("the header's Blog link", () => {
+  it("is there only while an article is published, and follows a change at once", async () => {
+    const blogLink = async () =>
+      /<nav aria-label="Main"[\s\S]*?href="\/blog"[^>]*>Blog</.test(await (await call("/")).text());
+    expect(await blogLink()).toBe(true);
+    const { rows } = await app.db.pool.query<{ id: string }>(
+      "update articles set state = 'unpublished' where state = 'published' returning id",
+    );
+    try {
+      // What the articles service does on unpublishing: tells every instance that content changed.
+      app.services.content.invalidate();
+      expect(await blogLink()).toBe(false);
+      expect(await (await call("/sitemap.xml")).text()).not.toContain("/blog");
+    } finally {
+      await app.db.pool.query("update articles set state = 'published' where id = any($1)", [rows.map((r) => r.id)]);
+      app.services.content.invalidate();
+    }
+    expect(await blogLink()).toBe(true);
   });
 });
 

@@ -43,10 +43,13 @@ export function ArticleCard({
   card,
   timeZone,
   headingLevel = 2,
+  first = false,
 }: {
   card: BlogCard;
   timeZone: string;
   headingLevel?: 2 | 3;
+  /** The list's first card: its cover is in the first screen on a phone, so it loads at once (not lazily). */
+  first?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -61,6 +64,7 @@ export function ArticleCard({
           width={1200}
           height={675}
           alt=""
+          priority={first}
           className="aspect-video w-full object-cover"
         />
       ) : null}

@@ -29,8 +29,8 @@ export function BlogList({
       <section className="container-page py-12 sm:py-16">
         {articles.length ? (
           <div className="grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
-            {articles.map((a) => (
-              <ArticleCard key={a.id} card={a} timeZone={timeZone} />
+            {articles.map((a, i) => (
+              <ArticleCard key={a.id} card={a} timeZone={timeZone} first={i === 0} />
             ))}
           </div>
         ) : (

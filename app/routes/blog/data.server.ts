@@ -1,14 +1,17 @@
-import { data, type AppLoadContext } from "react-router";
+import { data, redirect, type AppLoadContext } from "react-router";
 import type { PageInfo } from "../../../domain/pagination";
 
 /**
- * The page number a list's address asks for: none is the first; anything but a whole number from 1 to the last page
- * is no page of the list (404), so that no two addresses show the same list and no made-up one is rendered and kept.
+ * The page number a list's address asks for: none is the first (`?page=1` moves there for good, so that no two
+ * addresses show the same list); anything but a whole number up to the last page is no page of the list (404), so no
+ * made-up address is rendered and kept.
  */
 export function requestedPage(request: Request): number {
-  const raw = new URL(request.url).searchParams.get("page");
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("page");
   if (raw === null) return 1;
-  if (!/^[1-9]\d{0,5}$/.test(raw) || raw === "1") throw data(null, { status: 404 });
+  if (raw === "1") throw redirect(url.pathname, 301);
+  if (!/^[1-9]\d{0,5}$/.test(raw)) throw data(null, { status: 404 });
   return Number(raw);
 }
 
