@@ -13,6 +13,8 @@ import { CookieJar } from "../support/session";
  * route's `.data`, the REST API, the feed, or a copy the page cache kept for someone else.
  */
 let app: TestApp;
+/** Renders: every page not answered from the cache passes this middleware, placed right before the pages. */
+let rendered = 0;
 const jars = {
   visitor: undefined as CookieJar | undefined,
   customer: new CookieJar(), // signed in, never bought anything
@@ -76,7 +78,16 @@ async function insertArticle(values: Partial<typeof articles.$inferInsert> & { s
 
 beforeAll(async () => {
   const build = await builtApp();
-  app = await startTestApp({ ADMIN_EMAIL: "blog-owner@example.org", ADMIN_PASSWORD: "owner-pass-1" }, { build });
+  app = await startTestApp(
+    { ADMIN_EMAIL: "blog-owner@example.org", ADMIN_PASSWORD: "owner-pass-1" },
+    {
+      build,
+      beforePages: (_req, _res, next) => {
+        rendered++;
+        next();
+      },
+    },
+  );
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
   await signInAsAdmin(app, { jar: jars.admin });
@@ -378,12 +389,21 @@ describe("the staff preview", () => {
 describe("the page cache with articles", () => {
   const cacheSize = () => (app.express.locals.pageCache as PageCache).size;
 
-  it("serves a public article from the cache to visitors, as the landing page", async () => {
+  it("serves a public article and the lists from the cache, before any middleware, as the landing page", async () => {
     app.services.content.invalidate();
-    expect((await call("/blog/open-plan-light")).headers.get("x-cache")).toBe("MISS");
-    expect((await call("/blog/open-plan-light")).headers.get("x-cache")).toBe("HIT");
-    expect((await call("/blog")).headers.get("x-cache")).toBe("MISS");
-    expect((await call("/blog")).headers.get("x-cache")).toBe("HIT");
+    for (const path of ["/blog/open-plan-light", "/blog", "/blog?page=2", "/blog/tag/light"]) {
+      expect((await call(path)).headers.get("x-cache"), path).toBe("MISS");
+      const before = rendered;
+      const hit = await call(path);
+      expect(hit.headers.get("x-cache"), path).toBe("HIT");
+      expect(rendered, `${path}: a hit renders nothing`).toBe(before);
+    }
+    // A public article is the same for every customer: their role's copy, members or not.
+    await call("/blog/open-plan-light", jars.member);
+    for (const role of ["member", "customer", "expired"] as const) {
+      const res = await call("/blog/open-plan-light", jars[role]);
+      expect(res.headers.get("x-cache"), role).toBe("HIT");
+    }
   });
 
   it("a member's view first, then a visitor's: the visitor gets no members' text", async () => {
