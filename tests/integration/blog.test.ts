@@ -445,4 +445,35 @@ describe("the page cache with articles", () => {
     // And the visitors' copy is still the visitors'.
     expect(await (await call("/blog/supplier-guide")).text()).not.toContain(FULL_SECRET);
   });
+
+  it("an article that gains a members' part, or moves, leaves no old copy to be served while the database is away", async () => {
+    const cache = app.express.locals.pageCache as PageCache;
+    const id = await insertArticle({
+      slug: "shade-notes",
+      title: "Shade notes",
+      bodyHtml: "<p>All of it, for now.</p>",
+      access: "public",
+    });
+    app.services.content.invalidate();
+    await call("/blog/shade-notes", jars.customer);
+    await call("/blog/shade-notes");
+    expect(cache.fresh("customer /blog/shade-notes")).toBeDefined();
+    expect(cache.fresh("visitor /blog/shade-notes")).toBeDefined();
+
+    // Split: the customers' copy (all of it) is dropped by their next render, stale copy and all.
+    await app.db.pool.query("update articles set access = 'split', body_html = $2 where id = $1", [
+      id,
+      `<p>Open.</p><hr data-members-only /><p>${FULL_SECRET} (shade).</p>`,
+    ]);
+    app.services.content.invalidate();
+    expect(await (await call("/blog/shade-notes", jars.customer)).text()).not.toContain(FULL_SECRET);
+    expect(cache.stale("customer /blog/shade-notes")).toBeUndefined();
+
+    // Moved: its old address redirects, and the visitors' copy of it goes.
+    await app.db.pool.query("update articles set slug = 'shade-notes-2' where id = $1", [id]);
+    await app.db.db.insert(articleSlugs).values({ slug: "shade-notes", articleId: id });
+    app.services.content.invalidate();
+    expect((await call("/blog/shade-notes")).status).toBe(301);
+    expect(cache.stale("visitor /blog/shade-notes")).toBeUndefined();
+  });
 });
