@@ -256,6 +256,9 @@ describe("the public pages", () => {
       "paint-secrets",
     ]);
     expect(html).toContain("Articles about Light");
+    expect(html).toMatch(
+      /aria-label="Breadcrumb"[\s\S]*?href="\/blog"[^>]*>Blog<[\s\S]*?aria-current="page"[^>]*>Articles about Light</,
+    );
     expect((await call("/blog/tag/nothing-here")).status).toBe(404);
   });
 

@@ -11,6 +11,7 @@ export const listPage = (path: string, n: number) => (n <= 1 ? path : `${path}?p
 export function BlogList({
   title,
   lead,
+  trail,
   path,
   articles,
   page,
@@ -18,6 +19,8 @@ export function BlogList({
 }: {
   title: string;
   lead?: string;
+  /** The pages above this list in the breadcrumb (a tag's list: the blog). */
+  trail?: readonly { label: string; to: string }[];
   path: string;
   articles: BlogCard[];
   page: PageInfo;
@@ -25,7 +28,7 @@ export function BlogList({
 }) {
   return (
     <>
-      <PageHeader title={title} lead={lead} />
+      <PageHeader title={title} lead={lead} trail={trail} />
       <section className="container-page py-12 sm:py-16">
         {articles.length ? (
           <div className="grid gap-8 sm:grid-cols-2 lg:grid-cols-3">

@@ -48,6 +48,7 @@ export default function BlogTag({ loaderData }: Route.ComponentProps) {
   return (
     <BlogList
       title={`Articles about ${tag.name}`}
+      trail={[{ label: "Blog", to: "/blog" }]}
       path={`/blog/tag/${tag.slug}`}
       articles={loaderData.articles}
       page={loaderData.page}
