@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { articles } from "../db/schema";
-import { articleFor, VISITOR } from "./blog";
+import { articleFor, createBlogService, VISITOR } from "./blog";
 
 const row = (over: Partial<typeof articles.$inferSelect> = {}): typeof articles.$inferSelect => ({
   id: "7d0e4f0a-1111-4a4a-8a8a-000000000001",
@@ -54,5 +54,45 @@ describe("articleFor", () => {
     ]);
     expect(article.publishedAt).toBe("2026-11-01T10:00:00.000Z");
     expect(article.readingMinutes).toBe(1);
+  });
+});
+
+describe("hasPublished", () => {
+  /** A stand-in for the one query it makes (select … limit 1): answers as `answer` says, counting the calls. */
+  function service(answer: () => Promise<unknown[]>) {
+    let generation = 1;
+    const calls = { n: 0 };
+    const query = { from: () => query, where: () => query, limit: () => (calls.n++, answer()) };
+    const blog = createBlogService({
+      db: { select: () => query } as never,
+      content: { generation: () => generation },
+      orders: { membership: () => Promise.reject(new Error("not asked")) },
+    });
+    return { blog, calls, change: () => generation++ };
+  }
+
+  it("asks once per content generation", async () => {
+    let rows: unknown[] = [];
+    const { blog, calls, change } = service(() => Promise.resolve(rows));
+    expect(await blog.hasPublished()).toBe(false);
+    rows = [{ one: 1 }];
+    expect(await blog.hasPublished()).toBe(false);
+    expect(calls.n).toBe(1);
+    change();
+    expect(await blog.hasPublished()).toBe(true);
+    expect(calls.n).toBe(2);
+  });
+
+  it("with the database away, answers as last known and asks again next time", async () => {
+    let down = false;
+    const { blog, calls, change } = service(() =>
+      down ? Promise.reject(new Error("connection refused")) : Promise.resolve([{ one: 1 }]),
+    );
+    expect(await blog.hasPublished()).toBe(true);
+    down = true;
+    change();
+    expect(await blog.hasPublished()).toBe(true);
+    expect(await blog.hasPublished()).toBe(true);
+    expect(calls.n).toBe(3);
   });
 });

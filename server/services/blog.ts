@@ -135,6 +135,7 @@ export function createBlogService({
   orders: { membership(viewer: Viewer): Promise<Membership> };
 }) {
   let anyPublished: { generation: number; value: Promise<boolean> } | undefined;
+  let lastKnown = false;
 
   async function page(where: SQL, requested: unknown, perPage = BLOG_PAGE_SIZE) {
     const { rows, page } = await pageOf(db, articles, { where, orderBy: newestFirst, page: requested, perPage });
@@ -266,18 +267,24 @@ export function createBlogService({
     hasPublished(): Promise<boolean> {
       const generation = content.generation();
       if (!anyPublished || anyPublished.generation !== generation) {
-        const value = db
-          .select({ one: sql<number>`1` })
-          .from(articles)
-          .where(published)
-          .limit(1)
-          .then((rows) => rows.length > 0);
-        const current = { generation, value };
+        const current = {
+          generation,
+          value: db
+            .select({ one: sql<number>`1` })
+            .from(articles)
+            .where(published)
+            .limit(1)
+            .then(
+              (rows) => (lastKnown = rows.length > 0),
+              // The database away: every page keeps its frame (the content snapshot serves the last content read),
+              // with the link as last known; asked again next time.
+              () => {
+                if (anyPublished === current) anyPublished = undefined;
+                return lastKnown;
+              },
+            ),
+        };
         anyPublished = current;
-        // A failed read is asked again next time.
-        value.catch(() => {
-          if (anyPublished === current) anyPublished = undefined;
-        });
       }
       return anyPublished.value;
     },
