@@ -7,8 +7,8 @@ import { paged, perPage, type ApiRoute } from "./route";
 /**
  * The blog's public reads (issue 36, part 3): the published list (one page: `?page=`, `?limit=` up to 100, `?tag=` a
  * tag's slug; the counts in X-Total-Count, X-Page, X-Pages) and one article by its address. Anyone may call them; the
- * article's body is what articleView gives the caller (a visitor never receives a members' part), so its answer is
- * private to the caller whenever it could differ by caller.
+ * article's body is what articleView gives the caller (a visitor never receives a members' part); like every REST
+ * answer it is private to the caller (decision 059), so no shared cache hands one caller's copy to another.
  */
 export function blogRoutes({ blog }: Services): ApiRoute[] {
   return [
@@ -38,9 +38,6 @@ export function blogRoutes({ blog }: Services): ApiRoute[] {
           res.status(301).setHeader("Location", `/api/blog/${encodeURIComponent(found.movedTo)}`);
           return { movedTo: found.movedTo };
         }
-        // Made for this caller unless every caller gets the same.
-        res.setHeader("Cache-Control", found.shared ? "no-cache" : "private, no-store");
-        res.setHeader("Vary", "Cookie");
         const { varies: _varies, ...article } = found.article;
         return { ...article, related: found.related };
       },
