@@ -167,12 +167,19 @@ describe("the blog in a browser", () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe("/pricing");
   });
 
-  it("a member reads all of it; the call to action is gone", async () => {
+  it("a member reads all of it; the call to action is gone; a visitor after them gets the visitors' copy", async () => {
     const page = await signedInPage(await member("reader.member@example.org"));
     await page.goto("/blog/designing-with-daylight");
     expect(await page.getByTestId("article-body").textContent()).toContain(SECRET);
     expect(await page.getByTestId("article-locked").count()).toBe(0);
     await page.context().close();
+    // Then a visitor, with the page cache on: never the member's copy.
+    const visitor = await newPage(env.browser, env.server.url);
+    const res = await visitor.goto("/blog/designing-with-daylight");
+    expect(res?.headers()["x-cache"]).toBe("HIT");
+    expect(await visitor.content()).not.toContain(SECRET);
+    expect(await visitor.getByTestId("article-locked").count()).toBe(1);
+    await visitor.context().close();
   });
 
   it("at 390 px: /blog and the article fit the screen", async () => {
