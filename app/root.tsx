@@ -26,10 +26,12 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [content, viewer, settings] = await Promise.all([
+  const [content, viewer, settings, blog] = await Promise.all([
     context.services.content.snapshot(),
     context.viewer(),
     context.services.settings.all(),
+    // Known per content generation (publishing moves it): no query per page.
+    context.services.blog.hasPublished(),
   ]);
   const chrome = pickContent(content, "chrome");
   return {
@@ -40,6 +42,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     // The header's Admin link: for staff of every role (the back office shows each its own areas).
     user: viewer ? { isAdmin: viewer.staffRole !== null } : null,
     chrome,
+    // The header's Blog link: once an article is published (issue 36).
+    blog,
     media: await context.services.media.describe(chrome),
     staticImages: staticImagesUsed(content, context.staticImages),
   };

@@ -14,6 +14,13 @@ const routes = [
   route("newsletter", "routes/public/newsletter.tsx"),
   route("newsletter/confirm/:token", "routes/public/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe/:token", "routes/public/newsletter-unsubscribe.tsx"),
+  // The blog (issue 36): published articles, by tag, one article (an old slug: 301), the feed, and the staff preview
+  // of any article drawn by the same components (area "content").
+  route("blog", "routes/blog/index.tsx"),
+  route("blog/tag/:slug", "routes/blog/tag.tsx"),
+  route("blog/rss.xml", "routes/blog/rss.ts"),
+  route("blog/preview/:id", "routes/blog/preview.tsx"),
+  route("blog/:slug", "routes/blog/article.tsx"),
 
   // Accounts (spec 1, sections 2 and 5)
   route("login", "routes/account/login.tsx"),

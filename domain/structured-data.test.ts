@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { SectionRecord } from "./registry";
-import { absoluteUrl, faqPage, jsonLdText, localBusiness, planOffers, PRICE_CURRENCY } from "./structured-data";
+import {
+  absoluteUrl,
+  blogPosting,
+  faqPage,
+  jsonLdText,
+  localBusiness,
+  planOffers,
+  PRICE_CURRENCY,
+} from "./structured-data";
 
 const URL_ = "https://studio.example";
 const address: SectionRecord<"footerAddress"> = {
@@ -133,5 +141,50 @@ describe("absoluteUrl", () => {
     expect(absoluteUrl("https://cdn.example/a.png", "https://s.example")).toBe("https://cdn.example/a.png");
     expect(absoluteUrl("javascript:alert(1)", "https://s.example")).toBeUndefined();
     expect(absoluteUrl("", "https://s.example")).toBeUndefined();
+  });
+});
+
+describe("blogPosting", () => {
+  const base = {
+    path: "/blog/light-rooms",
+    title: "Light rooms",
+    description: "How light moves.",
+    image: "/media/abc",
+    publishedAt: "2026-11-01T10:00:00.000Z",
+    updatedAt: "2026-11-02T10:00:00.000Z",
+    authorName: "Ada Lane",
+    tags: ["Light", "Rooms"],
+    membersOnly: false,
+    publicUrl: "https://studio.example",
+  };
+
+  it("names the article with absolute addresses, its dates, author, publisher and keywords", () => {
+    expect(blogPosting(base)).toEqual({
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      "@id": "https://studio.example/blog/light-rooms#article",
+      mainEntityOfPage: "https://studio.example/blog/light-rooms",
+      url: "https://studio.example/blog/light-rooms",
+      headline: "Light rooms",
+      description: "How light moves.",
+      image: ["https://studio.example/media/abc"],
+      datePublished: "2026-11-01T10:00:00.000Z",
+      dateModified: "2026-11-02T10:00:00.000Z",
+      author: { "@type": "Person", name: "Ada Lane" },
+      publisher: { "@id": "https://studio.example/#business" },
+      keywords: "Light, Rooms",
+    });
+  });
+
+  it("marks a members' part as not free, and clips a long headline to 110 characters", () => {
+    const data = blogPosting({ ...base, membersOnly: true, title: "x".repeat(200), image: undefined });
+    expect(data.isAccessibleForFree).toBe(false);
+    expect(data.hasPart).toEqual({
+      "@type": "WebPageElement",
+      isAccessibleForFree: false,
+      cssSelector: ".article-locked",
+    });
+    expect(data.headline).toHaveLength(110);
+    expect(data.image).toBeUndefined();
   });
 });

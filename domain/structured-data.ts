@@ -80,7 +80,27 @@ export interface WebPage {
   primaryImageOfPage?: { "@type": "ImageObject"; url: string };
 }
 
-export type StructuredData = LocalBusiness | OfferCatalog | FaqPage | WebPage;
+/** An article of the blog (issue 36): Google's Article rich result reads headline, image, dates and author. */
+export interface BlogPosting {
+  "@context": typeof CONTEXT;
+  "@type": "BlogPosting";
+  "@id": string;
+  mainEntityOfPage: string;
+  url: string;
+  headline: string;
+  description?: string;
+  image?: string[];
+  datePublished?: string;
+  dateModified: string;
+  author?: { "@type": "Person"; name: string };
+  publisher: { "@id": string };
+  keywords?: string;
+  /** A members-only part: marked as such, as Google asks of paywalled content (the `.article-locked` part). */
+  isAccessibleForFree?: boolean;
+  hasPart?: { "@type": "WebPageElement"; isAccessibleForFree: false; cssSelector: string };
+}
+
+export type StructuredData = LocalBusiness | OfferCatalog | FaqPage | WebPage | BlogPosting;
 
 /** An absolute http(s) address: site-relative paths are joined to the public URL; anything else is left out. */
 export function absoluteUrl(href: string | undefined, publicUrl: string): string | undefined {
@@ -210,6 +230,65 @@ export function webPage({
     name: title,
     ...(description.trim() ? { description: description.trim() } : {}),
     ...(imageUrl ? { primaryImageOfPage: { "@type": "ImageObject", url: imageUrl } } : {}),
+  };
+}
+
+/**
+ * An article as a BlogPosting: its headline (at most 110 characters, Google's limit), description, image, dates,
+ * author and publisher (the agency). An article whose text is partly or wholly for members says it is not free and
+ * names the members' part by the selector of the call to action that replaces it, as Google's guidance for
+ * subscription content asks (so the difference between what its crawler and a visitor see is not taken for cloaking).
+ */
+export function blogPosting({
+  path,
+  title,
+  description,
+  image,
+  publishedAt,
+  updatedAt,
+  authorName,
+  tags,
+  membersOnly,
+  publicUrl,
+}: {
+  path: string;
+  title: string;
+  description: string;
+  image?: string;
+  publishedAt: string | null;
+  updatedAt: string;
+  authorName: string;
+  tags: readonly string[];
+  membersOnly: boolean;
+  publicUrl: string;
+}): BlogPosting {
+  const url = absoluteUrl(path, publicUrl)!;
+  const imageUrl = absoluteUrl(image, publicUrl);
+  const headline = title.length > 110 ? `${title.slice(0, 109).trimEnd()}…` : title;
+  return {
+    "@context": CONTEXT,
+    "@type": "BlogPosting",
+    "@id": `${url}#article`,
+    mainEntityOfPage: url,
+    url,
+    headline,
+    ...(description.trim() ? { description: description.trim() } : {}),
+    ...(imageUrl ? { image: [imageUrl] } : {}),
+    ...(publishedAt ? { datePublished: publishedAt } : {}),
+    dateModified: updatedAt,
+    ...(authorName.trim() ? { author: { "@type": "Person" as const, name: authorName.trim() } } : {}),
+    publisher: { "@id": businessId(publicUrl) },
+    ...(tags.length ? { keywords: tags.join(", ") } : {}),
+    ...(membersOnly
+      ? {
+          isAccessibleForFree: false,
+          hasPart: {
+            "@type": "WebPageElement" as const,
+            isAccessibleForFree: false as const,
+            cssSelector: ".article-locked",
+          },
+        }
+      : {}),
   };
 }
 

@@ -78,6 +78,15 @@ describe("PageCache", () => {
     expect(cache.fresh("visitor /c9")).toBeUndefined();
   });
 
+  it("forgets an entry, stale copy and all", () => {
+    cache.store("customer", "/e", [], page("e", generation));
+    generation++;
+    expect(cache.stale("customer /e")).toBeDefined();
+    cache.forget("customer /e");
+    expect(cache.stale("customer /e")).toBeUndefined();
+    expect(cache.knows("/e")).toBe(true);
+  });
+
   it("compresses a page once and tags it by its bytes", () => {
     const big = "<p>hello</p>".repeat(500);
     const entry = cache.store("visitor", "/d", [], page(big, 2));

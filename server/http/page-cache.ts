@@ -123,6 +123,15 @@ export class PageCache {
   }
 
   /**
+   * Drops an entry: its address was rendered again for this role and the page no longer says it is the same for all
+   * of them (an article that now has a members' part) or no longer answers 200 (taken down). Its old copy must not be
+   * served stale while the database is away.
+   */
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /**
    * Learns what a page reads of the query string (from its response), then stores it under `role` if it was
    * rendered for its canonical address and content did not change meanwhile. Returns the entry, stored or not.
    */

@@ -124,6 +124,7 @@ export function createPagesHandler(options: {
       // An outdated entry stays until a new render replaces it: the copy served if that render fails for want of a
       // database.
       let stale: ReturnType<PageCache["stale"]>;
+      let staleKey: string | undefined;
       let url = req.originalUrl;
       if (cacheable && cache.knows(url)) {
         role = await roleFor(req);
@@ -139,6 +140,7 @@ export function createPagesHandler(options: {
             return;
           }
           stale = cache.stale(key);
+          staleKey = key;
           url = cache.canonical(url)!; // rendered as the address without what the page does not read
           if (!renders.has(key)) {
             let done!: () => void;
@@ -159,7 +161,14 @@ export function createPagesHandler(options: {
         response.headers.set("cache-control", privateCacheControl(response.headers.get("cache-control")));
         addVary(response.headers, "Cookie");
       }
+      // The address answered again, with no page for all of its role (a redirect, a page made for this person, one
+      // taken down): an older copy of it is no longer its page, and is not to be served stale while the database is
+      // away. A failure (5xx) keeps it: that copy is what a visitor gets instead of an error.
+      const forgetStale = (status: number, kept: boolean) => {
+        if (staleKey && status < 500 && !kept) cache?.forget(staleKey);
+      };
       if (!isHtml(response)) {
+        forgetStale(response.status, false);
         if (reads) res.setHeader("X-Cache", "BYPASS");
         await sendResponse(res, response);
         return;
@@ -185,6 +194,7 @@ export function createPagesHandler(options: {
           return;
         }
       }
+      forgetStale(page.status, reads !== undefined && page.status === 200);
       if (reads) res.setHeader("X-Cache", "BYPASS");
       sendRendered(req, res, page);
     } catch (error) {

@@ -8,6 +8,7 @@ import { createActivityService } from "./activity";
 import { createAdminUsersService } from "./admin-users";
 import { createBackOfficeService } from "./back-office";
 import { createBackupsService } from "./backups";
+import { createBlogService } from "./blog";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createCustomersService } from "./customers";
@@ -153,6 +154,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     logger,
     now,
   });
+  // The blog's reads of the articles (issue 36): the articles service (engineer A's) is their one writer.
+  const blog = createBlogService({ db: database.db, content, orders });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
   const subscriptions = createSubscriptionsService({ db: database.db, now, mails });
   const paypal = createPayPalService({
@@ -248,6 +251,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     catalogue,
     content,
+    blog,
     media,
     trash,
     versions,

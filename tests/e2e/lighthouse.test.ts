@@ -69,7 +69,7 @@ function rawGet(address: string, headers: Record<string, string>) {
 describe("the public pages' weight and safety", () => {
   it("are plain HTML: no module script, no module preload, only the plain pages' inline script, no CSP violation; /login still hydrates", async () => {
     const p = await page();
-    for (const address of [...PUBLIC_PAGES, "/thanks", "/no-such-page"]) {
+    for (const address of [...PUBLIC_PAGES, "/blog", "/thanks", "/no-such-page"]) {
       const { scripts, violations } = await scriptsOf(p, address);
       expect([...scripts.keys()], address).toEqual([]);
       expect(violations, address).toEqual([]);

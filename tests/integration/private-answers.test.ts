@@ -57,6 +57,13 @@ beforeAll(async () => {
     "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) select 'I-PRIVATE', id, user_id, now() from orders where id = $1",
     [ids.paid],
   );
+  // A published article with a members' part (issue 36): made for each signed-in reader, never kept for their role.
+  await pool.query(
+    `insert into articles (slug, title, body_html, access, tags, tag_slugs, state, published_at)
+     values ('members-part', 'Members part', '<p>Open.</p><hr data-members-only /><p>Members.</p>', 'split',
+             '{Light}', '{light}', 'published', now())`,
+  );
+  app.services.content.invalidate();
 }, 120_000);
 afterAll(() => app?.close());
 

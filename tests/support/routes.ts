@@ -196,7 +196,10 @@ export function siteRoutes(): SiteRoute[] {
     for (const entry of entries) {
       const at = entry.path === undefined ? parent : join(parent, entry.path);
       if (entry.path !== undefined || entry.index) {
-        const folder = /^routes\/(public|account|customer|admin)\//.exec(entry.file)?.[1];
+        // The blog's pages (issue 36) are public pages of a folder of their own; its feed is a file for everyone, as
+        // the search engines' are.
+        const inFolder = /^routes\/(public|account|customer|admin|blog)\//.exec(entry.file)?.[1];
+        const folder = inFolder === "blog" ? (rendersPage(entry.file) ? "public" : undefined) : inFolder;
         found.push({
           path: at || "/",
           file: entry.file,
@@ -278,6 +281,22 @@ export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
           ids.paid,
         ]);
         return String(rows[0]?.number ?? "CN-2000-00001");
+      }
+      // The blog: a published article and one of its tags (else an address with none: its "not found"), any article
+      // for the staff preview.
+      case "routes/blog/article.tsx :slug":
+      case "routes/blog/tag.tsx :slug": {
+        const { rows } = await pool.query(
+          "select slug, tag_slugs from articles where state = 'published' order by published_at desc, id limit 1",
+        );
+        const article = rows[0] as { slug: string; tag_slugs: string[] } | undefined;
+        return route.file === "routes/blog/tag.tsx"
+          ? (article?.tag_slugs[0] ?? "no-such-tag")
+          : (article?.slug ?? "no-such-article");
+      }
+      case "routes/blog/preview.tsx :id": {
+        const { rows } = await pool.query("select id from articles order by created_at, id limit 1");
+        return String(rows[0]?.id ?? randomUUID());
       }
       case "routes/public/newsletter-confirm.tsx :token":
       case "routes/public/newsletter-unsubscribe.tsx :token":

@@ -11,6 +11,14 @@ export const NAV_LINKS = [
   { label: "Contact Us", to: "/#contact-sec" },
 ] as const;
 
+/** The Blog link, in the bar and the menu once an article is published (before "Contact Us"). */
+export const BLOG_LINK = { label: "Blog", to: "/blog" } as const;
+
+/** The header's links: the fixed ones, with the Blog link when there is a blog. */
+export function navLinks(blog: boolean): readonly { label: string; to: string }[] {
+  return blog ? [...NAV_LINKS.slice(0, -1), BLOG_LINK, ...NAV_LINKS.slice(-1)] : NAV_LINKS;
+}
+
 export interface HeaderUser {
   isAdmin: boolean;
 }
@@ -19,9 +27,12 @@ interface HeaderProps {
   logo: string | undefined;
   siteName: string;
   user: HeaderUser | null;
+  /** Whether an article is published (the root's data). */
+  blog?: boolean;
 }
 
-export function Header({ logo, siteName, user }: HeaderProps) {
+export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
+  const links = navLinks(blog);
   const accountLinks = user ? (
     <>
       <Link to="/dashboard" className="btn-dark px-4 py-2.5 xl:px-5">
@@ -71,7 +82,7 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           )}
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-4 lg:flex xl:gap-7">
-          {NAV_LINKS.map((l) => (
+          {links.map((l) => (
             <NavLink
               key={l.to}
               to={l.to}
@@ -98,7 +109,9 @@ export function Header({ logo, siteName, user }: HeaderProps) {
           </StrokeIcon>
         </button>
       </div>
-      <MobileMenu siteName={siteName}>{accountLinks}</MobileMenu>
+      <MobileMenu siteName={siteName} links={links}>
+        {accountLinks}
+      </MobileMenu>
     </header>
   );
 }
@@ -108,7 +121,15 @@ export function Header({ logo, siteName, user }: HeaderProps) {
  * the close button, and any navigation. A link to another page loads that page; where React runs (customer area,
  * back office), it closes when the browser's navigation lands.
  */
-function MobileMenu({ siteName, children }: { siteName: string; children: React.ReactNode }) {
+function MobileMenu({
+  siteName,
+  links,
+  children,
+}: {
+  siteName: string;
+  links: readonly { label: string; to: string }[];
+  children: React.ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const location = useLocation();
   useEffect(() => {
@@ -139,7 +160,7 @@ function MobileMenu({ siteName, children }: { siteName: string; children: React.
           </button>
         </div>
         <nav aria-label="Mobile" className="mt-8 flex flex-col">
-          {NAV_LINKS.map((l) => (
+          {links.map((l) => (
             <Link
               key={l.to}
               to={l.to}

@@ -31,7 +31,9 @@ export default function SiteFrame({
     `flex-1 ${location.key === "default" ? "" : "animate-page-in"} transition-opacity duration-300 ${navigation.state === "loading" ? "opacity-0" : "opacity-100"}`;
   return (
     <>
-      {root ? <Header logo={root.chrome.logo[0]?.logo} siteName={root.siteName} user={root.user} /> : null}
+      {root ? (
+        <Header logo={root.chrome.logo[0]?.logo} siteName={root.siteName} user={root.user} blog={root.blog} />
+      ) : null}
       <main id="main" key={location.pathname} className={className}>
         {children}
       </main>

@@ -1,17 +1,35 @@
 import { Link } from "react-router";
 
-/** The title band of an inner page, with its breadcrumb. */
-export function PageHeader({ title, lead }: { title: string; lead?: string }) {
+/** The title band of an inner page, with its breadcrumb (Home, the pages `trail` names, then this one). */
+export function PageHeader({
+  title,
+  lead,
+  trail = [],
+}: {
+  title: string;
+  lead?: string;
+  trail?: readonly { label: string; to: string }[];
+}) {
   return (
     <section className="bg-sand">
       <div className="container-page py-14 sm:py-20">
         <nav aria-label="Breadcrumb" className="text-sm text-mist">
-          <ol className="flex gap-2">
+          <ol className="flex flex-wrap gap-2">
             <li>
               <Link to="/" className="hover:text-clay">
                 Home
               </Link>
             </li>
+            {trail.map((t) => [
+              <li key={`${t.to}/`} aria-hidden="true">
+                /
+              </li>,
+              <li key={t.to}>
+                <Link to={t.to} className="hover:text-clay">
+                  {t.label}
+                </Link>
+              </li>,
+            ])}
             <li aria-hidden="true">/</li>
             <li aria-current="page" className="text-forest">
               {title}

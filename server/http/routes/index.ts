@@ -1,4 +1,5 @@
 import type { Services } from "../../services";
+import { blogRoutes } from "./blog";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
@@ -36,5 +37,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...trashRoutes(services),
     ...discountRoutes(services),
     ...paymentRoutes(services),
+    ...blogRoutes(services),
   ];
 }
