@@ -19,7 +19,7 @@ const routes = [
   route("blog", "routes/blog/index.tsx"),
   route("blog/tag/:slug", "routes/blog/tag.tsx"),
   route("blog/rss.xml", "routes/blog/rss.ts"),
-  route("blog/preview/:id", "routes/blog/preview.tsx"),
+  route("blog/preview/:id", "routes/admin/blog-preview.tsx"),
   route("blog/:slug", "routes/blog/article.tsx"),
 
   // Accounts (spec 1, sections 2 and 5)

@@ -167,6 +167,9 @@ export function fromRecords(pool: Pool): Fill {
         return "home";
       case "routes/admin/discount-code.tsx :id":
         return first("discount_codes");
+      case "routes/admin/blog-preview.tsx :id":
+        // Any article, a draft too (an empty blog: an address of none, the preview's "not found").
+        return first("articles").catch(() => randomUUID());
       case "routes/admin/subscription-cancel.tsx :id":
         return first("subscriptions", "where status = 'active'");
       case "routes/admin/export.ts :file":
@@ -282,8 +285,7 @@ export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
         ]);
         return String(rows[0]?.number ?? "CN-2000-00001");
       }
-      // The blog: a published article and one of its tags (else an address with none: its "not found"), any article
-      // for the staff preview.
+      // The blog: a published article and one of its tags (else an address with none: its "not found").
       case "routes/blog/article.tsx :slug":
       case "routes/blog/tag.tsx :slug": {
         const { rows } = await pool.query(
@@ -293,10 +295,6 @@ export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
         return route.file === "routes/blog/tag.tsx"
           ? (article?.tag_slugs[0] ?? "no-such-tag")
           : (article?.slug ?? "no-such-article");
-      }
-      case "routes/blog/preview.tsx :id": {
-        const { rows } = await pool.query("select id from articles order by created_at, id limit 1");
-        return String(rows[0]?.id ?? randomUUID());
       }
       case "routes/public/newsletter-confirm.tsx :token":
       case "routes/public/newsletter-unsubscribe.tsx :token":

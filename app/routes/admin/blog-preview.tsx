@@ -1,13 +1,12 @@
 import { data, Link, type HeadersFunction } from "react-router";
-import type { Route } from "./+types/preview";
+import type { Route } from "./+types/blog-preview";
 import { ArticlePage } from "../../components/blog/ArticlePage";
-import { requireUser } from "../../lib/guards.server";
-import { can, staffRoleOf } from "../../../domain/capabilities";
+import { requireStaff } from "../../lib/guards.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 import { ARTICLE_STATE_LABEL } from "../../../domain/articles";
 import { PREVIEW_AS, previewAs, previewPath, type PreviewAs } from "../../../domain/blog";
-import { coversOf } from "./data.server";
-import { articleMeta } from "./meta";
+import { coversOf } from "../blog/data.server";
+import { articleMeta } from "../blog/meta";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
 export const handle = STATIC_PAGE;
@@ -19,11 +18,9 @@ export const headers: HeadersFunction = () => PREVIEW_HEADERS;
 const LABEL: { readonly [A in PreviewAs]: string } = { visitor: "a visitor", member: "a member" };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  // Staff whose role opens the content, acting as staff: outside the back office, staff whose second factor is due
-  // are answered as the customers they also are (decision 059), so refused here rather than sent to enrol.
-  const viewer = await requireUser(request, context);
-  if (!can(staffRoleOf(viewer), "content"))
-    throw data({ message: "You don't have any permission" }, { status: 403, headers: PREVIEW_HEADERS });
+  // A back-office page drawn in the site's frame (as the preview of unsaved sections, decision 074): staff whose role
+  // opens the content; staff whose second factor is due enrol first.
+  await requireStaff(request, context, "content");
   const as = previewAs(new URL(request.url).searchParams.get("as"));
   const found = await context.services.blog.preview(params.id, as);
   if (!found) throw data({ message: "There is no such article." }, { status: 404, headers: PREVIEW_HEADERS });
