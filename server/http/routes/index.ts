@@ -1,4 +1,5 @@
 import type { Services } from "../../services";
+import { articleRoutes } from "./articles";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
@@ -22,6 +23,7 @@ export type { Access, ApiRoute } from "./route";
 export function apiRoutes(services: Services): ApiRoute[] {
   return [
     ...contentRoutes(services),
+    ...articleRoutes(services),
     ...inboxRoutes(services),
     ...userRoutes(services),
     ...orderRoutes(services),
