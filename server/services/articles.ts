@@ -205,8 +205,10 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
     actor: Actor,
     before: Pick<Row, "authorId" | "authorName"> | null,
   ): Promise<{ authorId: string | null; authorName: string }> {
-    const id = wanted || before?.authorId || actor.id;
-    if (before && id === before.authorId) return { authorId: before.authorId, authorName: before.authorName };
+    // Unchanged (or left blank on a saved article): the byline as printed, even if its account has gone since.
+    if (before && (!wanted || wanted === before.authorId))
+      return { authorId: before.authorId, authorName: before.authorName };
+    const id = wanted || actor.id;
     const [found] = await tx
       .select({ id: user.id, name: user.name, email: user.email })
       .from(user)
@@ -393,7 +395,11 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
     },
 
     /** A new article (version 1), a draft unless the input's intent says otherwise; its author is its writer by default. */
-    async create(input: unknown, actor: Actor): Promise<{ id: string; slug: string }> {
+    async create(
+      input: unknown,
+      actor: Actor,
+      { byline }: { byline?: string } = {},
+    ): Promise<{ id: string; slug: string }> {
       const parsed = parseInput(input, true);
       const { input: fields, bodyHtml } = parsed;
       const slug = parsed.slug!;
@@ -402,7 +408,11 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
         audited(db, actor, ARTICLE_ENTITY, async (tx, audit) => {
           await checkImages(tx, fields);
           await claimSlug(tx, slug, null);
-          const author = await authorOf(tx, fields.authorId, actor, null);
+          // A byline without an account (the demo articles): printed as given.
+          const author =
+            byline && !fields.authorId
+              ? { authorId: null, authorName: byline }
+              : await authorOf(tx, fields.authorId, actor, null);
           const at = now();
           const [row] = await tx
             .insert(articles)

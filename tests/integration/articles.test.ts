@@ -5,6 +5,7 @@ import type { ArticleListRow, ArticleRecord, ArticleVersion } from "../../server
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { imageOf } from "../support/images";
+import { DEMO_BYLINE, seedDemoArticles } from "../../server/seed/demo-articles";
 import { CookieJar } from "../support/session";
 
 /**
@@ -20,6 +21,7 @@ let shift = 0;
 const jars = { customer: new CookieJar(), editor: new CookieJar(), admin: new CookieJar() };
 const ADMIN = "chief@example.org";
 let editorId = "";
+let seeded = 0;
 
 beforeAll(async () => {
   app = await startTestApp(
@@ -30,6 +32,7 @@ beforeAll(async () => {
   await signInAsAdmin(app, { jar: jars.admin });
   await signUp(app, "reader@example.org", { jar: jars.customer });
   jars.editor = await signUpStaff(app, app.db.pool, "writer@example.org", "Editor");
+  seeded = await seedDemoArticles(app.services.articles, "");
   editorId = (await app.db.pool.query(`select id from "user" where email = 'writer@example.org'`)).rows[0].id;
 }, 60_000);
 afterAll(() => app?.close());
@@ -53,6 +56,20 @@ const errorOf = async (res: Promise<Response>, status = 400) => {
   return ((await r.json()) as { error: string }).error;
 };
 const londonInput = (ms: number) => toZonedInput(new Date(ms), "Europe/London");
+
+describe("the demo articles", () => {
+  it("are published once, into an empty blog only, one with a members-only part, two sharing a tag", async () => {
+    expect(seeded).toBe(3);
+    expect(await seedDemoArticles(app.services.articles, "")).toBe(0);
+    const rows = await ok<ArticleListRow[]>(app.request("/api/articles?state=published", { jar: jars.editor }));
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.authorName === DEMO_BYLINE)).toBe(true);
+    expect(rows.filter((r) => r.tags.includes("Interiors"))).toHaveLength(2);
+    const split = rows.find((r) => r.access === "split")!;
+    expect((await get(split.id)).bodyHtml).toContain("<hr data-members-only");
+    expect((await versions(split.id)).map((v) => v.version)).toEqual([2, 1]);
+  });
+});
 
 describe("each article call with each role", () => {
   it("refuses visitors and customers, and lets an Editor and the Admin write and read", async () => {
