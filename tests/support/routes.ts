@@ -163,6 +163,8 @@ export function fromRecords(pool: Pool): Fill {
         return "home";
       case "routes/admin/discount-code.tsx :id":
         return first("discount_codes");
+      case "routes/admin/article-edit.tsx :id":
+        return first("articles");
       case "routes/admin/subscription-cancel.tsx :id":
         return first("subscriptions", "where status = 'active'");
       case "routes/admin/export.ts :file":
