@@ -238,15 +238,38 @@ export function ArticleForm({
             </>
           ) : (
             <>
-              <button
-                type="submit"
-                name="intent"
-                value={state === "draft" || isNew ? "save" : "draft"}
-                className={`btn-outline ${button}`}
-                disabled={form.busy}
-              >
-                {form.busy ? "Saving…" : "Save draft"}
-              </button>
+              {state === "scheduled" ? (
+                <>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="save"
+                    className={`btn-outline ${button}`}
+                    disabled={form.busy}
+                  >
+                    {form.busy ? "Saving…" : "Save"}
+                  </button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="draft"
+                    className={`btn-outline ${button}`}
+                    disabled={form.busy}
+                  >
+                    Back to draft
+                  </button>
+                </>
+              ) : (
+                <button
+                  type="submit"
+                  name="intent"
+                  value={state === "draft" || isNew ? "save" : "draft"}
+                  className={`btn-outline ${button}`}
+                  disabled={form.busy}
+                >
+                  {form.busy ? "Saving…" : "Save draft"}
+                </button>
+              )}
               <button
                 type="submit"
                 name="intent"

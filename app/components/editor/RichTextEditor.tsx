@@ -157,7 +157,7 @@ export default function RichTextEditor({
     if (!id) return setMessage("That is not a YouTube link: paste the address of a YouTube video.");
     e.chain()
       .focus()
-      .setYoutubeVideo({ src: watchUrl(id) })
+      .insertContent([{ type: "youtube", attrs: { src: watchUrl(id) } }, { type: "paragraph" }])
       .run();
   });
   return (
@@ -231,7 +231,14 @@ export default function RichTextEditor({
         <ToolButton
           label={state?.marker ? "The members-only marker is in the body already" : "Members-only part starts here"}
           disabled={state?.marker}
-          onClick={run((e) => e.chain().focus().insertContent({ type: "membersOnly" }).run())}
+          // With a paragraph after it, where the cursor goes: typing never replaces the marker.
+          onClick={run((e) =>
+            e
+              .chain()
+              .focus()
+              .insertContent([{ type: "membersOnly" }, { type: "paragraph" }])
+              .run(),
+          )}
           testId="editor-marker"
         >
           Members only below
@@ -255,7 +262,12 @@ export default function RichTextEditor({
             open
             onClose={() => setPicking(false)}
             onPick={(item) => {
-              editor?.chain().focus().setImage({ src: item.url, alt: item.alt }).run();
+              // With a paragraph after it, where the cursor goes (as the marker and videos).
+              editor
+                ?.chain()
+                .focus()
+                .insertContent([{ type: "image", attrs: { src: item.url, alt: item.alt } }, { type: "paragraph" }])
+                .run();
               setPicking(false);
             }}
           />
