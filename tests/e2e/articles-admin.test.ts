@@ -55,7 +55,7 @@ describe("an Editor's article", () => {
     await expect.poll(() => body.isVisible(), { timeout: 20_000 }).toBe(true);
     expect(scripts.some((s) => /RichTextEditor/.test(s))).toBe(true);
     await body.click();
-    await form.getByRole("button", { name: "Heading 2" }).click();
+    await form.getByRole("button", { name: "H2: heading" }).click();
     await page.keyboard.type("Start with the floor");
     await page.keyboard.press("Enter");
     await page.keyboard.type("A pale oak floor bounces what light there is.");
@@ -103,7 +103,7 @@ describe("an Editor's article", () => {
     await edit.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(async () => (await articleRow(id)).title).toBe("A changed title");
     expect((await articleRow(id)).state).toBe("scheduled");
-    await main(page).getByRole("button", { name: "Restore version 1" }).click();
+    await main(page).getByRole("button", { name: "Restore this version (number 1)" }).click();
     const dialog = page.getByTestId("restore-version-dialog");
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByTestId("confirm-restore").click();

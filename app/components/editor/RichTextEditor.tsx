@@ -169,21 +169,21 @@ export default function RichTextEditor({
         className="flex flex-wrap gap-1.5 rounded-t-2xl border-b border-linen bg-sand/50 p-2"
       >
         <ToolButton
-          label="Heading 2"
+          label="H2: heading"
           active={state?.h2}
           onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
         >
           H2
         </ToolButton>
         <ToolButton
-          label="Heading 3"
+          label="H3: subheading"
           active={state?.h3}
           onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
         >
           H3
         </ToolButton>
         <ToolButton
-          label="Heading 4"
+          label="H4: small heading"
           active={state?.h4}
           onClick={run((e) => e.chain().focus().toggleHeading({ level: 4 }).run())}
         >
@@ -196,14 +196,14 @@ export default function RichTextEditor({
           <em>I</em>
         </ToolButton>
         <ToolButton
-          label="Bulleted list"
+          label="• List: bulleted"
           active={state?.bullet}
           onClick={run((e) => e.chain().focus().toggleBulletList().run())}
         >
           • List
         </ToolButton>
         <ToolButton
-          label="Numbered list"
+          label="1. List: numbered"
           active={state?.ordered}
           onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
         >
@@ -229,7 +229,11 @@ export default function RichTextEditor({
           Video
         </ToolButton>
         <ToolButton
-          label={state?.marker ? "The members-only marker is in the body already" : "Members-only part starts here"}
+          label={
+            state?.marker
+              ? "Members only below: the marker is in the body already"
+              : "Members only below: the members-only part starts here"
+          }
           disabled={state?.marker}
           // With a paragraph after it, where the cursor goes: typing never replaces the marker.
           onClick={run((e) =>

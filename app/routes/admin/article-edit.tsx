@@ -143,9 +143,8 @@ export default function ArticleEdit({ loaderData }: Route.ComponentProps) {
                   value={String(v.version)}
                   onOpen={() => open("restore", String(v.version))}
                   className="btn-outline px-3 py-1.5 text-xs"
-                  label={`Restore version ${v.version}`}
                 >
-                  Restore this version
+                  Restore this version<span className="sr-only"> (number {v.version})</span>
                 </OpenDialogButton>
               )}
             </li>

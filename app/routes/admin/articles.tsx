@@ -96,11 +96,11 @@ export default function Articles({ loaderData: { articles, page, state, timeZone
           { header: "Author", typed: true, cell: (a) => a.authorName },
           { header: "Tags", typed: true, cell: (a) => a.tags.join(", ") },
           {
-            header: "",
+            header: "Actions",
             pinned: true,
             cell: (a) => (
-              <Link to={`/articles/${a.id}`} className="btn-outline px-4 py-2 text-xs" aria-label={`Edit ${a.title}`}>
-                Edit
+              <Link to={`/articles/${a.id}`} className="btn-outline px-4 py-2 text-xs">
+                Edit<span className="sr-only"> {a.title}</span>
               </Link>
             ),
           },
