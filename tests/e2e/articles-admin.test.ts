@@ -123,4 +123,24 @@ describe("an Editor's article", () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
   });
+
+  it("is written without JavaScript in a plain textarea of HTML, cleaned by the server", async () => {
+    const context = await env.browser.newContext({ baseURL: env.server.url, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await logIn(page, EDITOR, CUSTOMER_PASSWORD);
+    await page.goto("/articles/new");
+    const form = main(page).getByTestId("article-form");
+    await form.getByLabel("Title", { exact: true }).fill("Written without scripts");
+    await form
+      .getByLabel("Body")
+      .fill('<h2>Plain</h2><p onclick="x()">Text</p><script>alert(1)</script><hr data-members-only><p>Members</p>');
+    await form.getByLabel("Who may read it").selectOption("split");
+    await form.getByRole("button", { name: "Save draft" }).click();
+    await page.waitForURL((u) => /^\/articles\/[0-9a-f-]{36}$/.test(u.pathname));
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    const saved = await articleRow(id);
+    expect(saved).toMatchObject({ state: "draft", access: "split" });
+    expect(saved.body_html).toBe("<h2>Plain</h2><p>Text</p><hr data-members-only /><p>Members</p>");
+    await context.close();
+  });
 });
