@@ -69,6 +69,10 @@ const routes = [
     route("total-orders", "routes/admin/total-orders.tsx"),
     route("admin/payment-status/:id", "routes/admin/payment-status.tsx"),
     route("discount-codes", "routes/admin/discount-codes.tsx"),
+    // The blog's articles (issue 36): the list, a new one, one with its history.
+    route("articles", "routes/admin/articles.tsx"),
+    route("articles/new", "routes/admin/article-new.tsx"),
+    route("articles/:id", "routes/admin/article-edit.tsx"),
     route("discount-codes/:id", "routes/admin/discount-code.tsx"),
     route("all-messages", "routes/admin/all-messages.tsx"),
     route("view/:id", "routes/admin/view-message.tsx"),

@@ -211,6 +211,7 @@ export function ActionForm({
   inPlace,
   onSubmit,
   onFieldsChange,
+  encType,
   children,
 }: {
   handle: ActionFormHandle;
@@ -227,6 +228,8 @@ export function ActionForm({
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   /** Runs on every change of a field, with the form (a summary worked out from what is typed). */
   onFieldsChange?: (form: HTMLFormElement) => void;
+  /** A form whose text is large (an article's body): sent as multipart, without URL-encoding's tripled bytes. */
+  encType?: "multipart/form-data";
   children: ReactNode;
 }) {
   const { fetcher, shown } = handle;
@@ -236,6 +239,7 @@ export function ActionForm({
       <fetcher.Form
         method="post"
         action={handle.action}
+        encType={encType}
         id={id}
         ref={attach}
         // The server checks every field and answers with its messages (the browser's own bubbles would differ).

@@ -46,6 +46,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
   { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
   { to: "/setting", label: "Site content", group: "Content", area: "content" },
+  { to: "/articles", label: "Articles", group: "Content", area: "content" },
   { to: "/media-library", label: "Media library", group: "Content", area: "media" },
   { to: "/items-management", label: "Items", group: "Content", area: "items" },
   { to: "/add-item", label: "Add item", group: "Content", area: "items" },

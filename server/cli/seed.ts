@@ -9,6 +9,7 @@ import { createLogger } from "../lib/logger";
 import { createServices } from "../services";
 import { demoCatalogue } from "../seed/demo-catalogue";
 import { demoContent } from "../seed/demo-content";
+import { seedDemoArticles } from "../seed/demo-articles";
 import { withLibraryImages } from "../seed/demo-media";
 
 const config = loadConfig();
@@ -27,6 +28,8 @@ try {
   );
   const items = await services.catalogue.seedIfEmpty(demoCatalogue);
   logger.info(items ? `seeded ${items} demo catalogue items` : "the catalogue has items; none seeded");
+  const articles = await seedDemoArticles(services.articles, "");
+  logger.info(articles ? `seeded ${articles} demo articles` : "the blog has articles; none seeded");
 } finally {
   await opened.close();
 }

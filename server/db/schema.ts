@@ -1136,7 +1136,7 @@ export const discountCodes = pgTable(
 /**
  * The blog's articles. `body_html` is the body as the server cleaned it (never as the browser sent it), the
  * members-only marker included (domain/articles.ts); what a viewer receives of it is domain/article-access.ts's.
- * Images (cover, share image) are media ids, as the sections keep them. Written only by server/services/articles.ts.
+ * Images (cover, share image) are library addresses (/media/…), as the sections keep them. Written only by server/services/articles.ts.
  */
 export const articles = pgTable(
   "articles",

@@ -11,7 +11,7 @@ import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { fromNodeHeaders } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody, textBodies } from "./api";
-import { BODY_LIMIT_BYTES, boundedRequests, pageForm, storableJson } from "./body";
+import { BODY_LIMIT_BYTES, bodyLimitFor, boundedRequests, pageForm, storableJson } from "./body";
 import { attachViewer, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
@@ -64,6 +64,18 @@ const whenDatabaseDown: ErrorRequestHandler = (error, _req, res, next) => {
   res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
   res.status(503).json({ error: UNAVAILABLE_MESSAGE });
 };
+/** The API's JSON bodies, each bounded as its address says (server/http/body.ts: an article's save is larger). */
+const jsonParsers = new Map<number, RequestHandler>();
+const jsonBodies: RequestHandler = (req, res, next) => {
+  const { limit } = bodyLimitFor(req.originalUrl.split("?")[0]!);
+  let parse = jsonParsers.get(limit);
+  if (!parse) {
+    parse = express.json({ limit, strict: true, verify: keepWebhookBody });
+    jsonParsers.set(limit, parse);
+  }
+  parse(req, res, next);
+};
+
 const unknownApiCall: RequestHandler = (_req, res) => void res.status(404).json({ error: "No such API call." });
 
 export function createApp(options: AppOptions): Express {
@@ -180,7 +192,7 @@ export function createApp(options: AppOptions): Express {
     privateAnswers,
     textBodies(services),
     requireJsonBody,
-    express.json({ limit: BODY_LIMIT_BYTES, strict: true, verify: keepWebhookBody }),
+    jsonBodies,
     storableJson,
     createApiRouter(services),
     unknownApiCall,

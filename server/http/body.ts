@@ -6,6 +6,24 @@ import type { Request, RequestHandler, Response } from "express";
  */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = `The request body is too large: the limit is ${BODY_LIMIT_BYTES / 1024} KB.`;
+
+/**
+ * An article's saves (issue 36): up to 1 MB of HTML (domain/articles.ts MAX_BODY_CHARS) with the other fields, as JSON
+ * (its escapes) or as the editing screen's multipart form. Only these addresses: every other stays at the default.
+ */
+export const ARTICLE_BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+const LARGER_BODIES: readonly { path: RegExp; limit: number; message: string }[] = [
+  {
+    path: /^\/(api\/)?articles(\/|$)/,
+    limit: ARTICLE_BODY_LIMIT_BYTES,
+    message: `The request body is too large: the limit for an article is ${ARTICLE_BODY_LIMIT_BYTES / 1024 / 1024} MB.`,
+  },
+];
+
+/** The bound of a request's body at this path (the default, or the larger one of an address that needs it). */
+export function bodyLimitFor(path: string): { limit: number; message: string } {
+  return LARGER_BODIES.find((b) => b.path.test(path)) ?? { limit: BODY_LIMIT_BYTES, message: BODY_TOO_LARGE };
+}
 export const BAD_CHARACTER =
   "The request contains a character that text cannot hold (a NUL character or an unpaired UTF-16 surrogate).";
 export const NOT_A_FORM = "Send this page's form as a form (application/x-www-form-urlencoded or multipart/form-data).";
@@ -50,7 +68,8 @@ export function refuse(req: Request, res: Response, status: number, message: str
  */
 export const boundedRequests: RequestHandler = (req, res, next) => {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (WRITE.has(req.method) && declared > BODY_LIMIT_BYTES) return refuse(req, res, 413, BODY_TOO_LARGE);
+  const bound = bodyLimitFor(req.path);
+  if (WRITE.has(req.method) && declared > bound.limit) return refuse(req, res, 413, bound.message);
   if (hasUnstorableText(req.query)) return refuse(req, res, 400, BAD_CHARACTER);
   next();
 };
@@ -77,9 +96,10 @@ export const pageForm: RequestHandler = (req, res, next) => {
   if (!WRITE.has(req.method) || !hasBody(req)) return next();
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (!FORM_TYPES.includes(type)) return refuse(req, res, 415, NOT_A_FORM);
-  readBounded(req, BODY_LIMIT_BYTES).then(
+  const bound = bodyLimitFor(req.path);
+  readBounded(req, bound.limit).then(
     async (body) => {
-      if (body === "too large") return refuse(req, res, 413, BODY_TOO_LARGE);
+      if (body === "too large") return refuse(req, res, 413, bound.message);
       let form: FormData;
       try {
         const headers = { "content-type": String(req.headers["content-type"]) };

@@ -6,6 +6,7 @@ import {
   discountCodes,
   activityLog,
   adminUsers,
+  articles,
   catalogueItems,
   contentEntries,
   media,
@@ -124,6 +125,7 @@ const TABLES = [
   ["catalogue_item", catalogueItems, catalogueItems.id],
   ["simple_item", simpleItems, simpleItems.id],
   ["media", media, media.id],
+  ["article", articles, articles.id],
 ] as const;
 const isLookedUp = (entity: string) => entity.startsWith("content:") || TABLES.some(([e]) => e === entity);
 

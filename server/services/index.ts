@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createActivityService } from "./activity";
+import { ARTICLE_ENTITY, createArticlesService } from "./articles";
 import { createAdminUsersService } from "./admin-users";
 import { createBackOfficeService } from "./back-office";
 import { createBackupsService } from "./backups";
@@ -180,12 +181,23 @@ export function createServices(database: Database, config: Config, logger: Logge
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
+  // The blog's articles (issue 36): written only here; scheduled ones published by the job below, once a minute.
+  const articles = createArticlesService({ db: database.db, content, logger, now, timeZone: config.timeZone });
+  jobs.every(
+    "articles-publish",
+    "* * * * *",
+    async () => {
+      await articles.publishDue();
+    },
+    { firstRunAfterSeconds: 5, title: "Articles: publish those whose scheduled time has come" },
+  );
   // Deleted content, items and images, kept 30 days (decision 039); each kind put back by the service that owns it.
   const trash = createTrashService({
     db: database.db,
     logger,
     now,
     restorers: { content: content.restoreIn, items: catalogue.restoreIn, media: media.restoreIn },
+    entityRestorers: { [ARTICLE_ENTITY]: articles.restoreIn },
     changed: () => content.invalidate(),
   });
   const versions = createVersionsService({ db: database.db, content, timeZone: config.timeZone });
@@ -252,6 +264,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     catalogue,
     content,
     blog,
+    articles,
     media,
     trash,
     versions,

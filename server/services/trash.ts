@@ -24,6 +24,8 @@ const NOT_IN_TRASH = "This is not in the trash (it was restored or deleted for g
 export interface TrashedRow {
   /** The trash entry's own id (a trashed image's files hang on it). */
   trashId: string;
+  /** The activity log's entity of the record (within a kind, which owner puts it back: "article", "content:faqItem"). */
+  entity: string;
   recordId: string;
   row: Record<string, unknown>;
 }
@@ -105,11 +107,13 @@ export interface TrashServiceDeps {
   now: () => Date;
   /** Each kind's owner: puts the row back into its table. */
   restorers: Record<TrashKind, Restorer>;
+  /** Within a kind, an owner of its own for one entity (articles are site content, put back by the articles service). */
+  entityRestorers?: Record<string, Restorer>;
   /** Every kind's pages and caches follow the content change signal: told after a restore commits. */
   changed: () => void;
 }
 
-export function createTrashService({ db, logger, now, restorers, changed }: TrashServiceDeps) {
+export function createTrashService({ db, logger, now, restorers, entityRestorers = {}, changed }: TrashServiceDeps) {
   async function find(kind: TrashKind, recordId: string) {
     if (!isId(recordId)) throw notFound(NOT_IN_TRASH);
     const [row] = await db
@@ -177,7 +181,8 @@ export function createTrashService({ db, logger, now, restorers, changed }: Tras
         await audited(db, actor, found.entity, async (tx, audit) => {
           const [row] = await tx.select().from(trash).where(eq(trash.id, found.id)).for("update");
           if (!row) throw notFound(NOT_IN_TRASH);
-          await restorers[kind](tx, { trashId: row.id, recordId: row.recordId, row: row.row });
+          const restorer = Object.hasOwn(entityRestorers, row.entity) ? entityRestorers[row.entity]! : restorers[kind];
+          await restorer(tx, { trashId: row.id, entity: row.entity, recordId: row.recordId, row: row.row });
           await tx.delete(trash).where(eq(trash.id, row.id));
           await audit.restored(row.recordId, loggedFields(kind, row.row));
         });

@@ -64,6 +64,7 @@ describe("who may open the back office", () => {
     const labels = await backOfficeNavLabels(page);
     expect(labels).toEqual([
       "Site content",
+      "Articles",
       "Media library",
       "Items",
       "Add item",

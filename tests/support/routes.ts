@@ -167,9 +167,9 @@ export function fromRecords(pool: Pool): Fill {
         return "home";
       case "routes/admin/discount-code.tsx :id":
         return first("discount_codes");
+      case "routes/admin/article-edit.tsx :id":
       case "routes/admin/blog-preview.tsx :id":
-        // Any article, a draft too (an empty blog: an address of none, the preview's "not found").
-        return first("articles").catch(() => randomUUID());
+        return first("articles");
       case "routes/admin/subscription-cancel.tsx :id":
         return first("subscriptions", "where status = 'active'");
       case "routes/admin/export.ts :file":

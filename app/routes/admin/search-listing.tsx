@@ -1,19 +1,12 @@
 import { data } from "react-router";
 import type { Route } from "./+types/search-listing";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
+import { describedBy, LengthHint } from "../../components/admin/LengthHint";
 import { SearchResultPreview } from "../../components/admin/SearchResultPreview";
 import { TextAreaField, TextField } from "../../components/forms";
 import { ImageField } from "../../components/media/ImageField";
 import { registryFormId } from "../../components/RegistryForm";
-import {
-  descriptionHint,
-  isSeoPage,
-  pageSeo,
-  searchPreview,
-  SEO_PAGES,
-  titleHint,
-  type LengthHint,
-} from "../../../domain/page-seo";
+import { descriptionHint, isSeoPage, pageSeo, searchPreview, SEO_PAGES, titleHint } from "../../../domain/page-seo";
 import { siteName } from "../../../domain/site";
 import { requireStaff } from "../../lib/guards.server";
 import { parseVideoId } from "../../../domain/video";
@@ -95,7 +88,7 @@ export default function SearchListing({ loaderData }: Route.ComponentProps) {
                 placeholder={defaults.title}
                 aria-describedby={describedBy(form.fields.seoTitle, "seoTitle-hint")}
               />
-              <Hint id="seoTitle-hint" hint={titleHint(typedTitle)} />
+              <LengthHint id="seoTitle-hint" hint={titleHint(typedTitle)} />
             </div>
             <div>
               <TextAreaField
@@ -105,7 +98,7 @@ export default function SearchListing({ loaderData }: Route.ComponentProps) {
                 rows={4}
                 aria-describedby={describedBy(form.fields.seoDescription, "seoDescription-hint")}
               />
-              <Hint id="seoDescription-hint" hint={descriptionHint(typedDescription)} />
+              <LengthHint id="seoDescription-hint" hint={descriptionHint(typedDescription)} />
             </div>
             <div>
               <ImageField label="Share image (optional)" name="shareImage" required={false} kind="image" />
@@ -133,26 +126,5 @@ export default function SearchListing({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
     </>
-  );
-}
-
-/** The hint's id, and the error's when there is one (the field's own wiring names only the error). */
-function describedBy(field: { errorId: string; errors?: string[] } | undefined, hintId: string) {
-  return field?.errors?.length ? `${hintId} ${field.errorId}` : hintId;
-}
-
-const HINT_COLOUR: Record<LengthHint["verdict"], string> = {
-  default: "text-mist",
-  short: "text-ink",
-  good: "text-forest",
-  long: "text-clay-dark",
-};
-
-/** A length hint, read out when it changes. */
-function Hint({ id, hint }: { id: string; hint: LengthHint }) {
-  return (
-    <p id={id} className={`mt-2 text-sm ${HINT_COLOUR[hint.verdict]}`} aria-live="polite" data-verdict={hint.verdict}>
-      {hint.text}
-    </p>
   );
 }

@@ -1,5 +1,9 @@
 import type { Services } from "../../services";
+<<<<<<< HEAD
 import { blogRoutes } from "./blog";
+=======
+import { articleRoutes } from "./articles";
+>>>>>>> hA
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
@@ -23,6 +27,7 @@ export type { Access, ApiRoute } from "./route";
 export function apiRoutes(services: Services): ApiRoute[] {
   return [
     ...contentRoutes(services),
+    ...articleRoutes(services),
     ...inboxRoutes(services),
     ...userRoutes(services),
     ...orderRoutes(services),

@@ -1,0 +1,317 @@
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import { ARTICLE_ACCESS, ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, type ArticleState } from "../../../domain/articles";
+import { dateTime } from "../../../domain/dates";
+import { descriptionHint, titleHint } from "../../../domain/page-seo";
+import { ActionForm, useActionForm } from "../ActionForm";
+import { SelectField, TextAreaField, TextField } from "../forms";
+import { ImageField } from "../media/ImageField";
+import { describedBy, LengthHint } from "./LengthHint";
+
+// Tiptap loads with this screen only, and only once the page runs: without JavaScript the body is a plain textarea of
+// its HTML (the server cleans it either way).
+const RichTextEditor = lazy(() => import("../editor/RichTextEditor"));
+
+/** What the form starts with: the saved article, or a new one's blanks. */
+export interface ArticleFormValues {
+  title: string;
+  slug: string;
+  excerpt: string;
+  coverImage: string;
+  bodyHtml: string;
+  access: string;
+  tags: string;
+  authorId: string;
+  seoTitle: string;
+  seoDescription: string;
+  seoImage: string;
+  publishAt: string;
+}
+
+export const EMPTY_ARTICLE: ArticleFormValues = {
+  title: "",
+  slug: "",
+  excerpt: "",
+  coverImage: "",
+  bodyHtml: "",
+  access: "public",
+  tags: "",
+  authorId: "",
+  seoTitle: "",
+  seoDescription: "",
+  seoImage: "",
+  publishAt: "",
+};
+
+const noSubscription = () => () => {};
+
+/** The body's field: the editor once the page runs, its HTML in a textarea before (and without JavaScript). */
+function BodyField({ initialHtml, error, errorId }: { initialHtml: string; error?: string; errorId: string }) {
+  // True once the page runs in the browser (false in the server's HTML and during hydration).
+  const running = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const textarea = (
+    <textarea
+      id="article-body"
+      name="bodyHtml"
+      defaultValue={initialHtml}
+      rows={16}
+      className="field-input font-mono text-sm"
+      aria-describedby={`article-body-help${error ? ` ${errorId}` : ""}`}
+      aria-invalid={error ? true : undefined}
+    />
+  );
+  return (
+    <div>
+      <label id="article-body-label" htmlFor="article-body" className="field-label">
+        Body
+      </label>
+      <p id="article-body-help" className="mb-2 text-sm text-mist">
+        Headings, lists, links, quotes, code, images from the library and YouTube videos. For a members-only part, place
+        “Members only below this line” where it starts.
+      </p>
+      {running ? (
+        <Suspense fallback={textarea}>
+          <RichTextEditor
+            name="bodyHtml"
+            initialHtml={initialHtml}
+            labelId="article-body-label"
+            describedBy={`article-body-help${error ? ` ${errorId}` : ""}`}
+          />
+        </Suspense>
+      ) : (
+        textarea
+      )}
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The article's form (/articles/new and /articles/:id): its fields, the search listing with the length hints of the
+ * pages' own, and the state buttons the article's state allows (each saves the fields too).
+ */
+export function ArticleForm({
+  formId,
+  values,
+  state,
+  publishAt,
+  authors,
+  timeZone,
+  isNew,
+}: {
+  formId: string;
+  values: ArticleFormValues;
+  state: ArticleState;
+  /** When a scheduled article goes out. */
+  publishAt: string | null;
+  authors: { id: string; name: string }[];
+  timeZone: string;
+  isNew: boolean;
+}) {
+  const form = useActionForm({ id: formId, defaultValue: values });
+  const [seoTitle, setSeoTitle] = useState(values.seoTitle);
+  const [seoDescription, setSeoDescription] = useState(values.seoDescription);
+  const body = form.fields.bodyHtml;
+  const published = state === "published";
+  const button = "px-5 py-2.5 text-sm";
+  return (
+    <ActionForm handle={form} encType="multipart/form-data" className="grid gap-6" testId="article-form">
+      <section className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-label="The article">
+        <TextField label="Title" name="title" required maxLength={200} />
+        <div>
+          <TextField
+            label="Address"
+            name="slug"
+            maxLength={200}
+            placeholder="made from the title"
+            aria-describedby="article-slug-help"
+          />
+          <p id="article-slug-help" className="mt-2 text-sm text-mist">
+            /blog/… Lowercase words joined by hyphens. Changing it later keeps the old address leading here.
+          </p>
+        </div>
+        <TextAreaField label="Excerpt (shown in lists and under the title)" name="excerpt" rows={3} maxLength={500} />
+        <ImageField label="Cover image (optional)" name="coverImage" required={false} kind="image" />
+        <BodyField initialHtml={values.bodyHtml} error={body?.errors?.[0]} errorId={body?.errorId ?? "body-error"} />
+        <SelectField
+          label="Who may read it"
+          name="access"
+          placeholder="Choose"
+          options={ARTICLE_ACCESS.map((a) => ({ value: a, label: ARTICLE_ACCESS_LABEL[a] }))}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="Tags (separated by commas)" name="tags" placeholder="Interiors, SEO" />
+          <SelectField
+            label="Author"
+            name="authorId"
+            placeholder={isNew ? "You" : "As printed now"}
+            options={authors.map((a) => ({ value: a.id, label: a.name }))}
+          />
+        </div>
+      </section>
+
+      <section
+        className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
+        aria-labelledby="article-seo-heading"
+      >
+        <h2 id="article-seo-heading" className="font-serif text-xl text-forest">
+          Search listing
+        </h2>
+        <div>
+          <TextField
+            label="Title in search results (optional)"
+            name="seoTitle"
+            placeholder="The article's title"
+            onInput={(e) => setSeoTitle(e.currentTarget.value)}
+            aria-describedby={describedBy(form.fields.seoTitle, "article-seoTitle-hint")}
+          />
+          <LengthHint id="article-seoTitle-hint" hint={titleHint(seoTitle)} />
+        </div>
+        <div>
+          <TextAreaField
+            label="Meta description (optional)"
+            name="seoDescription"
+            placeholder="The excerpt"
+            rows={3}
+            onInput={(e) => setSeoDescription(e.currentTarget.value)}
+            aria-describedby={describedBy(form.fields.seoDescription, "article-seoDescription-hint")}
+          />
+          <LengthHint id="article-seoDescription-hint" hint={descriptionHint(seoDescription)} />
+        </div>
+        <div>
+          <ImageField label="Share image (optional)" name="seoImage" required={false} kind="image" />
+          <p className="mt-2 text-sm text-mist">
+            Empty: shared links show the cover image. A wide image works best (1200 × 630 pixels).
+          </p>
+        </div>
+      </section>
+
+      <section
+        className="grid gap-4 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
+        aria-labelledby="article-state-heading"
+      >
+        <h2 id="article-state-heading" className="font-serif text-xl text-forest">
+          Publishing
+        </h2>
+        <p className="text-sm text-ink" data-testid="article-state">
+          {isNew
+            ? "Not saved yet."
+            : state === "scheduled" && publishAt
+              ? `Scheduled: goes out ${dateTime(publishAt, timeZone)}.`
+              : `${ARTICLE_STATE_LABEL[state]}.`}
+        </p>
+        {!published ? (
+          <div className="max-w-xs">
+            <TextField
+              label={`Publish at (${timeZone} time)`}
+              name="publishAt"
+              type="datetime-local"
+              aria-describedby="article-publishAt-help"
+            />
+            <p id="article-publishAt-help" className="mt-2 text-sm text-mist">
+              For “Schedule”: a day and time to come.
+            </p>
+          </div>
+        ) : null}
+        <div className="flex flex-wrap gap-3">
+          {published ? (
+            <>
+              <button type="submit" name="intent" value="save" className={`btn-primary ${button}`} disabled={form.busy}>
+                {form.busy ? "Saving…" : "Save"}
+              </button>
+              <button
+                type="submit"
+                name="intent"
+                value="unpublish"
+                className={`btn-outline ${button}`}
+                disabled={form.busy}
+              >
+                Unpublish
+              </button>
+            </>
+          ) : (
+            <>
+              {state === "scheduled" ? (
+                <>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="save"
+                    className={`btn-outline ${button}`}
+                    disabled={form.busy}
+                  >
+                    {form.busy ? "Saving…" : "Save"}
+                  </button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="draft"
+                    className={`btn-outline ${button}`}
+                    disabled={form.busy}
+                  >
+                    Back to draft
+                  </button>
+                </>
+              ) : (
+                <button
+                  type="submit"
+                  name="intent"
+                  value={state === "draft" || isNew ? "save" : "draft"}
+                  className={`btn-outline ${button}`}
+                  disabled={form.busy}
+                >
+                  {form.busy ? "Saving…" : "Save draft"}
+                </button>
+              )}
+              <button
+                type="submit"
+                name="intent"
+                value="schedule"
+                className={`btn-outline ${button}`}
+                disabled={form.busy}
+              >
+                Schedule
+              </button>
+              <button
+                type="submit"
+                name="intent"
+                value="publish"
+                className={`btn-primary ${button}`}
+                disabled={form.busy}
+              >
+                Publish now
+              </button>
+            </>
+          )}
+        </div>
+      </section>
+    </ActionForm>
+  );
+}
+
+/** The form's values from a saved article (the schedule's time in the site's zone, for the datetime-local field). */
+export function articleFormValues(
+  a: {
+    title: string;
+    slug: string;
+    excerpt: string;
+    coverImage: string;
+    bodyHtml: string;
+    access: string;
+    tags: string[];
+    authorId: string | null;
+    seoTitle: string;
+    seoDescription: string;
+    seoImage: string;
+  },
+  publishAt: string,
+): ArticleFormValues {
+  return { ...a, tags: a.tags.join(", "), authorId: a.authorId ?? "", publishAt };
+}

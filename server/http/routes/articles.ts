@@ -1,0 +1,94 @@
+import type { Services } from "../../services";
+import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
+
+/**
+ * The back office's articles (issue 36, part 1): area "content" (Admin and Editor). The bodies are read by zod in the
+ * articles service (domain/article-edits.ts), cleaned there, and bounded at 3 MB by their address (server/http/body.ts).
+ */
+export function articleRoutes({ articles }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/articles",
+      access: "admin",
+      area: "content",
+      what: "articles, last changed first, by ?page= ?limit= ?state=draft|scheduled|published|unpublished",
+      handler: async (req, res) => {
+        const { articles: rows, page } = await articles.list({
+          page: req.query.page,
+          perPage: perPage(req),
+          state: req.query.state,
+        });
+        return paged(res, rows, page);
+      },
+    },
+    {
+      method: "get",
+      path: "/articles/:id",
+      access: "admin",
+      area: "content",
+      what: "one article, whole (its body with the members-only marker), with its earlier addresses",
+      handler: (req) => articles.get(id(req)),
+    },
+    {
+      method: "post",
+      path: "/articles",
+      access: "admin",
+      area: "content",
+      what: "add an article (title, slug, excerpt, coverImage, bodyHtml, access, tags, authorId, seoTitle, seoDescription, seoImage; intent save|publish|schedule with publishAt in the site's zone)",
+      handler: async (req, res, viewer) => added(res, (await articles.create(req.body, viewer)).id),
+    },
+    {
+      method: "put",
+      path: "/articles/:id",
+      access: "admin",
+      area: "content",
+      what: "update an article (the same fields as adding one; intent save keeps its state)",
+      handler: async (req, _res, viewer) => {
+        const { modified, slug } = await articles.update(id(req), req.body, viewer);
+        return updated(modified, { slug });
+      },
+    },
+    {
+      method: "put",
+      path: "/articles/:id/state",
+      access: "admin",
+      area: "content",
+      what: "draft, schedule (publishAt: a time to come in the site's zone), publish or unpublish an article (intent)",
+      handler: async (req, _res, viewer) => {
+        const { modified, state } = await articles.setState(id(req), req.body, viewer);
+        return updated(modified, { state });
+      },
+    },
+    {
+      method: "delete",
+      path: "/articles/:id",
+      access: "admin",
+      area: "content",
+      what: "delete an article (to the trash, with its versions, for 30 days)",
+      handler: async (req, _res, viewer) => {
+        await articles.remove(id(req), viewer);
+        return { acknowledged: true, deletedCount: 1 };
+      },
+    },
+    {
+      method: "get",
+      path: "/articles/:id/versions",
+      access: "admin",
+      area: "content",
+      what: "an article's versions, newest first (number, when, who)",
+      handler: (req) => articles.versions(id(req)),
+    },
+    {
+      method: "post",
+      path: "/articles/:id/versions/:version/restore",
+      access: "admin",
+      area: "content",
+      what: "restore a version of an article: its fields written back as a new version (its state unchanged)",
+      handler: async (req, _res, viewer) => {
+        const { modified, version } = await articles.restoreVersion(id(req), req.params.version, viewer);
+        return updated(modified, { version });
+      },
+    },
+  ];
+}
