@@ -1,9 +1,6 @@
 import type { Services } from "../../services";
-<<<<<<< HEAD
-import { blogRoutes } from "./blog";
-=======
 import { articleRoutes } from "./articles";
->>>>>>> hA
+import { blogRoutes } from "./blog";
 import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
