@@ -31,6 +31,8 @@ import { createInvoicesService } from "./invoices";
 import { createCreditNotesService } from "./credit-notes";
 import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
+import { createNewslettersService } from "./newsletters";
+import { createSuppressionsService } from "./suppressions";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
 import { createTrashService } from "./trash";
@@ -49,7 +51,13 @@ export function createServices(database: Database, config: Config, logger: Logge
     ttlMs: config.contentCacheTtlMs,
     clock: now,
   });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+    dkim: config.dkim,
+  });
   const jobs = createJobsService({
     db: database.db,
     pool: database.pool,
@@ -74,14 +82,33 @@ export function createServices(database: Database, config: Config, logger: Logge
       }),
     ),
   });
+  const suppressions = createSuppressionsService({
+    db: database.db,
+    now,
+    webhookSecret: config.mailWebhookSecret,
+  });
   const newsletter = createNewsletterService({
     db: database.db,
     limiter: rateLimiter,
     perIpLimit: config.publicFormLimit,
     jobs,
     mails,
+    suppressions,
     secret: config.authSecret,
     publicUrl: config.publicUrl,
+    now,
+  });
+  // Newsletters (issue 36): their sends run on the queue, a batch per job, at NEWSLETTER_RATE_PER_MINUTE.
+  const newsletters = createNewslettersService({
+    db: database.db,
+    jobs,
+    mails,
+    mailer,
+    secret: config.authSecret,
+    publicUrl: config.publicUrl,
+    mailFrom: config.mailFrom,
+    ratePerMinute: config.newsletterRatePerMinute,
+    logger,
     now,
   });
   const reminders = createMembershipReminders({
@@ -259,6 +286,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     customers,
     inbox,
     newsletter,
+    newsletters,
+    suppressions,
     rateLimiter,
     mailer,
     mails,

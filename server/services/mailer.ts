@@ -16,6 +16,8 @@ export interface Mail {
   replyTo?: string;
   /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
   headers?: Record<string, string>;
+  /** The Message-ID, when the sender fixed it beforehand (a newsletter's: the same on a resend after a crash). */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -30,7 +32,14 @@ export interface Mailer {
  * SMTP_URL: nodemailer over SMTP. Without it, each message is written as an .eml file under DATA_DIR/outbox/ and its
  * recipient, subject and file are logged (not its link, a credential: open the file).
  */
-export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; logger: Logger }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+  /** DKIM: every mail signed with this key for this domain and selector (nodemailer's own signing). */
+  dkim?: { privateKey: string; keySelector: string; domainName: string };
+}): Mailer {
   const { logger, from } = options;
   const outboxDir = options.smtpUrl ? undefined : path.join(options.dataDir, "outbox");
   const transport: Transporter = options.smtpUrl
@@ -56,6 +65,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
       html: mail.html,
       replyTo: mail.replyTo,
       headers: mail.headers,
+      ...(mail.messageId ? { messageId: mail.messageId } : {}),
+      ...(options.dkim ? { dkim: options.dkim } : {}),
     });
     if (outboxDir) {
       mkdirSync(outboxDir, { recursive: true, mode: 0o700 });

@@ -7,6 +7,7 @@ import { inboxRoutes } from "./inbox";
 import { invoiceRoutes } from "./invoices";
 import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
+import { mailEventRoutes, newsletterRoutes } from "./newsletters";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
 import { paymentRoutes } from "./payments";
@@ -36,5 +37,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...trashRoutes(services),
     ...discountRoutes(services),
     ...paymentRoutes(services),
+    ...newsletterRoutes(services),
+    ...mailEventRoutes(services),
   ];
 }
