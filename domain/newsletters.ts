@@ -40,12 +40,17 @@ export const SUPPRESSION_REASON_LABELS: Record<SuppressionReason, string> = {
   manual: "Added by hand",
 };
 
-/** Recipients one job hands to SMTP before the next job takes over. */
+/** Recipients claimed at once by the sending job (FOR UPDATE SKIP LOCKED). */
 export const NEWSLETTER_BATCH = 100;
+/**
+ * Mails handed to SMTP at once (over the pool's connections), each row marked `sending` before and `sent` after: the
+ * most that can be in doubt when the app is killed, and so the most a crash can send twice (same Message-ID).
+ */
+export const NEWSLETTER_IN_FLIGHT = 8;
 
 /**
- * How long to wait before the next mail so that no more than `perMinute` leave in any minute: the time one mail is
- * due at that rate, less the time the last one took.
+ * How long to wait before the next mail (or group of mails) so that no more than `perMinute` leave in any minute: the
+ * time one is due at that rate, less the time the last one took.
  */
 export function paceMs(perMinute: number, tookMs: number): number {
   return Math.max(0, Math.ceil(60_000 / perMinute) - tookMs);

@@ -306,6 +306,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     async close() {
       await jobs.close();
+      mailer.close();
       await content.close();
     },
   };

@@ -25,6 +25,13 @@ export interface Mailer {
   send(mail: Mail): Promise<boolean>;
   /** Sends a message; a failure is thrown (the job queue retries it, see services/jobs.ts). */
   deliver(mail: Mail): Promise<void>;
+  /**
+   * The same, over a pool of kept-open SMTP connections (a newsletter's thousands of mails: no new connection and
+   * greeting per mail). Logged at debug level, not one info line per mail.
+   */
+  deliverBulk(mail: Mail): Promise<void>;
+  /** Closes the bulk pool's connections (the app's stop). */
+  close(): void;
   readonly outboxDir: string | undefined;
 }
 
@@ -46,9 +53,18 @@ export function createMailer(options: {
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
-  async function deliver(mail: Mail): Promise<void> {
+  // Made at the first newsletter mail; without SMTP_URL the outbox's stream transport serves both.
+  let bulk: Transporter | undefined;
+  const bulkTransport = () =>
+    options.smtpUrl
+      ? (bulk ??= nodemailer.createTransport(
+          `${options.smtpUrl}${options.smtpUrl.includes("?") ? "&" : "?"}pool=true&maxConnections=4`,
+        ))
+      : transport;
+
+  async function deliver(mail: Mail, via: Transporter = transport, quiet = false): Promise<void> {
     try {
-      await write(mail);
+      await write(mail, via, quiet);
       countMail("sent");
     } catch (error) {
       countMail("failed");
@@ -56,8 +72,8 @@ export function createMailer(options: {
     }
   }
 
-  async function write(mail: Mail): Promise<void> {
-    const info = await transport.sendMail({
+  async function write(mail: Mail, via: Transporter, quiet: boolean): Promise<void> {
+    const info = await via.sendMail({
       from,
       to: mail.to,
       subject: mail.subject,
@@ -77,6 +93,8 @@ export function createMailer(options: {
       writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
       // Not its link: a reset or confirmation link is a credential; the file holds it.
       logger.info({ to: mail.to, subject: mail.subject, file }, "mail written to the outbox (no SMTP_URL)");
+    } else if (quiet) {
+      logger.debug({ to: mail.to, subject: mail.subject }, "mail sent");
     } else {
       logger.info({ to: mail.to, subject: mail.subject }, "mail sent");
     }
@@ -84,7 +102,12 @@ export function createMailer(options: {
 
   return {
     outboxDir,
-    deliver,
+    deliver: (mail) => deliver(mail),
+    deliverBulk: (mail) => deliver(mail, bulkTransport(), true),
+    close() {
+      bulk?.close();
+      bulk = undefined;
+    },
     async send(mail) {
       try {
         await deliver(mail);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { articleView } from "../../domain/article-access";
 import { MEMBERS_MARKER } from "../../domain/articles";
@@ -7,6 +7,7 @@ import {
   finishedState,
   NEWSLETTER_AUDIENCES,
   NEWSLETTER_BATCH,
+  NEWSLETTER_IN_FLIGHT,
   paceMs,
   recipientMessageId,
   textToHtml,
@@ -162,7 +163,7 @@ export function createNewslettersService(deps: {
   db: Db;
   jobs: Pick<JobsService, "queueMail" | "worker" | "send" | "every">;
   mails: Pick<MailsService, "brand">;
-  mailer: Pick<Mailer, "deliver">;
+  mailer: Pick<Mailer, "deliverBulk">;
   secret: string;
   publicUrl: string;
   mailFrom: string;
@@ -385,50 +386,68 @@ export function createNewslettersService(deps: {
         from batch where r.newsletter_id = batch.newsletter_id and r.address = batch.address
         returning r.address, r.id, r.member, r.subscriber_id`);
       if (!batch.length) break;
-      for (const r of batch) {
+      for (let at = 0; at < batch.length; at += NEWSLETTER_IN_FLIGHT) {
         const t0 = Date.now();
-        // The gate: only the attempt that claimed it, only while queued, only if not suppressed meanwhile.
-        const claimed = await db.execute(sql`
-          update newsletter_recipients set status = 'sending', attempts = attempts + 1
-          where newsletter_id = ${id} and address = ${r.address} and status = 'queued' and attempt_id = ${attempt}
-            and ${notSuppressed(sql`${r.address}`)}`);
-        if (!claimed.rowCount) continue;
-        const mail = mailFor(
-          r.member ? drawn.member : drawn.other,
-          r.address,
-          unsubscribeUrlOf({ id: r.id, subscriberId: r.subscriber_id }),
-          recipientMessageId(id, r.id, domain),
+        const group = batch.slice(at, at + NEWSLETTER_IN_FLIGHT);
+        // The gate: only the attempt that claimed them, only while queued, only if not suppressed meanwhile.
+        const { rows: claimed } = await db.execute<{ address: string }>(sql`
+          update newsletter_recipients r set status = 'sending', attempts = attempts + 1
+          where r.newsletter_id = ${id} and r.status = 'queued' and r.attempt_id = ${attempt}
+            and r.address in (${sql.join(
+              group.map((g) => sql`${g.address}`),
+              sql`, `,
+            )})
+            and ${notSuppressed(sql`r.address`)}
+          returning r.address`);
+        const going = new Set(claimed.map((c) => c.address));
+        const results = await Promise.all(
+          group
+            .filter((r) => going.has(r.address))
+            .map(async (r) => {
+              const mail = mailFor(
+                r.member ? drawn.member : drawn.other,
+                r.address,
+                unsubscribeUrlOf({ id: r.id, subscriberId: r.subscriber_id }),
+                recipientMessageId(id, r.id, domain),
+              );
+              try {
+                await mailer.deliverBulk(mail);
+                return { address: r.address, error: undefined };
+              } catch (error) {
+                return { address: r.address, error: error as Error & { responseCode?: number } };
+              }
+            }),
         );
-        try {
-          await mailer.deliver(mail);
-        } catch (error) {
-          const code = (error as { responseCode?: number }).responseCode;
-          if (code !== undefined && code >= 500) {
+        const ok = results.filter((r) => !r.error).map((r) => r.address);
+        if (ok.length)
+          await db
+            .update(newsletterRecipients)
+            .set({ status: "sent", sentAt: now(), error: null })
+            .where(
+              and(
+                eq(newsletterRecipients.newsletterId, id),
+                inArray(newsletterRecipients.address, ok),
+                eq(newsletterRecipients.status, "sending"),
+              ),
+            );
+        let transient: Error | undefined;
+        for (const r of results) {
+          if (!r.error) continue;
+          const where = and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.address, r.address));
+          if (r.error.responseCode !== undefined && r.error.responseCode >= 500) {
             // Refused for good (no such mailbox): failed, with SMTP's reason; "Retry the failed ones" tries again.
             await db
               .update(newsletterRecipients)
-              .set({ status: "failed", error: String((error as Error).message).slice(0, 500) })
-              .where(and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.address, r.address)));
-            continue;
+              .set({ status: "failed", error: String(r.error.message).slice(0, 500) })
+              .where(where);
+          } else {
+            // SMTP unreachable or busy (4xx): back in the queue; the job fails and pg-boss retries it with backoff.
+            await db.update(newsletterRecipients).set({ status: "queued", attemptId: null }).where(where);
+            transient = r.error;
           }
-          // SMTP unreachable or busy (4xx): back in the queue; the job fails and pg-boss retries it with backoff.
-          await db
-            .update(newsletterRecipients)
-            .set({ status: "queued", attemptId: null })
-            .where(and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.address, r.address)));
-          throw error;
         }
-        await db
-          .update(newsletterRecipients)
-          .set({ status: "sent", sentAt: now(), error: null })
-          .where(
-            and(
-              eq(newsletterRecipients.newsletterId, id),
-              eq(newsletterRecipients.address, r.address),
-              eq(newsletterRecipients.status, "sending"),
-            ),
-          );
-        const wait = paceMs(ratePerMinute, Date.now() - t0);
+        if (transient) throw transient;
+        const wait = paceMs(ratePerMinute / group.length, Date.now() - t0);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
