@@ -90,3 +90,43 @@ export function textToHtml(text: string): string {
     .map((p) => `<p>${escape(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 }
+
+/** The offset of a time zone from UTC at an instant, in ms (positive east of Greenwich). */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+  return asUtc - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * A time typed in the site's time zone (a datetime-local field: `2026-12-01T09:30`) as the instant it names; null when
+ * it is no such time. A time skipped by a clock change lands just after it.
+ */
+export function siteTimeToDate(local: string, timeZone: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local.trim());
+  if (!m) return null;
+  const naive = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!);
+  if (Number.isNaN(naive)) return null;
+  let at = naive - zoneOffsetMs(naive, timeZone);
+  at = naive - zoneOffsetMs(at, timeZone);
+  return new Date(at);
+}
+
+/** An instant as a datetime-local field's value in the site's time zone. */
+export function dateToSiteTime(at: Date, timeZone: string): string {
+  const shifted = new Date(at.getTime() + zoneOffsetMs(at.getTime(), timeZone));
+  return shifted.toISOString().slice(0, 16);
+}

@@ -500,6 +500,15 @@ export function createNewslettersService(deps: {
   return {
     audienceCount,
     tick,
+    /** The published articles a newsletter can be drawn from, newest first (the form's choice). */
+    async publishedArticles(): Promise<{ id: string; title: string }[]> {
+      return db
+        .select({ id: articles.id, title: articles.title })
+        .from(articles)
+        .where(eq(articles.state, "published"))
+        .orderBy(desc(articles.publishedAt), desc(articles.id))
+        .limit(200);
+    },
     /** One newsletter with its recipients' counts. */
     async get(id: string): Promise<NewsletterRecord> {
       return toRecord(await row(id));
