@@ -32,7 +32,7 @@ import type { MailsService } from "./mails";
 import { unsubscribeHeaders, unsubscribePath } from "./newsletter";
 import { unsubscribeToken } from "./newsletter-tokens";
 
-/** The queue a newsletter's batches run on, one job waiting and one running per newsletter (docs/decisions/074). */
+/** The queue a newsletter's batches run on, one job waiting and one running per newsletter. */
 export const NEWSLETTER_QUEUE = "newsletter-send";
 /** How long one job hands mails to SMTP before it queues the next and lets go (well inside its 15 minutes). */
 const JOB_BUDGET_MS = 60_000;

@@ -14,7 +14,7 @@ import { LONG, signIn, sleep } from "./support";
  * Issue 36, part 4: the app killed (kill -9) in the middle of a newsletter's send and started again: every recipient
  * gets their mail, once. Counted at the SMTP listener by recipient: one Message-ID each. The one mail that may have
  * been in flight at the kill (handed to SMTP, its row not yet marked sent) goes again with the same Message-ID
- * (docs/decisions/074): at most one such resend per kill, printed.
+ * (README, Newsletters): at most the mails in flight at the kill, printed.
  */
 const RECIPIENTS = LONG ? 20_000 : Number(process.env.NL_KILL_RECIPIENTS ?? 3_000);
 const ADMIN = { email: "nl-kill-admin@example.org", password: "nl-kill-admin-pass-1" };
