@@ -108,6 +108,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     publicUrl: config.publicUrl,
     mailFrom: config.mailFrom,
     ratePerMinute: config.newsletterRatePerMinute,
+    journalDir: path.join(config.dataDir, "newsletters"),
     logger,
     now,
   });

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { articleView } from "../../domain/article-access";
@@ -168,10 +170,29 @@ export function createNewslettersService(deps: {
   publicUrl: string;
   mailFrom: string;
   ratePerMinute: number;
+  /**
+   * Where this host notes each mail SMTP accepted, the moment it answers (DATA_DIR/newsletters/<id>.accepted): a kill
+   * -9 cannot lose what was appended, so after a restart on this host a row left `sending` whose mail SMTP had taken
+   * is known to be sent and is not sent again.
+   */
+  journalDir: string;
   logger: Logger;
   now: () => Date;
 }) {
   const { db, jobs, mails, mailer, secret, publicUrl, ratePerMinute, logger, now } = deps;
+  const journalOf = (id: string) => path.join(deps.journalDir, `${id}.accepted`);
+  /** Notes a recipient's mail as taken by SMTP: synchronous, so nothing runs between SMTP's answer and the note. */
+  const noteAccepted = (id: string, recipientId: string) => {
+    mkdirSync(deps.journalDir, { recursive: true, mode: 0o700 });
+    appendFileSync(journalOf(id), `${recipientId}\n`);
+  };
+  const acceptedOf = (id: string): Set<string> => {
+    try {
+      return new Set(readFileSync(journalOf(id), "utf8").split("\n").filter(Boolean));
+    } catch {
+      return new Set();
+    }
+  };
   const url = (path: string) => absoluteUrl(publicUrl, path);
   const domain = /@([^>\s]+)>?\s*$/.exec(deps.mailFrom)?.[1] ?? new URL(publicUrl).hostname;
 
@@ -351,14 +372,31 @@ export function createNewslettersService(deps: {
     if (typeof id !== "string" || !isId(id)) return;
     const [n] = await db.select().from(newsletters).where(eq(newsletters.id, id));
     if (!n || n.state !== "sending") return;
-    // One job runs per newsletter (the queue's singleton key): a row still `sending` is a dead attempt's.
-    const lost = await db
-      .update(newsletterRecipients)
-      .set({ status: "queued", attemptId: null })
-      .where(and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.status, "sending")))
-      .returning({ address: newsletterRecipients.address });
-    if (lost.length)
-      logger.warn({ newsletter: id, count: lost.length }, "newsletter mails in flight at a crash go again");
+    // One job runs per newsletter (the queue's singleton key): a row still `sending` is a dead attempt's. Its mail
+    // was in flight at a crash: sent if this host noted SMTP's acceptance, else queued again (same Message-ID).
+    const inDoubt = await db
+      .select({ address: newsletterRecipients.address, id: newsletterRecipients.id })
+      .from(newsletterRecipients)
+      .where(and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.status, "sending")));
+    if (inDoubt.length) {
+      const accepted = acceptedOf(id);
+      const taken = inDoubt.filter((r) => accepted.has(r.id)).map((r) => r.address);
+      const again = inDoubt.filter((r) => !accepted.has(r.id)).map((r) => r.address);
+      if (taken.length)
+        await db
+          .update(newsletterRecipients)
+          .set({ status: "sent", sentAt: now(), error: null })
+          .where(and(eq(newsletterRecipients.newsletterId, id), inArray(newsletterRecipients.address, taken)));
+      if (again.length)
+        await db
+          .update(newsletterRecipients)
+          .set({ status: "queued", attemptId: null })
+          .where(and(eq(newsletterRecipients.newsletterId, id), inArray(newsletterRecipients.address, again)));
+      logger.warn(
+        { newsletter: id, accepted: taken.length, again: again.length },
+        "newsletter mails in flight at a crash: those SMTP took are sent, the others go again",
+      );
+    }
     const drawn = await variants(n);
     const started = Date.now();
     const attempt = randomUUID();
@@ -367,10 +405,6 @@ export function createNewslettersService(deps: {
         await jobs.send(NEWSLETTER_QUEUE, { newsletterId: id }, { singletonKey: id });
         return;
       }
-      // Addresses suppressed since the audience was expanded are never sent to (checked again per mail below).
-      await db.execute(sql`
-        update newsletter_recipients r set status = 'suppressed'
-        where r.newsletter_id = ${id} and r.status = 'queued' and not ${notSuppressed(sql`r.address`)}`);
       const { rows: batch } = await db.execute<{
         address: string;
         id: string;
@@ -380,12 +414,25 @@ export function createNewslettersService(deps: {
         with batch as (
           select newsletter_id, address from newsletter_recipients
           where newsletter_id = ${id} and status = 'queued'
-          order by address limit ${NEWSLETTER_BATCH}
+          limit ${NEWSLETTER_BATCH}
           for update skip locked)
         update newsletter_recipients r set attempt_id = ${attempt}
         from batch where r.newsletter_id = batch.newsletter_id and r.address = batch.address
         returning r.address, r.id, r.member, r.subscriber_id`);
       if (!batch.length) break;
+      // Addresses suppressed since the audience was expanded are never sent to (checked again per mail below).
+      const { rows: suppressed } = await db.execute<{ address: string }>(sql`
+        update newsletter_recipients r set status = 'suppressed'
+        where r.newsletter_id = ${id} and r.address in (${sql.join(
+          batch.map((b) => sql`${b.address}`),
+          sql`, `,
+        )})
+          and r.attempt_id = ${attempt} and r.status = 'queued' and not ${notSuppressed(sql`r.address`)}
+        returning r.address`);
+      if (suppressed.length) {
+        const gone = new Set(suppressed.map((r) => r.address));
+        batch.splice(0, batch.length, ...batch.filter((r) => !gone.has(r.address)));
+      }
       for (let at = 0; at < batch.length; at += NEWSLETTER_IN_FLIGHT) {
         const t0 = Date.now();
         const group = batch.slice(at, at + NEWSLETTER_IN_FLIGHT);
@@ -412,6 +459,7 @@ export function createNewslettersService(deps: {
               );
               try {
                 await mailer.deliverBulk(mail);
+                noteAccepted(id, r.id);
                 return { address: r.address, error: undefined };
               } catch (error) {
                 return { address: r.address, error: error as Error & { responseCode?: number } };
@@ -463,6 +511,7 @@ export function createNewslettersService(deps: {
       .update(newsletters)
       .set({ state, finishedAt: now(), updatedAt: now() })
       .where(and(eq(newsletters.id, id), eq(newsletters.state, "sending")));
+    rmSync(journalOf(id), { force: true });
   }
 
   /**
