@@ -237,10 +237,14 @@ export function createJobsService(deps: {
      * backoff when it throws and at once when its worker died (decision 061). One job waits and one runs per
      * singleton key at most (pg-boss's stately policy). Call before start().
      */
-    worker(name: string, handler: (data: unknown) => Promise<void>, extra: { expireInSeconds?: number } = {}): void {
+    worker(
+      name: string,
+      handler: (data: unknown) => Promise<void>,
+      extra: { expireInSeconds?: number; title?: string } = {},
+    ): void {
       if (!NAME.test(name) || name === MAIL_QUEUE || recurring.has(name)) throw new Error(`Not a valid queue: ${name}`);
       if (workers.has(name)) throw new Error(`Queue ${name} is already registered`);
-      const worker = { handler, expireInSeconds: extra.expireInSeconds ?? 15 * 60 };
+      const worker = { handler, expireInSeconds: extra.expireInSeconds ?? 15 * 60, title: extra.title ?? name };
       workers.set(name, worker);
       if (boss && options.work) {
         const b = boss;
@@ -305,7 +309,7 @@ export function createJobsService(deps: {
           )})
           order by created_on ${sql.raw(order)}, id
           limit ${JOBS_PAGE}`);
-        return result.rows.map((r) => toRow(r, recurring.get(r.name)?.title));
+        return result.rows.map((r) => toRow(r, recurring.get(r.name)?.title ?? workers.get(r.name)?.title));
       };
       return {
         pending: await rows(["created", "retry", "active"], "asc"),
@@ -456,6 +460,8 @@ const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
 interface Worker {
   handler: (data: unknown) => Promise<void>;
   expireInSeconds: number;
+  /** What a job does, in words, for the jobs screen. */
+  title: string;
 }
 
 /** A work queue: retried like a mail, one waiting and one running per singleton key. */

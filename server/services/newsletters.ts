@@ -543,7 +543,7 @@ export function createNewslettersService(deps: {
     for (const n of sending) await jobs.send(NEWSLETTER_QUEUE, { newsletterId: n.id }, { singletonKey: n.id });
   }
 
-  jobs.worker(NEWSLETTER_QUEUE, runJob);
+  jobs.worker(NEWSLETTER_QUEUE, runJob, { title: "Newsletter: the next mails handed to SMTP" });
   jobs.every("newsletters-due", "* * * * *", tick, { title: "Newsletters: scheduled sends start, stopped ones go on" });
 
   return {
