@@ -77,6 +77,11 @@ const routes = [
     route("all-messages", "routes/admin/all-messages.tsx"),
     route("view/:id", "routes/admin/view-message.tsx"),
     route("all-subscriber", "routes/admin/all-subscriber.tsx"),
+    // Newsletters and the suppression list (issue 36): the subscribers area.
+    route("newsletters", "routes/admin/newsletters.tsx"),
+    route("newsletters/new", "routes/admin/newsletter-new.tsx"),
+    route("newsletters/:id", "routes/admin/newsletter.tsx"),
+    route("suppressions", "routes/admin/suppressions.tsx"),
     route("add-user", "routes/admin/add-user.tsx"),
     route("admin-user/:id", "routes/admin/admin-user.tsx"),
     route("customers", "routes/admin/customers.tsx"),

@@ -106,6 +106,26 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
   BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(14)),
+  NEWSLETTER_RATE_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(600_000).default(600)),
+  MAIL_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, { error: "must be 16 characters or more" }).optional(),
+  ),
+  DKIM_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes("PRIVATE KEY").optional()),
+  DKIM_SELECTOR: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,63}$/)
+      .optional(),
+  ),
+  DKIM_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,253}$/)
+      .optional(),
+  ),
 });
 
 export interface Config {
@@ -161,6 +181,12 @@ export interface Config {
   timeZone: string;
   /** The generator's fixed wait before it shows a template (spec 1, section 9: 9000 ms; tests use 0). */
   generationDelayMs: number;
+  /** Newsletter mails handed to SMTP per minute at most (NEWSLETTER_RATE_PER_MINUTE; 600 unless set). */
+  newsletterRatePerMinute: number;
+  /** The secret the mail provider's bounce webhook must present (MAIL_WEBHOOK_SECRET); unset: the webhook refuses. */
+  mailWebhookSecret: string | undefined;
+  /** DKIM signing of every mail (DKIM_PRIVATE_KEY or its _FILE, DKIM_SELECTOR, DKIM_DOMAIN: all three or none). */
+  dkim: { privateKey: string; keySelector: string; domainName: string } | undefined;
   /**
    * The background job queue (services/jobs.ts): retries, first retry delay (doubling), how often workers look, and
    * whether this instance runs jobs at all (JOB_WORKERS=false: it only queues them) and recurring tasks (not in tests,
@@ -187,7 +213,14 @@ export type EnvConfig = Omit<Config, "authSecret"> & { authSecret: string | unde
 export class ConfigError extends Error {}
 
 /** Settings that may be read from a file instead (`NAME_FILE`: Docker and Kubernetes secrets, systemd credentials). */
-const FROM_FILE = ["AUTH_SECRET", "DATABASE_URL", "SMTP_URL", "PAYPAL_CLIENT_SECRET"] as const;
+const FROM_FILE = [
+  "AUTH_SECRET",
+  "DATABASE_URL",
+  "SMTP_URL",
+  "PAYPAL_CLIENT_SECRET",
+  "MAIL_WEBHOOK_SECRET",
+  "DKIM_PRIVATE_KEY",
+] as const;
 
 /**
  * Parses the environment once; a bad value stops the start with a message naming the variable. Given AUTH_SECRET, the
@@ -209,6 +242,12 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const dkimSet = [e.DKIM_PRIVATE_KEY, e.DKIM_SELECTOR, e.DKIM_DOMAIN].filter(Boolean).length;
+  if (dkimSet > 0 && dkimSet < 3) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE), DKIM_SELECTOR and DKIM_DOMAIN: set all three to sign mail, or none.",
+    );
+  }
   const paypalMode = e.PAYPAL_MODE ?? (!e.PUBLIC_URL || isLocalUrl(e.PUBLIC_URL) ? "simulator" : undefined);
   if (!paypalMode) {
     throw new ConfigError(
@@ -261,6 +300,12 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     paypalReceiverEmail: e.PAYPAL_RECEIVER_EMAIL ?? `payments@${mailDomain(e.PUBLIC_URL)}`,
     timeZone: e.TZ ?? systemTimeZone(),
     generationDelayMs: e.GENERATION_DELAY_MS,
+    newsletterRatePerMinute: e.NEWSLETTER_RATE_PER_MINUTE,
+    mailWebhookSecret: e.MAIL_WEBHOOK_SECRET,
+    dkim:
+      e.DKIM_PRIVATE_KEY && e.DKIM_SELECTOR && e.DKIM_DOMAIN
+        ? { privateKey: e.DKIM_PRIVATE_KEY, keySelector: e.DKIM_SELECTOR, domainName: e.DKIM_DOMAIN }
+        : undefined,
     // Tests: a short backoff and quick polling (few retries, one second apart, doubling).
     jobs: {
       retryLimit: e.JOB_RETRY_LIMIT ?? (e.NODE_ENV === "test" ? 2 : 8),

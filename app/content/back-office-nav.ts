@@ -45,6 +45,8 @@ export const ADMIN_AREAS: readonly {
   { to: "/discount-codes", label: "Discount codes", group: "Orders", area: "orders" },
   { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
   { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
+  { to: "/newsletters", label: "Newsletters", group: "Customers", area: "subscribers" },
+  { to: "/suppressions", label: "Suppression list", group: "Customers", area: "subscribers" },
   { to: "/setting", label: "Site content", group: "Content", area: "content" },
   { to: "/articles", label: "Articles", group: "Content", area: "content" },
   { to: "/media-library", label: "Media library", group: "Content", area: "media" },

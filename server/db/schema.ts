@@ -37,6 +37,12 @@ import { TRASH_KINDS } from "../../domain/trash";
 import { CURRENCIES } from "../../domain/currency";
 import { TAX_TREATMENTS } from "../../domain/tax";
 import { ARTICLE_ACCESS, ARTICLE_STATES } from "../../domain/articles";
+import {
+  NEWSLETTER_AUDIENCES,
+  NEWSLETTER_STATES,
+  RECIPIENT_STATUSES,
+  SUPPRESSION_REASONS,
+} from "../../domain/newsletters";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -1216,3 +1222,94 @@ export const articleSlugs = pgTable("article_slugs", {
     .references(() => articles.id, { onDelete: "cascade" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ── Newsletters (issue 36, part 4) ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A newsletter: an article's (its body read when the mail is drawn) or a standalone body (cleaned by the server), to
+ * an audience. Written only by server/services/newsletters.ts; `state` moves draft → scheduled/sending → sent or
+ * partly sent by conditional updates, so a send starts once however many clicks ask for it.
+ */
+export const newsletters = pgTable(
+  "newsletters",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subject: text("subject").notNull(),
+    previewText: text("preview_text").notNull().default(""),
+    articleId: uuid("article_id").references(() => articles.id, { onDelete: "set null" }),
+    /** A standalone message's body, cleaned (server/lib/clean-html.ts); empty for an article's newsletter. */
+    bodyHtml: text("body_html").notNull().default(""),
+    audience: text("audience", { enum: NEWSLETTER_AUDIENCES }).array().notNull(),
+    state: text("state", { enum: NEWSLETTER_STATES }).notNull().default("draft"),
+    sendAt: timestamp("send_at", { withTimezone: true }),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("newsletters_state_check", oneOf(t.state, NEWSLETTER_STATES)),
+    check("newsletters_scheduled_check", sql`${t.state} <> 'scheduled' or ${t.sendAt} is not null`),
+    index("newsletters_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("newsletters_due_idx")
+      .on(t.sendAt)
+      .where(sql`${t.state} = 'scheduled'`),
+  ],
+);
+
+/**
+ * One row per address a newsletter goes to (lower-cased: the key makes an address appear once), written by the
+ * audience's expansion (one INSERT … SELECT per source) and moved queued → sending → sent one mail at a time by the
+ * sending job, so that a crash neither skips nor repeats anyone (README, Newsletters).
+ */
+export const newsletterRecipients = pgTable(
+  "newsletter_recipients",
+  {
+    newsletterId: uuid("newsletter_id")
+      .notNull()
+      .references(() => newsletters.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    /** Stable per row: the unsubscribe link of a recipient who is no subscriber, and its Message-ID. */
+    id: uuid("id").notNull().defaultRandom(),
+    /** An active member when the audience was expanded: their mail has the members-only part. */
+    member: boolean("member").notNull().default(false),
+    /** The subscriber row of this address, if any: their own unsubscribe link (decision 024). */
+    subscriberId: uuid("subscriber_id"),
+    status: text("status", { enum: RECIPIENT_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    /** The attempt handing it to SMTP now (status sending). */
+    attemptId: uuid("attempt_id"),
+    error: text("error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.newsletterId, t.address] }),
+    check("newsletter_recipients_address_check", sql`${t.address} = lower(${t.address})`),
+    check("newsletter_recipients_status_check", oneOf(t.status, RECIPIENT_STATUSES)),
+    uniqueIndex("newsletter_recipients_id_idx").on(t.id),
+    // The sending job's next batch and the screen's counts.
+    index("newsletter_recipients_status_idx").on(t.newsletterId, t.status),
+  ],
+);
+
+/**
+ * Addresses never mailed a newsletter again: hard bounces and complaints (the mail provider's webhook), unsubscribes,
+ * and the studio's own entries. Lower-cased; written only by server/services/suppressions.ts.
+ */
+export const suppressions = pgTable(
+  "suppressions",
+  {
+    address: text("address").primaryKey(),
+    reason: text("reason", { enum: SUPPRESSION_REASONS }).notNull(),
+    /** Where it came from: postmark, ses, a newsletter's link, or the staff member's address. */
+    source: text("source").notNull().default(""),
+    note: text("note").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("suppressions_address_check", sql`${t.address} = lower(${t.address})`),
+    check("suppressions_reason_check", oneOf(t.reason, SUPPRESSION_REASONS)),
+    index("suppressions_created_idx").on(t.createdAt.desc(), t.address),
+  ],
+);

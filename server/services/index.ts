@@ -33,6 +33,8 @@ import { createInvoicesService } from "./invoices";
 import { createCreditNotesService } from "./credit-notes";
 import { createJobsService } from "./jobs";
 import { createNewsletterService } from "./newsletter";
+import { createNewslettersService } from "./newsletters";
+import { createSuppressionsService } from "./suppressions";
 import { createRateLimiter } from "./rate-limit";
 import { createSettingsService } from "./settings";
 import { createTrashService } from "./trash";
@@ -51,7 +53,13 @@ export function createServices(database: Database, config: Config, logger: Logge
     ttlMs: config.contentCacheTtlMs,
     clock: now,
   });
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+    dkim: config.dkim,
+  });
   const jobs = createJobsService({
     db: database.db,
     pool: database.pool,
@@ -76,14 +84,34 @@ export function createServices(database: Database, config: Config, logger: Logge
       }),
     ),
   });
+  const suppressions = createSuppressionsService({
+    db: database.db,
+    now,
+    webhookSecret: config.mailWebhookSecret,
+  });
   const newsletter = createNewsletterService({
     db: database.db,
     limiter: rateLimiter,
     perIpLimit: config.publicFormLimit,
     jobs,
     mails,
+    suppressions,
     secret: config.authSecret,
     publicUrl: config.publicUrl,
+    now,
+  });
+  // Newsletters (issue 36): their sends run on the queue, a batch per job, at NEWSLETTER_RATE_PER_MINUTE.
+  const newsletters = createNewslettersService({
+    db: database.db,
+    jobs,
+    mails,
+    mailer,
+    secret: config.authSecret,
+    publicUrl: config.publicUrl,
+    mailFrom: config.mailFrom,
+    ratePerMinute: config.newsletterRatePerMinute,
+    journalDir: path.join(config.dataDir, "newsletters"),
+    logger,
     now,
   });
   const reminders = createMembershipReminders({
@@ -276,6 +304,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     customers,
     inbox,
     newsletter,
+    newsletters,
+    suppressions,
     rateLimiter,
     mailer,
     mails,
@@ -294,6 +324,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     async close() {
       await jobs.close();
+      mailer.close();
       await content.close();
     },
   };

@@ -113,6 +113,7 @@ export function createJobsService(deps: {
 }) {
   const { db, mailer, logger, now, options } = deps;
   const recurring = new Map<string, Recurring>();
+  const workers = new Map<string, Worker>();
   let boss: PgBoss | undefined;
   let started: Promise<void> | undefined;
   let unreport = () => {};
@@ -165,6 +166,15 @@ export function createJobsService(deps: {
       else await b.retry(job.name, job.id).catch(() => {});
       logger.warn({ queue: job.name, id: job.id }, "a job whose worker stopped runs again");
     }
+  }
+
+  /** A work queue's queue and worker (stately per singleton key: one waiting and one running per key at most). */
+  async function startWorker(b: PgBoss, name: string, worker: Worker) {
+    await b.createQueue(name, workerQueue(worker, options));
+    await b.updateQueue(name, { heartbeatSeconds: HEARTBEAT_SECONDS, expireInSeconds: worker.expireInSeconds });
+    await b.work(name, { pollingIntervalSeconds: options.pollSeconds, localConcurrency: 2 }, async ([job]) => {
+      await counted(name, () => worker.handler(job?.data ?? null));
+    });
   }
 
   async function queueIn(tx: Tx, mail: Mail, key: string): Promise<boolean> {
@@ -223,6 +233,49 @@ export function createJobsService(deps: {
     },
 
     /**
+     * A queue of work sent by the app itself (a newsletter's batches): `handler` runs each job, retried with the mail's
+     * backoff when it throws and at once when its worker died (decision 061). One job waits and one runs per
+     * singleton key at most (pg-boss's stately policy). Call before start().
+     */
+    worker(
+      name: string,
+      handler: (data: unknown) => Promise<void>,
+      extra: { expireInSeconds?: number; title?: string } = {},
+    ): void {
+      if (!NAME.test(name) || name === MAIL_QUEUE || recurring.has(name)) throw new Error(`Not a valid queue: ${name}`);
+      if (workers.has(name)) throw new Error(`Queue ${name} is already registered`);
+      const worker = { handler, expireInSeconds: extra.expireInSeconds ?? 15 * 60, title: extra.title ?? name };
+      workers.set(name, worker);
+      if (boss && options.work) {
+        const b = boss;
+        void started
+          ?.then(() => startWorker(b, name, worker))
+          .catch((error: unknown) => logger.error({ name, error }, "queue could not start"));
+      }
+    },
+
+    /**
+     * Sends a job to a work queue, keyed (false when one with this key already waits); in the caller's transaction
+     * when given, so it runs only if that commits. `startAfterSeconds`: not before then.
+     */
+    async send(
+      name: string,
+      data: object,
+      options: { singletonKey: string; startAfterSeconds?: number; tx?: Tx },
+    ): Promise<boolean> {
+      const worker = workers.get(name);
+      if (!worker) throw new Error(`No queue ${name}`);
+      const b = running();
+      await b.createQueue(name, workerQueue(worker, deps.options));
+      const id = await b.send(name, data, {
+        singletonKey: options.singletonKey,
+        ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+        ...(options.tx ? { db: fromDrizzle(options.tx, sql) } : {}),
+      });
+      return id !== null;
+    },
+
+    /**
      * Runs a recurring task now, once across the instances, with `data` for its handler: false when a run of it is
      * already waiting (the queue keeps one waiting and one running at most).
      */
@@ -256,7 +309,7 @@ export function createJobsService(deps: {
           )})
           order by created_on ${sql.raw(order)}, id
           limit ${JOBS_PAGE}`);
-        return result.rows.map((r) => toRow(r, recurring.get(r.name)?.title));
+        return result.rows.map((r) => toRow(r, recurring.get(r.name)?.title ?? workers.get(r.name)?.title));
       };
       return {
         pending: await rows(["created", "retry", "active"], "asc"),
@@ -314,6 +367,7 @@ export function createJobsService(deps: {
           },
         );
         for (const [name, task] of recurring) await startRecurring(b, name, task);
+        for (const [name, worker] of workers) await startWorker(b, name, worker);
         const sweep = () =>
           rerunLost(b).catch((error: unknown) => logger.error({ error }, "lost jobs could not be run again"));
         await sweep();
@@ -400,6 +454,23 @@ const recurringQueue = (task: Pick<Recurring, "expireInSeconds">) =>
     policy: "stately",
     retryLimit: 0,
     expireInSeconds: task.expireInSeconds,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+  }) as const;
+
+interface Worker {
+  handler: (data: unknown) => Promise<void>;
+  expireInSeconds: number;
+  /** What a job does, in words, for the jobs screen. */
+  title: string;
+}
+
+/** A work queue: retried like a mail, one waiting and one running per singleton key. */
+const workerQueue = (worker: Worker, options: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">) =>
+  ({
+    ...mailRetry(options),
+    policy: "stately",
+    notify: true,
+    expireInSeconds: worker.expireInSeconds,
     heartbeatSeconds: HEARTBEAT_SECONDS,
   }) as const;
 

@@ -16,6 +16,8 @@ export interface Mail {
   replyTo?: string;
   /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
   headers?: Record<string, string>;
+  /** The Message-ID, when the sender fixed it beforehand (a newsletter's: the same on a resend after a crash). */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -23,6 +25,13 @@ export interface Mailer {
   send(mail: Mail): Promise<boolean>;
   /** Sends a message; a failure is thrown (the job queue retries it, see services/jobs.ts). */
   deliver(mail: Mail): Promise<void>;
+  /**
+   * The same, over a pool of kept-open SMTP connections (a newsletter's thousands of mails: no new connection and
+   * greeting per mail). Logged at debug level, not one info line per mail.
+   */
+  deliverBulk(mail: Mail): Promise<void>;
+  /** Closes the bulk pool's connections (the app's stop). */
+  close(): void;
   readonly outboxDir: string | undefined;
 }
 
@@ -30,16 +39,32 @@ export interface Mailer {
  * SMTP_URL: nodemailer over SMTP. Without it, each message is written as an .eml file under DATA_DIR/outbox/ and its
  * recipient, subject and file are logged (not its link, a credential: open the file).
  */
-export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; logger: Logger }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+  /** DKIM: every mail signed with this key for this domain and selector (nodemailer's own signing). */
+  dkim?: { privateKey: string; keySelector: string; domainName: string };
+}): Mailer {
   const { logger, from } = options;
   const outboxDir = options.smtpUrl ? undefined : path.join(options.dataDir, "outbox");
   const transport: Transporter = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
-  async function deliver(mail: Mail): Promise<void> {
+  // Made at the first newsletter mail; without SMTP_URL the outbox's stream transport serves both.
+  let bulk: Transporter | undefined;
+  const bulkTransport = () =>
+    options.smtpUrl
+      ? (bulk ??= nodemailer.createTransport(
+          `${options.smtpUrl}${options.smtpUrl.includes("?") ? "&" : "?"}pool=true&maxConnections=4`,
+        ))
+      : transport;
+
+  async function deliver(mail: Mail, via: Transporter = transport, quiet = false): Promise<void> {
     try {
-      await write(mail);
+      await write(mail, via, quiet);
       countMail("sent");
     } catch (error) {
       countMail("failed");
@@ -47,8 +72,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
     }
   }
 
-  async function write(mail: Mail): Promise<void> {
-    const info = await transport.sendMail({
+  async function write(mail: Mail, via: Transporter, quiet: boolean): Promise<void> {
+    const info = await via.sendMail({
       from,
       to: mail.to,
       subject: mail.subject,
@@ -56,6 +81,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
       html: mail.html,
       replyTo: mail.replyTo,
       headers: mail.headers,
+      ...(mail.messageId ? { messageId: mail.messageId } : {}),
+      ...(options.dkim ? { dkim: options.dkim } : {}),
     });
     if (outboxDir) {
       mkdirSync(outboxDir, { recursive: true, mode: 0o700 });
@@ -66,6 +93,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
       writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
       // Not its link: a reset or confirmation link is a credential; the file holds it.
       logger.info({ to: mail.to, subject: mail.subject, file }, "mail written to the outbox (no SMTP_URL)");
+    } else if (quiet) {
+      logger.debug({ to: mail.to, subject: mail.subject }, "mail sent");
     } else {
       logger.info({ to: mail.to, subject: mail.subject }, "mail sent");
     }
@@ -73,7 +102,12 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
 
   return {
     outboxDir,
-    deliver,
+    deliver: (mail) => deliver(mail),
+    deliverBulk: (mail) => deliver(mail, bulkTransport(), true),
+    close() {
+      bulk?.close();
+      bulk = undefined;
+    },
     async send(mail) {
       try {
         await deliver(mail);

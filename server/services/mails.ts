@@ -139,6 +139,8 @@ export function createMailsService({ db, content, publicUrl, timeZone, now, jobs
   }
 
   return {
+    /** The agency's name, logo and address as mails draw them (the newsletter draws its own body in the layout). */
+    brand,
     isOn,
     render,
     compose,

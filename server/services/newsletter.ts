@@ -5,7 +5,7 @@ import type { PageInfo } from "../../domain/pagination";
 import { parseWith } from "../../domain/validation";
 import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
-import { subscribers } from "../db/schema";
+import { newsletterRecipients, subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
 import { preparedPages } from "../lib/paging";
 import type { JobsService } from "./jobs";
@@ -22,6 +22,7 @@ import {
 } from "./newsletter-tokens";
 import type { Visitor } from "./inbox";
 import type { RateLimiter } from "./rate-limit";
+import type { SuppressionsService } from "./suppressions";
 
 export interface SubscriberRecord {
   _id: string;
@@ -69,11 +70,13 @@ export function createNewsletterService(options: {
   perIpLimit: number;
   jobs: Pick<JobsService, "queueMail">;
   mails: Pick<MailsService, "compose">;
+  /** Unsubscribes are listed there too, so that no audience (members, customers) mails the person again. */
+  suppressions: Pick<SuppressionsService, "suppress" | "liftUnsubscribe">;
   secret: string;
   publicUrl: string;
   now: () => Date;
 }) {
-  const { db, limiter, perIpLimit, jobs, mails, secret, publicUrl, now } = options;
+  const { db, limiter, perIpLimit, jobs, mails, suppressions, secret, publicUrl, now } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
   const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
   /** The addresses in a state, newest first: the back office's home shows the first page on every view, and
@@ -169,12 +172,20 @@ export function createNewsletterService(options: {
             ),
           )
           .returning({ subemail: subscribers.subemail });
-        if (done) return { state: "confirmed", email: done.subemail };
+        if (done) {
+          // Asked again, by double opt-in: their earlier unsubscribe no longer stands (a bounce or complaint does).
+          await suppressions.liftUnsubscribe(done.subemail);
+          return { state: "confirmed", email: done.subemail };
+        }
       }
       return confirmLink(token);
     },
 
-    /** Whom an unsubscribe link names and whether they are still on the list; null for a link that is not ours. */
+    /**
+     * Whom an unsubscribe link names and whether they are still on the list; null for a link that is not ours. A
+     * newsletter's recipient who is no subscriber (a member, a customer) has a link of the same kind naming their
+     * recipient row: "unsubscribed" once their address is on the suppression list.
+     */
     async unsubscribeLink(token: string): Promise<{ email: string; state: SubscriberState } | null> {
       const id = readUnsubscribeToken(secret, token);
       if (!id) return null;
@@ -182,19 +193,39 @@ export function createNewsletterService(options: {
         .select({ email: subscribers.subemail, state: subscribers.state })
         .from(subscribers)
         .where(eq(subscribers.id, id));
-      return row ?? null;
+      if (row) return row;
+      const { rows } = await db.execute<{ email: string; suppressed: boolean }>(sql`
+        select r.address as email, exists (select 1 from suppressions x where x.address = r.address) as suppressed
+        from ${newsletterRecipients} r where r.id = ${id}`);
+      const recipient = rows[0];
+      return recipient ? { email: recipient.email, state: recipient.suppressed ? "unsubscribed" : "confirmed" } : null;
     },
 
-    /** Takes the address off the list (pending or confirmed); doing it again changes nothing. */
+    /**
+     * Takes the address off the list (pending or confirmed) and onto the suppression list, so that no newsletter
+     * reaches it through another audience either; doing it again changes nothing.
+     */
     async unsubscribe(token: string): Promise<{ email: string } | null> {
       const id = readUnsubscribeToken(secret, token);
       if (!id) return null;
-      await db
-        .update(subscribers)
-        .set({ state: "unsubscribed", unsubscribedAt: now() })
-        .where(and(eq(subscribers.id, id), sql`${subscribers.state} <> 'unsubscribed'`));
-      const [row] = await db.select({ email: subscribers.subemail }).from(subscribers).where(eq(subscribers.id, id));
-      return row ?? null;
+      return db.transaction(async (tx) => {
+        await tx
+          .update(subscribers)
+          .set({ state: "unsubscribed", unsubscribedAt: now() })
+          .where(and(eq(subscribers.id, id), sql`${subscribers.state} <> 'unsubscribed'`));
+        const [row] = await tx.select({ email: subscribers.subemail }).from(subscribers).where(eq(subscribers.id, id));
+        const email =
+          row?.email ??
+          (
+            await tx
+              .select({ email: newsletterRecipients.address })
+              .from(newsletterRecipients)
+              .where(eq(newsletterRecipients.id, id))
+          )[0]?.email;
+        if (!email) return null;
+        await suppressions.suppress([email], "unsubscribe", "unsubscribe link", "", tx);
+        return { email };
+      });
     },
 
     /** One state's addresses, newest signup first, one page (paged in SQL on subscribers_state_subscribed_idx). */

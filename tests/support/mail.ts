@@ -15,6 +15,8 @@ export interface ReceivedMail {
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
   const state = { failing: false, stalled: false, stalls: 0 };
+  /** Addresses refused for good (550: no such mailbox). */
+  const refused = new Set<string>();
   /** When each refused recipient was refused (ms since the epoch). */
   const refusedAt: number[] = [];
   const server = new SMTPServer({
@@ -22,6 +24,9 @@ export async function startSmtpServer() {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(address, session, callback) {
+      if (refused.has(address.address.toLowerCase())) {
+        return callback(Object.assign(new Error("No such mailbox"), { responseCode: 550 }));
+      }
       if (!state.failing) return callback();
       refusedAt.push(Date.now());
       const error = Object.assign(new Error("Mailbox temporarily unavailable"), { responseCode: 451 });
@@ -57,6 +62,10 @@ export async function startSmtpServer() {
       state.stalled = stalled;
     },
     stalls: () => state.stalls,
+    /** Refuse these addresses for good (550) from now on. */
+    refuse(...addresses: string[]) {
+      for (const a of addresses) refused.add(a.toLowerCase());
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -9,6 +9,7 @@ import { inboxRoutes } from "./inbox";
 import { invoiceRoutes } from "./invoices";
 import { jobRoutes } from "./jobs";
 import { mediaRoutes } from "./media";
+import { mailEventRoutes, newsletterRoutes } from "./newsletters";
 import { orderRoutes } from "./orders";
 import { paymentAccountRoutes } from "./payment-accounts";
 import { paymentRoutes } from "./payments";
@@ -40,5 +41,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...discountRoutes(services),
     ...paymentRoutes(services),
     ...blogRoutes(services),
+    ...newsletterRoutes(services),
+    ...mailEventRoutes(services),
   ];
 }
