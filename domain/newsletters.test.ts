@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateToSiteTime, finishedState, paceMs, recipientMessageId, siteTimeToDate, textToHtml } from "./newsletters";
+import { finishedState, paceMs, recipientMessageId, textToHtml } from "./newsletters";
 
 describe("newsletter rules", () => {
   it("paces mails to the rate per minute, less the time the last one took", () => {
@@ -27,15 +27,5 @@ describe("newsletter rules", () => {
       "<p>Hello &lt;you&gt;,</p><p>Line one<br>line two</p>",
     );
     expect(textToHtml("  \n\n ")).toBe("");
-  });
-});
-
-describe("times typed in the site's zone", () => {
-  it("reads a datetime-local value as the instant it names in the zone, either side of a clock change", () => {
-    expect(siteTimeToDate("2026-12-01T09:30", "Europe/London")?.toISOString()).toBe("2026-12-01T09:30:00.000Z");
-    expect(siteTimeToDate("2026-07-01T09:30", "Europe/London")?.toISOString()).toBe("2026-07-01T08:30:00.000Z");
-    expect(siteTimeToDate("2026-07-01T09:30", "America/New_York")?.toISOString()).toBe("2026-07-01T13:30:00.000Z");
-    expect(siteTimeToDate("yesterday", "UTC")).toBeNull();
-    expect(dateToSiteTime(new Date("2026-07-01T08:30:00Z"), "Europe/London")).toBe("2026-07-01T09:30");
   });
 });

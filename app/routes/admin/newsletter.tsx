@@ -9,7 +9,8 @@ import { requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "./layout";
 import { STATE_TONES } from "./newsletters";
 import { dateTime } from "../../../domain/dates";
-import { AUDIENCE_LABELS, dateToSiteTime, NEWSLETTER_STATE_LABELS, siteTimeToDate } from "../../../domain/newsletters";
+import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS } from "../../../domain/newsletters";
+import { fromZonedTime, toZonedInput } from "../../../domain/zoned-time";
 import { badRequest } from "../../../server/lib/errors";
 
 /** How often the screen asks again while a newsletter is sending. */
@@ -21,7 +22,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     newsletter,
     timeZone: context.config.timeZone,
-    soon: dateToSiteTime(new Date(Date.now() + 60 * 60_000), context.config.timeZone),
+    soon: toZonedInput(new Date(Date.now() + 60 * 60_000), context.config.timeZone),
   };
 }
 
@@ -42,7 +43,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return formAction(form, {
         run: async () => {
           const typed = String(form.get("at") ?? "");
-          const at = siteTimeToDate(typed, context.config.timeZone);
+          const at = fromZonedTime(typed, context.config.timeZone);
           if (!at) throw badRequest([{ field: "at", message: "Choose a date and a time to send it at" }]);
           return newsletters.send(id, { at: at.toISOString() });
         },
