@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn, signUp } from "../support/accounts";
+import { signIn, signUpMember } from "../support/accounts";
 import { axeViolations } from "../support/axe";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
@@ -37,36 +37,8 @@ async function cover(): Promise<string> {
   return ((await res.json()) as { item: { url: string } }).item.url;
 }
 
-/** A customer made a member by the admin (an order of the Basic package set Paid, then Delivered). */
-async function member(email: string): Promise<CookieJar> {
-  const jar = await signUp(site(), email);
-  const headers = (j: CookieJar) => ({
-    "content-type": "application/json",
-    cookie: j.header(),
-    origin: env.server.url,
-  });
-  const pricing = (await (await fetch(`${env.server.url}/api/pricings`)).json()) as { _id: string }[];
-  const placed = await fetch(`${env.server.url}/api/new-order`, {
-    method: "POST",
-    headers: headers(jar),
-    body: JSON.stringify({
-      packageId: pricing[0]!._id,
-      customerName: "Mia Member",
-      customerAddress: "1 Dock St",
-      customerCountry: "UK",
-    }),
-  });
-  expect(placed.status).toBe(201);
-  const id = ((await placed.json()) as { insertedId: string }).insertedId;
-  for (const [p, body] of [
-    [`/api/order/${id}`, { paymentStatus: "Paid" }],
-    [`/api/order-status/${id}`, { orderStatus: "Delivered" }],
-  ] as const) {
-    const res = await fetch(env.server.url + p, { method: "PUT", headers: headers(admin), body: JSON.stringify(body) });
-    expect(res.status).toBe(200);
-  }
-  return jar;
-}
+/** A customer made a member by the admin. */
+const member = (email: string) => signUpMember(site(), admin, email);
 
 /** A browser context signed in with the cookies of `jar`. */
 async function signedInPage(jar: CookieJar, viewport = DESKTOP): Promise<Page> {

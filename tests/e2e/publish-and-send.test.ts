@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toZonedInput } from "../../domain/zoned-time";
-import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
+import { CUSTOMER_PASSWORD, signIn, signUpMember, signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 import { outbox, type ReceivedMail } from "../support/mail";
@@ -24,32 +24,6 @@ const PUBLIC_TEXT = "A pale oak floor bounces what light there is.";
 const MEMBERS_TEXT = "The three paint names, with their codes, for members.";
 const SUBSCRIBERS = ["sub-one@example.org", "sub-two@example.org", "sub-three@example.org"];
 const MEMBERS = ["member-one@example.org", "member-two@example.org"];
-
-/** A customer made a member by the admin: an order of the first package set Paid, then Delivered. */
-async function makeMember(email: string) {
-  const jar = await signUp(env.server, email);
-  const json = (j: CookieJar) => ({ "content-type": "application/json", cookie: j.header(), origin: env.server.url });
-  const [pkg] = (await (await fetch(`${env.server.url}/api/pricings`)).json()) as { _id: string }[];
-  const placed = await fetch(`${env.server.url}/api/new-order`, {
-    method: "POST",
-    headers: json(jar),
-    body: JSON.stringify({
-      packageId: pkg!._id,
-      customerName: "Mia Member",
-      customerAddress: "1 Dock St",
-      customerCountry: "UK",
-    }),
-  });
-  expect(placed.status).toBe(201);
-  const id = ((await placed.json()) as { insertedId: string }).insertedId;
-  for (const [p, body] of [
-    [`/api/order/${id}`, { paymentStatus: "Paid" }],
-    [`/api/order-status/${id}`, { orderStatus: "Delivered" }],
-  ] as const) {
-    const res = await fetch(env.server.url + p, { method: "PUT", headers: json(adminJar), body: JSON.stringify(body) });
-    expect(res.status).toBe(200);
-  }
-}
 
 const mailsOf = (subject: string) => outbox(env.server.dataDir).filter((m) => m.subject === subject);
 /** A mail's text as read (quoted-printable undone). */
@@ -91,7 +65,7 @@ beforeAll(async () => {
     `insert into subscribers (subemail, state, confirmed_at) select unnest($1::text[]), 'confirmed', now()`,
     [SUBSCRIBERS],
   );
-  for (const email of MEMBERS) await makeMember(email);
+  for (const email of MEMBERS) await signUpMember(env.server, adminJar, email);
 }, 120_000);
 afterAll(() => env?.close());
 

@@ -81,3 +81,33 @@ export async function signUpStaff(
   await pool.query(`insert into admin_users (user_email, user_role) values (lower($1), $2)`, [email, role]);
   return jar;
 }
+
+/**
+ * A new customer made a member by the admin (`admin`: a staff jar), as the studio does by hand: an order of the first
+ * package placed, then set Paid and Delivered. The jar holds the member's session.
+ */
+export async function signUpMember(site: Site, admin: CookieJar, email: string): Promise<CookieJar> {
+  const jar = await signUp(site, email);
+  const json = (j: CookieJar) => ({ "content-type": "application/json", cookie: j.header(), origin: site.url });
+  const [pkg] = (await (await fetch(`${site.url}/api/pricings`)).json()) as { _id: string }[];
+  const placed = await fetch(`${site.url}/api/new-order`, {
+    method: "POST",
+    headers: json(jar),
+    body: JSON.stringify({
+      packageId: pkg!._id,
+      customerName: "Mia Member",
+      customerAddress: "1 Dock St",
+      customerCountry: "UK",
+    }),
+  });
+  expect(placed.status, `${email}'s order`).toBe(201);
+  const id = ((await placed.json()) as { insertedId: string }).insertedId;
+  for (const [path, body] of [
+    [`/api/order/${id}`, { paymentStatus: "Paid" }],
+    [`/api/order-status/${id}`, { orderStatus: "Delivered" }],
+  ] as const) {
+    const res = await fetch(site.url + path, { method: "PUT", headers: json(admin), body: JSON.stringify(body) });
+    expect(res.status, `${email}'s order ${path}`).toBe(200);
+  }
+  return jar;
+}
