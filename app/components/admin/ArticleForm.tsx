@@ -221,79 +221,56 @@ export function ArticleForm({
           </div>
         ) : null}
         <div className="flex flex-wrap gap-3">
-          {published ? (
-            <>
-              <button type="submit" name="intent" value="save" className={`btn-primary ${button}`} disabled={form.busy}>
-                {form.busy ? "Saving…" : "Save"}
-              </button>
-              <button
-                type="submit"
-                name="intent"
-                value="unpublish"
-                className={`btn-outline ${button}`}
-                disabled={form.busy}
-              >
-                Unpublish
-              </button>
-            </>
-          ) : (
-            <>
-              {state === "scheduled" ? (
-                <>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="save"
-                    className={`btn-outline ${button}`}
-                    disabled={form.busy}
-                  >
-                    {form.busy ? "Saving…" : "Save"}
-                  </button>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="draft"
-                    className={`btn-outline ${button}`}
-                    disabled={form.busy}
-                  >
-                    Back to draft
-                  </button>
-                </>
-              ) : (
-                <button
-                  type="submit"
-                  name="intent"
-                  value={state === "draft" || isNew ? "save" : "draft"}
-                  className={`btn-outline ${button}`}
-                  disabled={form.busy}
-                >
-                  {form.busy ? "Saving…" : "Save draft"}
-                </button>
-              )}
-              <button
-                type="submit"
-                name="intent"
-                value="schedule"
-                className={`btn-outline ${button}`}
-                disabled={form.busy}
-              >
-                Schedule
-              </button>
-              <button
-                type="submit"
-                name="intent"
-                value="publish"
-                className={`btn-primary ${button}`}
-                disabled={form.busy}
-              >
-                Publish now
-              </button>
-            </>
-          )}
+          {publishingButtons(state, isNew).map(({ intent, label, primary, saves }) => (
+            <button
+              key={`${intent}-${label}`}
+              type="submit"
+              name="intent"
+              value={intent}
+              className={`${primary ? "btn-primary" : "btn-outline"} ${button}`}
+              disabled={form.busy}
+            >
+              {saves && form.busy ? "Saving…" : label}
+            </button>
+          ))}
         </div>
       </section>
     </ActionForm>
   );
+}
+
+/** A button of the publishing box: the intent it posts, its words, and whether it is the screen's main one. */
+interface PublishingButton {
+  intent: "save" | "draft" | "unpublish" | "schedule" | "publish";
+  label: string;
+  primary?: boolean;
+  /** It saves the article as it stands (its words become "Saving…" while the form is sent). */
+  saves?: boolean;
+}
+
+/**
+ * The buttons an article's state offers: a published one is saved or unpublished; a scheduled one saved, sent back to
+ * draft, rescheduled or published now; a draft (or an unpublished one, which "Save draft" makes a draft again) saved,
+ * scheduled or published now.
+ */
+function publishingButtons(state: ArticleState, isNew: boolean): PublishingButton[] {
+  if (state === "published")
+    return [
+      { intent: "save", label: "Save", primary: true, saves: true },
+      { intent: "unpublish", label: "Unpublish" },
+    ];
+  const keep: PublishingButton[] =
+    state === "scheduled"
+      ? [
+          { intent: "save", label: "Save", saves: true },
+          { intent: "draft", label: "Back to draft" },
+        ]
+      : [{ intent: state === "draft" || isNew ? "save" : "draft", label: "Save draft", saves: true }];
+  return [
+    ...keep,
+    { intent: "schedule", label: "Schedule" },
+    { intent: "publish", label: "Publish now", primary: true },
+  ];
 }
 
 /** The form's values from a saved article (the schedule's time in the site's zone, for the datetime-local field). */
