@@ -17,10 +17,6 @@ export const PREVIEW_PAGES = [
 ] as const satisfies readonly Exclude<PageKey, "chrome">[];
 export type PreviewPage = (typeof PREVIEW_PAGES)[number];
 
-/** Where the back office's forms post a preview, and the browser tab (one, reused) it opens in. */
-export const PREVIEW_PATH = "/preview";
-export const PREVIEW_TARGET = "site-preview";
-
 /**
  * The pages that show a section, the first drawn by default: the header and footer's sections are on every page and
  * are shown on the landing page; a search listing is drawn on none (nothing to preview).

@@ -122,6 +122,16 @@ describe(`every page hydrates cleanly with the server on UTC and the browser on 
     } = await api<{ data: { _id: string }[] }>(page, "GET", "/all-database");
     // A discount code, valid for a few days, for its edit screen.
     await api(page, "POST", "/discount-codes", { code: "ZONE10", kind: "percent", value: 10, validFrom: "2026-01-01" });
+    // A newsletter sent at a time to come: its screen shows that time.
+    const letter = await api<{ insertedId: string }>(page, "POST", "/newsletters", {
+      subject: "Across the date line",
+      bodyText: "A note.",
+      audience: ["subscribers"],
+    });
+    await env.db.pool.query(
+      "insert into subscribers (subemail, state, confirmed_at) values ('tia.reader@example.org', 'confirmed', now())",
+    );
+    await api(page, "POST", `/newsletters/${letter.insertedId}/send`, { at: "2026-12-24T10:00:00Z" });
     // The paid order as a PayPal subscription (the row its sign-up makes): its dates on the record and its cancel page.
     await env.db.pool.query(
       "insert into subscriptions (subscr_id, order_id, user_id, signed_up_at) select 'I-ZONE', id, user_id, now() from orders where id = $1",

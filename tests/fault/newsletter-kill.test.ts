@@ -16,7 +16,7 @@ import { LONG, signIn, sleep } from "./support";
  * in flight at the kill (rows `sending`, at most 8) are settled by the host's note of what SMTP accepted; only one
  * whose acceptance the app never read can arrive twice, as the same message (README, Newsletters).
  */
-const RECIPIENTS = LONG ? 20_000 : Number(process.env.NL_KILL_RECIPIENTS ?? 3_000);
+const RECIPIENTS = LONG ? 20_000 : Number(process.env.NL_KILL_RECIPIENTS ?? 1_000);
 const ADMIN = { email: "nl-kill-admin@example.org", password: "nl-kill-admin-pass-1" };
 const dir = mkdtempSync(path.join(tmpdir(), "atelier-newsletter-kill-"));
 chmodSync(dir, 0o755);

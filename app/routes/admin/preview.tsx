@@ -3,7 +3,7 @@ import type { Route } from "./+types/preview";
 import { PublicPageBody } from "../../components/pages/PublicPageBody";
 import SiteFrame from "../../components/layout/SiteFrame";
 import { MediaContext, MediaProvider } from "../../components/media/MediaProvider";
-import { PREVIEW_PATH, PREVIEW_TARGET } from "../../content/preview";
+import { PREVIEW_PATH, PREVIEW_TARGET } from "../../content/preview-address";
 import { requireStaff } from "../../lib/guards.server";
 import { STATIC_PAGE } from "../../lib/hydration";
 import { previewAction, type PreviewAnswer, type PreviewRefused } from "./preview.server";
