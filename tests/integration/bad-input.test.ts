@@ -93,18 +93,36 @@ const allFields = (value: unknown) => Object.fromEntries(FIELD_NAMES.map((f) => 
 const writeCalls = () => [
   ...apiRoutes(app.services)
     .filter((r) => r.method !== "get")
-    .map((r) => ({ method: r.method.toUpperCase(), path: `/api${r.path.replace(/:id\b/g, randomUUID())}` })),
+    .map((r) => ({
+      method: r.method.toUpperCase(),
+      path: `/api${r.path.replace(/:id\b/g, randomUUID())}`,
+      access: r.access,
+    })),
   ...["/sign-up/email", "/sign-in/email", "/update-user", "/change-password", "/request-password-reset"].map((p) => ({
     method: "POST",
     path: `/api/auth${p}`,
+    access: "public" as const,
   })),
   // My account's calls (issue 25): the page's forms reach these through auth.api.
-  ...["/change-email", "/revoke-session"].map((p) => ({ method: "POST", path: `/api/auth${p}` })),
+  ...["/change-email", "/revoke-session"].map((p) => ({
+    method: "POST",
+    path: `/api/auth${p}`,
+    access: "public" as const,
+  })),
   ...["/reset-password", "/send-verification-email", "/sign-out"].map((p) => ({
     method: "POST",
     path: `/api/auth${p}`,
+    access: "public" as const,
   })),
 ];
+
+/**
+ * Whether a role's request reaches the call's handler: a visitor is refused every call for people signed in, a
+ * customer every staff call. A refused request still goes through the body parser (the raw bodies), but the
+ * field-level bodies, which are for the handlers' checks, would only meet the refusal again.
+ */
+const reaches = (role: "visitor" | "customer" | "admin", access: "public" | "user" | "admin") =>
+  access === "public" || role === "admin" || (access === "user" && role === "customer");
 
 async function tryOne(
   label: string,
@@ -140,7 +158,7 @@ describe("the bad-input corpus over every write call", () => {
     ["admin", admin],
   ] as const)(
     "as %s, no body answers 5xx",
-    async (_role, jar) => {
+    async (role, jar) => {
       const before = tally.fiveHundreds.length;
       for (const call of writeCalls()) {
         for (const raw of RAW_BODIES) {
@@ -150,6 +168,7 @@ describe("the bad-input corpus over every write call", () => {
             jar: jar as CookieJar | undefined,
           });
         }
+        if (!reaches(role, call.access)) continue;
         for (const { label, body } of fieldBodies()) {
           await tryOne(label, call.method, call.path, { json: body, jar: jar as CookieJar | undefined });
         }
