@@ -73,7 +73,7 @@ vitest("integration (embedded PostgreSQL)", "integration");
 // than the plain reads and writes all suites share: migrations, money, tallies and reports, search and paging, jobs,
 // backups and restores, notices, locks and connection loss. Unless TEST_DB_ALL=1 it leaves out the suites about HTTP,
 // sign-in, headers, mail rendering, images and page markup, which issue the same plain statements through the same
-// services (about four of CI's thirty minutes).
+// services (about five of CI's thirty minutes).
 const HTTP_ONLY = [
   // requests, headers and sign-in
   "bad-input",
@@ -101,6 +101,15 @@ const HTTP_ONLY = [
   // the blog's pages and answers, the preview of unsaved content (their SQL is the articles' suite's)
   "blog",
   "section-preview",
+  // PayPal's signatures and forgeries, the pay screen, the checkout's HTTP calls, names on forms, the catalogue's and
+  // content's REST faces (their statements are the orders', payments' and content's suites', which stay)
+  "payment-webhook-forgeries",
+  "payment-webhooks",
+  "payment-checkout",
+  "pay-screen",
+  "customer-names",
+  "catalogue",
+  "content-curation",
 ];
 if (process.env.TEST_DATABASE_URL) {
   const skip = process.env.TEST_DB_ALL === "1" ? [] : HTTP_ONLY.flatMap((f) => ["--exclude", `**/${f}.test.ts`]);
