@@ -29,7 +29,7 @@ import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
 import { audited, type Actor, type Audit } from "./activity";
 import type { ContentService } from "./content";
-import type { Tx } from "./jobs";
+import type { JobsService, Tx } from "./jobs";
 import { putInTrash, type TrashedRow } from "./trash";
 
 /**
@@ -158,10 +158,33 @@ export interface ArticlesServiceDeps {
   logger: Logger;
   now: () => Date;
   timeZone: string;
+  /** The job queue: a scheduled article's own publishing run, due at its time. */
+  jobs: Pick<JobsService, "send" | "worker">;
 }
 
-export function createArticlesService({ db, content, logger, now, timeZone }: ArticlesServiceDeps) {
+/**
+ * One-off publishing runs, each due at a scheduled article's time, so that it goes out then (within the queue's
+ * polling interval) rather than at the next minute's run; the every-minute run stays as the net for any run lost.
+ */
+export const ARTICLE_PUBLISH_QUEUE = "article-publish-at";
+
+export function createArticlesService({ db, content, logger, now, timeZone, jobs }: ArticlesServiceDeps) {
   const fail = (field: string, message: string) => badRequest([{ field, message }]);
+
+  /**
+   * Queues, in the transaction that scheduled it, the run that publishes a scheduled article at its time. Keyed by
+   * the article and the time: a new time queues a new run, and a run whose time was changed or whose article is gone
+   * finds nothing due.
+   */
+  async function publishOnTime(tx: Tx, row: Pick<Row, "id" | "state" | "publishAt">) {
+    if (row.state !== "scheduled" || !row.publishAt) return;
+    const seconds = Math.max(0, Math.ceil((row.publishAt.getTime() - now().getTime()) / 1000));
+    await jobs.send(
+      ARTICLE_PUBLISH_QUEUE,
+      {},
+      { singletonKey: `${row.id}@${row.publishAt.toISOString()}`, startAfterSeconds: seconds, tx },
+    );
+  }
 
   /** The article, locked for the transaction's write; 404 if it is not there. */
   async function locked(tx: Tx, id: string): Promise<Row> {
@@ -324,6 +347,8 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
       .where(eq(articles.id, before.id))
       .returning();
     await recordVersion(tx, audit, actor, row!, before);
+    if (row!.publishAt?.getTime() !== before.publishAt?.getTime() || row!.state !== before.state)
+      await publishOnTime(tx, row!);
     return true;
   }
 
@@ -336,7 +361,7 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
     return rows.map((r) => r.slug);
   }
 
-  return {
+  const service = {
     /** The back office's list: last changed first, one page counted and cut in SQL, optionally of one state. */
     async list({
       page,
@@ -436,6 +461,7 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
             })
             .returning();
           await recordVersion(tx, audit, actor, row!, null);
+          await publishOnTime(tx, row!);
           return { id: row!.id, slug: row!.slug };
         }),
       );
@@ -653,6 +679,7 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
           .onConflictDoNothing();
       }
       if (a.state === "published") await content.changedIn(tx);
+      await publishOnTime(tx, { id: recordId, state: a.state, publishAt: date(a.publishAt) });
     },
 
     /**
@@ -703,6 +730,10 @@ export function createArticlesService({ db, content, logger, now, timeZone }: Ar
       return (await db.select({ id: articles.id }).from(articles).limit(1)).length === 0;
     },
   };
+  jobs.worker(ARTICLE_PUBLISH_QUEUE, async () => void (await service.publishDue()), {
+    title: "Articles: publish one at its scheduled time",
+  });
+  return service;
 }
 
 export type ArticlesService = ReturnType<typeof createArticlesService>;

@@ -209,8 +209,9 @@ export function createServices(database: Database, config: Config, logger: Logge
   const activity = createActivityService(database.db, config.timeZone);
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
-  // The blog's articles (issue 36): written only here; scheduled ones published by the job below, once a minute.
-  const articles = createArticlesService({ db: database.db, content, logger, now, timeZone: config.timeZone });
+  // The blog's articles (issue 36): written only here; a scheduled one published by a run queued for its time, and by
+  // the job below, once a minute, should that run be lost.
+  const articles = createArticlesService({ db: database.db, content, logger, now, timeZone: config.timeZone, jobs });
   jobs.every(
     "articles-publish",
     "* * * * *",

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_CHARS, MEMBERS_MARKER } from "../../domain/articles";
 import { toZonedInput } from "../../domain/zoned-time";
-import type { ArticleListRow, ArticleRecord, ArticleVersion } from "../../server/services/articles";
+import {
+  ARTICLE_PUBLISH_QUEUE,
+  type ArticleListRow,
+  type ArticleRecord,
+  type ArticleVersion,
+} from "../../server/services/articles";
+import { JOBS_SCHEMA } from "../../server/services/jobs";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { imageOf } from "../support/images";
@@ -227,6 +233,13 @@ describe("an article's state", () => {
     const scheduled = await get(id);
     expect(scheduled.state).toBe("scheduled");
     expect(Math.abs(new Date(scheduled.publishAt!).getTime() - when)).toBeLessThan(60_000);
+    // Its own publishing run waits in the queue, due at its time (the every-minute run is the net).
+    const { rows: runs } = await app.db.pool.query<{ start_after: Date }>(
+      `select start_after from ${JOBS_SCHEMA}.job where name = $1 and singleton_key = $2`,
+      [ARTICLE_PUBLISH_QUEUE, `${id}@${scheduled.publishAt}`],
+    );
+    expect(runs).toHaveLength(1);
+    expect(Math.abs(runs[0]!.start_after.getTime() - new Date(scheduled.publishAt!).getTime())).toBeLessThan(5_000);
 
     expect(await app.services.articles.publishDue()).toBe(0); // not yet
     shift = 3 * 3600_000;
