@@ -8,6 +8,9 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "domain/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // Pure functions, no module state between files: the files of a worker share one module graph instead of
+          // importing it again each (on two cores, 55 s → 22 s, most of it imports).
+          isolate: false,
         },
       },
       {
