@@ -165,7 +165,7 @@ function RevokeButton({ apiKey }: { apiKey: ApiKeyRecord }) {
   return (
     <ActionForm handle={form} intent="revoke" hidden={{ id: apiKey._id }}>
       <DangerButton busy={form.busy} busyLabel="Revoking…" compact>
-        <span aria-label={`Revoke the key for ${apiKey.name}`}>Revoke</span>
+        Revoke<span className="sr-only"> the key for {apiKey.name}</span>
       </DangerButton>
     </ActionForm>
   );
