@@ -4,6 +4,7 @@ import { isAppError, type AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { keyRefusal } from "../../domain/api-keys";
+import type { Viewer } from "../services/accounts";
 import type { ApiKeysService } from "../services/api-keys";
 import { admit, bearerOf, keyViewer, viewerOf } from "./guards";
 import { requestLog, routePattern } from "./requests";
@@ -40,7 +41,7 @@ function call(route: ApiRoute, apiKeys: ApiKeysService): RequestHandler {
     (async () => {
       let data: unknown;
       const bearer = bearerOf(req);
-      let viewer = null;
+      let viewer: Viewer | null = null;
       if (bearer !== null) {
         const checked = await apiKeys.authenticate(bearer);
         if ("refused" in checked) {

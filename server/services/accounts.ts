@@ -50,7 +50,8 @@ export interface Viewer {
   staffRole: StaffRole | null;
   /**
    * Staff in the Admin role (the owner) acting as such: every area. False while their second factor is due (decision
-   * 059): `staffRole` still says the role they hold, `staffRoleOf` (domain/capabilities.ts) the one they act with.
+   * 059): `staffRole` still says the role they hold, `staffRoleOf` (domain/capabilities.ts) the one they act with. For
+   * an API key (decision 077): whether it has the orders area, which the orders' services read as "every order".
    */
   isAdmin: boolean;
   /** Signs in with a second factor (decision 040). */
