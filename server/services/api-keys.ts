@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import {
   apiKeyInputSchema,
   keyActorName,
@@ -93,6 +93,13 @@ export function createApiKeysService(deps: {
   const { db, limiter } = deps;
   const now = deps.now ?? (() => new Date());
   const rule: RateLimitRule = { name: "api-key", limit: deps.perMinute, windowMs: 60_000 };
+  // Read on every keyed request: prepared once per connection (an indexed lookup by public id).
+  const keyByPublicId = db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.publicId, sql.placeholder("publicId")), isNull(apiKeys.revokedAt)))
+    .limit(1)
+    .prepare("api_key_by_public_id");
 
   return {
     /** One page of keys, newest first (revoked ones stay listed, marked, for the record). */
@@ -162,10 +169,7 @@ export function createApiKeysService(deps: {
     async authenticate(bearer: string): Promise<KeyCheck> {
       const publicId = publicIdOf(bearer);
       if (!publicId) return { refused: { status: 401, error: UNKNOWN_KEY } };
-      const [row] = await db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.publicId, publicId), isNull(apiKeys.revokedAt)));
+      const [row] = await keyByPublicId.execute({ publicId });
       if (!row || !sameHash(row.secretHash, sha256(bearer))) return { refused: { status: 401, error: UNKNOWN_KEY } };
       const limited = await limiter.hit(rule, row.id);
       if (!limited.allowed)
