@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { main, toast } from "../support/pages";
+import { axeViolations } from "../support/axe";
 
 /**
  * Issue 37, part 1 (decision 077), end to end: an Admin makes a key on the API keys screen, reads its secret there
@@ -45,6 +46,8 @@ describe("an API key", () => {
     const key = (await shown.textContent())!.trim();
     expect(key).toMatch(/^atl_[0-9a-f]{12}_/);
     expect(await main(admin).getByRole("button", { name: "Copy" }).count()).toBe(1);
+    // The screen with its key shown and listed passes axe (the back office's other pages are checked empty).
+    expect(await axeViolations(admin, "/api-keys")).toEqual([]);
 
     const orders = await curl("/api/orders", key);
     expect(orders.status).toBe(200);

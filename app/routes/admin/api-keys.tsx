@@ -95,7 +95,7 @@ export default function ApiKeys({ loaderData: { keys, page, timeZone } }: Route.
             { header: "Made", cell: (k) => `${when(k.createdAt)} by ${k.createdBy}` },
             { header: "Last used", cell: (k) => when(k.lastUsedAt) },
             {
-              header: "",
+              header: "State",
               pinned: true,
               cell: (k) =>
                 k.revokedAt ? <Badge tone="grey">{`Revoked ${when(k.revokedAt)}`}</Badge> : <RevokeButton apiKey={k} />,
