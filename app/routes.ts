@@ -98,6 +98,8 @@ const routes = [
     route("invoice-settings", "routes/admin/invoice-settings.tsx"),
     route("money-settings", "routes/admin/money-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
+    // API keys (issue 37, decision 077): Admins only (area settings).
+    route("api-keys", "routes/admin/api-keys.tsx"),
     route("backups", "routes/admin/backups.tsx"),
     route("backups/:name", "routes/admin/backup-download.ts"),
     route("media-library", "routes/admin/media-library.tsx"),

@@ -115,6 +115,13 @@ const OTHER_KINDS: ActivityKind[] = [
     href: (id) => `/discount-codes/${id}`,
   },
   {
+    entity: "api_key",
+    title: "API key",
+    label: labels({ name: "Name", key: "Key", areas: "Areas", access: "Access", revoked: "Revoked" }),
+    recordTitle: (f) => str(f.name),
+    href: () => "/api-keys",
+  },
+  {
     entity: "catalogue_item",
     title: "Catalogue item",
     label: labels({

@@ -48,6 +48,10 @@ export interface StaffPerson {
   staffRole?: StaffRole | null;
   isAdmin?: boolean;
   twoFactorDue?: boolean;
+  /**
+   * An API key's areas (decision 077), for a call made with a key: it holds no role, and opens exactly these areas.
+   */
+  apiKey?: { areas: readonly StaffArea[] } | null;
 }
 
 /**
@@ -55,7 +59,7 @@ export interface StaffPerson {
  * they may act with it yet: for the doors that send staff whose second factor is due to turn it on.
  */
 export function heldStaffRole(viewer: StaffPerson | null): StaffRole | null {
-  if (!viewer) return null;
+  if (!viewer || viewer.apiKey) return null;
   return viewer.staffRole ?? (viewer.isAdmin ? "Admin" : null);
 }
 
@@ -65,6 +69,15 @@ export function heldStaffRole(viewer: StaffPerson | null): StaffRole | null {
  */
 export function staffRoleOf(viewer: StaffPerson | null): StaffRole | null {
   return viewer?.twoFactorDue ? null : heldStaffRole(viewer);
+}
+
+/**
+ * Whether whoever asks acts as staff of an area: a person by the role they act with (staffRoleOf), an API key by the
+ * areas an Admin gave it (decision 077). The services' own "staff see every record" checks ask this.
+ */
+export function opens(viewer: StaffPerson | null, area: StaffArea): boolean {
+  if (viewer?.apiKey) return viewer.apiKey.areas.includes(area);
+  return can(staffRoleOf(viewer), area);
 }
 
 /**

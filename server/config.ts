@@ -98,6 +98,7 @@ const envSchema = z.object({
     z.string().refine(isTimeZone, { error: "must be an IANA time zone such as Europe/London or UTC" }).optional(),
   ),
   RATE_LIMIT_PUBLIC_FORMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  RATE_LIMIT_API_KEYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(600)),
   GENERATION_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(60_000).default(9000)),
   JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(50).optional()),
   JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).optional()),
@@ -161,6 +162,8 @@ export interface Config {
   contentCacheTtlMs: number;
   /** Contact messages and newsletter signups allowed per IP in ten minutes. */
   publicFormLimit: number;
+  /** REST requests one API key may make per minute (decision 077). */
+  apiKeyLimit: number;
   /** The first administrator, created on the first start of an empty database. */
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -286,6 +289,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     seedDemoContent: e.SEED_DEMO_CONTENT,
     contentCacheTtlMs: e.CONTENT_CACHE_TTL_MS,
     publicFormLimit: e.RATE_LIMIT_PUBLIC_FORMS,
+    apiKeyLimit: e.RATE_LIMIT_API_KEYS,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     staffTwoFactor: e.ADMIN_2FA,

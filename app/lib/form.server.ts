@@ -29,6 +29,8 @@ export interface FormActionOptions<S extends z.ZodType, R> {
   reset?: boolean;
   /** Never sent back to the page (passwords). */
   hide?: string[];
+  /** What a success answers to the page this once (a new API key's secret): never stored, never in a toast. */
+  data?: (result: R) => Record<string, string>;
   /**
    * A service that calls an outside provider (PayPal): its 502 (refused), 503 and 504 (not answering) are said in the
    * form too, since the person can try again; nothing was changed.
@@ -69,6 +71,7 @@ export async function formAction<R, S extends z.ZodType = typeof AS_TYPED>(
       ok: true,
       messages: success === undefined ? [] : [success].flat(),
       result: submission.reply({ resetForm: options.reset ?? false }),
+      ...(options.data ? { data: options.data(result) } : {}),
     });
   } catch (error) {
     const provider = options.providerErrors && isAppError(error) && [502, 503, 504].includes(error.status);

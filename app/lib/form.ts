@@ -12,4 +12,6 @@ export interface FormAnswer {
   ok: boolean;
   messages: string[];
   result: SubmissionResult<string[]>;
+  /** What a success gives the page once and nowhere else (a new API key's secret, decision 077). */
+  data?: Record<string, string>;
 }

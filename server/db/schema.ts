@@ -43,6 +43,8 @@ import {
   RECIPIENT_STATUSES,
   SUPPRESSION_REASONS,
 } from "../../domain/newsletters";
+import { KEY_ACCESS } from "../../domain/api-keys";
+import { STAFF_AREAS } from "../../domain/capabilities";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -1311,5 +1313,43 @@ export const suppressions = pgTable(
     check("suppressions_address_check", sql`${t.address} = lower(${t.address})`),
     check("suppressions_reason_check", oneOf(t.reason, SUPPRESSION_REASONS)),
     index("suppressions_created_idx").on(t.createdAt.desc(), t.address),
+  ],
+);
+
+/**
+ * API keys (issue 37, decision 077): one row per key an Admin made for an integration. Only the SHA-256 of the whole
+ * key is kept (the key is 256 random bits: no slow hash needed); `public_id` finds the row and tells keys apart in
+ * lists. Written only by server/services/api-keys.ts.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The 12 hex characters after `atl_`: shown in lists, and the lookup of every keyed request. */
+    publicId: text("public_id").notNull(),
+    /** The SHA-256 of the whole key, hex. */
+    secretHash: text("secret_hash").notNull(),
+    /** The integration it is for ("Bookkeeping", "Zapier"). */
+    name: text("name").notNull(),
+    /** The staff areas it may use (domain/capabilities.ts), in that list's order. */
+    areas: text("areas").array().notNull(),
+    access: text("access", { enum: KEY_ACCESS }).notNull(),
+    createdById: text("created_by_id"),
+    createdByEmail: text("created_by_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Moved on at most once a minute per key (not a write per request). */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedByEmail: text("revoked_by_email"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_public_id_idx").on(t.publicId),
+    check("api_keys_access_check", oneOf(t.access, KEY_ACCESS)),
+    check(
+      "api_keys_areas_check",
+      sql`${t.areas} <@ array[${sql.raw(STAFF_AREAS.map((a) => `'${a}'`).join(", "))}]::text[] and cardinality(${t.areas}) > 0`,
+    ),
+    check("api_keys_public_id_check", sql`${t.publicId} ~ '^[0-9a-f]{12}$'`),
+    index("api_keys_created_idx").on(t.createdAt.desc()),
   ],
 );

@@ -3,7 +3,10 @@ import { BODY_LIMIT_BYTES } from "./body";
 import { isAppError, type AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
-import { admit, viewerOf } from "./guards";
+import { keyRefusal } from "../../domain/api-keys";
+import type { Viewer } from "../services/accounts";
+import type { ApiKeysService } from "../services/api-keys";
+import { admit, bearerOf, keyViewer, viewerOf } from "./guards";
 import { requestLog, routePattern } from "./requests";
 import { apiRoutes, type ApiRoute } from "./routes";
 
@@ -19,7 +22,7 @@ export const json =
 /** The JSON REST API under /api, registered from the route table (server/http/routes/). */
 export function createApiRouter(services: Services): Router {
   const api = Router({ caseSensitive: true });
-  for (const route of apiRoutes(services)) api[route.method](route.path, call(route));
+  for (const route of apiRoutes(services)) api[route.method](route.path, call(route, services.apiKeys));
   return api;
 }
 
@@ -27,17 +30,43 @@ export function createApiRouter(services: Services): Router {
  * One call: admits the viewer (the only access check), runs the handler and answers its result as JSON. A catalogue
  * call answers {success: true, data}, and its refusals and AppErrors {success: false, error} with a status that means
  * what it says; any other call's failures go to the error handler, as do a catalogue call's unexpected ones (500).
+ * A request with `Authorization: Bearer` is an API key's (decision 077): the key is checked (401 unknown or revoked,
+ * 429 over its rate limit), then admitted by its areas and access (403 naming the area it lacks), whatever cookie
+ * came with it.
  */
-function call(route: ApiRoute): RequestHandler {
+function call(route: ApiRoute, apiKeys: ApiKeysService): RequestHandler {
   return (req, res, next) => {
+    const refuse = (status: number, body: Record<string, unknown>) =>
+      void res.status(status).json(route.envelope ? { success: false, ...body } : body);
     (async () => {
       let data: unknown;
+      const bearer = bearerOf(req);
+      let viewer: Viewer | null = null;
+      if (bearer !== null) {
+        const checked = await apiKeys.authenticate(bearer);
+        if ("refused" in checked) {
+          const { refused } = checked;
+          if (refused.status === 429) res.setHeader("Retry-After", String(refused.retryAfterSeconds));
+          else res.setHeader("WWW-Authenticate", 'Bearer realm="api"');
+          return refuse(refused.status, { error: refused.error });
+        }
+        const area = route.access === "public" ? undefined : route.area;
+        const refusal = keyRefusal(checked.key, {
+          access: route.access,
+          area,
+          method: req.method,
+          noKeys: route.noKeys,
+        });
+        if (refusal)
+          return refuse(refusal.status, { error: refusal.error, ...(refusal.area ? { area: refusal.area } : {}) });
+        viewer = keyViewer(checked.key);
+      }
       if (route.access === "public") data = await route.handler(req, res);
       else {
-        const admitted = admit(route.access, await viewerOf(req), route.area);
+        const admitted = viewer ? { viewer } : admit(route.access, await viewerOf(req), route.area);
         if ("refused" in admitted) {
           const { status, error } = admitted.refused;
-          return void res.status(status).json(route.envelope ? { success: false, error } : { error });
+          return refuse(status, { error });
         }
         data = await route.handler(req, res, admitted.viewer);
       }

@@ -12,7 +12,7 @@ import type { Services } from "../services";
 import { fromNodeHeaders } from "better-auth/node";
 import { apiErrorHandler, createApiRouter, json, requireJsonBody, textBodies } from "./api";
 import { BODY_LIMIT_BYTES, bodyLimitFor, boundedRequests, pageForm, storableJson } from "./body";
-import { attachViewer, requestPageRole, viewerOf } from "./guards";
+import { attachViewer, refuseApiKeys, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
 import { precompressedAssets } from "./precompressed";
@@ -52,10 +52,11 @@ const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
   next();
 };
-/** The REST calls answer for the person their cookie says: kept by no cache (decision 059). */
+/** The REST calls answer for the person their cookie (or API key) says: kept by no cache (decisions 059, 077). */
 const privateAnswers: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
   res.vary("Cookie");
+  res.vary("Authorization");
   next();
 };
 /** A call that failed because the database is away answers 503 with Retry-After (a signed-in caller stays so). */
@@ -167,6 +168,7 @@ export function createApp(options: AppOptions): Express {
   app.use(
     "/api/auth",
     privateAnswers,
+    refuseApiKeys,
     requireJsonBody,
     express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
     storableJson,

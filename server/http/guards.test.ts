@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "../services/accounts";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
-import { admit } from "./guards";
+import { admit, bearerOf, keyViewer } from "./guards";
 
 const person = (isAdmin: boolean, staffRole: Viewer["staffRole"] = isAdmin ? "Admin" : null): Viewer => ({
   id: "u1",
@@ -49,5 +49,30 @@ describe("admit", () => {
     expect(admit("admin", { ...due, staffRole: "Editor", isAdmin: false }, "content")).toEqual(refused);
     // Their own customer calls (no area) still answer: the requirement is the back office's.
     expect(admit("user", due)).toEqual({ viewer: due });
+  });
+});
+
+describe("a Bearer request (decision 077)", () => {
+  it("is told by its Authorization header's scheme, the token kept whole", () => {
+    const req = (authorization?: string) => ({ headers: authorization === undefined ? {} : { authorization } });
+    expect(bearerOf(req("Bearer atl_abc_def"))).toBe("atl_abc_def");
+    expect(bearerOf(req("bearer   atl_x  "))).toBe("atl_x");
+    expect(bearerOf(req("Bearer"))).toBe("");
+    expect(bearerOf(req("Basic dTpw"))).toBeNull();
+    expect(bearerOf(req())).toBeNull();
+  });
+
+  it("runs as a viewer of no role, named for the log, that sees every order only with the orders area", () => {
+    const key = {
+      id: "k1",
+      publicId: "0123456789ab",
+      name: "Books",
+      areas: ["orders"] as const,
+      access: "read" as const,
+    };
+    const viewer = keyViewer({ ...key, areas: [...key.areas] });
+    expect(viewer).toMatchObject({ id: "api-key:k1", email: "API key “Books” (atl_0123456789ab…)", staffRole: null });
+    expect(viewer.isAdmin).toBe(true);
+    expect(keyViewer({ ...key, areas: ["content"] }).isAdmin).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
+import { keyActorName } from "../../domain/api-keys";
 import { can, heldStaffRole, type StaffArea } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
+import { keyActor, type ApiKeyPrincipal } from "../services/api-keys";
 import { pageRoleOf, type PageRole, type PageRoleCookies } from "../services/page-role";
 
 declare module "express-serve-static-core" {
@@ -13,14 +15,54 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** Attaches a memoised `req.viewer()` to every request: the session is looked up at most once, and only if asked. */
+/**
+ * Attaches a memoised `req.viewer()` to every request: the session is looked up at most once, and only if asked. A
+ * request carrying `Authorization: Bearer` is an API key's (decision 077), never a cookie session: it has no viewer
+ * here, so pages and their loaders and actions see nobody; the REST router checks the key itself (server/http/api.ts).
+ */
 export function attachViewer(services: Services): RequestHandler {
   return (req, _res, next) => {
     let pending: Promise<Viewer | null> | undefined;
-    req.viewer = () => (pending ??= services.accounts.viewer(fromNodeHeaders(req.headers)));
+    const keyed = bearerOf(req) !== null;
+    req.viewer = () =>
+      (pending ??= keyed ? Promise.resolve(null) : services.accounts.viewer(fromNodeHeaders(req.headers)));
     next();
   };
 }
+
+/** The token of `Authorization: Bearer <token>` (empty when none follows the word), or null without that scheme. */
+export function bearerOf(req: Pick<Request, "headers">): string | null {
+  const match = /^Bearer(?:\s+(\S*))?\s*$/i.exec(req.headers.authorization ?? "");
+  return match ? (match[1] ?? "") : null;
+}
+
+/**
+ * The viewer a keyed REST call runs for: the key, holding no role (heldStaffRole is null) and opening its areas
+ * (domain/capabilities.ts `opens`). Its id and "email" are the activity log's actor for the key (`api-key:{id}`,
+ * `API key “Name” (atl_…)`). `isAdmin`, which the orders' services read as "every customer's orders", is whether the
+ * key has the orders area: the router only lets it reach calls of its areas.
+ */
+export function keyViewer(key: ApiKeyPrincipal): Viewer {
+  const actor = keyActor(key);
+  return {
+    id: actor.id,
+    email: actor.email,
+    name: keyActorName(key.name, key.publicId),
+    displayName: keyActorName(key.name, key.publicId),
+    emailVerified: false,
+    staffRole: null,
+    isAdmin: key.areas.includes("orders"),
+    twoFactorEnabled: false,
+    twoFactorDue: false,
+    apiKey: key,
+  };
+}
+
+/** better-auth's calls (/api/auth/*) are a person's sign-in: refused to any request carrying a Bearer key. */
+export const refuseApiKeys: RequestHandler = (req, res, next) => {
+  if (bearerOf(req) === null) return next();
+  res.status(403).json({ error: "API keys cannot use the sign-in calls under /api/auth: they are for people." });
+};
 
 export async function viewerOf(req: Request): Promise<Viewer | null> {
   return req.viewer ? req.viewer() : null;

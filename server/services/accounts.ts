@@ -22,6 +22,7 @@ import { databaseUnavailable, isDatabaseUnavailable, type Db } from "../db/clien
 import * as schema from "../db/schema";
 import { AppError, badRequest, tooMany } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { ApiKeyPrincipal } from "./api-keys";
 import type { AdminUsersService } from "./admin-users";
 import { createAuthHooks, REFUSAL_CODES } from "./auth-hooks";
 import { staffHome, type StaffRole } from "../../domain/capabilities";
@@ -49,13 +50,19 @@ export interface Viewer {
   staffRole: StaffRole | null;
   /**
    * Staff in the Admin role (the owner) acting as such: every area. False while their second factor is due (decision
-   * 059): `staffRole` still says the role they hold, `staffRoleOf` (domain/capabilities.ts) the one they act with.
+   * 059): `staffRole` still says the role they hold, `staffRoleOf` (domain/capabilities.ts) the one they act with. For
+   * an API key (decision 077): whether it has the orders area, which the orders' services read as "every order".
    */
   isAdmin: boolean;
   /** Signs in with a second factor (decision 040). */
   twoFactorEnabled: boolean;
   /** Staff who must turn on two-factor sign-in before the back office opens to them (domain/two-factor.ts). */
   twoFactorDue: boolean;
+  /**
+   * Set only for a REST call made with an API key (decision 077; server/http/guards.ts keyViewer): the key, which holds
+   * no role and opens exactly its areas (domain/capabilities.ts `opens`).
+   */
+  apiKey?: ApiKeyPrincipal;
 }
 
 const MINUTE = 60_000;

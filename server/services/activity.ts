@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import {
   discountCodes,
   activityLog,
+  apiKeys,
   adminUsers,
   articles,
   catalogueItems,
@@ -18,7 +19,10 @@ import {
 import { isId } from "../lib/errors";
 import { pageOf } from "../lib/paging";
 
-/** Who made a change: the signed-in administrator. */
+/**
+ * Who made a change: the signed-in staff member, or an API key (decision 077: id `api-key:{id}`, and as "email" the
+ * key's name and label, `API key “Bookkeeping” (atl_…)`, which the log shows as who).
+ */
 export interface Actor {
   id: string;
   email: string;
@@ -126,6 +130,7 @@ const TABLES = [
   ["simple_item", simpleItems, simpleItems.id],
   ["media", media, media.id],
   ["article", articles, articles.id],
+  ["api_key", apiKeys, apiKeys.id],
 ] as const;
 const isLookedUp = (entity: string) => entity.startsWith("content:") || TABLES.some(([e]) => e === entity);
 

@@ -15,7 +15,7 @@ import { putInTrash, type TrashedRow } from "./trash";
 import type { Viewer } from "./accounts";
 import type { ContentService } from "./content";
 import type { OrdersService } from "./orders";
-import { can, staffRoleOf } from "../../domain/capabilities";
+import { opens } from "../../domain/capabilities";
 
 type Row = typeof catalogueItems.$inferSelect;
 
@@ -95,12 +95,12 @@ export function createCatalogueService({ db, orders, changes, now }: CatalogueSe
   }
 
   async function access(viewer: Viewer, membership?: Membership): Promise<boolean> {
-    if (can(staffRoleOf(viewer), "items")) return true;
+    if (opens(viewer, "items")) return true;
     return hasAccess(membership ?? (await orders.membership(viewer)));
   }
 
   function assertAdmin(viewer: Viewer) {
-    if (!can(staffRoleOf(viewer), "items")) throw new AppError(403, "You don't have any permission");
+    if (!opens(viewer, "items")) throw new AppError(403, "You don't have any permission");
   }
 
   async function row(id: string): Promise<Row> {

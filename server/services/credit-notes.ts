@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { can, staffRoleOf, type StaffPerson } from "../../domain/capabilities";
+import { opens, type StaffPerson } from "../../domain/capabilities";
 import { centsOf } from "../../domain/currency";
 import {
   creditNoteAmounts,
@@ -134,7 +134,7 @@ export function createCreditNotesService({ db, invoices, timeZone }: CreditNotes
       const number = normalCreditNoteNumber(typed);
       if (!number) throw notFound("Credit note not found");
       const filters: SQL[] = [eq(creditNotes.number, number)];
-      if (!can(staffRoleOf(viewer), "orders")) filters.push(eq(orders.userId, viewer.id));
+      if (!opens(viewer, "orders")) filters.push(eq(orders.userId, viewer.id));
       const [row] = await db
         .select({ note: creditNotes, orderNumber: orders.number, vatNumber: orders.customerVatNumber })
         .from(creditNotes)

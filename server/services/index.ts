@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { createAccountsService, createAuth } from "./accounts";
 import { createActivityService } from "./activity";
+import { createApiKeysService } from "./api-keys";
 import { ARTICLE_ENTITY, createArticlesService } from "./articles";
 import { createAdminUsersService } from "./admin-users";
 import { createBackOfficeService } from "./back-office";
@@ -207,6 +208,8 @@ export function createServices(database: Database, config: Config, logger: Logge
     receiver: () => paymentAccounts.receiver(),
   });
   const activity = createActivityService(database.db, config.timeZone);
+  // API keys (issue 37, decision 077): checked on every keyed REST request, with their own rate limit.
+  const apiKeys = createApiKeysService({ db: database.db, limiter: rateLimiter, perMinute: config.apiKeyLimit, now });
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
   const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
   // The blog's articles (issue 36): written only here; a scheduled one published by a run queued for its time, and by
@@ -281,6 +284,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   return {
     now,
     activity,
+    apiKeys,
     settings,
     orders,
     discounts,

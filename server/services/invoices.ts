@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { and, asc, eq, isNotNull, type SQL } from "drizzle-orm";
-import { can, staffRoleOf, type StaffPerson } from "../../domain/capabilities";
+import { opens, type StaffPerson } from "../../domain/capabilities";
 import { invoiceLayout, type Invoice } from "../../domain/invoice";
 import { normalOrderNumber } from "../../domain/order-number";
 import { shownEmail } from "../../domain/customers";
@@ -25,7 +25,7 @@ export interface InvoicesServiceDeps {
  * Whether the viewer reads every customer's invoices: staff whose role opens the orders (decision 036) and whose second
  * factor is not due (decision 059).
  */
-const readsAll = (viewer: StaffPerson) => can(staffRoleOf(viewer), "orders");
+const readsAll = (viewer: StaffPerson) => opens(viewer, "orders");
 
 /**
  * Invoices (decision 038): one data function for an invoiced order, read by its customer or by staff who see orders,

@@ -391,6 +391,13 @@ async function requestFor(
     await app.request("/api/suppressions", { method: "POST", json: { address }, jar: admin });
     return { path: route.path.replace(":address", encodeURIComponent(address)) };
   }
+  // API keys (issue 37, decision 077): a key of its own to revoke.
+  if (route.path.startsWith("/api-keys")) {
+    const key = { name: `Integration ${crypto.randomUUID().slice(0, 8)}`, areas: ["orders"], access: "read" };
+    if (route.path === "/api-keys") return { path: route.path, body: route.method === "post" ? key : undefined };
+    const made = await app.services.apiKeys.create(key, { id: "admin-api", email: "chief@example.org" });
+    return { path: route.path.replace(":id", made.key._id) };
+  }
   if (route.path === "/activity/:id/restore") {
     // The last change of a content record: its earlier values are written back.
     const { rows } = await app.db.pool.query(

@@ -1,4 +1,5 @@
 import type { Services } from "../../services";
+import { apiKeyRoutes } from "./api-keys";
 import { articleRoutes } from "./articles";
 import { blogRoutes } from "./blog";
 import { catalogueRoutes } from "./catalogue";
@@ -43,5 +44,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...blogRoutes(services),
     ...newsletterRoutes(services),
     ...mailEventRoutes(services),
+    ...apiKeyRoutes(services),
   ];
 }

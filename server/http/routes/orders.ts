@@ -12,6 +12,8 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       path: "/new-order",
       access: "user",
       area: "orders",
+      // An order is placed for the person signed in: a key is nobody to place it for (decision 077).
+      noKeys: true,
       what: "place an order (an Idempotency-Key header: the same key places one order and gets the same answer)",
       handler: async (req, res, viewer) => {
         const { order } = await orders.place(viewer, req.body?.packageId, req.body, req.get("idempotency-key"));

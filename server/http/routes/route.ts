@@ -19,6 +19,11 @@ interface RouteBase {
    * as it came in `req.rawBody` (its verification posts these bytes back), before the API's JSON rule.
    */
   body?: "text";
+  /**
+   * Never for API keys, whatever their areas (decision 077): the calls that need a signed-in person (placing an order
+   * for oneself) and the key calls themselves (no key makes keys).
+   */
+  noKeys?: true;
 }
 
 /** A call anyone may make: its handler gets no viewer. */

@@ -1,4 +1,4 @@
-import { staffRoleOf, can } from "../../../domain/capabilities";
+import { opens } from "../../../domain/capabilities";
 import { planTerms, type PlanTerms } from "../../../domain/subscription-plan";
 import type { Db } from "../../db/client";
 import { AppError, isId, notFound } from "../../lib/errors";
@@ -104,7 +104,7 @@ export function createSubscribeService(deps: {
     async cancel(viewer: Viewer, id: string): Promise<{ modified: boolean }> {
       if (!isId(id)) throw notFound("Subscription not found");
       const s = await deps.subscriptions.get(id);
-      const staff = can(staffRoleOf(viewer), "customers");
+      const staff = opens(viewer, "customers");
       if (!staff && s.userId !== viewer.id) throw notFound("Subscription not found");
       if (!staff && s.rail !== "api")
         throw new AppError(
