@@ -109,7 +109,8 @@ export default function RichTextEditor({
         "aria-labelledby": labelId,
         ...(describedBy ? { "aria-describedby": describedBy } : {}),
         class:
-          "rich-text min-h-72 rounded-b-2xl bg-white px-4 py-3 text-ink focus:outline-none focus-visible:ring-2 focus-visible:ring-clay",
+          // The article page's own typography (app.css .article-body): what is written looks as it will read.
+          "article-body min-h-72 rounded-b-2xl bg-white px-4 py-3 focus:outline-none focus-visible:ring-2 focus-visible:ring-clay",
         "data-testid": "rich-text-body",
       },
     },
