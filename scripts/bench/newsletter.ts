@@ -10,6 +10,8 @@
  *   one mail: counted at the listener by recipient and Message-ID (the restart uses the same DATA_DIR, whose note of
  *   what SMTP accepted settles the mails in flight at the kill).
  * The listener keeps only counts (recipient → Message-IDs), never the mails. Short run: BENCH_RECIPIENTS=5000.
+ * BENCH_APP_HEAP_MB=N caps the app's JavaScript heap at N MB (--max-old-space-size): a send that completes under a cap
+ * far below what its recipients would take held no list of them (RSS alone also counts the heap V8 keeps for later).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +28,7 @@ const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const KILL = process.env.BENCH_KILL !== "0";
+const APP_HEAP_MB = process.env.BENCH_APP_HEAP_MB;
 const ADMIN = { email: "bench-admin@example.org", password: "bench-admin-pass-1" };
 const SUBJECT = "Bench letter";
 const thousands = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -124,6 +127,7 @@ async function main() {
           NODE_ENV: "production",
           PAYPAL_MODE: "simulator",
           LOG_LEVEL: "warn",
+          ...(APP_HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${Number(APP_HEAP_MB)}` } : {}),
         },
         { dataDir: path.join(dir, "app") },
       );
@@ -206,7 +210,8 @@ async function main() {
         `(${(smtp.copies() / seconds).toFixed(0)}/s)`,
     );
     console.log(
-      `app RSS: ${startRss.toFixed(0)} MB at the start, peak ${peak.toFixed(0)} MB, ${endRss.toFixed(0)} MB at the end`,
+      `app RSS: ${startRss.toFixed(0)} MB at the start, peak ${peak.toFixed(0)} MB, ${endRss.toFixed(0)} MB at the end` +
+        (APP_HEAP_MB ? ` (its JavaScript heap capped at ${Number(APP_HEAP_MB)} MB)` : ""),
     );
     console.log(
       `exactly one mail each: ${missing === 0 && multiple === 0 ? "yes" : "NO"} (missing ${missing}, ` +
