@@ -12,6 +12,7 @@ import {
   contentEntries,
   media,
   messages,
+  newsletters,
   orders,
   paymentAccounts,
   simpleItems,
@@ -131,6 +132,7 @@ const TABLES = [
   ["media", media, media.id],
   ["article", articles, articles.id],
   ["api_key", apiKeys, apiKeys.id],
+  ["newsletter", newsletters, newsletters.id],
 ] as const;
 const isLookedUp = (entity: string) => entity.startsWith("content:") || TABLES.some(([e]) => e === entity);
 

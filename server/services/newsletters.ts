@@ -28,6 +28,7 @@ import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
 import { absoluteUrl } from "../mail/brand";
 import { renderNewsletter, UNSUBSCRIBE_PLACEHOLDER } from "../mail/templates/newsletter";
+import { audited, type Actor } from "./activity";
 import { jobKey, type JobsService, type Tx } from "./jobs";
 import type { Mail, Mailer } from "./mailer";
 import type { MailsService } from "./mails";
@@ -36,6 +37,29 @@ import { unsubscribeToken } from "./newsletter-tokens";
 
 /** The queue a newsletter's batches run on, one job waiting and one running per newsletter. */
 export const NEWSLETTER_QUEUE = "newsletter-send";
+/** The activity log's name for a newsletter: staff's changes to one (written, scheduled, sent, deleted) are logged. */
+export const NEWSLETTER_ENTITY = "newsletter";
+
+/** What the log keeps of a newsletter: its fields, the message as its length (the newsletter keeps the text). */
+function loggedNewsletter(n: {
+  subject: string;
+  previewText: string;
+  articleId: string | null;
+  bodyHtml: string;
+  audience: string[];
+  state?: string;
+  sendAt?: Date | null;
+}): Record<string, unknown> {
+  return {
+    subject: n.subject,
+    previewText: n.previewText,
+    articleId: n.articleId,
+    bodyHtml: n.bodyHtml ? `${n.bodyHtml.length} characters` : "",
+    audience: n.audience,
+    ...(n.state ? { state: n.state } : {}),
+    ...(n.sendAt !== undefined ? { sendAt: n.sendAt?.toISOString() ?? null } : {}),
+  };
+}
 /** How long one job hands mails to SMTP before it queues the next and lets go (well inside its 15 minutes). */
 const JOB_BUDGET_MS = 60_000;
 const MAX_SUBJECT = 200;
@@ -580,37 +604,46 @@ export function createNewslettersService(deps: {
       return { count: await audienceCount(parsed.data.audience) };
     },
 
-    async create(input: unknown, viewer: { email: string }): Promise<string> {
+    async create(input: unknown, viewer: Actor): Promise<string> {
       const values = await draftValues(input);
       const at = now();
-      const [created] = await db
-        .insert(newsletters)
-        .values({ ...values, createdBy: viewer.email, createdAt: at, updatedAt: at })
-        .returning({ id: newsletters.id });
-      return created!.id;
+      return audited(db, viewer, NEWSLETTER_ENTITY, async (tx, audit) => {
+        const [created] = await tx
+          .insert(newsletters)
+          .values({ ...values, createdBy: viewer.email, createdAt: at, updatedAt: at })
+          .returning({ id: newsletters.id });
+        await audit.created(created!.id, loggedNewsletter({ ...values, state: "draft" }));
+        return created!.id;
+      });
     },
 
     /** Changes a draft; a newsletter that is scheduled or sent is no longer a draft (409). */
-    async update(id: string, input: unknown): Promise<{ modified: boolean }> {
-      await row(id);
+    async update(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+      const before = await row(id);
       const values = await draftValues(input);
-      const done = await db
-        .update(newsletters)
-        .set({ ...values, updatedAt: now() })
-        .where(and(eq(newsletters.id, id), eq(newsletters.state, "draft")))
-        .returning({ id: newsletters.id });
-      if (!done.length) throw conflict("This newsletter is no longer a draft: it cannot be changed.");
-      return { modified: true };
+      return audited(db, actor, NEWSLETTER_ENTITY, async (tx, audit) => {
+        const done = await tx
+          .update(newsletters)
+          .set({ ...values, updatedAt: now() })
+          .where(and(eq(newsletters.id, id), eq(newsletters.state, "draft")))
+          .returning({ id: newsletters.id });
+        if (!done.length) throw conflict("This newsletter is no longer a draft: it cannot be changed.");
+        await audit.updated(id, loggedNewsletter(before), loggedNewsletter(values));
+        return { modified: true };
+      });
     },
 
     /** Deletes a draft (a newsletter that went out stays, with its recipients). */
-    async remove(id: string): Promise<void> {
-      await row(id);
-      const done = await db
-        .delete(newsletters)
-        .where(and(eq(newsletters.id, id), eq(newsletters.state, "draft")))
-        .returning({ id: newsletters.id });
-      if (!done.length) throw conflict("Only a draft can be deleted.");
+    async remove(id: string, actor: Actor): Promise<void> {
+      const before = await row(id);
+      await audited(db, actor, NEWSLETTER_ENTITY, async (tx, audit) => {
+        const done = await tx
+          .delete(newsletters)
+          .where(and(eq(newsletters.id, id), eq(newsletters.state, "draft")))
+          .returning({ id: newsletters.id });
+        if (!done.length) throw conflict("Only a draft can be deleted.");
+        await audit.deleted(id, loggedNewsletter(before));
+      });
     },
 
     /** "Send a test to me": the members' version to the signed-in staff member only; no recipient row, no count. */
@@ -628,7 +661,7 @@ export function createNewslettersService(deps: {
      * a double click or two staff at once start it once (the other gets 409). Sending now expands the audience in the
      * same transaction; an empty audience is refused and nothing changes.
      */
-    async send(id: string, input: unknown): Promise<{ state: NewsletterState; recipients: number }> {
+    async send(id: string, input: unknown, actor: Actor): Promise<{ state: NewsletterState; recipients: number }> {
       const parsed = parseWith(newsletterSendSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
       const at = now();
@@ -636,7 +669,7 @@ export function createNewslettersService(deps: {
       if (when && when.getTime() <= at.getTime())
         throw badRequest([{ field: "at", message: "The time to send is in the past. Choose a later time." }]);
       await row(id);
-      return db.transaction(async (tx) => {
+      return audited(db, actor, NEWSLETTER_ENTITY, async (tx, audit) => {
         const [moved] = await tx
           .update(newsletters)
           .set(
@@ -647,6 +680,11 @@ export function createNewslettersService(deps: {
           .where(and(eq(newsletters.id, id), eq(newsletters.state, "draft")))
           .returning();
         if (!moved) throw conflict("This newsletter is already scheduled or sent: it is sent once.");
+        await audit.updated(
+          id,
+          { state: "draft", sendAt: null },
+          { state: moved.state, sendAt: when?.toISOString() ?? null },
+        );
         if (when) {
           const reach = await audienceCount(moved.audience, tx);
           if (!reach) throw new AppError(400, NEWSLETTER_NO_AUDIENCE);
@@ -659,20 +697,27 @@ export function createNewslettersService(deps: {
     },
 
     /** A scheduled newsletter back to a draft (before its time). */
-    async unschedule(id: string): Promise<void> {
-      await row(id);
-      const done = await db
-        .update(newsletters)
-        .set({ state: "draft", sendAt: null, updatedAt: now() })
-        .where(and(eq(newsletters.id, id), eq(newsletters.state, "scheduled")))
-        .returning({ id: newsletters.id });
-      if (!done.length) throw conflict("This newsletter is not scheduled.");
+    async unschedule(id: string, actor: Actor): Promise<void> {
+      const before = await row(id);
+      await audited(db, actor, NEWSLETTER_ENTITY, async (tx, audit) => {
+        const done = await tx
+          .update(newsletters)
+          .set({ state: "draft", sendAt: null, updatedAt: now() })
+          .where(and(eq(newsletters.id, id), eq(newsletters.state, "scheduled")))
+          .returning({ id: newsletters.id });
+        if (!done.length) throw conflict("This newsletter is not scheduled.");
+        await audit.updated(
+          id,
+          { state: before.state, sendAt: before.sendAt?.toISOString() ?? null },
+          { state: "draft", sendAt: null },
+        );
+      });
     },
 
     /** "Retry the failed ones": those SMTP refused go back to the queue; nobody already sent is mailed again. */
-    async retryFailed(id: string): Promise<{ retried: number }> {
+    async retryFailed(id: string, actor: Actor): Promise<{ retried: number }> {
       await row(id);
-      return db.transaction(async (tx) => {
+      return audited(db, actor, NEWSLETTER_ENTITY, async (tx, audit) => {
         const [moved] = await tx
           .update(newsletters)
           .set({ state: "sending", finishedAt: null, updatedAt: now() })
@@ -685,6 +730,7 @@ export function createNewslettersService(deps: {
           .where(and(eq(newsletterRecipients.newsletterId, id), eq(newsletterRecipients.status, "failed")))
           .returning({ address: newsletterRecipients.address });
         await jobs.send(NEWSLETTER_QUEUE, { newsletterId: id }, { singletonKey: id, tx });
+        await audit.updated(id, { state: "partly-sent" }, { state: "sending", retried: retried.length });
         return { retried: retried.length };
       });
     },

@@ -8,7 +8,11 @@ import type { Db } from "../db/client";
 import { suppressions } from "../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { pageOf } from "../lib/paging";
+import { audited, type Actor } from "./activity";
 import type { Tx } from "./jobs";
+
+/** The activity log's name for an address staff put on or took off the suppression list (its id: the address). */
+export const SUPPRESSION_ENTITY = "suppression";
 
 export interface SuppressionRecord {
   address: string;
@@ -155,20 +159,28 @@ export function createSuppressionsService(options: {
     },
 
     /** The back office's entry by hand; an address already listed is a clear 409-free answer: nothing changes. */
-    async add(input: unknown, actor: { email: string }): Promise<{ added: boolean }> {
+    async add(input: unknown, actor: Actor): Promise<{ added: boolean }> {
       const parsed = parseWith(suppressionSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
-      const n = await suppress([parsed.data.address], "manual", actor.email, parsed.data.note);
-      return { added: n === 1 };
+      const { address, note } = parsed.data;
+      return audited(db, actor, SUPPRESSION_ENTITY, async (tx, audit) => {
+        const n = await suppress([address], "manual", actor.email, note, tx);
+        if (n === 1) await audit.created(address.trim().toLowerCase(), { reason: "manual", note });
+        return { added: n === 1 };
+      });
     },
 
     /** Takes an address off the list: newsletters may go to it again (404 when it is not listed). */
-    async remove(address: string): Promise<void> {
-      const rows = await db
-        .delete(suppressions)
-        .where(eq(suppressions.address, address.trim().toLowerCase()))
-        .returning({ address: suppressions.address });
-      if (!rows.length) throw notFound("This address is not on the suppression list.");
+    async remove(address: string, actor: Actor): Promise<void> {
+      await audited(db, actor, SUPPRESSION_ENTITY, async (tx, audit) => {
+        const rows = await tx
+          .delete(suppressions)
+          .where(eq(suppressions.address, address.trim().toLowerCase()))
+          .returning();
+        if (!rows.length) throw notFound("This address is not on the suppression list.");
+        const [gone] = rows;
+        await audit.deleted(gone!.address, { reason: gone!.reason, source: gone!.source, note: gone!.note });
+      });
     },
 
     /** An unsubscribe that was undone by a new, confirmed signup (double opt-in): only the unsubscribe is lifted. */

@@ -146,7 +146,7 @@ describe("the audience", () => {
     expect(await count(["subscribers", "members", "customers"])).toBe(6);
     await app.services.suppressions.suppress(["sub1@example.org"], "manual", "test");
     expect(await count(["subscribers", "members"])).toBe(3);
-    await app.services.suppressions.remove("sub1@example.org");
+    expect((await api("/suppressions/sub1@example.org", { method: "DELETE" })).status).toBe(200);
     const bad = await api("/newsletters/audience", { method: "POST", json: { audience: [] } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe("Choose at least one audience");
@@ -300,7 +300,7 @@ describe("sending", () => {
     expect(((await past.json()) as { error: string }).error).toBe(
       "The time to send is in the past. Choose a later time.",
     );
-    await app.services.suppressions.remove("sub2@example.org");
+    expect((await api("/suppressions/sub2@example.org", { method: "DELETE" })).status).toBe(200);
 
     smtp.refuse("sub3@example.org");
     const id = await draft({ subject: "Partly", bodyText: "Hi", audience: ["subscribers"] });
@@ -328,6 +328,46 @@ describe("sending", () => {
     const done = await sent(id);
     expect(done.counts.sent).toBeGreaterThanOrEqual(2);
     expect(mailsTo("sub1@example.org", "Later")).toHaveLength(1);
+  });
+
+  it("writes what staff did to a newsletter and to the suppression list in the activity log, with who did it", async () => {
+    const id = await draft({ subject: "Logged", bodyText: "Hi", audience: ["subscribers"] });
+    expect(
+      (
+        await api(`/newsletters/${id}`, {
+          method: "PUT",
+          json: { subject: "Logged again", bodyText: "Hi", audience: ["subscribers"] },
+        })
+      ).status,
+    ).toBe(200);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect((await api(`/newsletters/${id}/send`, { method: "POST", json: { at } })).status).toBe(202);
+    expect((await api(`/newsletters/${id}/unschedule`, { method: "POST" })).status).toBe(200);
+    expect((await api(`/newsletters/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect(
+      (await api("/suppressions", { method: "POST", json: { address: "Logged@Example.org", note: "asked" } })).status,
+    ).toBe(201);
+    expect((await api("/suppressions/logged@example.org", { method: "DELETE" })).status).toBe(200);
+    const rows = await sql_(
+      `select entity, action, record_id, actor_email, changes from activity_log
+       where (entity = 'newsletter' and record_id = $1) or (entity = 'suppression' and record_id = 'logged@example.org')
+       order by created_at`,
+      [id],
+    );
+    expect(rows.map((r) => `${r.entity} ${r.action}`)).toEqual([
+      "newsletter create",
+      "newsletter update",
+      "newsletter update",
+      "newsletter update",
+      "newsletter delete",
+      "suppression create",
+      "suppression delete",
+    ]);
+    expect(new Set(rows.map((r) => r.actor_email))).toEqual(new Set(["nl-admin@example.org"]));
+    expect(rows[1].changes.subject).toEqual({ before: "Logged", after: "Logged again" });
+    expect(rows[2].changes.state).toEqual({ before: "draft", after: "scheduled" });
+    expect(rows[3].changes.state).toEqual({ before: "scheduled", after: "draft" });
+    expect(rows[6].changes.note).toEqual({ before: "asked", after: null });
   });
 });
 

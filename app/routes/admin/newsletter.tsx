@@ -38,26 +38,29 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         success: `A test is on its way to ${viewer.email}`,
       });
     case "send":
-      return formAction(form, { run: () => newsletters.send(id, {}), success: "The newsletter is being sent" });
+      return formAction(form, { run: () => newsletters.send(id, {}, viewer), success: "The newsletter is being sent" });
     case "schedule":
       return formAction(form, {
         run: async () => {
           const typed = String(form.get("at") ?? "");
           const at = fromZonedTime(typed, context.config.timeZone);
           if (!at) throw badRequest([{ field: "at", message: "Choose a date and a time to send it at" }]);
-          return newsletters.send(id, { at: at.toISOString() });
+          return newsletters.send(id, { at: at.toISOString() }, viewer);
         },
         success: "The newsletter is scheduled",
       });
     case "unschedule":
-      return formAction(form, { run: () => newsletters.unschedule(id), success: "The newsletter is a draft again" });
+      return formAction(form, {
+        run: () => newsletters.unschedule(id, viewer),
+        success: "The newsletter is a draft again",
+      });
     case "retry":
       return formAction(form, {
-        run: () => newsletters.retryFailed(id),
+        run: () => newsletters.retryFailed(id, viewer),
         success: (r) => `Sending again to ${r.retried} ${r.retried === 1 ? "address" : "addresses"}`,
       });
     case "delete": {
-      const answer = await formAction(form, { run: () => newsletters.remove(id) });
+      const answer = await formAction(form, { run: () => newsletters.remove(id, viewer) });
       if ((answer.data as { ok?: boolean }).ok) throw redirect("/newsletters");
       return answer;
     }

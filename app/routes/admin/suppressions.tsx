@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "remove") {
     return formAction(form, {
-      run: () => context.services.suppressions.remove(String(form.get("address") ?? "")),
+      run: () => context.services.suppressions.remove(String(form.get("address") ?? ""), viewer),
       success: "The address may be mailed again",
     });
   }

@@ -60,7 +60,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "change a newsletter draft",
-      handler: async (req) => updated((await newsletters.update(id(req), req.body)).modified),
+      handler: async (req, _res, viewer) => updated((await newsletters.update(id(req), req.body, viewer)).modified),
     },
     {
       method: "delete",
@@ -68,8 +68,8 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "delete a newsletter draft",
-      handler: async (req) => {
-        await newsletters.remove(id(req));
+      handler: async (req, _res, viewer) => {
+        await newsletters.remove(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };
       },
     },
@@ -87,9 +87,9 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "send a newsletter now or at a time ({at})",
-      handler: async (req, res) => {
+      handler: async (req, res, viewer) => {
         res.status(202);
-        return newsletters.send(id(req), req.body);
+        return newsletters.send(id(req), req.body, viewer);
       },
     },
     {
@@ -98,8 +98,8 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "a scheduled newsletter back to a draft",
-      handler: async (req) => {
-        await newsletters.unschedule(id(req));
+      handler: async (req, _res, viewer) => {
+        await newsletters.unschedule(id(req), viewer);
         return updated(true);
       },
     },
@@ -109,9 +109,9 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "send a partly sent newsletter again to those it failed",
-      handler: async (req, res) => {
+      handler: async (req, res, viewer) => {
         res.status(202);
-        return newsletters.retryFailed(id(req));
+        return newsletters.retryFailed(id(req), viewer);
       },
     },
     {
@@ -143,8 +143,8 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "admin",
       area: "subscribers",
       what: "take an address off the suppression list",
-      handler: async (req) => {
-        await suppressions.remove(String(req.params.address));
+      handler: async (req, _res, viewer) => {
+        await suppressions.remove(String(req.params.address), viewer);
         return { acknowledged: true, deletedCount: 1 };
       },
     },
