@@ -18,6 +18,7 @@ import { reportRoutes } from "./reports";
 import { trashRoutes } from "./trash";
 import type { ApiRoute } from "./route";
 import { userRoutes } from "./users";
+import { webhookRoutes } from "./webhooks";
 
 export type { Access, ApiRoute } from "./route";
 
@@ -43,5 +44,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...blogRoutes(services),
     ...newsletterRoutes(services),
     ...mailEventRoutes(services),
+    ...webhookRoutes(services),
   ];
 }
