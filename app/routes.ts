@@ -98,6 +98,9 @@ const routes = [
     route("invoice-settings", "routes/admin/invoice-settings.tsx"),
     route("money-settings", "routes/admin/money-settings.tsx"),
     route("background-jobs", "routes/admin/background-jobs.tsx"),
+    // Outgoing webhooks (issue 37 part 2): the Admin's settings area.
+    route("webhooks", "routes/admin/webhooks.tsx"),
+    route("webhooks/:id", "routes/admin/webhook.tsx"),
     route("backups", "routes/admin/backups.tsx"),
     route("backups/:name", "routes/admin/backup-download.ts"),
     route("media-library", "routes/admin/media-library.tsx"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Tone } from "./vocabulary";
 
 /**
  * Outgoing webhooks (issue 37 part 2, docs/decisions/078): the events an endpoint may subscribe to, the states of an
@@ -46,6 +47,13 @@ export const ENDPOINT_STATE_WORDS: Record<EndpointState, string> = {
   active: "Active",
   paused: "Paused",
   disabled: "Disabled",
+};
+export const ENDPOINT_STATE_TONE: Record<EndpointState, Tone> = { active: "green", paused: "amber", disabled: "red" };
+export const DELIVERY_STATE_TONE: Record<DeliveryState, Tone> = {
+  pending: "grey",
+  succeeded: "green",
+  failing: "amber",
+  failed: "red",
 };
 export const DELIVERY_STATE_WORDS: Record<DeliveryState, string> = {
   pending: "Waiting",
@@ -143,7 +151,8 @@ export const endpointSchema = z.object({
     .trim()
     .max(DESCRIPTION_MAX, { error: `The description may have at most ${DESCRIPTION_MAX} characters` })
     .default(""),
-  events: z.preprocess((v) => (typeof v === "string" ? [v] : v), eventsSchema),
+  // A form sends one ticked box as a string and none as nothing.
+  events: z.preprocess((v) => (v === undefined ? [] : typeof v === "string" ? [v] : v), eventsSchema),
 });
 export type EndpointInput = z.infer<typeof endpointSchema>;
 

@@ -63,6 +63,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/money-settings", label: "Currency and VAT", group: "Settings", area: "settings" },
   { to: "/invoice-settings", label: "Invoice details", group: "Settings", area: "settings" },
   { to: "/background-jobs", label: "Background jobs", group: "Settings", area: "settings" },
+  { to: "/webhooks", label: "Webhooks", group: "Settings", area: "settings" },
   { to: "/backups", label: "Backups", group: "Settings", area: "backups" },
 ];
 

@@ -252,7 +252,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
-  const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now });
+  const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now, webhooks });
   const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
   const taxReport = createTaxReportService({ db: database.db, timeZone: config.timeZone, now });
   const customers = createCustomersService({

@@ -428,6 +428,8 @@ export function createWebhooksService(deps: {
   }
 
   return {
+    /** WEBHOOKS_ALLOW_PRIVATE: http:// and private addresses allowed (local testing); the forms say which rule holds. */
+    localTesting: options.allowPrivate,
     emitTx,
     /**
      * The membership events of a change to a customer's orders, from the end of their running membership before and

@@ -210,6 +210,9 @@ describe("delivery", () => {
     expect((await deliveriesOf(id))[0]).toMatchObject({ attempts: 3, lastStatus: 503 });
     expect((await deliveriesOf(id))[0]!.lastError).toMatch(/Answered 503: failing on purpose/);
     expect((await app.services.webhooks.failing()).map((e) => e.id)).toContain(id);
+    // Today shows it to an Admin (the settings area), not to an Editor.
+    expect((await app.services.backOffice.today("Admin")).failingWebhooks?.map((e) => e.id)).toContain(id);
+    expect((await app.services.backOffice.today("Editor")).failingWebhooks).toBeUndefined();
     // Failing since 5 days: the next delivery that fails for good pauses it and mails the Admin who added it.
     await app.db.pool.query(
       "update webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where id = $1",
