@@ -5,6 +5,9 @@ import { startTestApp, type TestApp } from "../support/app";
 import { outbox } from "../support/mail";
 import { demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 import { CookieJar } from "../support/session";
+import { customerViewer } from "../support/paypal";
+import { PAYPAL_ACTOR } from "../../server/services/orders";
+import { hashToken, unsubscribeToken } from "../../server/services/newsletter-tokens";
 import { startWebhookListener } from "../support/webhook-listener";
 
 /**
@@ -314,6 +317,75 @@ describe("events from the services", () => {
       "select count(*)::int as n from webhook_deliveries where payload::text like '%hooks-leaving@%'",
     );
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe("events from the services, continued", () => {
+  it("orders refunded and cancelled; subscriptions started, renewed, failed and cancelled", async () => {
+    await endpoint("/money", [
+      "order.refunded",
+      "order.cancelled",
+      "subscription.started",
+      "subscription.renewed",
+      "subscription.payment_failed",
+      "subscription.cancelled",
+      "membership.ended",
+    ]);
+    const pkg = await demoPackage(app);
+    const userId = (await app.db.pool.query(`select id from "user" where email = 'hooks-customer@example.org'`)).rows[0]
+      .id as string;
+    const viewer = customerViewer(userId, "hooks-customer@example.org");
+    const form = { customerName: "Hook Customer", customerAddress: "1 Lane", customerCountry: "UK" };
+    const staff = { id: "staff", email: "hooks-admin@example.org" };
+    const cancelled = (await app.services.orders.place(viewer, pkg._id, form)).order;
+    await app.services.orders.cancel(viewer, cancelled._id);
+    const paid = (await app.services.orders.place(viewer, pkg._id, form)).order;
+    await app.services.orders.pay(paid._id, PAYPAL_ACTOR, "TXN-HOOK-1");
+    await app.services.orders.setOrderStatus(paid._id, { orderStatus: "Delivered" }, staff);
+    const [row] = (await app.db.pool.query("select * from orders where id = $1", [paid._id])).rows;
+    const order = {
+      id: row.id,
+      userId,
+      number: row.number,
+      customerName: row.customer_name,
+      customerEmail: row.customer_email,
+      packageName: row.package_name,
+      packagePrice: Number(row.package_price),
+      currency: row.currency,
+    };
+    await app.services.subscriptions.note("signup", "I-HOOK", order, PAYPAL_ACTOR, "hook-signup");
+    await app.services.orders.renew(paid._id, "TXN-HOOK-2", "I-HOOK");
+    await app.services.subscriptions.note("failed", "I-HOOK", order, PAYPAL_ACTOR, "hook-failed");
+    const { subscription } = await app.services.subscriptions.note("signup", "I-HOOK", order, PAYPAL_ACTOR, "again");
+    await app.services.subscriptions.markCancelled(subscription.id, staff);
+    await app.services.orders.refund(paid._id, staff);
+    const expected = [
+      "order.cancelled",
+      "subscription.started",
+      "subscription.renewed",
+      "subscription.payment_failed",
+      "subscription.cancelled",
+      "order.refunded",
+    ];
+    await until("the money events", () => expected.every((t) => typesAt("/money").includes(t)));
+    expect(typesAt("/money").filter((t) => t.startsWith("subscription.started"))).toHaveLength(1);
+    const renewed = JSON.parse(at("/money").find((r) => r.body.includes('"subscription.renewed"'))!.body);
+    expect(renewed.data).toMatchObject({ subscription: { subscrId: "I-HOOK" }, order: { paymentStatus: "Paid" } });
+  });
+
+  it("subscriber confirmed and unsubscribed", async () => {
+    await endpoint("/subscribers", ["subscriber.confirmed", "subscriber.unsubscribed"]);
+    const { rows } = await app.db.pool.query(
+      `insert into subscribers (subemail, state, confirm_token_hash, confirm_expires_at, confirm_sent_at)
+       values ('hook-reader@example.org', 'pending', $1, now() + interval '1 day', now()) returning id`,
+      [hashToken("hook-confirm-token")],
+    );
+    expect((await app.services.newsletter.confirm("hook-confirm-token")).state).toBe("confirmed");
+    await app.services.newsletter.unsubscribe(unsubscribeToken(app.config.authSecret, rows[0].id));
+    await app.services.newsletter.unsubscribe(unsubscribeToken(app.config.authSecret, rows[0].id));
+    await until("both", () => at("/subscribers").length === 2);
+    expect(typesAt("/subscribers")).toEqual(["subscriber.confirmed", "subscriber.unsubscribed"]);
+    expect(JSON.parse(at("/subscribers")[0]!.body).data.subscriber.subemail).toBe("hook-reader@example.org");
   });
 });
 
