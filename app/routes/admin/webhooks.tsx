@@ -38,7 +38,7 @@ export default function Webhooks({ loaderData: { endpoints, allowHttp, timeZone 
     <>
       <AdminHeader
         title="Webhooks"
-        lead="Other tools (bookkeeping, a CRM, Zapier) hear of orders, memberships, customers and messages as they happen: each event is posted to the addresses below, signed to the Standard Webhooks specification, and tried again for about a day when the receiver fails."
+        lead="Other tools (bookkeeping, a CRM, Zapier) hear of orders, memberships, customers and messages as they happen: each event is posted to the addresses below, signed as Standard Webhooks are, and tried again for about a day when the receiver fails."
       />
       <DataTable
         caption="Webhook endpoints"
