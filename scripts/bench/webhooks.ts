@@ -111,6 +111,31 @@ try {
       `${completed ? (delivered / completed).toFixed(1) : "n/a"} deliveries per completed job on average`,
   );
   if (delivered < EVENTS || twice || seen.size !== EVENTS) process.exitCode = 1;
+
+  // A backlog (the receiver was away): EVENTS deliveries already due, one job to wake a worker: the sending side alone.
+  const backlogStart = performance.now();
+  const endpointId = (await pool.query("select id from webhook_endpoints limit 1")).rows[0].id as string;
+  await pool.query(
+    `insert into webhook_deliveries (endpoint_id, event_id, event_type, payload, next_attempt_at)
+     select $1, 'msg_backlog' || n, 'contact_message.received',
+       jsonb_build_object('type', 'contact_message.received', 'version', 1, 'timestamp', now(),
+         'data', jsonb_build_object('message', jsonb_build_object('id', n))), now()
+     from generate_series(1, $2::int) n`,
+    [endpointId, EVENTS],
+  );
+  await services.jobs.send(WEBHOOK_QUEUE, {}, { singletonKey: "bench-backlog" });
+  for (;;) {
+    const r = await pool.query(
+      "select count(*)::int as n from webhook_deliveries where state = 'succeeded' and event_id like 'msg_backlog%'",
+    );
+    if (r.rows[0].n >= EVENTS || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const backlogSeconds = (performance.now() - backlogStart) / 1000;
+  console.log(
+    `a backlog of ${thousands(EVENTS)} due deliveries sent in ${backlogSeconds.toFixed(1)} s ` +
+      `(${thousands(EVENTS / backlogSeconds)} deliveries/s: the sending side alone)`,
+  );
 } finally {
   await services.close();
   await opened.close();
