@@ -186,6 +186,37 @@ describe("delivery", () => {
     expect(delivery).toMatchObject({ state: "succeeded", attempts: 2, lastStatus: 200 });
   });
 
+  it("retries a receiver that does not answer in time, and an address nothing listens on", async () => {
+    const slow = await endpoint("/slow", ["contact_message.received"]);
+    listener.hang("/slow");
+    const closed = (await api("/webhooks", {
+      method: "POST",
+      json: { url: "http://127.0.0.1:9/closed", events: ["contact_message.received"] },
+    }).then((r) => r.json())) as { insertedId: string };
+    await api("/add-message", {
+      method: "POST",
+      json: { name: "Tim", email: "tim@example.org", subject: "Slow", message: "Hello?" },
+    });
+    const failed = async (id: string) => {
+      const [d] = await deliveriesOf(id);
+      return d?.state === "failed" ? d : null;
+    };
+    expect(await until("timed out three times", () => failed(slow.id), 20_000)).toMatchObject({
+      attempts: 3,
+      lastStatus: null,
+      lastError: "No answer within 2 seconds.",
+    });
+    expect(at("/slow")).toHaveLength(3);
+    expect(await until("refused three times", () => failed(closed.insertedId))).toMatchObject({
+      attempts: 3,
+      lastStatus: null,
+      lastError: "The connection was refused.",
+    });
+    // Gone, so that the later tests' messages do not wait on them.
+    for (const id of [slow.id, closed.insertedId])
+      expect((await api(`/webhooks/${id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
   it("disables an endpoint that answers 410 Gone, at once", async () => {
     const { id } = await endpoint("/gone", ["contact_message.received"]);
     listener.answer("/gone", 410);

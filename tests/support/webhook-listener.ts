@@ -16,11 +16,14 @@ export interface ReceivedHook {
 export async function startWebhookListener() {
   const received: ReceivedHook[] = [];
   const answers = new Map<string, number[]>();
+  /** Paths whose requests are never answered (a receiver that hangs). */
+  const hanging = new Set<string>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       received.push({ path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (hanging.has(req.url ?? "/")) return;
       const status = answers.get(req.url ?? "/")?.shift() ?? 200;
       res.writeHead(status, { "content-type": "text/plain" });
       res.end(status >= 300 ? `failing on purpose (${status})` : "ok");
@@ -35,12 +38,20 @@ export async function startWebhookListener() {
     answer(path: string, ...statuses: number[]) {
       answers.set(path, [...(answers.get(path) ?? []), ...statuses]);
     },
+    /** Requests to `path` get no answer at all. */
+    hang(path: string) {
+      hanging.add(path);
+    },
     verified(hook: ReceivedHook, secret: string): { type: string; timestamp: string; data: Record<string, unknown> } {
       return new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as never;
     },
     ofType(type: string) {
       return received.filter((r) => (JSON.parse(r.body) as { type: string }).type === type);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
