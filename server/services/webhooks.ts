@@ -661,9 +661,23 @@ export function createWebhooksService(deps: {
             lockedUntil: null,
             updatedAt: t,
           })
-          .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)))
+          .where(
+            and(
+              eq(webhookDeliveries.id, deliveryId),
+              eq(webhookDeliveries.endpointId, endpoint.id),
+              // Not while a worker is sending it (its lease): that would send it twice at once.
+              sql`(${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < ${t.toISOString()}::timestamptz)`,
+            ),
+          )
           .returning({ id: webhookDeliveries.id, eventId: webhookDeliveries.eventId });
-        if (!row) throw notFound("Delivery not found");
+        if (!row) {
+          const [found] = await tx
+            .select({ id: webhookDeliveries.id })
+            .from(webhookDeliveries)
+            .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)));
+          if (found) throw new AppError(409, "This delivery is being sent right now: look again in a moment.");
+          throw notFound("Delivery not found");
+        }
         await audit.updated(endpoint.id, { resent: null }, { resent: row.eventId });
         await wake(`resend:${row.id}:${t.getTime()}`, tx);
         return { modified: true };

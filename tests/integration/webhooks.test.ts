@@ -105,7 +105,9 @@ describe("the webhook REST calls", () => {
       expect((await call(customer)).status, `${name} as a customer`).toBe(403);
       expect((await call(editor)).status, `${name} as an Editor`).toBe(403);
       const res = await call(admin);
-      expect([200, 201].includes(res.status), `${name} as an Admin: ${res.status} ${await res.text()}`).toBe(true);
+      // "Send again" of the test event may meet it while a worker sends it: 409, said in words, by design.
+      const ok = [200, 201].includes(res.status) || (res.status === 409 && route.path.endsWith("/resend"));
+      expect(ok, `${name} as an Admin: ${res.status} ${await res.text()}`).toBe(true);
     }
   });
 
