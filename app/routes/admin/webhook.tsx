@@ -200,7 +200,7 @@ export default function Webhook({
             cell: (d) => (d.nextAttemptAt && d.state !== "succeeded" ? dateTime(d.nextAttemptAt, timeZone) : ""),
           },
           {
-            header: "",
+            header: "Action",
             pinned: true,
             cell: (d) => (
               <IntentButton

@@ -55,10 +55,7 @@ export const REFUSED =
 /** The host of a URL without IPv6's brackets. */
 export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
 
-/**
- * Every address `host` resolves to (an IP literal is its own); a name that does not resolve is a 400 with a
- * sentence when `asInput`, else the error thrown.
- */
+/** Every address `host` resolves to (an IP literal is its own); a name that does not resolve throws DNS's error. */
 export async function resolveAll(host: string): Promise<LookupAddress[]> {
   const family = isIP(host);
   if (family) return [{ address: host, family }];
