@@ -100,6 +100,9 @@ const routes = [
     route("background-jobs", "routes/admin/background-jobs.tsx"),
     // API keys (issue 37, decision 077): Admins only (area settings).
     route("api-keys", "routes/admin/api-keys.tsx"),
+    // Outgoing webhooks (issue 37 part 2): the Admin's settings area.
+    route("webhooks", "routes/admin/webhooks.tsx"),
+    route("webhooks/:id", "routes/admin/webhook.tsx"),
     route("backups", "routes/admin/backups.tsx"),
     route("backups/:name", "routes/admin/backup-download.ts"),
     route("media-library", "routes/admin/media-library.tsx"),

@@ -209,6 +209,20 @@ const OTHER_KINDS: ActivityKind[] = [
     href: () => "/total-orders",
   },
   {
+    entity: "webhook_endpoint",
+    title: "Webhook endpoint",
+    label: labels({
+      url: "Address",
+      description: "Description",
+      events: "Events",
+      state: "State",
+      secret: "Signing secret",
+      resent: "Delivery sent again",
+    }),
+    recordTitle: (f) => str(f.url),
+    href: (id) => `/webhooks/${id}`,
+  },
+  {
     entity: "mail",
     title: "Mail",
     label: labels({ enabled: "Sent" }),

@@ -124,6 +124,14 @@ export interface MailData {
     /** Where it was to be written (BACKUP_DIR). */
     folder: string;
   };
+  webhookEndpointPaused: {
+    endpointId: string;
+    /** Its address and description, as the Admin typed them. */
+    url: string;
+    description: string;
+    /** When its deliveries started failing for good. */
+    failingSince: MailDate;
+  };
   newsletterConfirm: { confirmUrl: string; unsubscribeUrl?: string };
   passwordReset: { url: string };
   verifyEmail: { url: string };
@@ -265,6 +273,12 @@ export const MAIL_KINDS = {
     audience: "admins",
     when: "A backup (the daily one, or one started in the back office) fails (to every admin).",
     canTurnOff: true,
+  },
+  webhookEndpointPaused: {
+    label: "Webhook endpoint paused",
+    audience: "admins",
+    when: "A webhook endpoint is paused because every delivery to it failed for 5 days (to the Admin who added it).",
+    canTurnOff: false,
   },
   newsletterConfirm: {
     label: "Newsletter confirmation",

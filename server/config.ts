@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 import { isTimeZone, systemTimeZone } from "../domain/dates";
+import { RETRY_SCHEDULE_SECONDS } from "../domain/webhooks";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -112,6 +113,20 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().min(16, { error: "must be 16 characters or more" }).optional(),
   ),
+  WEBHOOKS_ALLOW_PRIVATE: z
+    .preprocess(emptyToUndefined, z.enum(["1", "true", "0", "false"]).default("0"))
+    .transform((v) => v === "1" || v === "true"),
+  WEBHOOKS_RETRY_SCHEDULE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){0,29}\s*$/, {
+        error: "must be up to 30 waits in seconds, separated by commas, such as 0,5,300",
+      })
+      .transform((v) => v.split(",").map(Number))
+      .optional(),
+  ),
+  WEBHOOKS_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.1).max(60).default(10)),
   DKIM_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().includes("PRIVATE KEY").optional()),
   DKIM_SELECTOR: z.preprocess(
     emptyToUndefined,
@@ -205,6 +220,13 @@ export interface Config {
   processes: number;
   /** Backups (server/backup/): the folder they are written to (DATA_DIR/backups) and how many the daily one keeps. */
   backup: { dir: string; keep: number };
+  /**
+   * Outgoing webhooks (docs/decisions/078): `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=1, local testing only) lets
+   * endpoints be http:// addresses and reach private, loopback and link-local networks; `retrySchedule`
+   * (WEBHOOKS_RETRY_SCHEDULE) the wait before each attempt in seconds (Standard Webhooks' suggestion unless set);
+   * `timeoutMs` how long an attempt waits for the answer (WEBHOOKS_TIMEOUT_SECONDS, 10).
+   */
+  webhooks: { allowPrivate: boolean; retrySchedule: readonly number[]; timeoutMs: number };
 }
 
 /**
@@ -323,6 +345,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
     processes: e.WEB_CONCURRENCY ?? (e.NODE_ENV === "production" ? Math.min(availableParallelism(), 4) : 1),
     backup: { dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: e.BACKUP_KEEP },
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+      retrySchedule: e.WEBHOOKS_RETRY_SCHEDULE ?? RETRY_SCHEDULE_SECONDS,
+      timeoutMs: Math.round(e.WEBHOOKS_TIMEOUT_SECONDS * 1000),
+    },
   };
 }
 

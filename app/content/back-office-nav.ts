@@ -64,6 +64,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/invoice-settings", label: "Invoice details", group: "Settings", area: "settings" },
   { to: "/background-jobs", label: "Background jobs", group: "Settings", area: "settings" },
   { to: "/api-keys", label: "API keys", group: "Settings", area: "settings" },
+  { to: "/webhooks", label: "Webhooks", group: "Settings", area: "settings" },
   { to: "/backups", label: "Backups", group: "Settings", area: "backups" },
 ];
 

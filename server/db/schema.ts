@@ -45,6 +45,7 @@ import {
 } from "../../domain/newsletters";
 import { KEY_ACCESS } from "../../domain/api-keys";
 import { STAFF_AREAS } from "../../domain/capabilities";
+import { DELIVERY_STATES, ENDPOINT_STATES } from "../../domain/webhooks";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -1352,4 +1353,90 @@ export const apiKeys = pgTable(
     check("api_keys_public_id_check", sql`${t.publicId} ~ '^[0-9a-f]{12}$'`),
     index("api_keys_created_idx").on(t.createdAt.desc()),
   ],
+);
+// ── Outgoing webhooks (issue 37, part 2) ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * An address that receives signed events (docs/decisions/078). Written only by server/services/webhooks.ts. `secret`
+ * is the Standard Webhooks signing secret (`whsec_` and base64), made by the server and shown to the Admin; `state`
+ * active, paused (by an Admin, or after failing for days) or disabled (the receiver answered 410 Gone);
+ * `failingSince` is when a delivery first failed for good since the last one delivered (Today shows it).
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** The events it receives, or ["all"]. */
+    events: text("events").array().notNull(),
+    secret: text("secret").notNull(),
+    state: text("state", { enum: ENDPOINT_STATES }).notNull().default("active"),
+    /** Why it is paused or disabled, in words; empty while active. */
+    stateReason: text("state_reason").notNull().default(""),
+    /** The Admin who added it (mailed when it is paused); null once their account is gone. */
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("webhook_endpoints_state_check", oneOf(t.state, ENDPOINT_STATES)),
+    index("webhook_endpoints_created_idx").on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/**
+ * The outbox: one row per event and endpoint, inserted in the transaction of the change that caused the event (so a
+ * change rolled back sends nothing) and moved pending → succeeded, or failing (retried on the schedule) → failed, by
+ * the delivery job. `eventId` is the Standard Webhooks message id, the same on every attempt; `lockedUntil` is a
+ * worker's lease on a row it is sending.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    state: text("state", { enum: DELIVERY_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("webhook_deliveries_state_check", oneOf(t.state, DELIVERY_STATES)),
+    check("webhook_deliveries_error_check", sql`char_length(${t.lastError}) <= 1000`),
+    unique("webhook_deliveries_event_unique").on(t.endpointId, t.eventId),
+    // The delivery job's next rows: those waiting, by when they are due.
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} in ('pending', 'failing')`),
+    // An endpoint's deliveries, newest first (its screen's pages).
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/**
+ * The membership periods whose end was announced (membership.ended): one row per customer and end, so an end is sent
+ * once however often the job looks. Written only by server/services/webhooks.ts.
+ */
+export const webhookMembershipEnds = pgTable(
+  "webhook_membership_ends",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    notedAt: timestamp("noted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.endsAt] })],
 );

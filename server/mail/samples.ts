@@ -151,6 +151,12 @@ export function sampleData(
       error: "ENOSPC: no space left on device, write",
       folder: "/srv/atelier/data/backups",
     },
+    webhookEndpointPaused: {
+      endpointId: "7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b",
+      url: "https://hooks.example.com/atelier",
+      description: "Bookkeeping",
+      failingSince: inDays(-5),
+    },
     newsletterConfirm: { confirmUrl: `${base}/newsletter`, unsubscribeUrl: `${base}/newsletter` },
     passwordReset: { url: `${base}/reset-password` },
     verifyEmail: { url: `${base}/login` },

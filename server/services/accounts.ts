@@ -25,6 +25,7 @@ import type { Logger } from "../lib/logger";
 import type { ApiKeyPrincipal } from "./api-keys";
 import type { AdminUsersService } from "./admin-users";
 import { createAuthHooks, REFUSAL_CODES } from "./auth-hooks";
+import type { WebhookEmitter } from "./webhooks";
 import { staffHome, type StaffRole } from "../../domain/capabilities";
 import { twoFactorDue, type StaffTwoFactorPolicy } from "../../domain/two-factor";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -147,6 +148,8 @@ export function createAuth(
   mails: Pick<MailsService, "render">,
   logger: Logger,
   limiter: RateLimiter,
+  /** customer.created, with the sign-up's consent rows (auth-hooks.ts, docs/decisions/078). */
+  webhooks?: Pick<WebhookEmitter, "emitTx">,
 ) {
   const https = config.publicUrl.startsWith("https://");
   // Each link (its one-time token) is mailed once; the key holds a hash of it, never the token.
@@ -244,7 +247,7 @@ export function createAuth(
     // stricter rules of its own that would contradict them, and is per process.
     rateLimit: { enabled: false },
     // The password rule and the acceptance of the terms, wherever better-auth sets a password or opens an account.
-    hooks: createAuthHooks(db),
+    hooks: createAuthHooks(db, webhooks),
     logger: {
       log: (level, message) => {
         if (level === "error") logger.error(`auth: ${message}`);

@@ -4,6 +4,7 @@ import { CONSENT_DOCUMENTS, MESSAGES } from "../../domain/account-forms";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { passwordProblem } from "./passwords";
+import type { WebhookEmitter } from "./webhooks";
 
 /** The codes of the refusals below, for callers that turn them into field errors. */
 export const REFUSAL_CODES = {
@@ -53,7 +54,7 @@ const refuse = (code: string, message: string) => new APIError("BAD_REQUEST", { 
  * better-auth's hooks (decision 037): every way it sets a password, its REST calls and our own calls through auth.api,
  * passes the one password rule; a sign-up needs `acceptTerms: true` and records the acceptance of both documents.
  */
-export function createAuthHooks(db: Db) {
+export function createAuthHooks(db: Db, webhooks?: Pick<WebhookEmitter, "emitTx">) {
   async function checkPassword(password: unknown, email: unknown) {
     if (typeof password !== "string") return; // better-auth refuses it itself
     const problem = await passwordProblem(password, { staff: await isStaff(db, email) });
@@ -83,7 +84,20 @@ export function createAuthHooks(db: Db) {
       if (!created) return;
       const acceptedAt = new Date();
       const versions = await currentVersions(db);
-      await db.insert(schema.consents).values(versions.map((v) => ({ userId: created.id, acceptedAt, ...v })));
+      // better-auth wrote the account in its own transaction: its consents and its customer.created event go together
+      // in this one, right after (docs/decisions/078).
+      await db.transaction(async (tx) => {
+        await tx.insert(schema.consents).values(versions.map((v) => ({ userId: created.id, acceptedAt, ...v })));
+        await webhooks?.emitTx(tx, "customer.created", {
+          customer: {
+            id: created.id,
+            email: created.email,
+            name: created.name,
+            emailVerified: created.emailVerified,
+            createdAt: new Date(created.createdAt).toISOString(),
+          },
+        });
+      });
     }),
   };
 }

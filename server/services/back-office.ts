@@ -8,6 +8,7 @@ import { boundedCount } from "../lib/paging";
 import { JOBS_SCHEMA } from "./jobs";
 import { REMINDER_DAYS } from "./reminders";
 import type { OrdersService } from "./orders";
+import type { WebhooksService } from "./webhooks";
 
 /** A count shown on the back office: exact up to `COUNT_CAP`, then "100+" (`capped`). */
 export interface Count {
@@ -39,6 +40,8 @@ export interface TodaySummary {
   unread?: Count;
   endingSoon?: Count & { first: EndingMembership[] };
   failedJobs?: Count;
+  /** Webhook endpoints whose deliveries failed for good since the last one delivered (docs/decisions/078). */
+  failingWebhooks?: { id: string; url: string; description: string; failingSince: string; state: string }[];
   /** Today's revenue, its payments, and the memberships the studio gave today (counted apart: no money came). */
   sales?: { today: number; paidToday: number; givenToday: number; month: number };
 }
@@ -53,6 +56,7 @@ export function createBackOfficeService(deps: {
   orders: Pick<OrdersService, "toDeliverCount" | "sales">;
   timeZone: string;
   now: () => Date;
+  webhooks?: Pick<WebhooksService, "failing">;
 }) {
   const { db, orders, timeZone, now } = deps;
 
@@ -140,12 +144,13 @@ export function createBackOfficeService(deps: {
       const at = now();
       const day = dayKey(at, timeZone);
       const seesOrders = can(role, "orders");
-      const [toDeliver, unread, ending, failedJobs, sold] = await Promise.all([
+      const [toDeliver, unread, ending, failedJobs, sold, failing] = await Promise.all([
         seesOrders ? orders.toDeliverCount() : undefined,
         can(role, "messages") ? unreadCount() : undefined,
         can(role, "customers") ? endingSoon(at) : undefined,
         can(role, "settings") ? failedJobsCount() : undefined,
         seesOrders ? sales(day) : undefined,
+        can(role, "settings") ? deps.webhooks?.failing() : undefined,
       ]);
       return {
         day,
@@ -154,6 +159,13 @@ export function createBackOfficeService(deps: {
         unread,
         endingSoon: ending,
         failedJobs,
+        failingWebhooks: failing?.map((e) => ({
+          id: e.id,
+          url: e.url,
+          description: e.description,
+          failingSince: e.failingSince!,
+          state: e.state,
+        })),
         sales: sold,
       };
     },

@@ -42,6 +42,7 @@ const archiveSchema = z.object({
 import type { RateLimiter } from "./rate-limit";
 import type { MailsService } from "./mails";
 import { jobKey } from "./jobs";
+import type { WebhookEmitter } from "./webhooks";
 import type { MessageStatus } from "../../domain/vocabulary";
 
 export interface Visitor {
@@ -62,6 +63,7 @@ export function createInboxService(
   perIpLimit: number,
   mails: Pick<MailsService, "queueToAdmins">,
   now: () => Date = () => new Date(),
+  webhooks?: Pick<WebhookEmitter, "emitTx">,
 ) {
   async function limit(name: string, visitor: Visitor) {
     const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
@@ -86,6 +88,9 @@ export function createInboxService(
           { messageId: row!.id, ...parsed.data },
           jobKey("message", row!.id, "received"),
         );
+        await webhooks?.emitTx(tx, "contact_message.received", {
+          message: { id: row!.id, ...parsed.data, receivedAt: now().toISOString() },
+        });
         return { id: row!.id };
       });
     },

@@ -43,6 +43,7 @@ import { createVersionsService } from "./versions";
 import { createMyAccountService } from "./my-account";
 import { createTwoFactorService } from "./two-factor";
 import { createDiscountsService } from "./discounts";
+import { createWebhooksService } from "./webhooks";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
@@ -85,6 +86,15 @@ export function createServices(database: Database, config: Config, logger: Logge
       }),
     ),
   });
+  // Outgoing webhooks (issue 37 part 2): the services below report their events to it, in their transactions.
+  const webhooks = createWebhooksService({
+    db: database.db,
+    jobs,
+    mails,
+    logger,
+    now,
+    options: config.webhooks,
+  });
   const suppressions = createSuppressionsService({
     db: database.db,
     now,
@@ -100,6 +110,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     secret: config.authSecret,
     publicUrl: config.publicUrl,
     now,
+    webhooks,
   });
   // Newsletters (issue 36): their sends run on the queue, a batch per job, at NEWSLETTER_RATE_PER_MINUTE.
   const newsletters = createNewslettersService({
@@ -131,10 +142,10 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { title: "Membership reminders: renews or ends in 7 days, ended" },
   );
-  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails, now);
+  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails, now, webhooks);
   const adminUsers = createAdminUsersService(database.db);
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
-  const auth = createAuth(database.db, config, jobs, mails, logger, rateLimiter);
+  const auth = createAuth(database.db, config, jobs, mails, logger, rateLimiter, webhooks);
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const twoFactor = createTwoFactorService({
     auth,
@@ -164,6 +175,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     mails,
     discounts,
     creditNotes,
+    webhooks,
   });
   const privacy = createPrivacyService({
     db: database.db,
@@ -173,6 +185,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     twoFactor,
     backupsKept: config.backup.keep,
     now,
+    webhooks,
   });
   const backups = createBackupsService({
     db: database.db,
@@ -187,7 +200,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   // The blog's reads of the articles (issue 36): the articles service (engineer A's) is their one writer.
   const blog = createBlogService({ db: database.db, content, orders });
   const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
-  const subscriptions = createSubscriptionsService({ db: database.db, now, mails });
+  const subscriptions = createSubscriptionsService({ db: database.db, now, mails, webhooks });
   const paypal = createPayPalService({
     db: database.db,
     config,
@@ -243,7 +256,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
-  const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now });
+  const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now, webhooks });
   const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
   const taxReport = createTaxReportService({ db: database.db, timeZone: config.timeZone, now });
   const customers = createCustomersService({
@@ -322,6 +335,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     myAccount,
     twoFactor,
     privacy,
+    webhooks,
     async start() {
       await content.start();
       await orders.start();

@@ -120,6 +120,8 @@ export function createJobsService(deps: {
   let sweeper: NodeJS.Timeout | undefined;
 
   const retry = mailRetry(options);
+  /** The work queues this instance made sure exist (send() makes one at most once: it takes pg-boss's lock). */
+  const made = new Set<string>();
 
   function running(): PgBoss {
     if (!boss) throw new Error("The job queue is not started (services.start()).");
@@ -266,7 +268,10 @@ export function createJobsService(deps: {
       const worker = workers.get(name);
       if (!worker) throw new Error(`No queue ${name}`);
       const b = running();
-      await b.createQueue(name, workerQueue(worker, deps.options));
+      if (!made.has(name)) {
+        await b.createQueue(name, workerQueue(worker, deps.options));
+        made.add(name);
+      }
       const id = await b.send(name, data, {
         singletonKey: options.singletonKey,
         ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
@@ -346,6 +351,7 @@ export function createJobsService(deps: {
       });
       b.on("error", (error) => logger.error({ error }, "job queue"));
       boss = b;
+      made.clear();
       // Its queues' depth in /metrics, read from pg-boss's own counts at each scrape.
       unreport = reportJobQueues(() => b.getQueues());
       started = (async () => {

@@ -40,6 +40,7 @@ const LINKS: Record<MailKind, string> = {
   subscriptionCancelled: `${PUBLIC_URL}/account/subscriptions`,
   adminContactMessage: `${PUBLIC_URL}/view/${samples.adminContactMessage.messageId}`,
   adminBackupFailed: `${PUBLIC_URL}/backups`,
+  webhookEndpointPaused: `${PUBLIC_URL}/webhooks/${samples.webhookEndpointPaused.endpointId}`,
   newsletterConfirm: samples.newsletterConfirm.confirmUrl,
   passwordReset: samples.passwordReset.url,
   verifyEmail: samples.verifyEmail.url,

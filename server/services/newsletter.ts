@@ -23,6 +23,7 @@ import {
 import type { Visitor } from "./inbox";
 import type { RateLimiter } from "./rate-limit";
 import type { SuppressionsService } from "./suppressions";
+import type { WebhookEmitter } from "./webhooks";
 
 export interface SubscriberRecord {
   _id: string;
@@ -75,8 +76,10 @@ export function createNewsletterService(options: {
   secret: string;
   publicUrl: string;
   now: () => Date;
+  /** subscriber.confirmed and subscriber.unsubscribed, in the change's transaction (docs/decisions/078). */
+  webhooks?: Pick<WebhookEmitter, "emitTx">;
 }) {
-  const { db, limiter, perIpLimit, jobs, mails, suppressions, secret, publicUrl, now } = options;
+  const { db, limiter, perIpLimit, jobs, mails, suppressions, secret, publicUrl, now, webhooks } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
   const unsubscribeUrl = (id: string) => url(unsubscribePath(unsubscribeToken(secret, id)));
   /** The addresses in a state, newest first: the back office's home shows the first page on every view, and
@@ -161,17 +164,21 @@ export function createNewsletterService(options: {
     async confirm(token: string): Promise<ConfirmLink> {
       const at = now();
       if (token.length <= 200) {
-        const [done] = await db
-          .update(subscribers)
-          .set({ state: "confirmed", confirmedAt: at, confirmExpiresAt: null })
-          .where(
-            and(
-              eq(subscribers.confirmTokenHash, hashToken(token)),
-              eq(subscribers.state, "pending"),
-              sql`${subscribers.confirmExpiresAt} > ${at}`,
-            ),
-          )
-          .returning({ subemail: subscribers.subemail });
+        const done = await db.transaction(async (tx) => {
+          const [row] = await tx
+            .update(subscribers)
+            .set({ state: "confirmed", confirmedAt: at, confirmExpiresAt: null })
+            .where(
+              and(
+                eq(subscribers.confirmTokenHash, hashToken(token)),
+                eq(subscribers.state, "pending"),
+                sql`${subscribers.confirmExpiresAt} > ${at}`,
+              ),
+            )
+            .returning();
+          if (row) await webhooks?.emitTx(tx, "subscriber.confirmed", { subscriber: toSubscriber(row) });
+          return row;
+        });
         if (done) {
           // Asked again, by double opt-in: their earlier unsubscribe no longer stands (a bounce or complaint does).
           await suppressions.liftUnsubscribe(done.subemail);
@@ -209,10 +216,12 @@ export function createNewsletterService(options: {
       const id = readUnsubscribeToken(secret, token);
       if (!id) return null;
       return db.transaction(async (tx) => {
-        await tx
+        const [left] = await tx
           .update(subscribers)
           .set({ state: "unsubscribed", unsubscribedAt: now() })
-          .where(and(eq(subscribers.id, id), sql`${subscribers.state} <> 'unsubscribed'`));
+          .where(and(eq(subscribers.id, id), sql`${subscribers.state} <> 'unsubscribed'`))
+          .returning();
+        if (left) await webhooks?.emitTx(tx, "subscriber.unsubscribed", { subscriber: toSubscriber(left) });
         const [row] = await tx.select({ email: subscribers.subemail }).from(subscribers).where(eq(subscribers.id, id));
         const email =
           row?.email ??

@@ -34,6 +34,7 @@ import {
   verification,
 } from "../db/schema";
 import { AppError, badRequest, conflict, notFound, tooMany } from "../lib/errors";
+import type { WebhooksService } from "./webhooks";
 import { audited, type Actor } from "./activity";
 import { JOBS_SCHEMA, MAIL_QUEUE, type Tx } from "./jobs";
 import type { CreditNotesService } from "./credit-notes";
@@ -167,6 +168,8 @@ export function createPrivacyService(deps: {
   /** How many backups are kept (BACKUP_KEEP, one a day): they hold an erased person's data until replaced. */
   backupsKept: number;
   now?: () => Date;
+  /** customer.erased, in the erasure's transaction; the webhook deliveries that name them go (decision 045). */
+  webhooks?: Pick<WebhooksService, "emitTx" | "forgetTx">;
 }) {
   const { db, limiter } = deps;
   const now = deps.now ?? (() => new Date());
@@ -326,6 +329,10 @@ export function createPrivacyService(deps: {
         target: customerTotals.userId,
         set: { erased: true, membershipEnds: null, waiting: 0 },
       });
+
+    // Webhooks (docs/decisions/078): the deliveries that carry their address go, and receivers hear of the erasure.
+    await deps.webhooks?.forgetTx(tx, email);
+    await deps.webhooks?.emitTx(tx, "customer.erased", { customer: { id: userId, erasedAt: now().toISOString() } });
 
     // The erasure itself: who asked and how, and no erased value.
     await audited(tx as unknown as Db, actor, ERASURE_ENTITY, (_tx, audit) =>

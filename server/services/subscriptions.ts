@@ -13,6 +13,8 @@ import { AppError, isId, notFound } from "../lib/errors";
 import { audited, type Actor } from "./activity";
 import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
+import type { WebhookEmitter } from "./webhooks";
+import { orderData } from "./webhooks/payloads";
 import { shownEmail } from "../../domain/customers";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -88,8 +90,33 @@ export function createSubscriptionsService(deps: {
   db: Db;
   now: () => Date;
   mails: Pick<MailsService, "queue" | "queueToAdmins">;
+  /** subscription.started, payment_failed and cancelled, in the notice's transaction (docs/decisions/078). */
+  webhooks?: Pick<WebhookEmitter, "emitTx">;
 }) {
-  const { db, now, mails } = deps;
+  const { db, now, mails, webhooks } = deps;
+
+  /** A subscription event's data: the subscription as staff see it, and its first order. */
+  async function reportTx(
+    tx: Tx,
+    type: "subscription.started" | "subscription.payment_failed" | "subscription.cancelled",
+    s: SubscriptionRow,
+  ) {
+    if (!webhooks) return;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, s.orderId));
+    await webhooks.emitTx(tx, type, {
+      subscription: {
+        id: s.id,
+        subscrId: s.subscrId,
+        status: s.status,
+        rail: s.rail,
+        signedUpAt: s.signedUpAt?.toISOString() ?? null,
+        cancelledAt: s.cancelledAt?.toISOString() ?? null,
+        cancelledBy: s.cancelledBy,
+        lastFailedAt: s.lastFailedAt?.toISOString() ?? null,
+      },
+      ...(order ? orderData(order) : {}),
+    });
+  }
 
   /**
    * The customer hears that their automatic renewal stopped (once per subscription): no more payments, and until when
@@ -246,7 +273,13 @@ export function createSubscriptionsService(deps: {
           .where(eq(subscriptions.id, before.id))
           .returning();
         await audit.updated(before.id, audit_(before), audit_(after!));
-        if (status === "cancelled" && before.status !== "cancelled") await queueCancelledTx(tx, after!);
+        // Started: its sign-up heard for the first time (a payment notice may have made the row before it).
+        if (notice === "signup" && !before.signedUpAt) await reportTx(tx, "subscription.started", after!);
+        if (status === "cancelled" && before.status !== "cancelled") {
+          await queueCancelledTx(tx, after!);
+          await reportTx(tx, "subscription.cancelled", after!);
+        }
+        if (notice === "failed") await reportTx(tx, "subscription.payment_failed", after!);
         if (notice === "failed") {
           const data = {
             orderId: order.id,
@@ -295,6 +328,7 @@ export function createSubscriptionsService(deps: {
           .returning();
         await audit.updated(id, audit_(before), audit_(after!));
         await queueCancelledTx(tx, after!);
+        await reportTx(tx, "subscription.cancelled", after!);
         return { modified: true };
       });
     },

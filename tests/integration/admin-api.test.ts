@@ -20,7 +20,13 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   // No mail retries: a mail that cannot be written fails at once (the Retry call needs a failed job).
-  app = await startTestApp({ ADMIN_EMAIL: "chief@example.org", ADMIN_PASSWORD: "chief-pass-1", JOB_RETRY_LIMIT: "0" });
+  // Webhook endpoints on this machine (WEBHOOKS_ALLOW_PRIVATE): nothing listens there, their deliveries just fail.
+  app = await startTestApp({
+    ADMIN_EMAIL: "chief@example.org",
+    ADMIN_PASSWORD: "chief-pass-1",
+    JOB_RETRY_LIMIT: "0",
+    WEBHOOKS_ALLOW_PRIVATE: "1",
+  });
   await app.services.accounts.ensureFirstAdmin();
   await signUp(app, "cust@example.org", { jar: customer });
   await signInAsAdmin(app, { jar: admin });
@@ -397,6 +403,20 @@ async function requestFor(
     if (route.path === "/api-keys") return { path: route.path, body: route.method === "post" ? key : undefined };
     const made = await app.services.apiKeys.create(key, { id: "admin-api", email: "chief@example.org" });
     return { path: route.path.replace(":id", made.key._id) };
+  }
+  // Webhooks (issue 37 part 2): each call meets an endpoint of its own, with one delivery (its test event).
+  if (route.path.startsWith("/webhooks")) {
+    const endpoint = { url: "http://127.0.0.1:9/hook", description: "Matrix", events: ["order.paid"] };
+    if (route.path === "/webhooks") return { path: route.path, body: route.method === "post" ? endpoint : undefined };
+    const { rows } = await app.db.pool.query(`select id, email from "user" where email = 'chief@example.org'`);
+    const chief = rows[0] as { id: string; email: string };
+    const { id, secret } = await app.services.webhooks.add(endpoint, chief);
+    expect(secret).toMatch(/^whsec_/);
+    const { deliveryId } = await app.services.webhooks.sendTest(id, chief);
+    const path = route.path.replace(":id", id).replace(":deliveryId", deliveryId);
+    const body =
+      route.path === "/webhooks/:id/state" ? { state: "paused" } : route.method === "put" ? endpoint : undefined;
+    return { path, body: body ?? (route.method === "get" ? undefined : {}) };
   }
   if (route.path === "/activity/:id/restore") {
     // The last change of a content record: its earlier values are written back.

@@ -82,6 +82,31 @@ export default function Today({ loaderData: data }: Route.ComponentProps) {
         ) : null}
       </div>
 
+      {data.failingWebhooks?.length ? (
+        <section
+          aria-labelledby="webhooks-heading"
+          className="mt-10 rounded-2xl bg-white ring-1 ring-red-200"
+          data-testid="today-failing-webhooks"
+        >
+          <h2 id="webhooks-heading" className="border-b border-linen px-5 py-4 font-serif text-lg text-forest">
+            {data.failingWebhooks.length === 1 ? "A webhook endpoint is failing" : "Webhook endpoints are failing"}
+          </h2>
+          <ul className="divide-y divide-linen">
+            {data.failingWebhooks.map((e) => (
+              <li key={e.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 py-3">
+                <Link to={`/webhooks/${e.id}`} className="min-w-0 font-medium break-all text-forest hover:text-clay">
+                  {e.description || e.url}
+                </Link>
+                <span className="text-sm whitespace-nowrap text-ink/80">
+                  Deliveries failing since {longDate(e.failingSince, timeZone)}
+                  {e.state === "paused" ? " (paused)" : e.state === "disabled" ? " (disabled)" : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {sales ? (
         <>
           <h2 className="mt-10 font-serif text-xl text-forest">Sales</h2>

@@ -19,6 +19,7 @@ import { reportRoutes } from "./reports";
 import { trashRoutes } from "./trash";
 import type { ApiRoute } from "./route";
 import { userRoutes } from "./users";
+import { webhookRoutes } from "./webhooks";
 
 export type { Access, ApiRoute } from "./route";
 
@@ -45,5 +46,6 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...newsletterRoutes(services),
     ...mailEventRoutes(services),
     ...apiKeyRoutes(services),
+    ...webhookRoutes(services),
   ];
 }

@@ -109,3 +109,33 @@ export const adminBackupFailed: Template<"adminBackupFailed"> = (d, { brand, url
     ),
   };
 };
+
+/** A webhook endpoint paused after failing for days (docs/decisions/078): to the Admin who added it. */
+export const webhookEndpointPaused: Template<"webhookEndpointPaused"> = (d, { brand, url, timeZone }) => {
+  const link = url(`/webhooks/${d.endpointId}`);
+  return {
+    subject: `Webhook endpoint paused: ${d.description || d.url}`,
+    link,
+    body: (
+      <Layout
+        brand={brand}
+        preview="Every delivery to a webhook endpoint failed for days."
+        heading="A webhook endpoint was paused"
+        footnote="You receive this email because you added this webhook endpoint."
+      >
+        <P>
+          Every event sent to this address since {dateTime(d.failingSince, timeZone)} failed, so the site stopped
+          sending to it. Events that happen while it is paused are not kept for it. Fix the receiver, then resume the
+          endpoint and send its failed deliveries again.
+        </P>
+        <Facts
+          rows={[
+            ["Address", d.url],
+            ["Description", d.description || "None"],
+          ]}
+        />
+        <Cta href={link}>Open the endpoint</Cta>
+      </Layout>
+    ),
+  };
+};

@@ -1,5 +1,11 @@
 import type { MailKind } from "../kinds";
-import { adminBackupFailed, adminContactMessage, adminPaymentNotApplied, adminPaymentWaiting } from "./admins";
+import {
+  adminBackupFailed,
+  adminContactMessage,
+  adminPaymentNotApplied,
+  adminPaymentWaiting,
+  webhookEndpointPaused,
+} from "./admins";
 import {
   membershipActive,
   membershipEnded,
@@ -43,6 +49,7 @@ export const TEMPLATES: { [K in MailKind]: Template<K> } = {
   subscriptionCancelled,
   adminContactMessage,
   adminBackupFailed,
+  webhookEndpointPaused,
   newsletterConfirm,
   passwordReset,
   verifyEmail,

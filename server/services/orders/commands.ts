@@ -35,6 +35,8 @@ import type { SettingsService } from "../settings";
 import type { DiscountsService } from "../discounts";
 import { priceOf } from "./price";
 import { toOrderRecord, type OrderRecord, type OrderRow } from "./record";
+import type { WebhookEmitter } from "../webhooks";
+import { customerOf, orderData } from "../webhooks/payloads";
 
 /** The package name of days given to a customer who never had a membership (an extension keeps its package's). */
 export const GIFT_PACKAGE = "Membership given by the studio";
@@ -59,6 +61,8 @@ export interface OrderCommandsDeps {
   discounts?: Pick<DiscountsService, "priceTx" | "payTx">;
   /** A payment set to Refunded is credited, in its transaction, for what no credit note covers yet (decision 073). */
   creditNotes?: Pick<CreditNotesService, "issueTx" | "lastNumberTx">;
+  /** Outgoing webhooks (docs/decisions/078): each change's events, written in its transaction. */
+  webhooks?: WebhookEmitter;
 }
 
 /** What a command did to its order. */
@@ -123,6 +127,7 @@ export function createOrderCommands({
   mails,
   discounts,
   creditNotes,
+  webhooks,
 }: OrderCommandsDeps) {
   /** Serialises every change to one customer's orders (held to the end of the transaction). */
   const lockCustomer = (tx: Tx, userId: string) =>
@@ -199,6 +204,40 @@ export function createOrderCommands({
   };
 
   /**
+   * The end of the customer's running membership as stored before a change (under their lock): what the membership
+   * events compare the end after it with. Not read when no webhook is wired.
+   */
+  async function runningEndTx(tx: Tx, userId: string, at: Date): Promise<Date | null> {
+    if (!webhooks) return null;
+    const [row] = await tx
+      .select({ ends: sql<string | null>`max(${orders.membershipValid})` })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), sql`${orders.membershipValid} > ${at.toISOString()}::timestamptz`));
+    return row?.ends ? new Date(row.ends) : null;
+  }
+
+  /**
+   * The webhook events of one change, in its transaction (docs/decisions/078): the order's own (`orderEvent`, if
+   * any) and the membership's, from its end before and after.
+   */
+  async function reportTx(
+    tx: Tx,
+    orderEvent: "order.placed" | "order.paid" | "order.refunded" | "order.cancelled" | null,
+    order: OrderRow,
+    endBefore: Date | null,
+    windows: Map<string, MembershipWindow> | null,
+    at: Date,
+  ) {
+    if (!webhooks) return;
+    if (orderEvent) await webhooks.emitTx(tx, orderEvent, orderData(order));
+    if (windows)
+      await webhooks.membershipChangedTx(tx, customerOf(order), endBefore, membershipEnd(windows, at), {
+        id: order.id,
+        number: order.number,
+      });
+  }
+
+  /**
    * The next number of the year (in the site's zone) from one of the counters (orders, invoices), taken in this
    * transaction: a rollback gives it back, so a year's numbers have no gap.
    */
@@ -221,6 +260,7 @@ export function createOrderCommands({
     const result = applyOrderEvent(stateOf(before), event);
     if (result.kind === "refused") throw new AppError(409, result.reason);
     if (result.kind === "unchanged") return { changed: false, order: before };
+    const endBefore = await runningEndTx(tx, before.userId, t);
     // A payment takes its code's use only if the code still has room for it (decision 060): a kept pay form paid
     // after the order was cancelled, or after its hold ran out, may find the code used up by others meanwhile.
     if (event.type === "pay" && before.discountCodeId && !before.subscrId && discounts) {
@@ -246,6 +286,15 @@ export function createOrderCommands({
       creditNote = await creditNotes.lastNumberTx(tx, before.id);
     }
     await queueMails(tx, event, before, after, windows, creditNote);
+    const orderEvent =
+      event.type === "pay"
+        ? "order.paid"
+        : (event.type === "refund" || event.type === "reverse") && before.paymentStatus === "Paid"
+          ? "order.refunded"
+          : event.type === "cancel"
+            ? "order.cancelled"
+            : null;
+    await reportTx(tx, orderEvent, after, endBefore, windows, t);
     if (event.type === "pay" && after.orderStatus === "Delivered" && before.orderStatus === "Pending")
       logger.info({ orderId: before.id }, "verified payment: membership activated automatically");
     return { changed: true, order: after };
@@ -511,6 +560,7 @@ export function createOrderCommands({
           row!.customerEmail,
           jobKey("order", row!.id, "placed"),
         );
+        await reportTx(tx, "order.placed", row!, null, null, t);
         return { order: toOrderRecord(row!), created: true };
       });
     },
@@ -571,6 +621,7 @@ export function createOrderCommands({
           .orderBy(sql`${orders.membershipValid} desc nulls last`, desc(orders.createdAt))
           .limit(1);
         const counted = latest?.paymentStatus === "Paid" && latest.orderStatus === "Delivered" ? latest : undefined;
+        const endBefore = await runningEndTx(tx, userId, t);
         const [row] = await tx
           .insert(orders)
           .values({
@@ -608,6 +659,8 @@ export function createOrderCommands({
           ...audited_(order),
         });
         const membershipEnds = membershipEnd(windows, t);
+        // Days given are no payment: no order.paid, only the membership's events.
+        await reportTx(tx, null, order, endBefore, windows, t);
         if (membershipEnds)
           await mails.queue(
             tx,
@@ -708,6 +761,7 @@ export function createOrderCommands({
           ...(order.taxCents ? { currency: order.currency, taxCents: order.taxCents, taxRate: order.taxRate } : {}),
           ...audited_(order),
         });
+        await reportTx(tx, "order.placed", order, null, null, t);
         const payment = salePayment(settle, reference);
         if (payment)
           return applyTx(tx, audit, order, { type: "pay", at: t, ...payment, deliver: activate }).then((r) => ({
@@ -749,6 +803,7 @@ export function createOrderCommands({
         // What this payment costs (domain/subscription-price.ts): the price before a first-period code, or the order's
         // price with an every-period code carried (no new use of it: one subscription, one use).
         const price = renewalPrice(first);
+        const endBefore = await runningEndTx(tx, first.userId, t);
         const [row] = await tx
           .insert(orders)
           .values({
@@ -805,6 +860,12 @@ export function createOrderCommands({
           ...audited_(order),
         });
         await queueMails(tx, { type: "pay", at: t, txnId }, order, order, windows);
+        // A renewal is a payment of a new order, and the subscription's renewal.
+        await reportTx(tx, "order.paid", order, endBefore, windows, t);
+        await webhooks?.emitTx(tx, "subscription.renewed", {
+          subscription: { subscrId, firstOrderId: first.id, firstOrderNumber: first.number },
+          ...orderData(order),
+        });
         return { changed: true, order };
       });
     },

@@ -1,0 +1,108 @@
+import type { Services } from "../../services";
+import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
+
+/**
+ * Outgoing webhooks (issue 37 part 2, docs/decisions/078), for the Admin (area "settings": what the whole site sends
+ * elsewhere): endpoints, their deliveries, sending again, a test event, the signing secret.
+ */
+export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
+  return [
+    {
+      method: "get",
+      path: "/webhooks",
+      access: "admin",
+      area: "settings",
+      what: "webhook endpoints with their state and failures",
+      handler: () => webhooks.list(),
+    },
+    {
+      method: "post",
+      path: "/webhooks",
+      access: "admin",
+      area: "settings",
+      what: "add a webhook endpoint ({url, description, events}); the answer holds its signing secret",
+      handler: async (req, res, viewer) => {
+        const { id: insertedId, secret } = await webhooks.add(req.body, viewer);
+        return { ...added(res, insertedId), secret };
+      },
+    },
+    {
+      method: "get",
+      path: "/webhooks/:id",
+      access: "admin",
+      area: "settings",
+      what: "one webhook endpoint, with its signing secret",
+      handler: (req) => webhooks.get(id(req)),
+    },
+    {
+      method: "put",
+      path: "/webhooks/:id",
+      access: "admin",
+      area: "settings",
+      what: "change a webhook endpoint's address, description or events",
+      handler: async (req, _res, viewer) => updated((await webhooks.update(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "delete",
+      path: "/webhooks/:id",
+      access: "admin",
+      area: "settings",
+      what: "delete a webhook endpoint and its deliveries",
+      handler: async (req, _res, viewer) => {
+        await webhooks.remove(id(req), viewer);
+        return { acknowledged: true, deletedCount: 1 };
+      },
+    },
+    {
+      method: "put",
+      path: "/webhooks/:id/state",
+      access: "admin",
+      area: "settings",
+      what: "pause ({state: paused}) or resume ({state: active}) a webhook endpoint",
+      handler: async (req, _res, viewer) => updated((await webhooks.setState(id(req), req.body, viewer)).modified),
+    },
+    {
+      method: "post",
+      path: "/webhooks/:id/secret",
+      access: "admin",
+      area: "settings",
+      what: "a new signing secret for a webhook endpoint (the old one stops at once)",
+      handler: async (req, _res, viewer) => ({ acknowledged: true, ...(await webhooks.rotateSecret(id(req), viewer)) }),
+    },
+    {
+      method: "post",
+      path: "/webhooks/:id/test",
+      access: "admin",
+      area: "settings",
+      what: "send a webhook.test event to an endpoint",
+      handler: async (req, res, viewer) => {
+        const { deliveryId } = await webhooks.sendTest(id(req), viewer);
+        return added(res, deliveryId);
+      },
+    },
+    {
+      method: "get",
+      path: "/webhooks/:id/deliveries",
+      access: "admin",
+      area: "settings",
+      what: "an endpoint's deliveries, newest first (?page=, ?limit=, ?state=)",
+      handler: async (req, res) => {
+        const { deliveries, page } = await webhooks.deliveries(id(req), {
+          page: req.query.page,
+          perPage: perPage(req, 50),
+          state: req.query.state,
+        });
+        return paged(res, deliveries, page);
+      },
+    },
+    {
+      method: "post",
+      path: "/webhooks/:id/deliveries/:deliveryId/resend",
+      access: "admin",
+      area: "settings",
+      what: "send a delivery again (same message id)",
+      handler: async (req, _res, viewer) =>
+        updated((await webhooks.resend(id(req), String(req.params.deliveryId), viewer)).modified),
+    },
+  ];
+}
