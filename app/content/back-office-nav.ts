@@ -44,6 +44,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/admin", label: "Dashboard", group: "Orders", end: true, area: "orders" },
   { to: "/discount-codes", label: "Discount codes", group: "Orders", area: "orders" },
   { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
+  { to: "/customers/import", label: "Import members", group: "Customers", area: "customers" },
   { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
   { to: "/newsletters", label: "Newsletters", group: "Customers", area: "subscribers" },
   { to: "/suppressions", label: "Suppression list", group: "Customers", area: "subscribers" },
