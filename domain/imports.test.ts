@@ -90,8 +90,8 @@ describe("dates", () => {
     expect(parseImportDate("2027-03-04T05:06:07.891Z", TZ)!.toISOString()).toBe("2027-03-04T05:06:07.891Z");
     expect(parseImportDate("2027-07-01 10:00:00", TZ)!.toISOString()).toBe("2027-07-01T09:00:00.000Z");
     expect(parseImportDate("12/31/2026", TZ)!.toISOString()).toBe("2026-12-31T00:00:00.000Z");
-    expect(parseImportDate("12/31/2026", TZ, true)!.toISOString()).toBe("2027-01-01T00:00:00.000Z");
-    expect(parseImportDate("2027-06-30", TZ, true)!.toISOString()).toBe("2027-06-30T23:00:00.000Z");
+    expect(parseImportDate("12/31/2026", TZ, true)!.toISOString()).toBe("2026-12-31T23:59:59.000Z");
+    expect(parseImportDate("2027-06-30", TZ, true)!.toISOString()).toBe("2027-06-30T22:59:59.000Z");
     expect(parseImportDate("", TZ)).toBeNull();
     expect(parseImportDate("Never", TZ)).toBeNull();
     for (const bad of ["31/31/2026", "tomorrow", "2026-02-30", "=NOW()"])

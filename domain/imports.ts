@@ -288,8 +288,8 @@ const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 /**
  * A date cell as a moment: ISO 8601 with a zone (exact, our export and Ghost's), a date and time without one (in the
  * site's time zone, MemberPress), or a day alone (2026-12-31 or PMPro's 12/31/2026: that day's start in the site's
- * zone, or with `endOfDay` the start of the next day, so a membership "expiring" on the 31st lasts all of it). Empty
- * and PMPro's "Never": null. A cell we cannot read: undefined.
+ * zone, or with `endOfDay` its last second, 23:59:59, as PMPro keeps an end date: a membership "expiring" on the 31st
+ * lasts all of it and is shown ending on the 31st). Empty and PMPro's "Never": null. A cell we cannot read: undefined.
  */
 export function parseImportDate(cell: string, timeZone: string, endOfDay = false): Date | null | undefined {
   const v = cell.trim();
@@ -313,7 +313,8 @@ export function parseImportDate(cell: string, timeZone: string, endOfDay = false
   if (!start) return undefined;
   if (!endOfDay) return start;
   const next = new Date(Date.UTC(+ymd[0], +ymd[1] - 1, +ymd[2]) + DAY_MS).toISOString().slice(0, 10);
-  return fromZonedTime(`${next}T00:00:00`, timeZone) ?? undefined;
+  const after = fromZonedTime(`${next}T00:00:00`, timeZone);
+  return after ? new Date(after.getTime() - 1000) : undefined;
 }
 
 /** The most days a membership may still run (the grant's bound, domain/customers.ts grantSchema). */

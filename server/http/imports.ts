@@ -53,9 +53,9 @@ function answer(req: Request, res: Response, status: number, body: { error: stri
   if (status === 413) res.setHeader("Connection", "close");
   if (wantsPage(req)) {
     const to =
-      "error" in body
+      status >= 400
         ? `${IMPORTS_PATH}?error=${encodeURIComponent(String(body.error))}`
-        : `${IMPORTS_PATH}/${String((body as { id: string }).id)}`;
+        : `${IMPORTS_PATH}/${String((body as Record<string, unknown>).id)}`;
     return void res.redirect(303, to);
   }
   res.status(status).json(body);

@@ -133,6 +133,26 @@ describe("who may import", () => {
         expect(res.status, `${method} ${path} as ${who}`).toBe(403);
       }
     }
+    // A plain form (no JavaScript) is sent to the import's page, or back to the list with the refusal.
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(Buffer.from("email\nplain@example.org\n"))]), "plain.csv");
+    const page = await app.request("/api/customers/imports", {
+      method: "POST",
+      body: form,
+      jar: admin,
+      headers: { accept: "text/html" },
+    });
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toMatch(/^\/customers\/import\/[0-9a-f-]{36}$/);
+    const empty = new FormData();
+    empty.append("file", new Blob([]), "empty.csv");
+    const refused = await app.request("/api/customers/imports", {
+      method: "POST",
+      body: empty,
+      jar: admin,
+      headers: { accept: "text/html" },
+    });
+    expect(refused.headers.get("location")).toMatch(/^\/customers\/import\?error=The%20file%20is%20empty/);
     // The multipart door asks the same.
     expect((await uploadFile(app, "email\na@example.org\n", editor)).status).toBe(403);
     expect((await uploadFile(app, "email\na@example.org\n", new CookieJar())).status).toBe(401);
