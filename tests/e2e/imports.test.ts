@@ -71,9 +71,15 @@ async function importThroughScreens(csv: string): Promise<string> {
     .setInputFiles({ name: "members_list.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await main(admin).getByRole("button", { name: "Upload and choose columns" }).click();
   await expect
-    .poll(async () => `${admin.url()} ${await main(admin).textContent().catch(() => "")}`, { timeout: 20_000 })
+    .poll(
+      async () =>
+        `${admin.url()} ${await main(admin)
+          .textContent()
+          .catch(() => "")}`,
+      { timeout: 20_000 },
+    )
     .toMatch(/\/customers\/import\/[0-9a-f-]{36} /);
-  await expect.poll(() => main(admin).getByLabel("The file is").inputValue()).toBe("pmpro");
+  await expect.poll(() => main(admin).getByLabel("The file is").inputValue(), { timeout: 15_000 }).toBe("pmpro");
   await expect
     .poll(() => main(admin).getByLabel("Membership ends").locator("option:checked").textContent())
     .toBe("expires");
@@ -100,7 +106,7 @@ describe("importing members", () => {
       const row = table.getByRole("row").filter({ hasText: email });
       const [m, d, y] = ends.get(email)!.split("/").map(Number) as [number, number, number];
       const shown = longDate(new Date(Date.UTC(y, m - 1, d, 12)), TZ);
-      await expect.poll(() => row.textContent()).toContain(shown);
+      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain(shown);
     }
     const { rows } = await env.db.pool.query(
       `select count(*)::int as n from "user" u join customer_totals t on t.user_id = u.id
