@@ -97,7 +97,9 @@ describe("importing members", () => {
     await expect
       .poll(() => main(admin).getByTestId("import-progress").textContent(), { timeout: 60_000 })
       .toBe("50 of 50 rows done");
-    await expect.poll(() => main(admin).getByTestId("import-state").textContent()).toContain("Imported");
+    await expect
+      .poll(() => main(admin).getByTestId("import-state").textContent(), { timeout: 15_000 })
+      .toContain("Imported");
 
     // The customers list: the 25 active members, each with the file's end date.
     await admin.goto("/customers?state=active");
