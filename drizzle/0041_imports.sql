@@ -37,4 +37,5 @@ CREATE TABLE "imports" (
 ALTER TABLE "import_rows" ADD CONSTRAINT "import_rows_import_id_imports_id_fk" FOREIGN KEY ("import_id") REFERENCES "public"."imports"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "import_rows_email_idx" ON "import_rows" USING btree ("import_id","email","row_number");--> statement-breakpoint
 CREATE INDEX "import_rows_action_idx" ON "import_rows" USING btree ("import_id","action","row_number");--> statement-breakpoint
-CREATE INDEX "imports_created_idx" ON "imports" USING btree ("created_at" DESC NULLS LAST,"id");
+CREATE INDEX "imports_created_idx" ON "imports" USING btree ("created_at" DESC NULLS LAST,"id");--> statement-breakpoint
+CREATE INDEX "user_email_lower_idx" ON "user" USING btree (lower("email"));

@@ -159,6 +159,8 @@ export const user = pgTable(
     // The customers list (server/services/customers.ts): search by name or email anywhere in the text, sort by joined.
     index("user_search_idx").using("gin", sql`(lower(${t.name} || ' ' || ${t.email})) gin_trgm_ops`),
     index("user_created_idx").on(t.createdAt, t.id),
+    // An address matched whatever its case (a member import, decision 079; accounts.userByEmail).
+    index("user_email_lower_idx").on(sql`lower(${t.email})`),
   ],
 );
 

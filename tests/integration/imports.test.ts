@@ -212,6 +212,27 @@ describe("the dry run", () => {
     expect(((await refused.json()) as ImportRowRecord[]).map((r) => r.row)).toEqual([4, 5]);
   }, 60_000);
 
+  it("stops reading a file past 50 MB and keeps nothing of it", async () => {
+    const { readdirSync } = await import("node:fs");
+    const { Readable } = await import("node:stream");
+    const dir = `${app.config.dataDir}/imports`;
+    const before = readdirSync(dir).length;
+    const chunk = Buffer.alloc(1024 * 1024, "a");
+    let sent = 0;
+    const big = Readable.from(
+      (function* () {
+        for (; sent < 60; sent++) yield chunk;
+      })(),
+    );
+    await expect(
+      app.services.imports.upload(big, "big.csv", { id: "x", email: "x@example.org" }),
+    ).rejects.toMatchObject({
+      status: 413,
+    });
+    expect(sent).toBeLessThan(60);
+    expect(readdirSync(dir).length).toBe(before);
+  });
+
   it("refuses a file that is not CSV text, or a mapping without the email", async () => {
     const binary = await uploadFile(app, Buffer.from("Caf\xe9,email\n", "latin1"), admin);
     expect(binary.status).toBe(400);
