@@ -75,6 +75,9 @@ export function isAreaActive(area: (typeof ADMIN_AREAS)[number], pathname: strin
   const path = pathname.replace(/\/$/, "") || "/";
   const matchesPath = area.end ? path === area.to : path === area.to || path.startsWith(`${area.to}/`);
   if (!matchesPath) return false;
+  // A longer entry under this one's path that matches is the active one (Import members under Customers).
+  const under = (to: string) => to.startsWith(`${area.to}/`) && (path === to || path.startsWith(`${to}/`));
+  if (ADMIN_AREAS.some((a) => under(a.to))) return false;
   const params = new URLSearchParams(search);
   const views = ADMIN_AREAS.filter((a) => a.to === area.to && a.search);
   if (area.search) return [...new URLSearchParams(area.search)].every(([k, v]) => params.get(k) === v);
