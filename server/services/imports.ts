@@ -238,10 +238,20 @@ export function createImportsService({ db, customers, newsletter, jobs, logger, 
     const at = now();
     let number = 0;
     let batch: (typeof importRows.$inferInsert)[] = [];
+    // One statement per batch, its columns as five arrays (not a parameter per cell).
     const flush = async () => {
       if (!batch.length) return;
-      await db.insert(importRows).values(batch);
+      const rows = batch;
       batch = [];
+      await db.execute(sql`
+        insert into import_rows (import_id, row_number, email, action, reason, data)
+        select ${id}::uuid, x.* from unnest(
+          ${sql.param(rows.map((r) => r.rowNumber))}::int[],
+          ${sql.param(rows.map((r) => r.email ?? null))}::text[],
+          ${sql.param(rows.map((r) => r.action))}::text[],
+          ${sql.param(rows.map((r) => r.reason ?? null))}::text[],
+          ${sql.param(rows.map((r) => (r.data ? JSON.stringify(r.data) : null)))}::jsonb[]
+        ) as x(row_number, email, action, reason, data)`);
     };
     const skipped: string[] = [];
     const parser = reader((error) => skipped.push(csvProblem(error)));
