@@ -5,7 +5,9 @@
  * job queue's worker, as the screens do. Prints the time and rows/s of each step and this process's peak resident
  * memory during each (sampled every 100 ms; flat means nothing holds the file or its rows). BENCH_MEMBERS (default
  * 0.1) is the share of rows with a membership to give (each one a grant of its own, in its own transaction);
- * half the rows confirmed newsletter subscribers. Short run: BENCH_ROWS=10000.
+ * half the rows confirmed newsletter subscribers. Short run: BENCH_ROWS=10000. V8 lets garbage pile up before it
+ * collects when the heap may grow: run with NODE_OPTIONS=--max-old-space-size=192 to see that nothing is kept (the
+ * whole import then fits in that heap, RSS within a few tens of MB of the start).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,15 +40,20 @@ function* lines(): Generator<string> {
 /** Runs `step`, sampling this process's RSS: its time and peak. */
 async function measured(step: () => Promise<void>) {
   let peak = process.memoryUsage().rss;
+  let heap = process.memoryUsage().heapUsed;
   const start = peak;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    heap = Math.max(heap, m.heapUsed + m.external);
+  }, 100);
   const t0 = performance.now();
   try {
     await step();
   } finally {
     clearInterval(timer);
   }
-  return { seconds: (performance.now() - t0) / 1000, start, peak };
+  return { seconds: (performance.now() - t0) / 1000, start, peak, heap };
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "atelier-bench-import-"));
@@ -103,7 +110,7 @@ try {
     ["import (the job)", run],
   ] as const)
     console.log(
-      `  ${name.padEnd(26)} ${m.seconds.toFixed(1).padStart(6)} s  ${thousands(ROWS / m.seconds).padStart(8)} rows/s  RSS ${mb(m.start)} → peak ${mb(m.peak)}`,
+      `  ${name.padEnd(26)} ${m.seconds.toFixed(1).padStart(6)} s  ${thousands(ROWS / m.seconds).padStart(8)} rows/s  RSS ${mb(m.start)} → peak ${mb(m.peak)}, JS heap + buffers peak ${mb(m.heap)}`,
     );
   console.log(`  counts: ${JSON.stringify(record.counts)}; in the database: ${JSON.stringify(rows[0])}`);
   await services.close();
