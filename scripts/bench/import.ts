@@ -94,7 +94,7 @@ try {
   });
   const record = await services.imports.get(id);
   const run = await measured(async () => {
-    await services.imports.start(id);
+    await services.imports.start(id, actor);
     await until(id, "done");
   });
   const { rows } = await database.pool.query(

@@ -32,7 +32,7 @@ import { adminUsers, importRows, imports } from "../db/schema";
 import { AppError, badRequest, conflict, isAppError, isId, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { paginate } from "../lib/paging";
-import type { Actor } from "./activity";
+import { audited, type Actor } from "./activity";
 import type { CustomersService } from "./customers";
 import type { JobsService } from "./jobs";
 import type { NewsletterService } from "./newsletter";
@@ -563,19 +563,30 @@ export function createImportsService({ db, customers, newsletter, jobs, logger, 
       return toRecord(updated!);
     },
 
-    /** Starts the checked import in the background. Starting it again (or a started one) changes nothing. */
-    async start(id: string): Promise<{ record: ImportRecord; started: boolean }> {
+    /**
+     * Starts the checked import in the background, in the activity log as the staff member's. Starting it again (or a
+     * started one) changes nothing.
+     */
+    async start(id: string, actor: Actor): Promise<{ record: ImportRecord; started: boolean }> {
       const imp = await row(id);
       if (imp.state === "importing" || imp.state === "done") return { record: toRecord(imp), started: false };
       if (imp.state !== "checked")
         throw conflict("Check the file first: its rows are imported as the check read them.");
-      const [updated] = await db.transaction(async (tx) => {
+      const [updated] = await audited(db, actor, "customer-import", async (tx, audit) => {
         const r = await tx
           .update(imports)
           .set({ state: "importing", startedAt: now() })
           .where(and(eq(imports.id, id), eq(imports.state, "checked")))
           .returning();
-        if (r.length) await jobs.send(IMPORT_QUEUE, { importId: id }, { singletonKey: `import-${id}`, tx });
+        if (!r.length) return r;
+        await jobs.send(IMPORT_QUEUE, { importId: id }, { singletonKey: `import-${id}`, tx });
+        await audit.created(id, {
+          fileName: imp.fileName,
+          rows: imp.rowsTotal,
+          newCustomers: imp.created,
+          existingCustomers: imp.updated,
+          refused: imp.refused,
+        });
         return r;
       });
       return { record: toRecord(updated ?? (await row(id))), started: Boolean(updated) };

@@ -277,6 +277,14 @@ describe("importing", () => {
     expect(record.membership.state).toBe("active");
     expect(record.membership.expiresAt).toBe(ends.toISOString());
 
+    // The start is in the activity log, the staff member's.
+    const { rows: log } = await app.db.pool.query(
+      `select actor_email, changes from activity_log where entity = 'customer-import' and record_id = $1`,
+      [done.id],
+    );
+    expect(log).toHaveLength(1);
+    expect(log[0].actor_email).toBe("boss@example.org");
+
     // The same file again: every row skipped, nothing changed.
     const before = await snapshot(app);
     const again = await importFile(app, csv, admin);

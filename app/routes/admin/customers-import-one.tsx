@@ -42,12 +42,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  await requireStaff(request, context, "customers");
+  const viewer = await requireStaff(request, context, "customers");
   const form = await request.formData();
   const id = String(params.id);
   if (form.get("intent") === "start") {
     return formAction(form, {
-      run: () => context.services.imports.start(id),
+      run: () => context.services.imports.start(id, viewer),
       success: (r) => (r.started ? "The import has started" : "This import has already started"),
     });
   }

@@ -80,8 +80,8 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "admin",
       area: "customers",
       what: "import the checked rows in the background (once: starting again changes nothing)",
-      handler: async (req) => {
-        const { record, started } = await imports.start(id(req));
+      handler: async (req, _res, viewer) => {
+        const { record, started } = await imports.start(id(req), viewer);
         return updated(started, { ...record });
       },
     },
