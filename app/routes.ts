@@ -86,6 +86,9 @@ const routes = [
     route("admin-user/:id", "routes/admin/admin-user.tsx"),
     route("customers", "routes/admin/customers.tsx"),
     route("customers.csv", "routes/admin/customers-csv.ts"),
+    // Member imports from CSV (issue 37 part 3, decision 079).
+    route("customers/import", "routes/admin/customers-import.tsx"),
+    route("customers/import/:id", "routes/admin/customers-import-one.tsx"),
     route("customers/:id", "routes/admin/customer.tsx"),
     route("customers/:id/delete", "routes/admin/customer-delete.tsx"),
     route("customers/:id/sale", "routes/admin/customer-sale.tsx"),

@@ -229,6 +229,20 @@ const OTHER_KINDS: ActivityKind[] = [
     recordTitle: (_f, kind) => (isMailKind(kind) ? MAIL_KINDS[kind].label : kind),
     href: () => "/mail-settings",
   },
+  {
+    // A member import started (issue 37 part 3, decision 079): its file and what its check found.
+    entity: "customer-import",
+    title: "Member import",
+    label: labels({
+      fileName: "File",
+      rows: "Rows",
+      newCustomers: "New customers",
+      existingCustomers: "Existing customers",
+      refused: "Refused rows",
+    }),
+    recordTitle: (f) => str(f.fileName),
+    href: (id) => `/customers/import/${id}`,
+  },
 ];
 
 /** Every kind the log knows, site content first (registry order), for the log's "kind of record" filter. */

@@ -117,6 +117,9 @@ describe("the back office's navigation", () => {
     expect(active("/total-orders", "?view=to-deliver&page=2")).toEqual(["To deliver"]);
     expect(active("/activity/")).toEqual(["Activity log"]);
     expect(active("/today")).toEqual(["Today"]);
+    // A longer entry under another's path is the active one there (issue 37: the imports under the customers).
+    expect(active("/customers/import/x")).toEqual(["Import members"]);
+    expect(active("/customers/abc")).toEqual(["Customers"]);
   });
   it("lists the entries group by group, in the order of the groups, each group once", () => {
     const groups = ADMIN_AREAS.map((a) => a.group).filter((g, i, all) => g !== all[i - 1]);

@@ -44,6 +44,7 @@ export const ADMIN_AREAS: readonly {
   { to: "/admin", label: "Dashboard", group: "Orders", end: true, area: "orders" },
   { to: "/discount-codes", label: "Discount codes", group: "Orders", area: "orders" },
   { to: "/customers", label: "Customers", group: "Customers", area: "customers" },
+  { to: "/customers/import", label: "Import members", group: "Customers", area: "customers" },
   { to: "/all-subscriber", label: "Subscribers", group: "Customers", area: "subscribers" },
   { to: "/newsletters", label: "Newsletters", group: "Customers", area: "subscribers" },
   { to: "/suppressions", label: "Suppression list", group: "Customers", area: "subscribers" },
@@ -76,6 +77,9 @@ export function isAreaActive(area: (typeof ADMIN_AREAS)[number], pathname: strin
   const path = pathname.replace(/\/$/, "") || "/";
   const matchesPath = area.end ? path === area.to : path === area.to || path.startsWith(`${area.to}/`);
   if (!matchesPath) return false;
+  // A longer entry under this one's path that matches is the active one (Import members under Customers).
+  const under = (to: string) => to.startsWith(`${area.to}/`) && (path === to || path.startsWith(`${to}/`));
+  if (ADMIN_AREAS.some((a) => under(a.to))) return false;
   const params = new URLSearchParams(search);
   const views = ADMIN_AREAS.filter((a) => a.to === area.to && a.search);
   if (area.search) return [...new URLSearchParams(area.search)].every(([k, v]) => params.get(k) === v);

@@ -46,6 +46,7 @@ import {
 import { KEY_ACCESS } from "../../domain/api-keys";
 import { STAFF_AREAS } from "../../domain/capabilities";
 import { DELIVERY_STATES, ENDPOINT_STATES } from "../../domain/webhooks";
+import { IMPORT_PRESETS, IMPORT_STATES, ROW_ACTIONS, type ImportMapping, type ImportRow } from "../../domain/imports";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>
@@ -161,6 +162,8 @@ export const user = pgTable(
     // The customers list (server/services/customers.ts): search by name or email anywhere in the text, sort by joined.
     index("user_search_idx").using("gin", sql`(lower(${t.name} || ' ' || ${t.email})) gin_trgm_ops`),
     index("user_created_idx").on(t.createdAt, t.id),
+    // An address matched whatever its case (a member import, decision 079; accounts.userByEmail).
+    index("user_email_lower_idx").on(sql`lower(${t.email})`),
   ],
 );
 
@@ -1439,4 +1442,71 @@ export const webhookMembershipEnds = pgTable(
     notedAt: timestamp("noted_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.endsAt] })],
+);
+
+/**
+ * Member imports from a CSV file (issue 37 part 3, decision 079): the uploaded file (stored under DATA_DIR/imports,
+ * never in the database), its header and mapping, its state, and the cursor the background job has reached (the last
+ * row done, committed with each batch). Written only by server/services/imports.ts.
+ */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    fileName: text("file_name").notNull(),
+    /** The file's bytes, for the screen. */
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    headers: jsonb("headers").$type<string[]>().notNull(),
+    preset: text("preset", { enum: IMPORT_PRESETS }).notNull(),
+    mapping: jsonb("mapping").$type<ImportMapping>().notNull(),
+    /** Unconfirmed subscribers of the file get the double opt-in mail (the staff member ticked it). */
+    sendOptIn: boolean("send_opt_in").notNull().default(false),
+    state: text("state", { enum: IMPORT_STATES }).notNull().default("uploaded"),
+    /** The file's data rows (known once checked). */
+    rowsTotal: integer("rows_total").notNull().default(0),
+    /** The last row imported (rows are numbered from 1, the line after the header). */
+    cursor: integer("cursor").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+    /** Why the file could not be read (not UTF-8, a broken quote), or why the import stopped. */
+    error: text("error"),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("imports_state_check", oneOf(t.state, IMPORT_STATES)),
+    check("imports_preset_check", oneOf(t.preset, IMPORT_PRESETS)),
+    index("imports_created_idx").on(t.createdAt.desc(), t.id),
+  ],
+);
+
+/**
+ * The dry run's verdict on each row of an import, and the row as read: the background job imports these (from its
+ * cursor), never the file again. Written only by server/services/imports.ts.
+ */
+export const importRows = pgTable(
+  "import_rows",
+  {
+    importId: uuid("import_id")
+      .notNull()
+      .references(() => imports.id, { onDelete: "cascade" }),
+    rowNumber: integer("row_number").notNull(),
+    /** Lower-cased; null when the row had none that could be read. */
+    email: text("email"),
+    action: text("action", { enum: ROW_ACTIONS }).notNull(),
+    reason: text("reason"),
+    data: jsonb("data").$type<ImportRow>(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.importId, t.rowNumber] }),
+    check("import_rows_action_check", oneOf(t.action, ROW_ACTIONS)),
+    // Duplicates within a file, and the screen's list of one action.
+    index("import_rows_email_idx").on(t.importId, t.email, t.rowNumber),
+    index("import_rows_action_idx").on(t.importId, t.action, t.rowNumber),
+  ],
 );

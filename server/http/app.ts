@@ -15,6 +15,7 @@ import { BODY_LIMIT_BYTES, bodyLimitFor, boundedRequests, pageForm, storableJson
 import { attachViewer, refuseApiKeys, requestPageRole, viewerOf } from "./guards";
 import { sameOriginOnly } from "./origin";
 import { mediaRoutes } from "./media";
+import { importUploadRoutes } from "./imports";
 import { precompressedAssets } from "./precompressed";
 import { loadStaticImages } from "./static-images";
 import { SIMULATOR_REST_PREFIX } from "../services/payments/paypal/simulator";
@@ -127,6 +128,8 @@ export function createApp(options: AppOptions): Express {
     app.get("/metrics", noStore, metricsRoute(config.metrics.token, options.metrics ?? ownMetrics));
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
+  // The member import's upload (multipart, up to 50 MB, streamed to DATA_DIR): before the general body bound too.
+  app.use(importUploadRoutes({ services, config, logger }));
   app.get(MAIL_LOGO_ROUTE, mailLogoRoute(services));
   app.use(boundedRequests);
   app.use(sameOriginOnly(config.allowedOrigins));

@@ -17,6 +17,7 @@ import {
   type CustomerState,
 } from "../../domain/customers";
 import { membershipOf, membershipTimeline, type Membership } from "../../domain/membership";
+import { OUR_COLUMNS } from "../../domain/imports";
 import { normalInvoiceNumber } from "../../domain/invoice-number";
 import { normalOrderNumber } from "../../domain/order-number";
 import type { PageInfo } from "../../domain/pagination";
@@ -397,21 +398,30 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
       return { customers: shown.map((r) => rowOf(r, at)), page };
     },
 
-    /** Every customer of a list (its filters and sort), as CSV rows streamed from a cursor. */
-    /** `currency`: the site's (every order's, decision 072), named in the spending column's heading. */
+    /**
+     * Every customer of a list (its filters and sort), as CSV rows streamed from a cursor. The first six columns are the
+     * import's own format (domain/imports.ts OUR_COLUMNS, decision 079): email, name, joined and the membership's end as
+     * exact UTC moments, the current membership's package, the newsletter state; so a file exported here imports back
+     * into another install as the same customers, memberships and subscribers. The figures follow (ignored by an
+     * import). `currency`: the site's (every order's, decision 072), named in the spending column's heading.
+     */
     async csv(filters: CustomerFilters, currency: Currency = "USD"): Promise<ExportTable> {
       const at = now();
       const moment = (column: SQL) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
+      const exact = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
       const query = db
         .select({
-          name: user.name,
           email: user.email,
+          name: user.name,
           latestName: customerTotals.latestName,
+          joined: exact(sql`${user.createdAt}`),
+          packageName: sql`(select o.package_name from ${orders} o where o.user_id = ${user.id}
+            and o.membership_valid = ${customerTotals.membershipEnds} order by o.created_at desc limit 1)`,
+          endsExact: exact(sql`${customerTotals.membershipEnds}`),
+          newsletter: sql`(select s.state from subscribers s where lower(s.subemail) = lower(${user.email}))`,
           erased: customerTotals.erased,
-          joined: moment(sql`${user.createdAt}`),
           ends: sql`${customerTotals.membershipEnds}::text`,
           waiting: customerTotals.waiting,
-          endsShown: moment(sql`${customerTotals.membershipEnds}`),
           orders: sql`coalesce(${customerTotals.orders}, 0)`,
           spent: sql`to_char(coalesce(${customerTotals.spent}, 0), 'FM9999999990.00')`,
           last: moment(sql`${customerTotals.lastOrderAt}`),
@@ -422,23 +432,24 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
         .where(whereOf(filters, at))
         .orderBy(...orderOf(filters));
       const compiled = dialect.sqlToQuery(query.getSQL());
-      const zoned = (title: string) => `${title} (${timeZone})`;
       return table(
         pool,
         [
-          "Name",
-          "Email",
-          zoned("Joined"),
+          OUR_COLUMNS.email,
+          OUR_COLUMNS.name,
+          OUR_COLUMNS.joinedAt,
+          OUR_COLUMNS.membershipPackage,
+          OUR_COLUMNS.membershipEnds,
+          OUR_COLUMNS.newsletter,
           "Membership",
-          zoned("Membership Ends"),
           "Orders",
           `Total Spent (${currency})`,
-          zoned("Last Order"),
+          `Last Order (${timeZone})`,
           "Customer ID",
         ],
         compiled.sql,
         compiled.params,
-        ([name, email, latestName, erased, joined, ends, waiting, endsShown, count, spent, last, id]) => {
+        ([email, name, latestName, joined, pkg, endsExact, letter, erased, ends, waiting, count, spent, last, id]) => {
           const figures =
             waiting === null
               ? null
@@ -455,9 +466,59 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
             email: address,
             latestOrderName: latestName === null ? null : String(latestName),
           });
-          return [shown, shownEmail(address) ?? "", joined, label, endsShown, count, spent, last, id];
+          // A membership over is history here: its end is not one to import.
+          const current = state === "active";
+          return [
+            shownEmail(address) ?? "",
+            shown,
+            joined,
+            current ? pkg : "",
+            current ? endsExact : "",
+            letter ?? "",
+            label,
+            count,
+            spent,
+            last,
+            id,
+          ];
         },
       );
+    },
+
+    /**
+     * Customers brought from a CSV file (decision 079), many in one statement: an address with no account gets one
+     * (unconfirmed, no password: they set one with "Forgot password"; no mail is sent), matched by email whatever its
+     * case; an existing customer keeps everything and only gets the file's name where theirs is blank. Staff addresses
+     * are left alone. Answers the customers' ids by their lower-cased address, and which of them are new.
+     */
+    async importMany(
+      rows: readonly { email: string; name: string; joinedAt: string | null }[],
+    ): Promise<{ ids: Map<string, string>; created: Set<string> }> {
+      if (rows.length === 0) return { ids: new Map(), created: new Set() };
+      const emails = rows.map((r) => r.email.toLowerCase());
+      const names = rows.map((r) => r.name);
+      const joined = rows.map((r) => r.joinedAt);
+      const t = now();
+      return db.transaction(async (tx) => {
+        const inserted = await tx.execute<{ email: string }>(sql`
+          insert into ${user} (id, name, email, email_verified, created_at, updated_at)
+          select gen_random_uuid()::text, x.name, x.email, false, coalesce(x.joined, ${t.toISOString()}::timestamptz), ${t.toISOString()}::timestamptz
+          from unnest(${sql.param(emails)}::text[], ${sql.param(names)}::text[], ${sql.param(joined)}::timestamptz[]) as x(email, name, joined)
+          where not exists (select 1 from ${user} u where lower(u.email) = x.email)
+          on conflict do nothing
+          returning email`);
+        await tx.execute(sql`
+          update ${user} set name = x.name, updated_at = ${t.toISOString()}::timestamptz
+          from unnest(${sql.param(emails)}::text[], ${sql.param(names)}::text[]) as x(email, name)
+          where lower(${user.email}) = x.email and trim(${user.name}) = '' and x.name <> '' and ${notStaff}`);
+        const found = await tx.execute<{ id: string; email: string }>(sql`
+          select ${user.id} as id, lower(${user.email}) as email from ${user}
+          where lower(${user.email}) = any(${sql.param(emails)}::text[]) and ${notStaff}`);
+        return {
+          ids: new Map(found.rows.map((r) => [r.email, r.id])),
+          created: new Set(inserted.rows.map((r) => r.email)),
+        };
+      });
     },
 
     /** The customer's record: profile, membership and its timeline, orders, mails, log, note. */
@@ -559,13 +620,20 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
 
     /**
      * Gives or extends the customer's membership by `days` (a zero-price order the timeline counts: orders.grant),
-     * with a one-time key against a double post. Says the membership's new end.
+     * with a one-time key against a double post. Says the membership's new end. `imported`: a member brought from a
+     * CSV file (decision 079), whose window ends exactly at the file's date, with no mail.
      */
-    async grant(id: string, input: unknown, actor: Actor, idempotencyKey?: unknown) {
+    async grant(
+      id: string,
+      input: unknown,
+      actor: Actor,
+      idempotencyKey?: unknown,
+      imported?: { endsAt: Date; packageName: string | null },
+    ) {
       const customer = await customerOf(id);
       // An erased customer is nobody's membership any more (decision 063): days given would go to no one.
       if (isErasedAddress(customer.email)) throw conflict(ERASED_NO_GRANT);
-      const r = await orderCommands.grant(id, input, actor, idempotencyKey);
+      const r = await orderCommands.grant(id, input, actor, idempotencyKey, imported);
       return {
         orderId: r.order.id,
         orderNumber: r.order.number,

@@ -14,6 +14,7 @@ import { createBlogService } from "./blog";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
 import { createCustomersService } from "./customers";
+import { createImportsService } from "./imports";
 import { createExportsService } from "./exports";
 import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
@@ -267,6 +268,17 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     timeZone: config.timeZone,
   });
+  // Member imports from CSV files (issue 37 part 3, decision 079): checked and imported on the job queue.
+  const imports = createImportsService({
+    db: database.db,
+    customers,
+    newsletter,
+    jobs,
+    logger,
+    now,
+    timeZone: config.timeZone,
+    dir: path.join(config.dataDir, "imports"),
+  });
   // What is stored but unfinished, on both rails (decision 069): IPN messages stored but not processed (the app stopped
   // half-way) or not verifiable when they came (PayPal unreachable), and webhook notices left unapplied by a crash
   // between storing and handling, are processed again: shortly after the start (once the app listens: the simulator's
@@ -320,6 +332,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     reports,
     taxReport,
     customers,
+    imports,
     inbox,
     newsletter,
     newsletters,

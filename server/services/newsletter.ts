@@ -160,6 +160,59 @@ export function createNewsletterService(options: {
       });
     },
 
+    /**
+     * Subscribers brought from a CSV file (decision 079), in one transaction: an address the file says confirmed is a
+     * subscriber (confirmed now; a pending one here is confirmed too; one who unsubscribed here stays unsubscribed);
+     * an address not confirmed gets the double opt-in mail, as a footer signup does, only with `sendOptIn` and only
+     * when the address is new here (each at most once: keyed by its row). Answers how many rows changed something.
+     */
+    async importMany(
+      rows: readonly { email: string; consent: "confirmed" | "unconfirmed" }[],
+      sendOptIn: boolean,
+    ): Promise<number> {
+      const confirmed = rows.filter((r) => r.consent === "confirmed").map((r) => r.email.toLowerCase());
+      const asked = sendOptIn ? rows.filter((r) => r.consent === "unconfirmed").map((r) => r.email.toLowerCase()) : [];
+      if (!confirmed.length && !asked.length) return 0;
+      const at = now();
+      return db.transaction(async (tx) => {
+        let changed = 0;
+        if (confirmed.length) {
+          const r = await tx.execute(sql`
+            insert into subscribers (subemail, state, subscribed_at, confirmed_at, created_at)
+            select x.email, 'confirmed', ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz,
+              ${at.toISOString()}::timestamptz
+            from unnest(${sql.param(confirmed)}::text[]) as x(email)
+            on conflict ((lower(subemail))) do update set state = 'confirmed', confirmed_at = excluded.confirmed_at,
+              confirm_token_hash = null, confirm_expires_at = null
+            where subscribers.state = 'pending'`);
+          changed += r.rowCount ?? 0;
+        }
+        for (const email of asked) {
+          const { token, hash, expiresAt } = newConfirmToken(at);
+          const result = await tx.execute<{ id: string; subemail: string }>(sql`
+            insert into subscribers
+              (subemail, state, subscribed_at, confirm_token_hash, confirm_expires_at, confirm_sent_at, created_at)
+            values (${email}, 'pending', ${at}, ${hash}, ${expiresAt}, ${at}, ${at})
+            on conflict ((lower(subemail))) do nothing
+            returning id, subemail`);
+          const row = result.rows[0];
+          if (!row) continue;
+          changed++;
+          const unsubscribe = unsubscribeUrl(row.id);
+          const mail = await mails.compose(
+            "newsletterConfirm",
+            { confirmUrl: url(confirmPath(token)), unsubscribeUrl: unsubscribe },
+            row.subemail,
+            tx,
+          );
+          if (!mail) continue;
+          const headers = { ...mail.headers, ...unsubscribeHeaders(unsubscribe) };
+          await jobs.queueMail(tx, { ...mail, headers }, jobKey("newsletter-confirm", row.id, "imported"));
+        }
+        return changed;
+      });
+    },
+
     /** Uses a confirmation link: the address counts as a subscriber from now on. */
     async confirm(token: string): Promise<ConfirmLink> {
       const at = now();

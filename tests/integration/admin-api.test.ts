@@ -418,6 +418,18 @@ async function requestFor(
       route.path === "/webhooks/:id/state" ? { state: "paused" } : route.method === "put" ? endpoint : undefined;
     return { path, body: body ?? (route.method === "get" ? undefined : {}) };
   }
+  // Member imports (issue 37 part 3): each call meets an import of its own, uploaded as a small JSON file.
+  if (route.path.startsWith("/customers/imports")) {
+    const csv = "email,name\nimported@example.org,Imported\n";
+    if (route.path === "/customers/imports")
+      return { path: route.path, body: route.method === "post" ? { csv } : undefined };
+    const res = await app.request("/api/customers/imports", { method: "POST", json: { csv }, jar: admin });
+    const path = route.path.replace(":id", ((await res.json()) as { id: string }).id);
+    return {
+      path,
+      body: route.path.endsWith("/mapping") ? { preset: "custom" } : route.method === "get" ? undefined : {},
+    };
+  }
   if (route.path === "/activity/:id/restore") {
     // The last change of a content record: its earlier values are written back.
     const { rows } = await app.db.pool.query(

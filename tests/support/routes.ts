@@ -167,6 +167,9 @@ export function fromRecords(pool: Pool): Fill {
         return "home";
       case "routes/admin/discount-code.tsx :id":
         return first("discount_codes");
+      case "routes/admin/customers-import-one.tsx :id":
+        // None in the demo content: the page is visited where a test made one.
+        return first("imports").catch(() => undefined);
       case "routes/admin/newsletter.tsx :id":
         // None in the demo content: the page is visited where a test wrote one.
         return first("newsletters").catch(() => undefined);

@@ -42,13 +42,18 @@ export default function Customers({ loaderData: { customers, page, filters, time
         title="Customers"
         lead="Everyone with an account who is not on the staff, with their membership."
         actions={
-          <Link
-            to={customersHref(filters).replace("/customers", "/customers.csv")}
-            reloadDocument
-            className="btn-outline px-4 py-2 text-xs"
-          >
-            Export CSV
-          </Link>
+          <>
+            <Link to="/customers/import" className="btn-outline px-4 py-2 text-xs">
+              Import members
+            </Link>
+            <Link
+              to={customersHref(filters).replace("/customers", "/customers.csv")}
+              reloadDocument
+              className="btn-outline px-4 py-2 text-xs"
+            >
+              Export CSV
+            </Link>
+          </>
         }
       />
       <StateTabs filters={filters} />

@@ -6,6 +6,7 @@ import { catalogueRoutes } from "./catalogue";
 import { contentRoutes } from "./content";
 import { customerRoutes } from "./customers";
 import { discountRoutes } from "./discounts";
+import { importRoutes } from "./imports";
 import { inboxRoutes } from "./inbox";
 import { invoiceRoutes } from "./invoices";
 import { jobRoutes } from "./jobs";
@@ -38,6 +39,7 @@ export function apiRoutes(services: Services): ApiRoute[] {
     ...jobRoutes(services),
     ...privacyRoutes(services),
     ...reportRoutes(services),
+    ...importRoutes(services),
     ...customerRoutes(services),
     ...trashRoutes(services),
     ...discountRoutes(services),

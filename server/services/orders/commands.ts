@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { dayKey, usDate } from "../../../domain/dates";
-import { membershipTimeline, type MembershipWindow } from "../../../domain/membership";
+import { DAY_MS, membershipTimeline, type MembershipWindow } from "../../../domain/membership";
 import { ERASED_NAME, erasedEmail, withoutPerson } from "../../../domain/privacy";
 import { orderFormSchema, orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
 import {
@@ -580,12 +580,17 @@ export function createOrderCommands({
      * reason as its reference), laid after the customer's current window like any paid order. With a one-time key (the
      * form's, or the API's Idempotency-Key) the same key gives one order, however often it is sent. The customer hears
      * their membership's new end, once.
+     *
+     * `imported` (a member brought from another site, decision 079): the window is laid back from `endsAt` (activated
+     * `days` before it, within the last day), so that it ends exactly then for a customer with no other membership; the
+     * package keeps the file's name; no mail is sent; a key already used answers its order whatever its days.
      */
     async grant(
       userId: string,
       input: unknown,
       actor: Actor,
       idempotencyKey?: unknown,
+      imported?: { endsAt: Date; packageName: string | null },
     ): Promise<{ order: OrderRow; created: boolean; membershipEnds: Date | null }> {
       const parsed = parseWith(grantSchema, input ?? {});
       if (!parsed.ok) throw badRequest(parsed.errors);
@@ -605,7 +610,7 @@ export function createOrderCommands({
             .from(orders)
             .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
           if (existing) {
-            if (existing.paymentMethod !== "Gift" || existing.packageValidity !== days)
+            if (existing.paymentMethod !== "Gift" || (!imported && existing.packageValidity !== days))
               throw new AppError(409, "This idempotency key was already used for another order.", [
                 { field: "idempotencyKey", message: "Already used for another order" },
               ]);
@@ -622,13 +627,14 @@ export function createOrderCommands({
           .limit(1);
         const counted = latest?.paymentStatus === "Paid" && latest.orderStatus === "Delivered" ? latest : undefined;
         const endBefore = await runningEndTx(tx, userId, t);
+        const activatedAt = imported ? new Date(imported.endsAt.getTime() - days * DAY_MS) : t;
         const [row] = await tx
           .insert(orders)
           .values({
             number: await nextNumber(tx, t, orderNumberScope, formatOrderNumber),
             userId,
-            packageId: counted?.packageId ?? null,
-            packageName: counted?.packageName ?? GIFT_PACKAGE,
+            packageId: imported?.packageName ? null : (counted?.packageId ?? null),
+            packageName: imported?.packageName || (counted?.packageName ?? GIFT_PACKAGE),
             packagePrice: 0,
             currency: ((await settings?.readTx(tx, "money")) ?? DEFAULT_MONEY_SETTINGS).currency,
             packageValidity: days,
@@ -639,8 +645,8 @@ export function createOrderCommands({
             paymentStatus: "Paid",
             orderStatus: "Delivered",
             orderDate: usDate(t, timeZone),
-            paidAt: t,
-            deliveredAt: t,
+            paidAt: activatedAt,
+            deliveredAt: activatedAt,
             paymentMethod: "Gift",
             paymentReference: reason,
             idempotencyKey: key,
@@ -661,7 +667,7 @@ export function createOrderCommands({
         const membershipEnds = membershipEnd(windows, t);
         // Days given are no payment: no order.paid, only the membership's events.
         await reportTx(tx, null, order, endBefore, windows, t);
-        if (membershipEnds)
+        if (membershipEnds && !imported)
           await mails.queue(
             tx,
             "membershipGiven",
