@@ -34,6 +34,7 @@ import { table, type ExportTable } from "./exports";
 import { JOBS_SCHEMA, MAIL_QUEUE, errorOf, jobKey } from "./jobs";
 import type { MailsService } from "./mails";
 import type { OrdersService } from "./orders";
+import type { WebhookEmitter } from "./webhooks";
 
 /** The most customers a list counts (the count is bounded: pages past it are out of reach, a search narrows). */
 export const CUSTOMERS_COUNT_LIMIT = 10_000;
@@ -124,6 +125,8 @@ export interface CustomersDeps {
   mails: Pick<MailsService, "queue">;
   now: () => Date;
   timeZone: string;
+  /** customer.created for the accounts a member import makes (docs/decisions/078), in their transaction. */
+  webhooks?: Pick<WebhookEmitter, "emitManyTx">;
 }
 
 const dialect = new PgDialect();
@@ -148,7 +151,15 @@ const staffIds = sql`select ${user.id} from ${user} join ${adminUsers} on lower(
  * figures the orders' triggers keep (customer_totals), its CSV, and the record with its actions. Orders are written
  * only by the orders module (grant, payOutside); every action here is audited.
  */
-export function createCustomersService({ db, pool, orders: orderCommands, mails, now, timeZone }: CustomersDeps) {
+export function createCustomersService({
+  db,
+  pool,
+  orders: orderCommands,
+  mails,
+  now,
+  timeZone,
+  webhooks,
+}: CustomersDeps) {
   /** The condition of a membership state, on the figures (customer_totals) alone; undefined for all customers. */
   function stateOf(filters: CustomerFilters, at: Date): SQL | undefined {
     const t = sql`${at.toISOString()}::timestamptz`;
@@ -500,13 +511,27 @@ export function createCustomersService({ db, pool, orders: orderCommands, mails,
       const joined = rows.map((r) => r.joinedAt);
       const t = now();
       return db.transaction(async (tx) => {
-        const inserted = await tx.execute<{ email: string }>(sql`
+        const inserted = await tx.execute<{ id: string; email: string; name: string; created_at: string | Date }>(sql`
           insert into ${user} (id, name, email, email_verified, created_at, updated_at)
           select gen_random_uuid()::text, x.name, x.email, false, coalesce(x.joined, ${t.toISOString()}::timestamptz), ${t.toISOString()}::timestamptz
           from unnest(${sql.param(emails)}::text[], ${sql.param(names)}::text[], ${sql.param(joined)}::timestamptz[]) as x(email, name, joined)
           where not exists (select 1 from ${user} u where lower(u.email) = x.email)
           on conflict do nothing
-          returning email`);
+          returning id, email, name, created_at`);
+        // As a sign-up does: customer.created for each account made, with the same fields.
+        await webhooks?.emitManyTx(
+          tx,
+          "customer.created",
+          inserted.rows.map((r) => ({
+            customer: {
+              id: r.id,
+              email: r.email,
+              name: r.name,
+              emailVerified: false,
+              createdAt: new Date(r.created_at).toISOString(),
+            },
+          })),
+        );
         await tx.execute(sql`
           update ${user} set name = x.name, updated_at = ${t.toISOString()}::timestamptz
           from unnest(${sql.param(emails)}::text[], ${sql.param(names)}::text[]) as x(email, name)

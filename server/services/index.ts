@@ -267,6 +267,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     mails,
     now,
     timeZone: config.timeZone,
+    webhooks,
   });
   // Member imports from CSV files (issue 37 part 3, decision 079): checked and imported on the job queue.
   const imports = createImportsService({

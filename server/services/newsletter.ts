@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { subscriberSchema } from "../../domain/public-forms";
 import type { PageInfo } from "../../domain/pagination";
 import { parseWith } from "../../domain/validation";
@@ -77,7 +77,7 @@ export function createNewsletterService(options: {
   publicUrl: string;
   now: () => Date;
   /** subscriber.confirmed and subscriber.unsubscribed, in the change's transaction (docs/decisions/078). */
-  webhooks?: Pick<WebhookEmitter, "emitTx">;
+  webhooks?: Pick<WebhookEmitter, "emitTx" | "emitManyTx">;
 }) {
   const { db, limiter, perIpLimit, jobs, mails, suppressions, secret, publicUrl, now, webhooks } = options;
   const url = (path: string) => new URL(path, publicUrl).toString();
@@ -184,8 +184,19 @@ export function createNewsletterService(options: {
             from unnest(${sql.param(confirmed)}::text[]) as x(email)
             on conflict ((lower(subemail))) do update set state = 'confirmed', confirmed_at = excluded.confirmed_at,
               confirm_token_hash = null, confirm_expires_at = null
-            where subscribers.state = 'pending'`);
+            where subscribers.state = 'pending'
+            returning id`);
           changed += r.rowCount ?? 0;
+          // As a confirmation does: subscriber.confirmed for each address confirmed here, in this transaction.
+          if (webhooks && r.rows.length) {
+            const ids = r.rows.map((x) => String((x as { id: string }).id));
+            const rowsNow = await tx.select().from(subscribers).where(inArray(subscribers.id, ids));
+            await webhooks.emitManyTx(
+              tx,
+              "subscriber.confirmed",
+              rowsNow.map((row) => ({ subscriber: toSubscriber(row) })),
+            );
+          }
         }
         for (const email of asked) {
           const { token, hash, expiresAt } = newConfirmToken(at);

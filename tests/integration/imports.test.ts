@@ -305,6 +305,36 @@ describe("importing", () => {
     });
   }, 60_000);
 
+  it("reports customer.created and subscriber.confirmed to webhook endpoints, as a sign-up and a confirmation do", async () => {
+    // An endpoint written as the webhooks service keeps one (its address is never reached: deliveries are counted).
+    const { rows } = await app.db.pool.query(
+      `insert into webhook_endpoints (url, events, secret) values ('https://hooks.example.org/in',
+         array['customer.created', 'subscriber.confirmed'], 'whsec_' || encode(sha256('imports-test'::bytea), 'base64'))
+       returning id`,
+    );
+    const endpoint = rows[0].id as string;
+    try {
+      await importFile(
+        app,
+        "email,name,newsletter\nhooked@example.org,Hook Ed,confirmed\nplain@example.org,Plain,\n",
+        admin,
+      );
+      const { rows: sent } = await app.db.pool.query(
+        `select event_type, payload from webhook_deliveries where endpoint_id = $1 order by event_type, payload->>'data'`,
+        [endpoint],
+      );
+      expect(sent.map((d) => d.event_type)).toEqual(["customer.created", "customer.created", "subscriber.confirmed"]);
+      expect(sent.map((d) => d.payload.data.customer?.email ?? d.payload.data.subscriber.subemail).sort()).toEqual([
+        "hooked@example.org",
+        "hooked@example.org",
+        "plain@example.org",
+      ]);
+      expect(sent[0].payload.data.customer).toMatchObject({ emailVerified: false });
+    } finally {
+      await app.db.pool.query("delete from webhook_endpoints where id = $1", [endpoint]);
+    }
+  }, 120_000);
+
   it("resumes a stopped import from its cursor, never twice", async () => {
     const ends = new Date(Date.now() + 20 * DAY).toISOString();
     const csv = ["email,expires", ...Array.from({ length: 30 }, (_, i) => `resume${i}@example.org,${ends}`)].join("\n");
