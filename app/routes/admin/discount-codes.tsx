@@ -82,7 +82,7 @@ export default function DiscountCodes({ loaderData: { codes, page, packages } }:
               cell: (c) => (c.disabled ? <Badge tone="grey">Disabled</Badge> : <Badge tone="green">Active</Badge>),
             },
             {
-              header: "",
+              header: "Action",
               pinned: true,
               cell: (c) => (
                 <Link to={`/discount-codes/${c._id}`} className="btn-outline px-4 py-2 text-xs">

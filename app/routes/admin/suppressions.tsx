@@ -79,7 +79,7 @@ export default function Suppressions({ loaderData: { suppressions, page, timeZon
             { header: "From", typed: true, cell: (s) => s.source },
             { header: "Note", typed: true, cell: (s) => s.note },
             { header: "Since", cell: (s) => dateTime(s.createdAt, timeZone) },
-            { header: "", pinned: true, cell: (s) => <RemoveButton address={s.address} /> },
+            { header: "Action", pinned: true, cell: (s) => <RemoveButton address={s.address} /> },
           ]}
         />
       </div>
