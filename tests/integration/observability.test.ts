@@ -141,9 +141,12 @@ describe("secrets", () => {
     expect(signedIn.status).toBe(200);
     const cookie = jar.header();
     const session = /=([^;]+)/.exec(cookie)![1]!;
-    const bearer = "Bearer 0p3nS3sam3-n0t-f0r-l0gs";
-    expect((await fetch(url + "/api/me", { headers: { cookie, authorization: bearer } })).status).toBe(200);
-    await (await fetch(url + "/dashboard", { headers: { cookie, authorization: bearer } })).arrayBuffer();
+    const bearer = "Bearer atl_0p3n5e5ame00_n0t-f0r-l0gs-n0t-f0r-l0gs-n0t-f0r-l0gs-n0t";
+    expect((await fetch(url + "/api/me", { headers: { cookie } })).status).toBe(200);
+    await (await fetch(url + "/dashboard", { headers: { cookie } })).arrayBuffer();
+    // A Bearer header is an API key's (decision 077), never a cookie session's: this one is no key.
+    expect((await fetch(url + "/api/me", { headers: { cookie, authorization: bearer } })).status).toBe(401);
+    await (await fetch(url + "/api/orders", { headers: { authorization: bearer } })).arrayBuffer();
 
     // A reset link and a newsletter confirmation, mailed through the job queue to the outbox, then opened.
     await fetch(url + "/api/auth/request-password-reset", {
@@ -174,7 +177,15 @@ describe("secrets", () => {
     expect(await accessLineOf(confirmed)).toMatchObject({ route: "/newsletter/confirm/:token" });
     await expect.poll(() => lines().filter((l) => l.msg === "mail written to the outbox (no SMTP_URL)").length).toBe(3);
 
-    const secrets = [PASSWORD, session, decodeURIComponent(session), bearer, "0p3nS3sam3", resetToken, confirmToken];
+    const secrets = [
+      PASSWORD,
+      session,
+      decodeURIComponent(session),
+      bearer,
+      "0p3n5e5ame00_n0t",
+      resetToken,
+      confirmToken,
+    ];
     for (const secret of [...secrets, verifyToken]) expect(log, `the log holds ${secret}`).not.toContain(secret);
   });
 });
