@@ -108,6 +108,57 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
   BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(14)),
+  BACKUP_TARGET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/, {
+        error: "must be an S3 bucket address such as s3://agency-backups or s3://agency-backups/atelier/",
+      })
+      .optional(),
+  ),
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://s3.eu-west-2.amazonaws.com" })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  S3_REGION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]{2,40}$/)
+      .default("us-east-1"),
+  ),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(200).optional()),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
+  MEDIA_STORAGE: z.preprocess(
+    emptyToUndefined,
+    z.enum(["database", "s3"], { error: "must be database or s3" }).default("database"),
+  ),
+  MEDIA_S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: "must be an S3 bucket name (3 to 63 of a-z 0-9 . -)" })
+      .optional(),
+  ),
+  MEDIA_S3_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, { error: "must be folder names ending in /, such as media/" })
+      .default("media/"),
+  ),
+  MEDIA_PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://cdn.agency.example" })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
+  ),
   NEWSLETTER_RATE_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(600_000).default(600)),
   MAIL_WEBHOOK_SECRET: z.preprocess(
     emptyToUndefined,
@@ -218,8 +269,23 @@ export interface Config {
    * than one, the first process runs the database, migrations and seed, and its workers share the port (server/main.ts).
    */
   processes: number;
-  /** Backups (server/backup/): the folder they are written to (DATA_DIR/backups) and how many the daily one keeps. */
-  backup: { dir: string; keep: number };
+  /**
+   * Backups (server/backup/): the folder they are written to (DATA_DIR/backups), how many the daily one keeps (in the
+   * folder and in the bucket), and the S3 bucket and key prefix each verified backup is also uploaded to
+   * (BACKUP_TARGET=s3://bucket/prefix/, through `s3`'s connection; unset: the folder only).
+   */
+  backup: { dir: string; keep: number; remote: S3Location | undefined };
+  /**
+   * The S3-compatible service that media and remote backups use (S3_ENDPOINT, unset for AWS itself; S3_REGION;
+   * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY or their _FILE, unset for the SDK's own chain such as an instance role;
+   * S3_FORCE_PATH_STYLE, on by default when an endpoint is given, as MinIO and most others need).
+   */
+  s3: S3Settings;
+  /**
+   * Where uploaded media's files live: "database" (bytea rows, the default) or an S3 bucket (MEDIA_STORAGE=s3,
+   * MEDIA_S3_BUCKET, MEDIA_S3_PREFIX) served from MEDIA_PUBLIC_URL (a CDN in front of the bucket) when set.
+   */
+  media: { storage: "database" } | { storage: "s3"; location: S3Location; publicUrl: string | undefined };
   /**
    * Outgoing webhooks (docs/decisions/078): `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=1, local testing only) lets
    * endpoints be http:// addresses and reach private, loopback and link-local networks; `retrySchedule`
@@ -227,6 +293,19 @@ export interface Config {
    * `timeoutMs` how long an attempt waits for the answer (WEBHOOKS_TIMEOUT_SECONDS, 10).
    */
   webhooks: { allowPrivate: boolean; retrySchedule: readonly number[]; timeoutMs: number };
+}
+
+export interface S3Settings {
+  endpoint: string | undefined;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+}
+
+/** A bucket and the key prefix ("" or ending in "/") under which the product writes. */
+export interface S3Location {
+  bucket: string;
+  prefix: string;
 }
 
 /**
@@ -245,6 +324,8 @@ const FROM_FILE = [
   "PAYPAL_CLIENT_SECRET",
   "MAIL_WEBHOOK_SECRET",
   "DKIM_PRIVATE_KEY",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
 ] as const;
 
 /**
@@ -271,6 +352,14 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
   if (dkimSet > 0 && dkimSet < 3) {
     throw new ConfigError(
       "Invalid configuration:\n  DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE), DKIM_SELECTOR and DKIM_DOMAIN: set all three to sign mail, or none.",
+    );
+  }
+  if (e.MEDIA_STORAGE === "s3" && !e.MEDIA_S3_BUCKET) {
+    throw new ConfigError("Invalid configuration:\n  MEDIA_S3_BUCKET: must be set when MEDIA_STORAGE=s3.");
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or their _FILE): set both, or neither to use the SDK's own credentials.",
     );
   }
   const paypalMode = e.PAYPAL_MODE ?? (!e.PUBLIC_URL || isLocalUrl(e.PUBLIC_URL) ? "simulator" : undefined);
@@ -344,7 +433,28 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       ? [new URL(e.PUBLIC_URL).origin]
       : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`, `http://[::1]:${e.PORT}`],
     processes: e.WEB_CONCURRENCY ?? (e.NODE_ENV === "production" ? Math.min(availableParallelism(), 4) : 1),
-    backup: { dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")), keep: e.BACKUP_KEEP },
+    backup: {
+      dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")),
+      keep: e.BACKUP_KEEP,
+      remote: e.BACKUP_TARGET ? parseS3Target(e.BACKUP_TARGET) : undefined,
+    },
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      credentials:
+        e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+          : undefined,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === "true" : Boolean(e.S3_ENDPOINT),
+    },
+    media:
+      e.MEDIA_STORAGE === "s3" && e.MEDIA_S3_BUCKET
+        ? {
+            storage: "s3",
+            location: { bucket: e.MEDIA_S3_BUCKET, prefix: e.MEDIA_S3_PREFIX },
+            publicUrl: e.MEDIA_PUBLIC_URL,
+          }
+        : { storage: "database" },
     webhooks: {
       allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
       retrySchedule: e.WEBHOOKS_RETRY_SCHEDULE ?? RETRY_SCHEDULE_SECONDS,
@@ -378,6 +488,13 @@ function withFileSettings(given: NodeJS.ProcessEnv) {
     }
   }
   return { env, fromFile, problems };
+}
+
+/** s3://bucket/some/prefix → the bucket and "some/prefix/" (a prefix always ends in "/" unless empty). */
+export function parseS3Target(target: string): S3Location {
+  const [, bucket = "", rest = ""] = /^s3:\/\/([^/]+)\/?(.*)$/.exec(target) ?? [];
+  const prefix = rest.replace(/^\/+|\/+$/g, "");
+  return { bucket, prefix: prefix ? `${prefix}/` : "" };
 }
 
 /** true → 1 hop, a count of hops, or proxy addresses (IPs, CIDR ranges, or Express's loopback/linklocal/uniquelocal). */
