@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
-import { AggregatorRegistry } from "prom-client";
+import { AggregatorRegistry } from "@prometheus-io/client";
 import { collectProcessMetrics, registry } from "../lib/metrics";
 
 /**

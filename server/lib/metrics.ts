@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type pg from "pg";
-import client, { Counter, Gauge, Histogram, type Aggregator } from "prom-client";
+import client, { Counter, Gauge, Histogram, type Aggregator } from "@prometheus-io/client";
 
 /**
  * The app's metrics (decision 034), on prom-client's global registry: one set per process. With several worker
