@@ -31,6 +31,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules (issue 39): a promise nobody awaits or catches loses its error (an unhandled rejection stops
+    // the process), and one handed where a void callback is expected is never waited for. `void` says "on purpose".
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
+  {
     files: ["app/**/*.tsx"],
     ...reactHooks.configs.flat.recommended,
   },

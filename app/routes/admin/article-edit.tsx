@@ -70,9 +70,10 @@ export default function ArticleEdit({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const close = () => navigate(pathname, { replace: true, preventScrollReset: true });
+  // The dialogs are the address's (?delete, ?restore=N): opening or closing one replaces it, and nothing waits on that.
+  const close = () => void navigate(pathname, { replace: true, preventScrollReset: true });
   const open = (name: string, value: string) =>
-    navigate(`${pathname}?${name}=${encodeURIComponent(value)}`, { replace: true, preventScrollReset: true });
+    void navigate(`${pathname}?${name}=${encodeURIComponent(value)}`, { replace: true, preventScrollReset: true });
   const restoring = versions.find((v) => String(v.version) === params.get("restore"));
   return (
     <>

@@ -130,7 +130,7 @@ export default function Webhook({
   const waiting = deliveries.some((d) => d.state === "pending" || d.state === "failing");
   useEffect(() => {
     if (!waiting) return;
-    const timer = setInterval(() => revalidator.revalidate(), 3000);
+    const timer = setInterval(() => void revalidator.revalidate(), 3000);
     return () => clearInterval(timer);
   }, [waiting, revalidator]);
   return (

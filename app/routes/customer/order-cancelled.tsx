@@ -43,7 +43,7 @@ export default function OrderCancelled({ loaderData: { next } }: Route.Component
   useEffect(() => {
     if (state === "failed") console.error("Payment update failed.");
     if (state !== "done") return;
-    const timer = setTimeout(() => navigate(next), CANCEL_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(next), CANCEL_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [state, next, navigate]);
 
