@@ -59,6 +59,24 @@ export default tseslint.config(
     },
   },
   {
+    // server/ may read app/'s types (loaders' shapes) but never run its code: pages call the server, not back.
+    files: ["server/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/app/**", "#app/*"],
+              allowTypeImports: true,
+              message: "server/ imports only types from app/: move shared code to domain/ or server/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The formatter itself.
     files: ["domain/dates.ts"],
     rules: { "no-restricted-syntax": "off" },

@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { staticImagesUsed } from "../../app/lib/static-images.server";
 import { loadStaticImages } from "./static-images";
 
 describe("loadStaticImages", () => {
@@ -21,24 +20,5 @@ describe("loadStaticImages", () => {
 
   it("is empty without a build (development, API-only tests)", () => {
     expect(loadStaticImages(mkdtempSync(path.join(tmpdir(), "static-images-")))).toEqual({});
-  });
-});
-
-describe("staticImagesUsed", () => {
-  const all = { "/images/logo.svg": "/assets/logo-a.svg", "/images/hero.svg": "/assets/hero-b.svg" };
-
-  it("gives only the images the content names, as whole values", () => {
-    const content = {
-      logo: [{ _id: "1", logo: "/images/logo.svg" }],
-      banner: [{ bannerImage: "/images/hero.svg.bak" }],
-    };
-    expect(staticImagesUsed(content, all)).toEqual({ "/images/logo.svg": "/assets/logo-a.svg" });
-  });
-
-  it("works once per content snapshot", () => {
-    const content = { logo: [{ logo: "/images/hero.svg" }] };
-    const first = staticImagesUsed(content, all);
-    expect(staticImagesUsed(content, all)).toBe(first);
-    expect(staticImagesUsed({ logo: [] }, all)).toEqual({});
   });
 });
