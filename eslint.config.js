@@ -1,6 +1,7 @@
 // ESLint 9 flat config: JavaScript's and typescript-eslint's recommended rules, the rules of hooks and jsx-a11y for
 // the React code, and the house rules below. Prettier owns formatting; `npm run lint` runs both.
 import js from "@eslint/js";
+import { importX } from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -39,6 +40,13 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
     },
+  },
+  {
+    // No import cycles, types included (issue 39): a module's imports form a tree that reads from the top down.
+    files: ["**/*.{ts,tsx}"],
+    plugins: importX.flatConfigs.typescript.plugins,
+    settings: importX.flatConfigs.typescript.settings,
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     files: ["app/**/*.tsx"],
