@@ -195,6 +195,9 @@ const envSchema = z.object({
   ),
 });
 
+/** The name of every setting the environment may give (docs/configuration.md describes each: server/config-docs.ts). */
+export type SettingName = keyof typeof envSchema.shape;
+
 export interface Config {
   env: "production" | "development" | "test";
   port: number;
@@ -317,7 +320,7 @@ export type EnvConfig = Omit<Config, "authSecret"> & { authSecret: string | unde
 export class ConfigError extends Error {}
 
 /** Settings that may be read from a file instead (`NAME_FILE`: Docker and Kubernetes secrets, systemd credentials). */
-const FROM_FILE = [
+export const FROM_FILE = [
   "AUTH_SECRET",
   "DATABASE_URL",
   "SMTP_URL",
