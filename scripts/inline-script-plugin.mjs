@@ -20,16 +20,27 @@ export function inlineScripts() {
     },
     async load(id) {
       if (!id.startsWith(PREFIX)) return null;
-      const bundle = await rolldown({ input: id.slice(PREFIX.length), platform: "browser", logLevel: "warn" });
-      try {
-        const { output } = await bundle.generate({ format: "iife", minify: true });
-        const [chunk] = output;
-        // Rebuilt in development when any file it bundles changes.
-        for (const file of chunk.moduleIds) this.addWatchFile(file);
-        return `export default ${JSON.stringify(chunk.code.trim())};`;
-      } finally {
-        await bundle.close();
-      }
+      const { code, files } = await bundleInlineScript(id.slice(PREFIX.length));
+      // Rebuilt in development when any file it bundles changes.
+      for (const file of files) this.addWatchFile(file);
+      return `export default ${JSON.stringify(code)};`;
     },
   };
+}
+
+/**
+ * The file bundled with what it imports, minified, as one IIFE; and the files it read. The plugin's work, and what the
+ * tests call to check a script as the page will send it.
+ * @param {string} file
+ * @returns {Promise<{ code: string; files: string[] }>}
+ */
+export async function bundleInlineScript(file) {
+  const bundle = await rolldown({ input: file, platform: "browser", logLevel: "warn" });
+  try {
+    const { output } = await bundle.generate({ format: "iife", minify: true });
+    const [chunk] = output;
+    return { code: chunk.code.trim(), files: chunk.moduleIds };
+  } finally {
+    await bundle.close();
+  }
 }

@@ -5,7 +5,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { requireStaff } from "../../lib/guards.server";
 import { activityActions } from "../../../domain/vocabulary";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import { can } from "../../../domain/capabilities";
 import { isAppError } from "../../../server/lib/errors";

@@ -6,7 +6,7 @@ import { Badge } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { formAction } from "../../lib/form.server";
 import { ROLE_SUMMARY, staffRoles } from "../../../domain/capabilities";
 import { inviteSchema, roleSchema } from "../../../domain/staff-forms";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin-user";
 import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
 import { SingleFieldCard } from "../../components/SingleFieldForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

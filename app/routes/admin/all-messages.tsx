@@ -7,7 +7,7 @@ import { ViewTabs } from "../../components/admin/ViewTabs";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import type { MessageRecord } from "../../../server/services/inbox";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { messageStatuses } from "../../../domain/vocabulary";
 
 /** 3 per table, Unread and Read paged separately (spec 2, section 9). */

@@ -3,7 +3,7 @@ import type { Route } from "./+types/all-subscriber";
 import { Badge, DataTable } from "../../components/DataTable";
 import { ViewTabs } from "../../components/admin/ViewTabs";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { longDate } from "../../../domain/dates";
 import { subscriberStates, type SubscriberState } from "../../../domain/vocabulary";
 

@@ -10,7 +10,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { DangerButton, SelectField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const PER_PAGE = 20;
 

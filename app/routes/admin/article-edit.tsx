@@ -13,7 +13,7 @@ import { DangerButton } from "../../components/forms";
 import { Modal } from "../../components/Modal";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -4,7 +4,7 @@ import { articleInputSchema } from "../../../domain/article-edits";
 import { ArticleForm, EMPTY_ARTICLE } from "../../components/admin/ArticleForm";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -5,7 +5,7 @@ import { dateTime } from "../../../domain/dates";
 import { STATE_TONE } from "../../components/admin/article-state";
 import { Badge, DataTable } from "../../components/DataTable";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const PER_PAGE = 20;
 

@@ -8,7 +8,7 @@ import { requireStaff } from "../../lib/guards.server";
 import type { JobRow } from "../../../server/services/jobs";
 import { dateTime } from "../../../domain/dates";
 import { jobStatuses } from "../../../domain/vocabulary";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const SCREEN = "/background-jobs";
 

@@ -7,7 +7,7 @@ import { requireStaff } from "../../lib/guards.server";
 import type { BackupInfo } from "../../../server/services/backups";
 import { dateTime } from "../../../domain/dates";
 import { count, fileSize } from "../../../domain/format";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const SCREEN = "/backups";
 

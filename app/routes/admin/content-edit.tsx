@@ -4,7 +4,7 @@ import { editFor } from "../../content/admin-screens";
 import { sectionView, type ListedRecord } from "../../content/section-view";
 import { RegistryForm } from "../../components/RegistryForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { contentAction } from "./content.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -12,7 +12,7 @@ import { Curation, DeleteButton, RecordList } from "../../components/admin/Secti
 import { PageAnswer } from "../../components/ActionForm";
 import { RegistryForm, registryFormId } from "../../components/RegistryForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { contentAction } from "./content.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

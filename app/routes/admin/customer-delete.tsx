@@ -3,7 +3,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { FormAlert } from "../../components/FormAlert";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { longDate } from "../../../domain/dates";
 import { DangerButton } from "../../components/forms";
 

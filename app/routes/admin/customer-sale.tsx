@@ -14,7 +14,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 /**
  * A sale made by hand (issue 35, part 7), from the customer's record: an order for them at a package's price or at

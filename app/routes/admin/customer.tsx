@@ -17,7 +17,7 @@ import { requireStaff } from "../../lib/guards.server";
 import type { CustomerRecord } from "../../../server/services/customers";
 import type { SubscriptionView } from "../../../server/services/subscriptions";
 import { can } from "../../../domain/capabilities";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { CURRENCY_SYMBOL } from "../../../domain/currency";
 import { useCurrency } from "../../lib/money";
 

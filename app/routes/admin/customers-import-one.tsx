@@ -6,7 +6,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { CheckboxField, SelectField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { longDate } from "../../../domain/dates";
 import {
   IMPORT_FIELDS,

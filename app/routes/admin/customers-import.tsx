@@ -2,7 +2,7 @@ import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/customers-import";
 import { Badge, DataTable } from "../../components/DataTable";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import { IMPORT_PRESET_LABELS, IMPORT_STATE_LABELS, MAX_IMPORT_BYTES } from "../../../domain/imports";
 import { formatBytes } from "../../../domain/media";

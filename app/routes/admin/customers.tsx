@@ -16,7 +16,7 @@ import { money } from "../../../domain/format";
 import { Badge, DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 /** Customers shown per page. */
 export const CUSTOMERS_PAGE_SIZE = 20;

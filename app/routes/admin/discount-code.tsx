@@ -4,7 +4,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { DiscountCodeFields } from "../../components/admin/DiscountCodeFields";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "orders");

@@ -6,7 +6,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { DiscountCodeFields, EMPTY_DISCOUNT_CODE } from "../../components/admin/DiscountCodeFields";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const PER_PAGE = 20;
 

@@ -5,7 +5,7 @@ import { SalesChart } from "../../components/SalesChart";
 import { DASHBOARD_CARDS } from "../../content/admin-screens";
 import { requireStaffHome } from "../../lib/guards.server";
 import { moneyIn, useCurrency } from "../../lib/money";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 /** Page sizes of spec 2, section 9. */
 export const ADMIN_ORDERS_PAGE_SIZE = 10;

@@ -3,7 +3,7 @@ import type { Route } from "./+types/mail-settings";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { mailSwitchSchema, mailTestSchema } from "../../../server/services/mails";
 import { isMailKind, MAIL_KIND_NAMES, MAIL_KINDS, type MailKind } from "../../../server/mail/kinds";
 

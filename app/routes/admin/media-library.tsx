@@ -10,7 +10,7 @@ import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
 import { formatBytes, type MediaItem, type Usage } from "../../../domain/media";
 import { altSchema } from "../../../domain/media-alt";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 const PER_PAGE = 24;
 

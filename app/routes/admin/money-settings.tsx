@@ -6,7 +6,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { CheckboxField, SelectField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "settings");

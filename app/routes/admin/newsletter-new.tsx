@@ -5,7 +5,7 @@ import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { SelectField, TextAreaField, TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { AUDIENCE_LABELS, NEWSLETTER_AUDIENCES, type NewsletterAudience } from "../../../domain/newsletters";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -6,7 +6,7 @@ import { Badge } from "../../components/DataTable";
 import { TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { STATE_TONES } from "./newsletters";
 import { dateTime } from "../../../domain/dates";
 import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS } from "../../../domain/newsletters";

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/newsletters";
 import { Badge, DataTable } from "../../components/DataTable";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS, type NewsletterState } from "../../../domain/newsletters";
 

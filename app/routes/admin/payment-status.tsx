@@ -15,7 +15,7 @@ import { REFUND_IN_DASHBOARD } from "../../../domain/refunds";
 import { dateTime, longDate } from "../../../domain/dates";
 import { memberBadge, memberBadgeTone } from "../../../domain/membership";
 import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { ADMIN_PAYMENT_STATUSES, orderStatuses } from "../../../domain/vocabulary";
 import { CURRENCY_SYMBOL, type Currency } from "../../../domain/currency";
 import { moneyIn } from "../../lib/money";

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/paypal-account";
 import { SingleFieldCard } from "../../components/SingleFieldForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

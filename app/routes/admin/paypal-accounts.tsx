@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/paypal-accounts";
 import { SingleFieldForm } from "../../components/SingleFieldForm";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { formAction } from "../../lib/form.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

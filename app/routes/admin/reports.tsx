@@ -14,7 +14,7 @@ import {
   type ReportName,
   type Reports,
 } from "../../../domain/reports";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { DayRangeForm, ReportPeriod, ReportTabs } from "../../components/admin/ReportPeriod";
 
 /** The reports of a period: a preset (?period=this-month) or the site's days (?from=&to=); the last 12 months else. */

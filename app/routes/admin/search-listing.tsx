@@ -11,7 +11,7 @@ import { siteName } from "../../../domain/site";
 import { requireStaff } from "../../lib/guards.server";
 import { parseVideoId } from "../../../domain/video";
 import { contentAction } from "./content.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -5,7 +5,7 @@ import { allPageSeo, searchPreview, SEO_PAGES } from "../../../domain/page-seo";
 import { siteName } from "../../../domain/site";
 import { requireStaff } from "../../lib/guards.server";
 import { parseVideoId } from "../../../domain/video";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

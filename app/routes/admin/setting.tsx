@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/setting";
 import { HUB_GROUPS } from "../../content/admin-screens";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

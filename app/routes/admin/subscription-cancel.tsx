@@ -9,7 +9,7 @@ import { Badge } from "../../components/DataTable";
 import { useToast } from "../../components/toast";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { DangerButton } from "../../components/forms";
 import { AppError } from "../../../server/lib/errors";
 

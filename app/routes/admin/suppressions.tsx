@@ -4,7 +4,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { TextField } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import { SUPPRESSION_REASON_LABELS } from "../../../domain/newsletters";
 import { suppressionSchema } from "../../../server/services/suppressions";

@@ -15,7 +15,7 @@ import {
   type TaxPeriod,
   type TaxReport,
 } from "../../../domain/tax-report";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { DayRangeForm, ReportPeriod, ReportTabs, ShowButton } from "../../components/admin/ReportPeriod";
 
 /**

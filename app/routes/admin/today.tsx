@@ -6,7 +6,7 @@ import { filtersHref } from "../../../domain/order-filter-keys";
 import { formatDate, longDate } from "../../../domain/dates";
 import { count } from "../../../domain/format";
 import { moneyIn, useCurrency } from "../../lib/money";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 
 /** The customers list's "ending soon" view (app/routes/admin/customers.tsx, domain/customers.ts STATE_FILTERS). */
 export const ENDING_SOON_HREF = "/customers?state=ending-soon";

@@ -15,7 +15,8 @@ import { memberBadge, memberBadgeTone, validityMarker } from "../../../domain/me
 import { paymentsSoFar, SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
 import { orderStatuses, paymentStatuses } from "../../../domain/vocabulary";
 import type { OrderSubscription } from "../../../server/services/subscriptions";
-import { AdminHeader, type AdminLayoutData } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
+import type { AdminLayoutData } from "./layout";
 import { ADMIN_ORDERS_PAGE_SIZE } from "./home";
 
 const PATH = "/total-orders";

@@ -10,7 +10,7 @@ import { Modal } from "../../components/Modal";
 import { ViewTabs } from "../../components/admin/ViewTabs";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { DangerButton } from "../../components/forms";
 
 /** Entries per page. */

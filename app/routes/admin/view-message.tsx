@@ -2,7 +2,7 @@ import type { Route } from "./+types/view-message";
 import { ActionForm, useActionForm } from "../../components/ActionForm";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { ArchiveButton } from "../../components/admin/ArchiveButton";
 import { dateTime } from "../../../domain/dates";
 

@@ -7,7 +7,7 @@ import { Badge, DataTable } from "../../components/DataTable";
 import { DangerButton } from "../../components/forms";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import {
   DELIVERY_STATE_TONE,

@@ -5,7 +5,7 @@ import { EMPTY_WEBHOOK, WebhookFields } from "../../components/admin/WebhookFiel
 import { Badge, DataTable } from "../../components/DataTable";
 import { formAction } from "../../lib/form.server";
 import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "./layout";
+import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
 import { ALL_EVENTS, ENDPOINT_STATE_TONE, ENDPOINT_STATE_WORDS, endpointSchema } from "../../../domain/webhooks";
 
