@@ -26,6 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     toDeliver,
     unread,
     areas,
+    // Staff only: the version and commit that run, for telling support which one this is.
+    version: { label: context.config.version, commit: context.config.commit },
   };
 }
 
@@ -149,6 +151,9 @@ function BackOfficeFrame({ data, children }: { data: AdminLayoutData; children: 
             </p>
           ) : null}
           {children}
+          <footer className="mt-12 text-xs text-mist" data-testid="version">
+            <span title={data.version.commit}>Version {data.version.label}</span>
+          </footer>
         </div>
       </main>
     </div>
