@@ -151,9 +151,10 @@ function BackOfficeFrame({ data, children }: { data: AdminLayoutData; children: 
             </p>
           ) : null}
           {children}
-          <footer className="mt-12 text-xs text-mist" data-testid="version">
+          {/* The foot of every page: a line, not a <footer> landmark (the back office has no site footer). */}
+          <p className="mt-12 text-xs text-mist" data-testid="version">
             <span title={data.version.commit}>Version {data.version.label}</span>
-          </footer>
+          </p>
         </div>
       </main>
     </div>
