@@ -4,9 +4,13 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, buildIsCurrent } from "./build-state.mjs";
+import { UNKNOWN_COMMIT, sourceCommit, writeVersionFile } from "./version.mjs";
 
 if (buildIsCurrent()) {
   console.log("build is up to date with the sources; starting it");
+  // A commit that changed nothing the build makes (documentation, tests) still names the version that runs; where git
+  // cannot tell (no .git), the commit the build was given stays.
+  if (sourceCommit() !== UNKNOWN_COMMIT) writeVersionFile();
 } else {
   console.log("building (the sources changed since the last build, or there is none)");
   const res = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" });

@@ -108,6 +108,9 @@ const envSchema = z.object({
   WEB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(16).optional()),
   BACKUP_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
   BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(14)),
+  BACKUP_BEFORE_MIGRATION: z
+    .preprocess(emptyToUndefined, z.enum(["true", "false"], { error: "must be true or false" }).default("true"))
+    .transform((v) => v === "true"),
   BACKUP_TARGET: z.preprocess(
     emptyToUndefined,
     z
@@ -275,9 +278,10 @@ export interface Config {
   /**
    * Backups (server/backup/): the folder they are written to (DATA_DIR/backups), how many the daily one keeps (in the
    * folder and in the bucket), and the S3 bucket and key prefix each verified backup is also uploaded to
-   * (BACKUP_TARGET=s3://bucket/prefix/, through `s3`'s connection; unset: the folder only).
+   * (BACKUP_TARGET=s3://bucket/prefix/, through `s3`'s connection; unset: the folder only); whether a start backs up
+   * before it applies new migrations (BACKUP_BEFORE_MIGRATION, default true).
    */
-  backup: { dir: string; keep: number; remote: S3Location | undefined };
+  backup: { dir: string; keep: number; remote: S3Location | undefined; beforeMigration: boolean };
   /**
    * The S3-compatible service that media and remote backups use (S3_ENDPOINT, unset for AWS itself; S3_REGION;
    * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY or their _FILE, unset for the SDK's own chain such as an instance role;
@@ -440,6 +444,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       dir: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")),
       keep: e.BACKUP_KEEP,
       remote: e.BACKUP_TARGET ? parseS3Target(e.BACKUP_TARGET) : undefined,
+      beforeMigration: e.BACKUP_BEFORE_MIGRATION,
     },
     s3: {
       endpoint: e.S3_ENDPOINT,

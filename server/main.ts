@@ -16,6 +16,7 @@ import { createLogger, type Logger } from "./lib/logger";
 import { reportBackups } from "./lib/metrics";
 import { seedIfEmpty } from "./seed";
 import { createServices, type Services } from "./services";
+import { appVersion, versionLabel } from "./version";
 
 const dev = process.argv.includes("--dev");
 /** Set by the first process for the worker processes it starts: how to reach the database it opened. */
@@ -38,6 +39,9 @@ async function main() {
   const settings = loadConfig({ NODE_ENV: dev ? "development" : undefined, ...process.env });
   const logger = createLogger(settings.logLevel, { format: settings.logFormat });
   if (cluster.isWorker) return runWorker(settings, logger);
+  // The log's first line: which version and commit this is (server/version.ts), as /healthz and the back office say.
+  const version = startingVersion();
+  logger.info({ ...version, node: process.version, pid: process.pid }, `starting version ${versionLabel(version)}`);
   if (!dev && process.env.NODE_ENV !== "production" && settings.env === "production")
     logger.warn("NODE_ENV is not production: React renders with its development build; start with npm start");
   const opened = await openDatabase(settings, logger);
@@ -74,6 +78,15 @@ async function main() {
     await opened.close();
   });
   ready(config, logger, workers.port, startedAt, opened.embedded, services, processes, metricsPort.port);
+}
+
+/** The version that starts; a damaged build/version.json stops the start with its message. */
+function startingVersion() {
+  try {
+    return appVersion();
+  } catch (error) {
+    throw new StartError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**

@@ -22,13 +22,18 @@ export function migrationsFolder(): string {
 
 /**
  * Applies the committed migrations once, under an advisory lock, so that several instances starting at once
- * do not race; drizzle runs the pending migrations in one transaction.
+ * do not race; drizzle runs the pending migrations in one transaction. `beforeApply` runs inside the lock, before them:
+ * the host that migrates backs up there (server/backup/before-migration.ts), once, while the others wait.
  */
-export async function runMigrations(database: Database): Promise<void> {
+export async function runMigrations(
+  database: Database,
+  options: { beforeApply?: () => Promise<void> } = {},
+): Promise<void> {
   const client = await database.pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
+      await options.beforeApply?.();
       await migrate(database.db, { migrationsFolder: migrationsFolder() });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);

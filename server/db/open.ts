@@ -23,7 +23,8 @@ export interface OpenDatabase {
 /**
  * DATABASE_URL: a pooled connection to that server. Otherwise: take the app lock on DATA_DIR, start the embedded
  * server (stopping an orphan first) and connect over its socket. In both cases the server's connection limit is
- * checked against this host's processes and pools, migrations are applied, and the shared secrets read.
+ * checked against this host's processes and pools, a database with data is backed up when migrations are pending
+ * (unless BACKUP_BEFORE_MIGRATION=false), migrations are applied, and the shared secrets read.
  */
 export async function openDatabase(envConfig: EnvConfig, logger: Logger): Promise<OpenDatabase> {
   let releaseLock: (() => void) | undefined;
@@ -44,10 +45,14 @@ export async function openDatabase(envConfig: EnvConfig, logger: Logger): Promis
       logger.info({ dataDir: server.dataDir }, "embedded PostgreSQL is running");
     }
     await checkConnections(database.pool, envConfig, logger);
-    // The embedded default backs up before a new migration changes its data (docs/decisions/033).
-    if (server) await backupBeforeMigrations(database.pool, envConfig.backup.dir, logger);
+    // Embedded or DATABASE_URL: a backup before a new migration changes the data, by the host that migrates, inside the
+    // migrations' lock (docs/operations/upgrading.md).
+    const pool = database.pool;
     const started = Date.now();
-    await runMigrations(database);
+    await runMigrations(database, {
+      beforeApply: () =>
+        backupBeforeMigrations(pool, envConfig.backup.dir, logger, { enabled: envConfig.backup.beforeMigration }),
+    });
     logger.info({ ms: Date.now() - started }, "database migrations applied");
     config = await withSharedSecrets(envConfig, database.db, logger);
   } catch (error) {

@@ -31,6 +31,7 @@ import { MAIL_LOGO_ROUTE } from "../mail/logo";
 import { mailLogoRoute } from "./mail-logo";
 import { collectProcessMetrics } from "../lib/metrics";
 import { CLIENT_IP_HEADER } from "../services/my-account-auth";
+import { appVersion, versionLabel } from "../version";
 
 export interface AppOptions {
   config: Config;
@@ -147,16 +148,18 @@ export function createApp(options: AppOptions): Express {
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
     ]).catch(() => false);
 
+  // Every answer names the version and commit that answer it: during a rolling upgrade, which hosts run which.
+  const { version, commit } = appVersion();
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     if (options.isReady && !options.isReady()) {
-      res.status(503).json({ status: "starting" });
+      res.status(503).json({ status: "starting", version, commit });
       return;
     }
     if (await databaseAnswers(2000)) {
-      res.json({ status: "ok" });
+      res.json({ status: "ok", version, commit });
     } else {
-      res.status(503).json({ status: "unavailable", error: "The database is unreachable." });
+      res.status(503).json({ status: "unavailable", error: "The database is unreachable.", version, commit });
     }
   });
 
@@ -307,6 +310,9 @@ export function publicConfig(config: Config) {
     env: config.env,
     timeZone: config.timeZone,
     generationDelayMs: config.generationDelayMs,
+    /** The version and commit that run, "0.1.0 (a4da96a)", for the back office's footer (server/version.ts). */
+    version: versionLabel(appVersion()),
+    commit: appVersion().commit,
   };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, PHONE } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
+import { ROOT } from "../support/server";
+import { versionLabel, type AppVersion } from "../../server/version";
 import { backOfficeNav, logIn, main, openBackOfficeSection } from "../support/pages";
 
 /**
@@ -66,6 +70,11 @@ describe("signing in", () => {
     expect(new URL(admin.url()).pathname).toBe("/today");
     await expect.poll(() => main(admin).getByRole("heading", { level: 1 }).textContent()).toBe("Today");
     expect(await backOfficeNav(admin).getByRole("link", { name: "Today" }).getAttribute("aria-current")).toBe("page");
+    // The footer names the version and commit the build holds (build/version.json), the full commit on hover.
+    const built = JSON.parse(readFileSync(path.join(ROOT, "build/version.json"), "utf8")) as AppVersion;
+    const footer = main(admin).getByTestId("version");
+    expect(await footer.textContent()).toBe(`Version ${versionLabel(built)}`);
+    expect(await footer.locator("[title]").getAttribute("title")).toBe(built.commit);
   });
 });
 

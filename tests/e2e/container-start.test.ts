@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase } from "../support/db";
 import { databaseUrl, freePort, ROOT } from "../support/server";
+import { versionLabel, type AppVersion } from "../../server/version";
 
 /**
  * Issue 24, part 6, where no container engine runs (CI): the image's start command and health check, read from the
@@ -83,6 +84,13 @@ describe("the container image's start command", () => {
       expect(check).toBe("node");
       const health = spawnSync(process.execPath, checkArgs, { env: { ...environment }, timeout: 10_000 });
       expect(health.status, String(health.stderr)).toBe(0);
+      // The log's first line names the version and commit the build holds (build/version.json).
+      const built = JSON.parse(readFileSync(path.join(ROOT, "build/version.json"), "utf8")) as AppVersion;
+      expect(JSON.parse(out.split("\n")[0]!)).toMatchObject({
+        msg: `starting version ${versionLabel(built)}`,
+        version: built.version,
+        commit: built.commit,
+      });
       const password = decodeURIComponent(new URL(readFileSync(secret, "utf8").trim()).password);
       if (password) expect(out).not.toContain(password);
     } finally {

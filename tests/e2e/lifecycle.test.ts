@@ -41,7 +41,9 @@ describe("the embedded database lifecycle", () => {
     await expect.poll(() => first.output()).toContain("initialised the embedded PostgreSQL cluster");
     await expect.poll(() => first.output()).toContain("seeded the demo content");
     expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
-    expect(await (await fetch(first.url + "/healthz")).json()).toEqual({ status: "ok" });
+    // The built server names the version and commit build/version.json holds (scripts/version.mjs).
+    const version = JSON.parse(readFileSync(path.join(ROOT, "build/version.json"), "utf8")) as object;
+    expect(await (await fetch(first.url + "/healthz")).json()).toEqual({ status: "ok", ...version });
     const home = await (await fetch(first.url + "/")).text();
     expect(home).toContain("Best Pricing For Business");
 

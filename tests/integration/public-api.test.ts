@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sections } from "../../domain/registry";
 import { demoContent } from "../../server/seed/demo-content";
 import { startTestApp, type TestApp } from "../support/app";
+import { version } from "../../package.json";
+import { sourceCommit } from "../../scripts/version.mjs";
 
 let app: TestApp;
 
@@ -179,9 +181,13 @@ describe("rate limits", () => {
 });
 
 describe("health", () => {
-  it("GET /healthz answers ok", async () => {
+  it("GET /healthz answers ok with the version and commit that answer", async () => {
     const res = await app.request("/healthz");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    // The sources run here: package.json's version and git's HEAD (a build names the commit it was built from).
+    const commit = sourceCommit();
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await res.json()).toEqual({ status: "ok", version, commit });
   });
 });

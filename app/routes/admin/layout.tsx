@@ -26,6 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     toDeliver,
     unread,
     areas,
+    // Staff only: the version and commit that run, for telling support which one this is.
+    version: { label: context.config.version, commit: context.config.commit },
   };
 }
 
@@ -149,6 +151,10 @@ function BackOfficeFrame({ data, children }: { data: AdminLayoutData; children: 
             </p>
           ) : null}
           {children}
+          {/* The foot of every page: a line, not a <footer> landmark (the back office has no site footer). */}
+          <p className="mt-12 text-xs text-mist" data-testid="version">
+            <span title={data.version.commit}>Version {data.version.label}</span>
+          </p>
         </div>
       </main>
     </div>

@@ -1,0 +1,3 @@
+export const UNKNOWN_COMMIT: "unknown";
+export function sourceCommit(root?: string, env?: NodeJS.ProcessEnv): string;
+export function writeVersionFile(root?: string): string;
