@@ -82,7 +82,7 @@ const SERVER_SENSITIVE = [
   "migration-ipn-notices",
   "backups",
   "restore-version",
-  "backup-before-migration",
+  "upgrade",
   // the job queue, locks, prepared statements, pool limits, connection loss
   "jobs",
   "shared-database",

@@ -257,6 +257,14 @@ export const SETTINGS: Record<SettingName, SettingDoc> = {
       "How many backups the daily one keeps (1 to 1000), in `BACKUP_DIR` and in `BACKUP_TARGET`'s bucket each; older " +
       "ones are removed after each.",
   },
+  BACKUP_BEFORE_MIGRATION: {
+    group: "Backups",
+    default: "`true`",
+    text:
+      "A start that brings new migrations backs the database up into `BACKUP_DIR` first (embedded or " +
+      "`DATABASE_URL`; with several hosts, the one that migrates). `false` skips it, for a provider that snapshots the " +
+      "database itself: take that snapshot before an upgrade ([upgrading](operations/upgrading.md)).",
+  },
   BACKUP_TARGET: {
     group: "Backups",
     text:
