@@ -26,6 +26,7 @@ import {
   type RowAction,
 } from "../../domain/imports";
 import type { PageInfo } from "../../domain/pagination";
+import type { Person } from "../../domain/privacy";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { adminUsers, importRows, imports } from "../db/schema";
@@ -34,7 +35,7 @@ import type { Logger } from "../lib/logger";
 import { paginate } from "../lib/paging";
 import { audited, type Actor } from "./activity";
 import type { CustomersService } from "./customers";
-import type { JobsService } from "./jobs";
+import type { JobsService, Tx } from "./jobs";
 import type { NewsletterService } from "./newsletter";
 
 /** The queue of the dry runs and the imports (one job per step of one import). */
@@ -50,6 +51,7 @@ export const IMPORT_MESSAGES = {
   empty: "The file is empty: it has no header row.",
   notUtf8: "The file is not UTF-8 text. Save it as CSV UTF-8 and upload it again.",
   notCsv: "The first line of the file could not be read as CSV column headings.",
+  erased: "This person's data was erased at their request: the row is not imported.",
   tooManyRows: `The file has more than ${String(MAX_IMPORT_ROWS).replace(/\B(?=(\d{3})+$)/g, ",")} rows. Split it and import each part.`,
 } as const;
 
@@ -595,3 +597,32 @@ export function createImportsService({ db, customers, newsletter, jobs, logger, 
 }
 
 export type ImportsService = ReturnType<typeof createImportsService>;
+
+/**
+ * Forgets a person's rows in the member imports (decision 086): a row of any of their addresses loses the address and
+ * what the file said of them. One already imported keeps what it did (the import's figures stay true); one not yet
+ * imported is refused, so that an import started later does not bring them back, and its import's figures are
+ * counted again. The uploaded file itself is not rewritten (see the decision).
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  const { rows } = await tx.execute<{ import_id: string }>(sql`
+    update import_rows r set email = null, data = null, reason = ${IMPORT_MESSAGES.erased},
+      action = case when i.started_at is not null and r.row_number <= i.cursor then r.action else 'refuse' end
+    from imports i
+    where i.id = r.import_id
+      and (r.email = any(${sql.param(person.emails)}::text[])
+        or lower(r.data->>'email') = any(${sql.param(person.emails)}::text[]))
+    returning r.import_id`);
+  const changed = [...new Set(rows.map((r) => r.import_id))];
+  if (!changed.length) return;
+  await tx.execute(sql`
+    update imports i set created = c.created, updated = c.updated, skipped = c.skipped, refused = c.refused
+    from (select import_id,
+            (count(*) filter (where action = 'create'))::int as created,
+            (count(*) filter (where action = 'update'))::int as updated,
+            (count(*) filter (where action = 'skip'))::int as skipped,
+            (count(*) filter (where action = 'refuse'))::int as refused
+          from import_rows where import_id = any(${sql.param(changed)}::uuid[]) group by import_id) c
+    where i.id = c.import_id and i.state <> 'checking'`);
+}
