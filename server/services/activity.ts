@@ -240,7 +240,7 @@ export type ActivityService = ReturnType<typeof createActivityService>;
 
 /**
  * Forgets a person in the log (decisions 045, 086): their own entries' actor becomes ERASED_NAME (the actor id stays,
- * linked to nothing), and every value that holds one of their addresses, or in their own entries one of their names,
+ * linked to nothing), as does a record named by one of their addresses, and every value that holds one of their addresses, or in their own entries one of their names,
  * is rewritten with the placeholder. The entries on their customer record (the studio's note, mails sent again,
  * sessions ended) keep which fields changed and lose the values, which were about them. The entries stay: what
  * happened is kept, without whom it happened to. A scan of the log's values, once per erasure.
@@ -251,6 +251,11 @@ export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
     .update(activityLog)
     .set({ actorEmail: ERASED_NAME })
     .where(sql`${activityLog.actorId} = ${person.userId} or lower(${activityLog.actorEmail}) = any(${emails}::text[])`);
+  // A record named by an address (an address put on the suppression list) is named by the placeholder.
+  await tx
+    .update(activityLog)
+    .set({ recordId: ERASED_NAME })
+    .where(sql`lower(${activityLog.recordId}) = any(${emails}::text[])`);
   await tx.execute(sql`
     update ${activityLog} set changes = coalesce(
       (select jsonb_object_agg(k, '{"before": null, "after": null}'::jsonb) from jsonb_object_keys(changes) as k), '{}')
