@@ -4,7 +4,7 @@ import { forgetPerson as forgetInLog, type Actor } from "./activity";
 import { forgetStaffMember } from "./admin-users";
 import { forgetPerson as forgetConsents } from "./auth-hooks";
 import type { CreditNotesService } from "./credit-notes";
-import { forgetPerson as forgetImportRows } from "./imports";
+import { forgetPerson as forgetImports } from "./imports";
 import { forgetPerson as forgetMessages } from "./inbox";
 import { forgetPerson as forgetMailJobs, type Tx } from "./jobs";
 import { forgetPerson as forgetSubscribers } from "./newsletter";
@@ -47,6 +47,8 @@ export interface Forgetter {
 export function forgetters(deps: {
   orders: Pick<OrdersService, "anonymiseTx">;
   creditNotes: Pick<CreditNotesService, "forgetWordsTx">;
+  /** Where the member imports' uploaded files are (DATA_DIR/imports). */
+  importsDir: string;
 }): readonly Forgetter[] {
   return [
     { store: "staff list", forget: (tx, person, c) => forgetStaffMember(tx, person, c.ownAccount) },
@@ -75,7 +77,7 @@ export function forgetters(deps: {
     { store: "rate-limit counters", forget: forgetCounters },
     { store: "mail queue", forget: forgetMailJobs },
     { store: "webhook deliveries", forget: async (tx, person) => void (await forgetDeliveries(tx, person)) },
-    { store: "member import rows", forget: forgetImportRows },
+    { store: "member imports", forget: (tx, person) => forgetImports(tx, person, deps.importsDir) },
     { store: "activity log", forget: forgetInLog },
     { store: "account", forget: (tx, person, c) => forgetAccount(tx, person, c.at) },
     { store: "customer record", forget: forgetCustomerRecord },

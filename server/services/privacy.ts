@@ -153,6 +153,8 @@ export function createPrivacyService(deps: {
     state(userId: string): Promise<{ enabled: boolean }>;
     checkCode(userId: string, code: string): Promise<boolean>;
   };
+  /** Where the member imports' uploaded files are (DATA_DIR/imports): a file holding the person goes (decision 086). */
+  importsDir: string;
   /** How many backups are kept (BACKUP_KEEP, one a day): they hold an erased person's data until replaced. */
   backupsKept: number;
   now?: () => Date;

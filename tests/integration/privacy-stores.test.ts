@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERASED_NAME } from "../../domain/privacy";
 import { demoContent } from "../../server/seed/demo-content";
@@ -25,6 +27,8 @@ const ACCOUNT_NAME = "Mary Somerville";
 const OTHER = "caroline.herschel@example.org";
 let importId = "";
 let newsletterId = "";
+let uncheckedWithHer = "";
+let uncheckedWithout = "";
 
 const api = (path: string, init: { method?: string; json?: unknown } = {}) =>
   app.request(`/api${path}`, { method: init.method ?? "GET", json: init.json, jar: admin });
@@ -34,18 +38,30 @@ async function ok<T>(res: Response, status = 200): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function importSettled(states: string[]): Promise<ImportRecord> {
+async function importSettled(states: string[], id = importId): Promise<ImportRecord> {
   let record: ImportRecord | undefined;
   await expect
     .poll(
       async () => {
-        record = await ok<ImportRecord>(await api(`/customers/imports/${importId}`));
+        record = await ok<ImportRecord>(await api(`/customers/imports/${id}`));
         return states.includes(record.state);
       },
       { timeout: 60_000, interval: 150 },
     )
     .toBe(true);
   return record!;
+}
+
+async function upload(csv: string): Promise<ImportRecord> {
+  const form = new FormData();
+  form.append("file", new Blob([csv]), "members.csv");
+  const res = await app.request("/api/customers/imports", {
+    method: "POST",
+    body: form,
+    jar: admin,
+    headers: { accept: "application/json" },
+  });
+  return ok<ImportRecord>(res, 201);
 }
 
 const message = (email: string, name: string) =>
@@ -108,18 +124,11 @@ beforeAll(async () => {
   );
 
   // A member import, checked and not started: a row for her old address (a new customer to it), one for someone else.
-  const form = new FormData();
-  form.append("file", new Blob([`Email,Name\n${OLD},${ORDER_NAME}\n${OTHER},Caroline Herschel\n`]), "members.csv");
-  const uploaded = await ok<ImportRecord>(
-    await app.request("/api/customers/imports", {
-      method: "POST",
-      body: form,
-      jar: admin,
-      headers: { accept: "application/json" },
-    }),
-    201,
-  );
+  const uploaded = await upload(`Email,Name\n${OLD},${ORDER_NAME}\n${OTHER},Caroline Herschel\n`);
   importId = uploaded.id;
+  // Two files uploaded and never checked: one holds her new address (in other letters), one does not.
+  uncheckedWithHer = (await upload(`Name,E-mail\nMary,${NEW.toUpperCase()}\n`)).id;
+  uncheckedWithout = (await upload(`Name,E-mail\nCaroline,${OTHER}\n`)).id;
   await ok(await api(`/customers/imports/${importId}/mapping`, { method: "PUT", json: { preset: uploaded.preset } }));
 }, 90_000);
 afterAll(() => app?.close());
@@ -171,6 +180,14 @@ describe("erasure, store by store (decision 086)", () => {
       { row: 2, email: OTHER, action: "create", name: "Caroline Herschel" },
     ]);
 
+    // The files that held her: the checked one is gone (its rows remain to import), the unchecked one failed with why.
+    expect(existsSync(path.join(app.config.dataDir, "imports", `${importId}.csv`))).toBe(false);
+    const failed = await ok<ImportRecord>(await api(`/customers/imports/${uncheckedWithHer}`));
+    expect([failed.state, failed.error]).toEqual(["failed", IMPORT_MESSAGES.fileErased]);
+    const untouched = await ok<ImportRecord>(await api(`/customers/imports/${uncheckedWithout}`));
+    expect(untouched.state).toBe("uploaded");
+    expect(existsSync(path.join(app.config.dataDir, "imports", `${uncheckedWithout}.csv`))).toBe(true);
+
     // Someone else's message stays; the receivers still hear of the erasure (the account's id only).
     const { rows: kept } = await app.db.pool.query(`select count(*)::int as n from messages where email = $1`, [OTHER]);
     expect(kept[0].n).toBe(1);
@@ -183,12 +200,17 @@ describe("erasure, store by store (decision 086)", () => {
     expect(log).toEqual([{ record_id: ERASED_NAME }]);
   });
 
-  it("an import started after the erasure does not bring her back", async () => {
+  it("an import started after the erasure does not bring her back; checking its file again says why it cannot", async () => {
     await ok(await api(`/customers/imports/${importId}/start`, { method: "POST" }));
     const done = await importSettled(["done", "failed"]);
     expect(done.state, done.error ?? "").toBe("done");
     expect(await app.services.accounts.userByEmail(OTHER)).toBeTruthy();
     expect(await app.services.accounts.userByEmail(OLD)).toBeFalsy();
     expect(await tracesOf(app.db.pool, [OLD, ORDER_NAME])).toEqual([]);
+    await ok(
+      await api(`/customers/imports/${uncheckedWithHer}/mapping`, { method: "PUT", json: { preset: "custom" } }),
+    );
+    const again = await importSettled(["failed"], uncheckedWithHer);
+    expect(again.error).toBe(IMPORT_MESSAGES.fileErased);
   });
 });
