@@ -5,7 +5,7 @@ import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse, type CsvError } from "csv-parse";
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   IMPORT_FIELDS,
@@ -611,9 +611,9 @@ export type ImportsService = ReturnType<typeof createImportsService>;
  * Forgets a person in the member imports (decision 086). A row of any of their addresses loses the address and what the
  * file said of them: one already imported keeps what it did (the import's figures stay true); one not yet imported is
  * refused, so that an import started later does not bring them back, and its import's figures are counted again. The
- * uploaded file of an import not started that holds them (its rows say so, or, never checked, its text does) is
- * deleted, since checking it again would read them back: such an import is started from its checked rows, or uploaded
- * again; one never checked is failed with the reason.
+ * uploaded file that holds them (its rows say so, or, never checked, its text does) is deleted: an import reads its
+ * file only to check it, and checking it again would read them back. A checked import still starts from its rows; one
+ * never checked is failed with the reason.
  */
 export async function forgetPerson(tx: Tx, person: Person, dir: string): Promise<void> {
   if (!person.emails.length) return;
@@ -636,14 +636,14 @@ export async function forgetPerson(tx: Tx, person: Person, dir: string): Promise
               (count(*) filter (where action = 'refuse'))::int as refused
             from import_rows where import_id = any(${sql.param(changed)}::uuid[]) group by import_id) c
       where i.id = c.import_id and i.state <> 'checking'`);
-  const notStarted = await tx
+  // The files that hold them: those of the imports their rows were in, and of those never checked, by their text.
+  const candidates = await tx
     .select({ id: imports.id, checkedAt: imports.checkedAt, state: imports.state })
     .from(imports)
-    .where(sql`${imports.startedAt} is null`);
-  for (const imp of notStarted) {
+    .where(or(isNull(imports.checkedAt), changed.length ? inArray(imports.id, changed) : undefined));
+  for (const imp of candidates) {
     const file = path.join(dir, `${imp.id}.csv`);
-    const holds = changed.includes(imp.id) || (imp.checkedAt === null && (await fileMentions(file, person.emails)));
-    if (!holds) continue;
+    if (!changed.includes(imp.id) && !(await fileMentions(file, person.emails))) continue;
     await rm(file, { force: true });
     if (imp.checkedAt === null && imp.state !== "checking")
       await tx
