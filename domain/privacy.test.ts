@@ -5,6 +5,8 @@ import {
   erasedEmail,
   isErasedAddress,
   isUserId,
+  personOf,
+  withoutAnyOf,
   withoutPayer,
   withoutPerson,
 } from "./privacy";
@@ -59,5 +61,51 @@ describe("isUserId", () => {
     expect(isUserId("k3J9fQ2LmP0aZxY7bC4dE5gH6iJ8kL1m")).toBe(true);
     expect(isUserId("0b5f7a2e-1c3d-4e5f-8a9b-0c1d2e3f4a5b")).toBe(true);
     for (const bad of ["", "../x", "a b", "x'--", "x".repeat(65)]) expect(isUserId(bad)).toBe(false);
+  });
+});
+
+describe("personOf: the one shape every store's forgetter is handed (decision 086)", () => {
+  const account = { id: "u1", email: " Ada@Example.org ", name: " Ada Lovelace " };
+
+  it("lists each address and name once, lower-cased and trimmed, the account's first, then the orders' in order", () => {
+    const person = personOf(account, [
+      { email: "ada@example.org", name: "Ada Lovelace" },
+      { email: "ADA.KING@example.org", name: "Ada King" },
+      { email: "ada.king@example.org", name: "Ada King" },
+    ]);
+    expect(person).toEqual({
+      userId: "u1",
+      emails: ["ada@example.org", "ada.king@example.org"],
+      names: ["Ada Lovelace", "Ada King"],
+    });
+  });
+
+  it("leaves out names under 3 letters, the placeholders, and an older address that is now someone else's", () => {
+    const person = personOf(
+      { id: "u1", email: "ada@example.org", name: "" },
+      [
+        { email: "u1@erased.invalid", name: ERASED_NAME },
+        { email: "old@example.org", name: "Al" },
+        { email: "kept@example.org", name: "" },
+      ],
+      new Set(["old@example.org", "ada@example.org"]),
+    );
+    // The account's own address stays even if listed as another's (it is unique to the account).
+    expect(person).toEqual({ userId: "u1", emails: ["ada@example.org", "kept@example.org"], names: [] });
+  });
+});
+
+describe("withoutAnyOf", () => {
+  it("replaces every address and name of the person, any case, the longest first", () => {
+    const person = { emails: ["ada@example.org", "ada.king@example.org"], names: ["Ada", "Ada Lovelace"] };
+    expect(withoutAnyOf("ADA LOVELACE <Ada.King@example.org>, cc ada@example.org; Ada", person)).toBe(
+      `${ERASED_NAME} <${ERASED_NAME}>, cc ${ERASED_NAME}; ${ERASED_NAME}`,
+    );
+  });
+
+  it("leaves a text without them as it was, and parts under 3 letters alone", () => {
+    expect(withoutAnyOf("Order 2026-0001 paid", { emails: ["ada@example.org"], names: ["Al"] })).toBe(
+      "Order 2026-0001 paid",
+    );
   });
 });

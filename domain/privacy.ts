@@ -107,3 +107,53 @@ export const isUserId = (id: string) => /^[A-Za-z0-9_-]{1,64}$/.test(id);
 
 /** The erasure's name in the activity log (no personal data: the record is the account's id). */
 export const ERASURE_ENTITY = "customer";
+
+/**
+ * The person an erasure forgets (decision 086), decided once here and handed to every store's forgetter: their
+ * account's id, every address they used (the account's, then the older ones their orders carry), lower-cased, and
+ * every name they went by (the account's, then their orders'), trimmed. Names under 3 letters are left out: too short
+ * to be told from other words in a text. No IP addresses: the only store keyed by the person that holds them (their
+ * sessions) goes whole, and counters keyed by a network address are that network's, not theirs.
+ */
+export interface Person {
+  readonly userId: string;
+  readonly emails: readonly string[];
+  readonly names: readonly string[];
+}
+
+/**
+ * The Person of an account and the details on their orders: each address and name once, the account's first. An
+ * older address that is now another account's (`othersAddresses`, lower-cased) is that person's, and left out.
+ */
+export function personOf(
+  account: { id: string; email: string; name: string },
+  onOrders: readonly { email: string; name: string }[] = [],
+  othersAddresses: ReadonlySet<string> = new Set(),
+): Person {
+  const unique = (values: string[]) => [...new Set(values)];
+  const current = account.email.trim().toLowerCase();
+  const emails = unique([current, ...onOrders.map((o) => o.email.trim().toLowerCase())]).filter(
+    (e) => e.length > 0 && !isErasedAddress(e) && (e === current || !othersAddresses.has(e)),
+  );
+  const names = unique([account.name, ...onOrders.map((o) => o.name)].map((n) => n.trim())).filter(
+    (n) => n.length >= 3 && n !== ERASED_NAME,
+  );
+  return { userId: account.id, emails, names };
+}
+
+/**
+ * A text with every address and name of the person (any case) replaced by ERASED_NAME; the longest first, so that a
+ * full name goes whole before a shorter one inside it.
+ */
+export function withoutAnyOf(text: string, person: Pick<Person, "emails" | "names">): string {
+  const parts = [...person.emails, ...person.names].filter((p) => p.length >= 3).sort((a, b) => b.length - a.length);
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return parts.reduce((out, part) => out.replace(new RegExp(escape(part), "gi"), ERASED_NAME), text);
+}
+
+/** Staff are taken off the staff before an admin erases them from the back office. */
+export const STAFF_NOT_ERASED =
+  "This person is on the staff. Remove them on the users screen first, then erase their data here.";
+/** What the last Admin is told when they try to delete their own account. */
+export const LAST_ADMIN_DELETE =
+  "You are the last Admin: make someone else an Admin on the users screen before you delete your account.";

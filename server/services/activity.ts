@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { activityKind, shownValue, type ActivityFilters } from "../../domain/activity";
 import type { PageInfo } from "../../domain/pagination";
+import { ERASED_NAME, ERASURE_ENTITY, withoutAnyOf, type Person } from "../../domain/privacy";
 import type { Db } from "../db/client";
 import {
   discountCodes,
@@ -236,3 +237,51 @@ export function createActivityService(db: Db, timeZone: string) {
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>;
+
+/**
+ * Forgets a person in the log (decisions 045, 086): their own entries' actor becomes ERASED_NAME (the actor id stays,
+ * linked to nothing), as does a record named by one of their addresses, and every value that holds one of their addresses, or in their own entries one of their names,
+ * is rewritten with the placeholder. The entries on their customer record (the studio's note, mails sent again,
+ * sessions ended) keep which fields changed and lose the values, which were about them. The entries stay: what
+ * happened is kept, without whom it happened to. A scan of the log's values, once per erasure.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  const emails = sql.param(person.emails);
+  await tx
+    .update(activityLog)
+    .set({ actorEmail: ERASED_NAME })
+    .where(sql`${activityLog.actorId} = ${person.userId} or lower(${activityLog.actorEmail}) = any(${emails}::text[])`);
+  // A record named by an address (an address put on the suppression list) is named by the placeholder.
+  await tx
+    .update(activityLog)
+    .set({ recordId: ERASED_NAME })
+    .where(sql`lower(${activityLog.recordId}) = any(${emails}::text[])`);
+  await tx.execute(sql`
+    update ${activityLog} set changes = coalesce(
+      (select jsonb_object_agg(k, '{"before": null, "after": null}'::jsonb) from jsonb_object_keys(changes) as k), '{}')
+    where ${activityLog.entity} = ${ERASURE_ENTITY} and ${activityLog.recordId} = ${person.userId}`);
+  const theirOwn = person.names.length ? sql` or ${activityLog.actorId} = ${person.userId}` : sql``;
+  const rows = await tx
+    .select({ id: activityLog.id, changes: activityLog.changes })
+    .from(activityLog)
+    .where(
+      sql`exists (select 1 from unnest(${emails}::text[]) as e(email)
+                  where position(e.email in lower(${activityLog.changes}::text)) > 0)${theirOwn}`,
+    );
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === "string") return withoutAnyOf(value, person);
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value && typeof value === "object")
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    return value;
+  };
+  const changed = rows
+    .map((r) => ({ id: r.id, before: JSON.stringify(r.changes), changes: scrub(r.changes) }))
+    .filter((r) => JSON.stringify(r.changes) !== r.before)
+    .map(({ id, changes }) => ({ id, changes }));
+  if (changed.length)
+    await tx.execute(sql`
+      update ${activityLog} set changes = v.changes
+      from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, changes jsonb)
+      where ${activityLog.id} = v.id`);
+}

@@ -4,6 +4,7 @@ import { parseWith } from "../../domain/validation";
 import { emailAddress } from "../../domain/fields";
 import { adminRoles, type AdminRole } from "../../domain/vocabulary";
 import { roleSchema } from "../../domain/staff-forms";
+import { LAST_ADMIN_DELETE, STAFF_NOT_ERASED, type Person } from "../../domain/privacy";
 import { audited, type Actor } from "./activity";
 import type { Db } from "../db/client";
 import { adminUsers, user } from "../db/schema";
@@ -187,4 +188,28 @@ export async function followEmailChange(db: Db, userId: string, oldEmail: string
     await tx.update(adminUsers).set({ userEmail: to, updatedAt: new Date() }).where(eq(adminUsers.id, listed.id));
     await audit.updated(listed.id, { userEmail: from }, { userEmail: to });
   });
+}
+
+/**
+ * An erased person leaves the staff (decisions 045, 086), under the admin list's lock (staff are listed by their
+ * account's current address, the Person's first): a staff member deleting their
+ * own account is taken off it, unless they are the last Admin (409); the back office never erases staff (`ownAccount`
+ * false: 409, remove them on the users screen first).
+ */
+export async function forgetStaffMember(tx: Tx, person: Person, ownAccount: boolean): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
+  const [listed] = await tx
+    .select({ id: adminUsers.id, role: adminUsers.userRole })
+    .from(adminUsers)
+    .where(sql`lower(${adminUsers.userEmail}) = ${person.emails[0] ?? ""}`);
+  if (!listed) return;
+  if (!ownAccount) throw conflict(STAFF_NOT_ERASED);
+  if (listed.role === "Admin") {
+    const [{ n }] = (await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(adminUsers)
+      .where(eq(adminUsers.userRole, "Admin"))) as [{ n: number }];
+    if (n <= 1) throw conflict(LAST_ADMIN_DELETE);
+  }
+  await tx.delete(adminUsers).where(eq(adminUsers.id, listed.id));
 }

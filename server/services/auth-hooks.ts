@@ -4,6 +4,8 @@ import { CONSENT_DOCUMENTS, MESSAGES } from "../../domain/account-forms";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { passwordProblem } from "./passwords";
+import type { Tx } from "./jobs";
+import type { Person } from "../../domain/privacy";
 import type { WebhookEmitter } from "./webhooks";
 
 /** The codes of the refusals below, for callers that turn them into field errors. */
@@ -100,4 +102,9 @@ export function createAuthHooks(db: Db, webhooks?: Pick<WebhookEmitter, "emitTx"
       });
     }),
   };
+}
+
+/** Forgets a person's consents (decisions 037, 086): kept with the account, gone with it. */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  await tx.delete(schema.consents).where(eq(schema.consents.userId, person.userId));
 }

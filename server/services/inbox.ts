@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PageInfo } from "../../domain/pagination";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
@@ -41,9 +41,10 @@ const archiveSchema = z.object({
 });
 import type { RateLimiter } from "./rate-limit";
 import type { MailsService } from "./mails";
-import { jobKey } from "./jobs";
+import { jobKey, type Tx } from "./jobs";
 import type { WebhookEmitter } from "./webhooks";
 import type { MessageStatus } from "../../domain/vocabulary";
+import type { Person } from "../../domain/privacy";
 
 export interface Visitor {
   ip: string;
@@ -183,3 +184,9 @@ export function createInboxService(
 }
 
 export type InboxService = ReturnType<typeof createInboxService>;
+
+/** Forgets a person's contact messages (decision 086): every message sent with any of their addresses, any case. */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  await tx.delete(messages).where(sql`lower(${messages.email}) = any(${sql.param(person.emails)}::text[])`);
+}

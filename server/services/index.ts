@@ -184,6 +184,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     creditNotes,
     limiter: rateLimiter,
     twoFactor,
+    importsDir: path.join(config.dataDir, "imports"),
     backupsKept: config.backup.keep,
     now,
     webhooks,

@@ -8,7 +8,7 @@ import type { Logger } from "../lib/logger";
 import { countJobFailure, reportJobQueues } from "../lib/metrics";
 import type { Mail, Mailer } from "./mailer";
 import { jobStatusOf, type JobStatus } from "../../domain/vocabulary";
-import { isErasedAddress } from "../../domain/privacy";
+import { isErasedAddress, type Person } from "../../domain/privacy";
 
 /** A drizzle transaction, as `db.transaction(async (tx) => …)` hands it out. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -560,4 +560,17 @@ export function errorOf(output: unknown): string | null {
           ? value.message
           : null;
   return message === null ? null : (QUEUE_REASONS[message] ?? message);
+}
+
+/**
+ * Forgets the mails to or about a person (decision 086): every mail job, waiting, running, failed or done, whose data
+ * holds one of their addresses. One not sent yet never goes; one sent keeps no copy of its text here.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  await tx.execute(sql`
+    delete from ${sql.identifier(JOBS_SCHEMA)}.job
+    where name = ${MAIL_QUEUE}
+      and exists (select 1 from unnest(${sql.param(person.emails)}::text[]) as e(email)
+                  where position(e.email in lower(data::text)) > 0)`);
 }

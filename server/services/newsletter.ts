@@ -4,11 +4,12 @@ import { subscriberSchema } from "../../domain/public-forms";
 import type { PageInfo } from "../../domain/pagination";
 import { parseWith } from "../../domain/validation";
 import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
+import type { Person } from "../../domain/privacy";
 import type { Db } from "../db/client";
 import { newsletterRecipients, subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
 import { preparedPages } from "../lib/paging";
-import type { JobsService } from "./jobs";
+import type { JobsService, Tx } from "./jobs";
 import { jobKey } from "./jobs";
 import type { MailsService } from "./mails";
 import {
@@ -332,3 +333,9 @@ export function createNewsletterService(options: {
 }
 
 export type NewsletterService = ReturnType<typeof createNewsletterService>;
+
+/** Forgets a person's newsletter signups (decision 086): the subscriber rows of any of their addresses, any case. */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  await tx.delete(subscribers).where(sql`lower(${subscribers.subemail}) = any(${sql.param(person.emails)}::text[])`);
+}

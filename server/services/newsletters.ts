@@ -17,7 +17,7 @@ import {
   type NewsletterState,
   type RecipientCounts,
 } from "../../domain/newsletters";
-import { ERASED_DOMAIN } from "../../domain/privacy";
+import { ERASED_DOMAIN, type Person } from "../../domain/privacy";
 import type { PageInfo } from "../../domain/pagination";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
@@ -750,3 +750,19 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export type NewslettersService = ReturnType<typeof createNewslettersService>;
+
+/**
+ * Forgets a person's place in the newsletters' audiences (decision 086): each row of their addresses keeps its status
+ * (what was sent still counts) under its own id's placeholder address (`<row id>@erased.invalid`, never mailed), and
+ * one still waiting is not sent (suppressed). SMTP's answer, which may quote the address, goes.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  await tx.execute(sql`
+    update ${newsletterRecipients} set
+      address = ${newsletterRecipients.id}::text || ${"@" + ERASED_DOMAIN},
+      status = case when ${newsletterRecipients.status} in ('queued', 'sending') then 'suppressed'
+               else ${newsletterRecipients.status} end,
+      subscriber_id = null, attempt_id = null, error = null
+    where ${newsletterRecipients.address} = any(${sql.param(person.emails)}::text[])`);
+}

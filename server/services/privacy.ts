@@ -1,45 +1,38 @@
 import type { Currency } from "../../domain/currency";
-import { and, asc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { membershipTimeline } from "../../domain/membership";
 import {
   DELETE_MESSAGES,
   deleteAccountSchema,
   ERASED_NAME,
   ERASURE_ENTITY,
-  erasedEmail,
   isErasedAddress,
   isUserId,
-  withoutPayer,
-  withoutPerson,
+  LAST_ADMIN_DELETE,
+  personOf,
+  STAFF_NOT_ERASED,
+  type Person,
 } from "../../domain/privacy";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import {
-  account,
-  activityLog,
   adminUsers,
   consents,
   customerNotes,
-  customerTotals,
-  membershipReminders,
   messages,
   orders,
-  paymentNotices,
-  paymentRefunds,
   session,
   subscribers,
   subscriptions,
-  twoFactor,
   user,
-  verification,
 } from "../db/schema";
 import { AppError, badRequest, conflict, notFound, tooMany } from "../lib/errors";
 import type { WebhooksService } from "./webhooks";
 import { audited, type Actor } from "./activity";
-import { JOBS_SCHEMA, MAIL_QUEUE, type Tx } from "./jobs";
+import type { Tx } from "./jobs";
 import type { CreditNotesService } from "./credit-notes";
+import { forgetters } from "./forgetters";
 import type { OrdersService } from "./orders";
-import { IPN_PROVIDER, IPN_RECEIVED, IPN_UNVERIFIED } from "./payments/paypal/ipn";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 
 /** Wrong passwords (or codes) on the deletion form, per person: then a wait. */
@@ -49,12 +42,7 @@ export const DELETE_LIMIT = {
   windowMs: 15 * 60_000,
 } satisfies RateLimitRule;
 
-/** What the last Admin is told when they try to delete their own account. */
-export const LAST_ADMIN_DELETE =
-  "You are the last Admin: make someone else an Admin on the users screen before you delete your account.";
-/** Staff are taken off the staff before an admin erases them from the back office. */
-export const STAFF_NOT_ERASED =
-  "This person is on the staff. Remove them on the users screen first, then erase their data here.";
+export { LAST_ADMIN_DELETE, STAFF_NOT_ERASED };
 export const ALREADY_ERASED = "This customer's data has already been erased.";
 
 /** The document "Download my data" gives: one person's records, each list read with one query. */
@@ -165,16 +153,19 @@ export function createPrivacyService(deps: {
     state(userId: string): Promise<{ enabled: boolean }>;
     checkCode(userId: string, code: string): Promise<boolean>;
   };
+  /** Where the member imports' uploaded files are (DATA_DIR/imports): a file holding the person goes (decision 086). */
+  importsDir: string;
   /** How many backups are kept (BACKUP_KEEP, one a day): they hold an erased person's data until replaced. */
   backupsKept: number;
   now?: () => Date;
-  /** customer.erased, in the erasure's transaction; the webhook deliveries that name them go (decision 045). */
-  webhooks?: Pick<WebhooksService, "emitTx" | "forgetTx">;
+  /** customer.erased, in the erasure's transaction (decision 078). */
+  webhooks?: Pick<WebhooksService, "emitTx">;
 }) {
   const { db, limiter } = deps;
   const now = deps.now ?? (() => new Date());
+  const registry = forgetters(deps);
 
-  async function personOf(userId: string) {
+  async function accountOf(userId: string) {
     if (!isUserId(userId)) throw notFound("No customer has this id.");
     const [row] = await db
       .select({
@@ -197,180 +188,53 @@ export function createPrivacyService(deps: {
   const refused = (field: string, message: string) => new AppError(400, message, [{ field, message }]);
 
   /**
-   * Everything erased or anonymised, in `tx` (see decision 045, table by table). `request` and `actor` go in the log;
-   * the person's own erasure is logged under the placeholder name, since their address is what is being erased.
+   * Who is erased, read in `tx` with their account row locked: the account, and the addresses and names on their
+   * orders (an older address now another account's is left out). Refused for an unknown id (404) or twice (409).
    */
-  async function eraseTx(tx: Tx, userId: string, actor: Actor, request: Request): Promise<void> {
-    const [person] = await tx
+  async function personTx(tx: Tx, userId: string): Promise<Person> {
+    const [account] = await tx
       .select({ id: user.id, name: user.name, email: user.email })
       .from(user)
       .where(eq(user.id, userId))
       .for("update");
-    if (!person) throw notFound("No customer has this id.");
-    if (isErasedAddress(person.email)) throw conflict(ALREADY_ERASED);
-    const email = person.email.toLowerCase();
+    if (!account) throw notFound("No customer has this id.");
+    if (isErasedAddress(account.email)) throw conflict(ALREADY_ERASED);
+    const onOrders = await tx
+      .selectDistinct({ email: orders.customerEmail, name: orders.customerName })
+      .from(orders)
+      .where(eq(orders.userId, userId));
+    const older = [...new Set(onOrders.map((o) => o.email.trim().toLowerCase()))];
+    const others = older.length
+      ? await tx
+          .select({ email: sql<string>`lower(${user.email})` })
+          .from(user)
+          .where(and(ne(user.id, userId), sql`lower(${user.email}) = any(${sql.param(older)}::text[])`))
+      : [];
+    return personOf(account, onOrders, new Set(others.map((o) => o.email)));
+  }
 
-    // Staff: the admin list's own lock and rule (the last Admin stays); the back office erases customers only.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admin_users'))`);
-    const [listed] = await tx
-      .select({ id: adminUsers.id, role: adminUsers.userRole })
-      .from(adminUsers)
-      .where(sql`lower(${adminUsers.userEmail}) = ${email}`);
-    if (listed) {
-      if (request === "by mail") throw conflict(STAFF_NOT_ERASED);
-      if (listed.role === "Admin") {
-        const [{ n }] = (await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(adminUsers)
-          .where(eq(adminUsers.userRole, "Admin"))) as [{ n: number }];
-        if (n <= 1) throw conflict(LAST_ADMIN_DELETE);
-      }
-      await tx.delete(adminUsers).where(eq(adminUsers.id, listed.id));
+  /**
+   * Everything erased or anonymised, in `tx` (decisions 045 and 086): each store of personal data forgets the person
+   * through its own module's forgetter, in the registry's order. `request` and `actor` go in the log; the person's own
+   * erasure is logged under the placeholder name, since their address is what is being erased.
+   */
+  async function eraseTx(tx: Tx, userId: string, actor: Actor, request: Request): Promise<void> {
+    const person = await personTx(tx, userId);
+    const context = { actor, ownAccount: request === "own account", at: now() };
+    let ordersKept = 0;
+    for (const { forget } of registry) {
+      const report = await forget(tx, person, context);
+      if (report?.ordersKept !== undefined) ordersKept = report.ordersKept;
     }
-
-    // Orders: kept for the accounts, anonymised by their one writer; their PayPal notifications lose the payer.
-    const { orders: orderCount } = await deps.orders.anonymiseTx(tx, userId, actor, {
-      name: person.name,
-      email,
-    });
-    // Their payment notices: an IPN message (Payments Standard, a form body) loses the payer's fields and keeps the rest;
-    // a REST webhook's body (the payer's name and email in PayPal's JSON) goes, its outcome stays. One not yet
-    // processed keeps its body: PayPal's postback must verify it exactly as it came.
-    if (orderCount) {
-      const ofCustomer = inArray(
-        paymentNotices.orderId,
-        tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId)),
-      );
-      const events = await tx
-        .select({ id: paymentNotices.id, raw: paymentNotices.raw })
-        .from(paymentNotices)
-        .where(
-          and(
-            ofCustomer,
-            eq(paymentNotices.provider, IPN_PROVIDER),
-            notInArray(paymentNotices.outcome, [IPN_RECEIVED, IPN_UNVERIFIED]),
-          ),
-        );
-      const changed = events
-        .map((e) => ({ id: e.id, raw: withoutPayer(e.raw) }))
-        .filter((e, i) => e.raw !== events[i]!.raw);
-      if (changed.length)
-        await tx.execute(sql`
-          update ${paymentNotices} set raw = v.raw
-          from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, raw text)
-          where ${paymentNotices.id} = v.id`);
-      await tx
-        .update(paymentNotices)
-        .set({ raw: "", headers: {}, notice: null })
-        .where(and(ofCustomer, ne(paymentNotices.provider, IPN_PROVIDER), ne(paymentNotices.outcome, "received")));
-    }
-
-    // Their refunds' words (decision 067): the note to them and the studio's reason may name them; amounts stay.
-    if (orderCount)
-      await tx
-        .update(paymentRefunds)
-        .set({ note: null, reason: null })
-        .where(
-          inArray(paymentRefunds.orderId, tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, userId))),
-        );
-
-    if (orderCount) await deps.creditNotes.forgetWordsTx(tx, userId);
-
-    // Signing in: sessions, the password, pending links, the second factor, the consents (decision 037: gone with it).
-    await tx.delete(session).where(eq(session.userId, userId));
-    await tx.delete(account).where(eq(account.userId, userId));
-    await tx
-      .delete(verification)
-      .where(
-        sql`position(${userId} in ${verification.value}) > 0 or position(${email} in lower(${verification.identifier})) > 0 or position(${email} in lower(${verification.value})) > 0`,
-      );
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-    await tx.delete(consents).where(eq(consents.userId, userId));
-    await tx.delete(membershipReminders).where(eq(membershipReminders.userId, userId));
-    // The staff's notes about them (the customer record).
-    await tx.delete(customerNotes).where(eq(customerNotes.userId, userId));
-
-    // What they sent us under their address.
-    await tx.delete(subscribers).where(sql`lower(${subscribers.subemail}) = ${email}`);
-    await tx.delete(messages).where(sql`lower(${messages.email}) = ${email}`);
-
-    // Counters keyed by their address (sign-in failures, reset requests) or their id.
-    await tx.execute(sql`
-      delete from rate_limiter
-      where right(key, ${email.length + 1}) in (${":" + email}, ${"|" + email})
-        or right(key, ${userId.length + 1}) = ${":" + userId}`);
-
-    // Mails not sent yet, and those kept in the queue's history, to or about them.
-    await tx.execute(sql`
-      delete from ${sql.identifier(JOBS_SCHEMA)}.job
-      where name = ${MAIL_QUEUE} and position(${email} in lower(data::text)) > 0`);
-
-    // The activity log: their own entries under the placeholder, and their address (or name) in any entry's values.
-    await anonymiseLogTx(tx, userId, email, person.name.trim());
-
-    // The account stays as the erased orders' owner (their windows stay one customer's), with nothing of the person.
-    await tx
-      .update(user)
-      .set({
-        name: "",
-        email: erasedEmail(userId),
-        emailVerified: false,
-        image: null,
-        twoFactorEnabled: false,
-        updatedAt: now(),
-      })
-      .where(eq(user.id, userId));
-    // No longer anyone's membership (decision 063): the figures keep the money, the membership columns stay empty, so
-    // that no list, count or filter takes them for a member; the orders' triggers keep it so.
-    await tx
-      .insert(customerTotals)
-      .values({ userId, erased: true })
-      .onConflictDoUpdate({
-        target: customerTotals.userId,
-        set: { erased: true, membershipEnds: null, waiting: 0 },
-      });
-
-    // Webhooks (docs/decisions/078): the deliveries that carry their address go, and receivers hear of the erasure.
-    await deps.webhooks?.forgetTx(tx, email);
+    // Receivers hear of the erasure (decision 078): the account's id only.
     await deps.webhooks?.emitTx(tx, "customer.erased", { customer: { id: userId, erasedAt: now().toISOString() } });
-
     // The erasure itself: who asked and how, and no erased value.
     await audited(tx as unknown as Db, actor, ERASURE_ENTITY, (_tx, audit) =>
       audit.deleted(userId, {
         request: request === "by mail" ? "By mail, erased in the back office" : "From their own account",
-        ordersKept: orderCount,
+        ordersKept,
       }),
     );
-  }
-
-  /** Rewrites every string in a log entry's values that holds the address (or is the name) as the placeholder. */
-  async function anonymiseLogTx(tx: Tx, userId: string, email: string, name: string) {
-    await tx
-      .update(activityLog)
-      .set({ actorEmail: ERASED_NAME })
-      .where(sql`${activityLog.actorId} = ${userId} or lower(${activityLog.actorEmail}) = ${email}`);
-    const rows = await tx
-      .select({ id: activityLog.id, changes: activityLog.changes })
-      .from(activityLog)
-      .where(
-        sql`position(${email} in lower(${activityLog.changes}::text)) > 0 or (${activityLog.actorId} = ${userId} and length(${name}) >= 3)`,
-      );
-    const scrub = (value: unknown): unknown => {
-      if (typeof value === "string") return withoutPerson(value, { name, email });
-      if (Array.isArray(value)) return value.map(scrub);
-      if (value && typeof value === "object")
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
-      return value;
-    };
-    const changed = rows
-      .map((r) => ({ id: r.id, before: JSON.stringify(r.changes), changes: scrub(r.changes) }))
-      .filter((r) => JSON.stringify(r.changes) !== r.before)
-      .map(({ id, changes }) => ({ id, changes }));
-    if (changed.length)
-      await tx.execute(sql`
-        update ${activityLog} set changes = v.changes
-        from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, changes jsonb)
-        where ${activityLog.id} = v.id`);
   }
 
   return {
@@ -378,7 +242,7 @@ export function createPrivacyService(deps: {
 
     /** "Download my data": one document of the person's records (nine reads, each by an index). */
     async exportData(userId: string): Promise<DataExport> {
-      const person = await personOf(userId);
+      const person = await accountOf(userId);
       const email = person.email.toLowerCase();
       const [orderRows, subscriberRows, messageRows, consentRows, sessionRows, subscriptionRows, [note]] =
         await Promise.all([
@@ -518,7 +382,7 @@ export function createPrivacyService(deps: {
 
     /** The admin's confirmation page: who this is, what will be kept, and whether they may be erased here. */
     async subject(userId: string): Promise<ErasureSubject> {
-      const person = await personOf(userId);
+      const person = await accountOf(userId);
       const [counts] = await db
         .select({
           all: sql<number>`count(*)::int`,

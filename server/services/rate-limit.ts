@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { sql } from "drizzle-orm";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type { Person } from "../../domain/privacy";
+import type { Tx } from "./jobs";
 
 export interface RateLimitRule {
   /** What is limited, e.g. "contact". */
@@ -11,6 +14,9 @@ export interface RateLimitRule {
 
 /** The table of the library's PostgreSQL store (drizzle/0006_rate_limiter.sql), shared by every app instance. */
 const TABLE = "rate_limiter";
+
+// Keys hold addresses and emails; the store's key column is 255 characters.
+const keyOf = (key: string) => (key.length > 200 ? createHash("sha256").update(key).digest("hex") : key);
 
 /**
  * Rate limits from rate-limiter-flexible's PostgreSQL store (docs/decisions/015): one atomic upsert per attempt, in
@@ -34,8 +40,6 @@ export function createRateLimiter(pool: pg.Pool) {
     }
     return limiter;
   };
-  // Keys hold addresses and emails; the store's key column is 255 characters.
-  const keyOf = (key: string) => (key.length > 200 ? createHash("sha256").update(key).digest("hex") : key);
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
   return {
@@ -70,3 +74,25 @@ export function createRateLimiter(pool: pg.Pool) {
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * The endings of the stored keys that are a person's (decision 086): the store writes `<rule>:<key>`, and a key is
+ * their address or account id (as stored: hashed when long), or an address-and-network pair ending in `|<address>`.
+ */
+export function personKeyEndings(person: Person): string[] {
+  return [
+    ...[person.userId, ...person.emails].map((k) => `:${keyOf(k)}`),
+    ...person.emails.map((email) => `|${email}`),
+  ];
+}
+
+/**
+ * Forgets a person's counters (sign-in failures, reset and confirmation requests, deletion attempts): an attempt
+ * after the erasure counts again, as for anyone. Counters of a network address stay: they are the network's.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  await tx.execute(sql`
+    delete from ${sql.identifier(TABLE)}
+    where exists (select 1 from unnest(${sql.param(personKeyEndings(person))}::text[]) as e(ending)
+                  where right(key, length(e.ending)) = e.ending)`);
+}

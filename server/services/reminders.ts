@@ -1,10 +1,11 @@
 import type { Currency } from "../../domain/currency";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { DAY_MS } from "../../domain/membership";
+import type { Person } from "../../domain/privacy";
 import { renewalOf, type Renewal } from "../../domain/subscription-renewal";
 import type { Db } from "../db/client";
 import { membershipReminders } from "../db/schema";
-import { jobKey } from "./jobs";
+import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
 import type { SubscriptionsService } from "./subscriptions";
 
@@ -157,3 +158,8 @@ export function createMembershipReminders(deps: {
 }
 
 export type MembershipReminders = ReturnType<typeof createMembershipReminders>;
+
+/** Forgets which reminders a person was sent (decision 086): nothing more is sent to an erased account anyway. */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  await tx.delete(membershipReminders).where(eq(membershipReminders.userId, person.userId));
+}

@@ -3,6 +3,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { PageInfo } from "../../domain/pagination";
 import { SUPPRESSION_REASONS, type SuppressionReason } from "../../domain/newsletters";
+import { ERASED_NAME, type Person } from "../../domain/privacy";
 import { parseWith } from "../../domain/validation";
 import type { Db } from "../db/client";
 import { suppressions } from "../db/schema";
@@ -212,3 +213,18 @@ export function createSuppressionsService(options: {
 
 export type SuppressionsService = ReturnType<typeof createSuppressionsService>;
 export { SUPPRESSION_REASONS };
+
+/**
+ * Forgets a person (decision 086): their addresses leave the list (nothing mails them: their subscriber rows and
+ * account go in the same erasure, and a new signup asks for its confirmation again), and an entry a staff member made
+ * names them no more.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  if (!person.emails.length) return;
+  const emails = sql.param(person.emails);
+  await tx.delete(suppressions).where(sql`${suppressions.address} = any(${emails}::text[])`);
+  await tx
+    .update(suppressions)
+    .set({ source: ERASED_NAME })
+    .where(sql`lower(${suppressions.source}) = any(${emails}::text[])`);
+}

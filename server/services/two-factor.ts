@@ -25,6 +25,8 @@ import { AppError, badRequest, conflict, isId, notFound, tooMany } from "../lib/
 import { audited, type Actor } from "./activity";
 import type { Auth, AttemptContext } from "./accounts";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
+import type { Tx } from "./jobs";
+import type { Person } from "../../domain/privacy";
 
 const MINUTE = 60_000;
 
@@ -358,3 +360,8 @@ export function createTwoFactorService(deps: {
 }
 
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
+
+/** Forgets a person's second factor (decision 086): their authenticator key and recovery codes. */
+export async function forgetPerson(tx: Tx, person: Person): Promise<void> {
+  await tx.delete(twoFactor).where(eq(twoFactor.userId, person.userId));
+}

@@ -17,6 +17,7 @@ import {
   type EndpointState,
   type WebhookEvent,
 } from "../../domain/webhooks";
+import type { Person } from "../../domain/privacy";
 import type { Db } from "../db/client";
 import { user, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";
@@ -487,16 +488,6 @@ export function createWebhooksService(deps: {
       }
     },
 
-    /**
-     * An erased person's address leaves the outbox (decision 045): every delivery whose payload holds it is deleted,
-     * sent or not, in the erasure's transaction. A scan of the payloads: erasures are rare.
-     */
-    async forgetTx(tx: Tx, email: string): Promise<number> {
-      const result = await tx.execute(sql`
-        delete from ${webhookDeliveries} where position(${email.toLowerCase()} in lower(payload::text)) > 0`);
-      return result.rowCount ?? 0;
-    },
-
     /** Every endpoint with its state and counts (the list screen and GET /webhooks). */
     list: () => views(),
 
@@ -714,3 +705,17 @@ export function createWebhooksService(deps: {
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 /** What the services that report events need of this one. */
 export type WebhookEmitter = Pick<WebhooksService, "emitTx" | "emitManyTx" | "membershipChangedTx">;
+
+/**
+ * A person leaves the outbox (decisions 045, 086): every delivery whose payload holds one of their addresses is
+ * deleted, sent or not, in the erasure's transaction. A scan of the payloads: erasures are rare. The event of the
+ * erasure itself (`customer.erased`, their account's id only) is emitted after this.
+ */
+export async function forgetPerson(tx: Tx, person: Person): Promise<number> {
+  if (!person.emails.length) return 0;
+  const result = await tx.execute(sql`
+    delete from ${webhookDeliveries}
+    where exists (select 1 from unnest(${sql.param(person.emails)}::text[]) as e(email)
+                  where position(e.email in lower(payload::text)) > 0)`);
+  return result.rowCount ?? 0;
+}

@@ -1,11 +1,14 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, notInArray, sql } from "drizzle-orm";
+import { withoutPayer, type Person } from "../../../domain/privacy";
 import type { Db } from "../../db/client";
-import { paymentNotices } from "../../db/schema";
+import { orders, paymentNotices } from "../../db/schema";
 import { isId } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import { handle, type HandlerContext } from "./handlers";
 import type { Notice, PaymentProvider, Received } from "./provider";
 import { moneyCents } from "../../../domain/payment-check";
+import type { Tx } from "../jobs";
+import { IPN_PROVIDER, IPN_RECEIVED, IPN_UNVERIFIED } from "./paypal/ipn";
 
 /** What the webhook endpoint answers: 400 malformed or unsigned, 401 forged, 200 handled, 5xx ours (send again). */
 export interface ControllerAnswer {
@@ -219,3 +222,38 @@ export function createWebhookController(deps: {
   };
 }
 export type WebhookController = ReturnType<typeof createWebhookController>;
+
+/**
+ * Forgets the payer in the payment notices of a person's orders (decisions 045, 069, 086): an IPN message (Payments
+ * Standard, a form body) loses the payer's fields and keeps the payment's (domain/privacy.ts IPN_FIELDS_KEPT); a REST
+ * webhook's body (the payer's name and email in PayPal's JSON) goes, its outcome stays. One not yet processed keeps
+ * its body: PayPal's postback must verify it exactly as it came.
+ */
+export async function forgetPayer(tx: Tx, person: Person): Promise<void> {
+  const ofCustomer = inArray(
+    paymentNotices.orderId,
+    tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, person.userId)),
+  );
+  const events = await tx
+    .select({ id: paymentNotices.id, raw: paymentNotices.raw })
+    .from(paymentNotices)
+    .where(
+      and(
+        ofCustomer,
+        eq(paymentNotices.provider, IPN_PROVIDER),
+        notInArray(paymentNotices.outcome, [IPN_RECEIVED, IPN_UNVERIFIED]),
+      ),
+    );
+  const changed = events
+    .map((e) => ({ id: e.id, raw: withoutPayer(e.raw) }))
+    .filter((e, i) => e.raw !== events[i]!.raw);
+  if (changed.length)
+    await tx.execute(sql`
+      update ${paymentNotices} set raw = v.raw
+      from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id uuid, raw text)
+      where ${paymentNotices.id} = v.id`);
+  await tx
+    .update(paymentNotices)
+    .set({ raw: "", headers: {}, notice: null })
+    .where(and(ofCustomer, ne(paymentNotices.provider, IPN_PROVIDER), ne(paymentNotices.outcome, "received")));
+}

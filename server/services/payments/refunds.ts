@@ -12,13 +12,14 @@ import {
 
 export { REFUND_IN_DASHBOARD };
 import { moneyCents } from "../../../domain/payment-check";
+import { ERASED_NAME, type Person } from "../../../domain/privacy";
 import type { Db } from "../../db/client";
 import { orders, paymentCheckouts, paymentNotices, paymentRefunds, subscriptions } from "../../db/schema";
 import { AppError, badRequest, isId, notFound } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { Actor } from "../activity";
 import type { CreditNotesService } from "../credit-notes";
-import { jobKey } from "../jobs";
+import { jobKey, type Tx } from "../jobs";
 import type { MailsService } from "../mails";
 import { PAYPAL_ACTOR, type OrdersService } from "../orders";
 import { ProviderRefusedError, ProviderUnavailableError } from "./provider";
@@ -435,3 +436,25 @@ export function createRefundsService(deps: RefundsDeps & { provider: PaymentProv
   };
 }
 export type RefundsService = ReturnType<typeof createRefundsService>;
+
+/**
+ * Forgets the words of a person's refunds (decisions 067, 086): the note to them and the studio's reason may name
+ * them; the amounts, dates and the provider's ids stay for the accounts. A staff member who made refunds is named on
+ * them no more (ERASED_NAME, as in the activity log).
+ */
+export async function forgetWords(tx: Tx, person: Person): Promise<void> {
+  await tx
+    .update(paymentRefunds)
+    .set({ note: null, reason: null })
+    .where(
+      inArray(
+        paymentRefunds.orderId,
+        tx.select({ id: orders.id }).from(orders).where(eq(orders.userId, person.userId)),
+      ),
+    );
+  if (person.emails.length)
+    await tx
+      .update(paymentRefunds)
+      .set({ byEmail: ERASED_NAME })
+      .where(sql`lower(${paymentRefunds.byEmail}) = any(${sql.param(person.emails)}::text[])`);
+}
