@@ -25,7 +25,7 @@ export const ownMetrics: MetricsText = () => registry.metrics();
 
 /**
  * In the first process, with workers: their metrics added up, for its own metrics port and for any worker that asks
- * (the token on the site's port). prom-client asks each connected worker and waits for all (5 s at most).
+ * (the token on the site's port). The library asks each connected worker and waits for all (5 s at most).
  */
 export function workersMetrics(): MetricsText {
   const aggregator = new AggregatorRegistry();
@@ -43,7 +43,7 @@ export function workersMetrics(): MetricsText {
 /** In a worker: answers the first process's requests for this worker's registry, and asks it for the sum. */
 export function workerMetrics(): MetricsText {
   collectProcessMetrics();
-  new AggregatorRegistry(); // installs prom-client's answer to the first process's requests
+  new AggregatorRegistry(); // installs the library's answer to the first process's requests
   let next = 0;
   return () =>
     new Promise<string>((resolve, reject) => {
