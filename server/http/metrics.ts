@@ -29,6 +29,9 @@ export const ownMetrics: MetricsText = () => registry.metrics();
  */
 export function workersMetrics(): MetricsText {
   const aggregator = new AggregatorRegistry();
+  // The sum is the workers' alone, as it was with prom-client: @prometheus-io/client also adds the first process's own
+  // registry (its database pool, its memory), which would change what the figures mean to dashboards and alert rules.
+  AggregatorRegistry.setRegistries([]);
   const text = () => aggregator.clusterMetrics();
   cluster.on("message", (worker, message: { type?: string; id?: number }) => {
     if (message?.type !== ASK) return;
