@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { describe, expect, it } from "vitest";
-import { migrationsFolder } from "../db/migrate";
+import { holdsMigrations, migrationsFolder } from "../db/migrate";
 import { matchBackupSchema, migrations } from "./schema";
 
 /**
@@ -68,6 +68,15 @@ describe("the committed migrations, read from their SQL files", () => {
     expect(v1.map((m) => m.statements)).toEqual(expected.map((m) => m.statements));
     expect(v1.map((m) => m.tag.replace(/^\d{14}_/, ""))).toEqual(expected.map((m) => m.tag.replace(/^\d+_/, "")));
     expect(v1.map((m) => m.millis)).toEqual(journal.map((e) => Math.floor(e.when / 1000) * 1000));
+  });
+
+  it("are found by their files, in either layout: the migrations folder needs no journal", () => {
+    expect(holdsMigrations(withoutJournal())).toBe(true);
+    expect(holdsMigrations(asDrizzle1())).toBe(true);
+    const meta = mkdtempSync(path.join(tmpdir(), "atelier-migrations-meta-"));
+    mkdirSync(path.join(meta, "meta"));
+    copyFileSync(path.join(real, "meta", "_journal.json"), path.join(meta, "meta", "_journal.json"));
+    expect(holdsMigrations(meta)).toBe(false);
   });
 
   it("refuse a folder half converted from one layout to the other, saying what to do", () => {

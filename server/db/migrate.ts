@@ -25,7 +25,8 @@ export function migrationsFolder(): string {
   throw new Error("The migrations folder (drizzle/) was not found.");
 }
 
-function holdsMigrations(folder: string): boolean {
+/** Whether a folder holds migrations in either layout (its SQL files; never drizzle 0.x's journal). */
+export function holdsMigrations(folder: string): boolean {
   try {
     return readdirSync(folder, { withFileTypes: true }).some((entry) =>
       entry.isFile()
