@@ -19,7 +19,7 @@ import {
   type Manifest,
   type TableEntry,
 } from "./manifest";
-import { journal, lastAppliedMigration } from "./schema";
+import { currentMigration, lastAppliedMigration } from "./schema";
 
 /** The job queue's schema (server/services/jobs.ts), read here without importing the queue. */
 const JOBS_SCHEMA = "pgboss";
@@ -100,7 +100,7 @@ async function dumpSnapshot(
     const { rows: applied } = await client.query<{ n: number }>(
       `select count(*)::int as n from "drizzle"."__drizzle_migrations"`,
     );
-    const migration = journal().find((m) => m.when === migrationMillis)?.tag ?? `unknown-${migrationMillis}`;
+    const migration = (await currentMigration(client))?.tag ?? `unknown-${migrationMillis}`;
 
     const tables: TableEntry[] = [];
     for (const table of await appTables(client)) {

@@ -30,7 +30,7 @@ export const manifestSchema = z.object({
   /** The snapshot's moment: the database's now() in the backup's one transaction. */
   createdAt: z.iso.datetime({ offset: true }),
   server: z.object({ version: z.string() }),
-  /** The last migration applied to the database (drizzle's journal tag and its timestamp). */
+  /** The last migration applied to the database: its name, its `created_at` in drizzle's table, how many there were. */
   schema: z.object({ migration: z.string(), migrationMillis: z.number().int(), migrations: z.number().int().min(1) }),
   /** The app's tables in the order they are restored (a table after those its foreign keys point at). */
   tables: z.array(

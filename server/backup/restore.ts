@@ -18,7 +18,7 @@ import { installJobQueue, JOBS_SCHEMA, MAIL_QUEUE, type JobsOptions } from "../s
 import { hashing, ident } from "./create";
 import { FORMAT_VERSION, MANIFEST_ENTRY, type Manifest } from "./manifest";
 import { readManifest, RestoreError } from "./read";
-import { applyMigrationsUpTo, journal } from "./schema";
+import { applyMigrationsUpTo, matchBackupSchema } from "./schema";
 
 /**
  * Whether this version can restore the archive: its format, and a schema this version's migrations reach (an older one
@@ -32,14 +32,13 @@ export function checkRestorable(manifest: Manifest): void {
         `version that made it, or a newer one.`,
     );
   }
-  const known = journal();
-  if (known.some((m) => m.when === manifest.schema.migrationMillis)) return;
-  const newest = known.reduce((a, b) => (b.when > a.when ? b : a));
+  const match = matchBackupSchema(manifest.schema);
+  if (match.kind === "known") return;
   throw new RestoreError(
-    manifest.schema.migrationMillis > newest.when
+    match.kind === "newer"
       ? `This backup's database schema is newer than this version of the app knows: it was made at migration ` +
           `${manifest.schema.migration} by version ${manifest.app.version}, and this version (${appVersion}) stops at ` +
-          `${newest.tag}. Restore it with version ${manifest.app.version} or newer.`
+          `${match.newest.tag}. Restore it with version ${manifest.app.version} or newer.`
       : `This backup's database schema (migration ${manifest.schema.migration}) is not one of this app's migrations; ` +
           `it was not made by this app.`,
   );
@@ -127,7 +126,7 @@ async function loadArchive(file: string, manifest: Manifest, pool: pg.Pool, boss
   try {
     await client.query("begin");
     await client.query("set local statement_timeout = 0");
-    await applyMigrationsUpTo(client, manifest.schema.migrationMillis);
+    await applyMigrationsUpTo(client, manifest.schema);
     // The archive holds every table exactly as it was, derived ones included (the order tallies): their triggers stay
     // off while it loads, and what the migrations inserted (the tallies' time zone) makes way for the archive's rows.
     // Foreign keys stay on; the archive's order satisfies them.

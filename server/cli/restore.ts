@@ -8,7 +8,7 @@ import { RestoreError, restoreBackup, restoreIntoDataDir } from "../backup/resto
 import { ConfigError, loadConfig } from "../config";
 import { AppLockError } from "../db/lock";
 import { createLogger } from "../lib/logger";
-import { journal } from "../backup/schema";
+import { migrations } from "../backup/schema";
 import { describeBackup } from "./describe";
 import { stat } from "node:fs/promises";
 
@@ -34,7 +34,7 @@ try {
   process.stdout.write(
     `Restored in ${(ms / 1000).toFixed(1)} s.\n${describeBackup(archive, (await stat(archive)).size, manifest)}\n`,
   );
-  const later = journal().filter((m) => m.when > manifest.schema.migrationMillis).length;
+  const later = Math.max(0, migrations().length - manifest.schema.migrations);
   if (later) process.stdout.write(`The app applies the ${later} later migrations when it starts.\n`);
   process.stdout.write(
     `Start the app on it: ${config.databaseUrl ? "DATABASE_URL=… " : config.dataDir === path.resolve("data") ? "" : `DATA_DIR=${config.dataDir} `}npm start\n`,

@@ -1,12 +1,17 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Database } from "./client";
 
 /** Any constant shared by every instance of this app: the advisory lock that serialises migrations. */
 const MIGRATION_LOCK = 7_417_001;
 
+/**
+ * The committed migrations' folder: the first `drizzle/` that holds migrations, known by their SQL files as either
+ * drizzle lays them out (0.x: `0043_imports.sql`; 1.0: `20261128101500_imports/migration.sql`), never by drizzle
+ * 0.x's journal, which 1.0 no longer writes (docs/decisions/080).
+ */
 export function migrationsFolder(): string {
   // Source tree: server/db/migrate.ts → ../../drizzle. Built bundle: build/server/main.js → ../../drizzle.
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,9 +20,22 @@ export function migrationsFolder(): string {
     path.resolve(here, "../drizzle"),
     path.resolve("drizzle"),
   ]) {
-    if (existsSync(path.join(candidate, "meta", "_journal.json"))) return candidate;
+    if (holdsMigrations(candidate)) return candidate;
   }
   throw new Error("The migrations folder (drizzle/) was not found.");
+}
+
+/** Whether a folder holds migrations in either layout (its SQL files; never drizzle 0.x's journal). */
+export function holdsMigrations(folder: string): boolean {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).some((entry) =>
+      entry.isFile()
+        ? /^\d+_.+\.sql$/.test(entry.name)
+        : entry.isDirectory() && readdirSync(path.join(folder, entry.name)).includes("migration.sql"),
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**

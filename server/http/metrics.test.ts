@@ -1,10 +1,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { AggregatorRegistry } from "@prometheus-io/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { bearerMatches, CONTENT_TYPE, ownMetrics, startMetricsServer } from "./metrics";
-import { recordRequest } from "../lib/metrics";
+import { collectProcessMetrics, countMail, recordBackup, recordRequest, registry } from "../lib/metrics";
 
 const TOKEN = "t".repeat(40);
 let close: (() => Promise<void>) | undefined;
@@ -75,5 +76,55 @@ describe("the metrics settings", () => {
     expect(() => settings({ METRICS_TOKEN: "secret" })).toThrow(/METRICS_TOKEN: must be 32 to 200 printable/);
     expect(() => settings({ METRICS_TOKEN: `${TOKEN} ${TOKEN}` })).toThrow(/METRICS_TOKEN/);
     expect(() => settings({ METRICS_PORT: "99999" })).toThrow(/METRICS_PORT/);
+  });
+});
+
+describe("the metric names (issue 38: prom-client became @prometheus-io/client)", () => {
+  it("are those dashboards and alert rules read (docs/operations/observability.md), Node's and the process's too", async () => {
+    collectProcessMetrics();
+    const text = await ownMetrics();
+    const types = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+    expect(Object.fromEntries([...types].filter(([name]) => name.startsWith("atelier_")))).toEqual({
+      atelier_http_request_duration_seconds: "histogram",
+      atelier_page_cache_requests_total: "counter",
+      atelier_mails_total: "counter",
+      atelier_job_failures_total: "counter",
+      atelier_db_pool_acquire_seconds: "histogram",
+      atelier_jobs: "gauge",
+      atelier_backup_last_success_timestamp_seconds: "gauge",
+      atelier_backup_age_seconds: "gauge",
+      atelier_db_pool_connections: "gauge",
+      atelier_db_pool_connections_in_use: "gauge",
+      atelier_db_pool_waiting: "gauge",
+      atelier_db_pool_max: "gauge",
+    });
+    for (const [name, type] of [
+      ["nodejs_eventloop_lag_p99_seconds", "gauge"],
+      ["nodejs_eventloop_lag_seconds", "gauge"],
+      ["nodejs_heap_size_used_bytes", "gauge"],
+      ["nodejs_heap_size_total_bytes", "gauge"],
+      ["nodejs_external_memory_bytes", "gauge"],
+      ["nodejs_gc_duration_seconds", "histogram"],
+      ["nodejs_active_handles_total", "gauge"],
+      ["nodejs_version_info", "gauge"],
+      ["process_cpu_seconds_total", "counter"],
+      ["process_resident_memory_bytes", "gauge"],
+      ["process_start_time_seconds", "gauge"],
+      ["process_open_fds", "gauge"],
+    ]) {
+      expect(types.get(name!), name).toBe(type);
+    }
+  });
+
+  it("add up across worker processes as each says: counters summed, the backup's time the newest of them", async () => {
+    countMail("sent");
+    recordBackup(new Date("2026-11-29T03:00:00Z"));
+    const one = await registry.getMetricsAsJSON();
+    const sent = (metrics: Awaited<ReturnType<typeof registry.getMetricsAsJSON>>) =>
+      metrics.find((m) => m.name === "atelier_mails_total")!.values.find((v) => v.labels.outcome === "sent")!.value;
+    const summed = await AggregatorRegistry.aggregate([one, one]).getMetricsAsJSON();
+    expect(sent(summed)).toBe(2 * sent(one));
+    const backup = summed.find((m) => m.name === "atelier_backup_last_success_timestamp_seconds")!;
+    expect(backup.values.map((v) => v.value)).toEqual([Date.parse("2026-11-29T03:00:00Z") / 1000]);
   });
 });

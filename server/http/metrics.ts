@@ -25,10 +25,13 @@ export const ownMetrics: MetricsText = () => registry.metrics();
 
 /**
  * In the first process, with workers: their metrics added up, for its own metrics port and for any worker that asks
- * (the token on the site's port). prom-client asks each connected worker and waits for all (5 s at most).
+ * (the token on the site's port). The library asks each connected worker and waits for all (5 s at most).
  */
 export function workersMetrics(): MetricsText {
   const aggregator = new AggregatorRegistry();
+  // The sum is the workers' alone, as it was with prom-client: @prometheus-io/client also adds the first process's own
+  // registry (its database pool, its memory), which would change what the figures mean to dashboards and alert rules.
+  AggregatorRegistry.setRegistries([]);
   const text = () => aggregator.clusterMetrics();
   cluster.on("message", (worker, message: { type?: string; id?: number }) => {
     if (message?.type !== ASK) return;
@@ -43,7 +46,7 @@ export function workersMetrics(): MetricsText {
 /** In a worker: answers the first process's requests for this worker's registry, and asks it for the sum. */
 export function workerMetrics(): MetricsText {
   collectProcessMetrics();
-  new AggregatorRegistry(); // installs prom-client's answer to the first process's requests
+  new AggregatorRegistry(); // installs the library's answer to the first process's requests
   let next = 0;
   return () =>
     new Promise<string>((resolve, reject) => {

@@ -3,12 +3,13 @@ import type pg from "pg";
 import client, { Counter, Gauge, Histogram, type Aggregator } from "@prometheus-io/client";
 
 /**
- * The app's metrics (decision 034), on prom-client's global registry: one set per process. With several worker
- * processes the first process asks each worker for its registry and adds them up (prom-client's AggregatorRegistry,
- * server/http/metrics.ts); each metric says how it adds up: counters and histograms sum, a figure every worker reads
- * from the same database (queue depth, backup time) takes the largest (or smallest, for an age).
+ * The app's metrics (decision 034), on @prometheus-io/client's global registry (prom-client under its new name, since
+ * issue 38): one set per process. With several worker processes the first process asks each worker for its registry
+ * and adds them up (its AggregatorRegistry, server/http/metrics.ts); each metric says how it adds up: counters and
+ * histograms sum, a figure every worker reads from the same database (queue depth, backup time) takes the largest (or
+ * smallest, for an age).
  *
- * What counts on a hot path (a request, a page-cache hit) is a Map lookup and prom-client's own increment.
+ * What counts on a hot path (a request, a page-cache hit) is a Map lookup and the library's own increment.
  */
 export const registry = client.register;
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import type { StreamSentMessageInfo } from "nodemailer/lib/stream-transport";
 import type { Logger } from "../lib/logger";
 import { countMail } from "../lib/metrics";
 
@@ -49,6 +50,8 @@ export function createMailer(options: {
 }): Mailer {
   const { logger, from } = options;
   const outboxDir = options.smtpUrl ? undefined : path.join(options.dataDir, "outbox");
+  // nodemailer 10 (docs/decisions/080): the stream transport writes the `newline` it is given (LF in the outbox's
+  // files); its answer's `message` is the whole message, a Buffer with `buffer: true`.
   const transport: Transporter = options.smtpUrl
     ? nodemailer.createTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
@@ -90,7 +93,9 @@ export function createMailer(options: {
         outboxDir,
         `${new Date().toISOString().replace(/[:.]/g, "-")}-${slug(mail.subject)}-${randomBytes(3).toString("hex")}.eml`,
       );
-      writeFileSync(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+      const message = (info as Partial<StreamSentMessageInfo>).message;
+      if (!Buffer.isBuffer(message)) throw new Error("The outbox's mail transport gave no message to write.");
+      writeFileSync(file, message, { mode: 0o600 });
       // Not its link: a reset or confirmation link is a credential; the file holds it.
       logger.info({ to: mail.to, subject: mail.subject, file }, "mail written to the outbox (no SMTP_URL)");
     } else if (quiet) {

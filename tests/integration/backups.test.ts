@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { backupBeforeMigrations } from "../../server/backup/before-migration";
 import { MANIFEST_ENTRY, type Manifest } from "../../server/backup/manifest";
 import { readManifest, restoreBackup, restoreIntoDataDir, RestoreError } from "../../server/backup/restore";
-import { applyMigrationsUpTo, journal } from "../../server/backup/schema";
+import { applyMigrationsUpTo, migrations } from "../../server/backup/schema";
 import { loadConfig, type Config } from "../../server/config";
 import { connect, type Database } from "../../server/db/client";
 import { runMigrations } from "../../server/db/migrate";
@@ -181,7 +181,7 @@ describe("the restore drill", { timeout: 240_000 }, () => {
     expect(m).toMatchObject({
       format: "atelier-backup",
       reason: "manual",
-      schema: { migration: journal().at(-1)!.tag },
+      schema: { migration: migrations().at(-1)!.tag },
     });
     expect(path.basename(backup.file)).toMatch(/^atelier-backup-\d{8}T\d{6}Z-manual\.tar$/);
     for (const table of ["orders", "user", "account", "media", "media_variants", "activity_log", "content_entries"]) {
@@ -314,8 +314,8 @@ describe("what a restore refuses, leaving nothing behind", { timeout: 120_000 },
       app: { ...m.app, version: "9.0.0" },
       schema: {
         migration: "0099_from_the_future",
-        migrationMillis: Math.max(...journal().map((j) => j.when)) + 1,
-        migrations: 100,
+        migrationMillis: Date.now(),
+        migrations: migrations().length + 1,
       },
     }));
     const target = await emptyDatabase();
@@ -328,14 +328,20 @@ describe("what a restore refuses, leaving nothing behind", { timeout: 120_000 },
 
 describe("an older schema, and the backup before a migration", { timeout: 120_000 }, () => {
   it("an archive made before the last migration restores as it was; the next start migrates it", async () => {
-    const older = journal().at(-2)!;
+    const older = migrations().at(-2)!;
+    // drizzle's created_at for it, as the app's own database (migrated by drizzle at the start) holds it.
+    const { rows } = await app.db.pool.query<{ at: string }>(
+      `select created_at::text as at from drizzle.__drizzle_migrations order by id offset $1 limit 1`,
+      [older.idx],
+    );
+    const olderSchema = { migration: older.tag, migrationMillis: Number(rows[0]!.at), migrations: older.idx + 1 };
     const source = await emptyDatabase();
     const database = connect(source);
     try {
       const client = await database.pool.connect();
       try {
         await client.query("begin");
-        await applyMigrationsUpTo(client, older.when);
+        await applyMigrationsUpTo(client, olderSchema);
         await client.query("commit");
       } finally {
         client.release();
@@ -359,7 +365,7 @@ describe("an older schema, and the backup before a migration", { timeout: 120_00
         const last = await restored.pool.query<{ at: string }>(
           `select max(created_at)::text as at from drizzle.__drizzle_migrations`,
         );
-        expect(Number(last.rows[0]!.at)).toBe(older.when);
+        expect(Number(last.rows[0]!.at)).toBe(olderSchema.migrationMillis);
         await runMigrations(restored);
         const user = await restored.pool.query('select email from "user"');
         expect(user.rows).toEqual([{ email: "old@example.org" }]);

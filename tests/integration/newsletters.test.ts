@@ -259,6 +259,9 @@ describe("sending", () => {
       // DKIM: signed for the configured domain and selector.
       expect(raw).toMatch(/^DKIM-Signature: .*d=example\.org/m);
       expect(raw).toMatch(/^DKIM-Signature: .*s=news2026/m);
+      // One-click unsubscribe (RFC 8058) counts only when the signature covers both List-Unsubscribe headers.
+      const signed = /^DKIM-Signature: .*\bh=([^;]+)/im.exec(raw)![1]!.replace(/\s+/g, "").toLowerCase().split(":");
+      expect(signed).toEqual(expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post"]));
     }
     // Sending again is refused.
     expect((await api(`/newsletters/${id}/send`, { method: "POST", json: {} })).status).toBe(409);

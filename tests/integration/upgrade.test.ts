@@ -5,7 +5,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { readManifest } from "../../server/backup/read";
-import { applyMigrationsUpTo, journal, pendingMigrations } from "../../server/backup/schema";
+import { applyMigrationsUpTo, migrations, pendingMigrations } from "../../server/backup/schema";
 import { loadConfig } from "../../server/config";
 import { connect } from "../../server/db/client";
 import { openDatabase } from "../../server/db/open";
@@ -18,7 +18,7 @@ import { databaseUrl } from "../support/server";
  * up before it applies new migrations, as the embedded default always did: once, by the host that migrates, however
  * many start at once; and not at all with BACKUP_BEFORE_MIGRATION=false.
  */
-const { admin } = inject("testDb");
+const { admin, template } = inject("testDb");
 const work = mkdtempSync(path.join(tmpdir(), "atelier-upgrade-"));
 const made: string[] = [];
 afterAll(async () => {
@@ -27,6 +27,18 @@ afterAll(async () => {
   });
   rmSync(work, { recursive: true, force: true });
 });
+
+/** The schema of every migration but the last, with drizzle's created_at for it as the migrated template holds it. */
+async function schemaOfTheLastRelease() {
+  const older = migrations().at(-2)!;
+  const at = await withClient(withDatabase(admin, template), (c) =>
+    c.query<{ at: string }>(
+      `select created_at::text as at from drizzle.__drizzle_migrations order by id offset $1 limit 1`,
+      [older.idx],
+    ),
+  );
+  return { migration: older.tag, migrationMillis: Number(at.rows[0]!.at), migrations: older.idx + 1 };
+}
 
 /** A database as the previous release left it: every migration but the last, and a customer. */
 async function databaseOfTheLastRelease(): Promise<string> {
@@ -38,7 +50,7 @@ async function databaseOfTheLastRelease(): Promise<string> {
     const client = await database.pool.connect();
     try {
       await client.query("begin");
-      await applyMigrationsUpTo(client, journal().at(-2)!.when);
+      await applyMigrationsUpTo(client, await schemaOfTheLastRelease());
       await client.query("commit");
     } finally {
       client.release();
@@ -87,7 +99,7 @@ describe("the backup before new migrations on DATABASE_URL", { timeout: 120_000 
     const name = await databaseOfTheLastRelease();
     const backups = path.join(work, "two-hosts");
     const hosts = await Promise.all([startHost(name, backups), startHost(name, backups)]);
-    const last = journal().at(-1)!;
+    const last = migrations().at(-1)!;
     for (const host of hosts) {
       expect(host.embedded).toBe(false);
       expect(host.pending).toEqual([]);
@@ -101,7 +113,7 @@ describe("the backup before new migrations on DATABASE_URL", { timeout: 120_000 
     // The archive holds the database as the last release left it: its schema and its customer.
     const manifest = await readManifest(path.join(backups, files[0]!));
     expect(manifest.reason).toBe("before-migration");
-    expect(manifest.schema.migration).toBe(journal().at(-2)!.tag);
+    expect(manifest.schema.migration).toBe(migrations().at(-2)!.tag);
     expect(manifest.tables.find((t) => t.name === "user")?.rows).toBe(1);
 
     // A later start on the migrated database backs up nothing.

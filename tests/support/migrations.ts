@@ -1,22 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { migrationsFolder } from "../../server/db/migrate";
+import { migrations } from "../../server/backup/schema";
 import { withClient, withDatabase } from "./global-db";
 
 /** The statements of one committed migration, as drizzle splits them. */
 export function statements(tag: string): string[] {
-  return readFileSync(path.join(migrationsFolder(), `${tag}.sql`), "utf8")
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const migration = migrations().find((m) => m.tag === tag);
+  if (!migration) throw new Error(`no migration ${tag}`);
+  return migration.statements.map((s) => s.trim()).filter(Boolean);
 }
 
 /** The committed migrations' tags, in order. */
 function tags(): string[] {
-  const journal = readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8");
-  return (JSON.parse(journal) as { entries: { tag: string }[] }).entries.map((e) => e.tag);
+  return migrations().map((m) => m.tag);
 }
 
 /**
