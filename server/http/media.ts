@@ -35,26 +35,36 @@ export function mediaRoutes({
   logger: Logger;
 }): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  router.get("/media/:file", serveFile(services));
+  router.get("/media/:file", serveFile(services, logger));
   router.post("/api/media", sameOriginOnly(config.allowedOrigins), attachViewer(services), upload(services, logger));
   return router;
 }
 
-function serveFile(services: Services): RequestHandler {
+function serveFile(services: Services, logger: Logger): RequestHandler {
   return (req, res, next) => {
     const m = FILE_NAME.exec(String(req.params.file));
     if (!m) return notFound(res);
-    services.media.file(m[1]!, Number(m[2]), m[3] as VariantFormat).then((file) => {
-      if (!file) return notFound(res);
-      res.setHeader("Cache-Control", YEAR);
-      res.setHeader("ETag", file.etag);
-      res.setHeader("Content-Type", file.contentType);
-      res.setHeader("X-Content-Type-Options", "nosniff");
-      if (m[3] === "svg") res.setHeader("Content-Security-Policy", SVG_POLICY);
-      if (req.headers["if-none-match"] === file.etag) return void res.status(304).end();
-      res.setHeader("Content-Length", String(file.data.length));
-      res.end(file.data);
-    }, next);
+    services.media.file(m[1]!, Number(m[2]), m[3] as VariantFormat).then(
+      (file) => {
+        if (!file) return notFound(res);
+        res.setHeader("Cache-Control", YEAR);
+        res.setHeader("ETag", file.etag);
+        res.setHeader("Content-Type", file.contentType);
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        if (m[3] === "svg") res.setHeader("Content-Security-Policy", SVG_POLICY);
+        if (req.headers["if-none-match"] === file.etag) return void res.status(304).end();
+        res.setHeader("Content-Length", String(file.data.length));
+        res.end(file.data);
+      },
+      (error: unknown) => {
+        // The bucket did not answer (decision 081): said as such, kept by no cache, asked again later.
+        if (!isAppError(error) || error.status !== 503) return next(error);
+        logger.warn({ error: error.cause ?? error, file: req.params.file }, "media: the bucket did not answer");
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("Retry-After", "30");
+        res.status(503).type("text/plain").send("This image cannot be loaded right now. Try again in a minute.");
+      },
+    );
   };
 }
 
