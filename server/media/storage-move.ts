@@ -25,7 +25,7 @@ export interface MoveSummary extends MoveProgress {
 }
 
 /** A file of an image that a move found in the wrong place or damaged: it stops the move, nothing of it changed. */
-export class MoveError extends AppError {
+class MoveError extends AppError {
   constructor(message: string) {
     super(409, message);
   }
@@ -84,11 +84,11 @@ const SETS = [
 ] as const;
 
 /** Where a file goes: its bytes in its row, or its object. */
-export type Located =
+type Located =
   | { storage: "database"; data: Buffer; bucket: null; key: null }
   | { storage: "s3"; data: null; bucket: string; key: string };
 
-export interface MoveDeps {
+interface MoveDeps {
   db: Db;
   objects: MediaObjects;
   to: MediaStorage;

@@ -15,7 +15,7 @@ import { s3Client, s3Key } from "../lib/s3";
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** A file as one place keeps it: in its row, or as an object. */
-export type FileLocation = { storage: "database" } | { storage: "s3"; bucket: string; key: string };
+type FileLocation = { storage: "database" } | { storage: "s3"; bucket: string; key: string };
 
 /** The columns of a stored file that say where it is (media_variants and trash_files alike). */
 export interface StoredAt {
@@ -56,7 +56,7 @@ export function mediaImageSources(config: Config["media"]): string[] {
 }
 
 /** A bucket call that failed: said plainly to the person (503: nothing was changed), with the cause for the log. */
-export class MediaStorageError extends AppError {
+class MediaStorageError extends AppError {
   constructor(what: string, ref: ObjectRef, cause: unknown) {
     super(
       503,

@@ -32,7 +32,7 @@ import {
   type StoredAt,
 } from "../media/storage";
 import { moveFiles, type MoveProgress, type MoveSummary } from "../media/storage-move";
-import type { Config } from "../config";
+import type { Config, S3Location } from "../config";
 import {
   acceptedFormat,
   createProcessingQueue,
@@ -97,6 +97,41 @@ export function createMediaService({
 }: MediaServiceOptions) {
   const queue = createProcessingQueue();
   const files = new ByteCache(cacheBytes);
+  // A file asked for by many visitors at once, before this instance holds it, is read once.
+  const loading = new Map<string, Promise<ServedVariant | null>>();
+  const loadOnce = (id: string, read: () => Promise<ServedVariant | null>) => {
+    let pending = loading.get(id);
+    if (!pending) {
+      pending = read().finally(() => loading.delete(id));
+      loading.set(id, pending);
+    }
+    return pending;
+  };
+
+  /** A file from where its row says its bytes are, kept in memory. */
+  async function load(id: string, key: string, width: number, format: VariantFormat): Promise<ServedVariant | null> {
+    const [row] = await db
+      .select({
+        data: mediaVariants.data,
+        storage: mediaVariants.storage,
+        s3Bucket: mediaVariants.s3Bucket,
+        s3Key: mediaVariants.s3Key,
+      })
+      .from(mediaVariants)
+      .innerJoin(media, eq(media.id, mediaVariants.mediaId))
+      .where(and(eq(media.key, key), eq(mediaVariants.format, format), eq(mediaVariants.width, width)));
+    if (!row) return null;
+    const where = locationOf(row);
+    const data = where.storage === "s3" ? await objects.get(where) : row.data;
+    if (!data) {
+      // The row says the bucket has it, and the bucket says it has not: someone deleted it there.
+      logger.error({ file: id, bucket: row.s3Bucket, key: row.s3Key }, "media: a file is missing from its bucket");
+      return null;
+    }
+    const served = { data, contentType: CONTENT_TYPES[format], etag: `"${id}"` };
+    files.set(id, served);
+    return served;
+  }
   // Descriptions for pages, dropped whenever content (or an alt text) changes on any instance.
   let described = { generation: -1, byKey: new Map<string, MediaInfo | null>() };
 
@@ -173,14 +208,12 @@ export function createMediaService({
   ): Promise<{ item: MediaItem; created: boolean }> {
     // With a bucket, the files are objects first: a row never points at an object that is not there.
     const target = objects.target;
-    const files = processed.variants.map((v) => ({
+    const written = processed.variants.map((v) => ({
       ...v,
       name: mediaFileName(key, v.width, v.format),
       sha256: sha256Hex(v.data),
     }));
-    const put = target
-      ? await Promise.all(files.map((f) => objects.put(target, f.name, f.data, CONTENT_TYPES[f.format])))
-      : [];
+    const put = target ? await putAll(target, written) : [];
     try {
       const id = await audited(db, actor, "media", async (tx, audit) => {
         const [row] = await tx
@@ -198,7 +231,7 @@ export function createMediaService({
           })
           .returning();
         await tx.insert(mediaVariants).values(
-          files.map((v, i) => ({
+          written.map((v, i) => ({
             mediaId: row!.id,
             format: v.format,
             width: v.width,
@@ -226,9 +259,28 @@ export function createMediaService({
       if (existing) return { item: existing, created: false };
       // Nothing was stored: the objects just put go too, unless a row uses them (the same file in the trash).
       if (put.length)
-        await removeUnused(put).catch((e: unknown) => logger.warn({ error: e }, "media: clean-up failed"));
+        await removeUnused(put).catch((e: unknown) =>
+          logger.warn({ reason: e instanceof Error ? e.message : String(e) }, "media: clean-up failed"),
+        );
       throw error;
     }
+  }
+
+  /** Puts an image's files in the bucket; when one fails, those put are deleted again and the first error thrown. */
+  async function putAll(
+    target: S3Location,
+    written: { name: string; data: Buffer; format: VariantFormat }[],
+  ): Promise<ObjectRef[]> {
+    const results = await Promise.allSettled(
+      written.map((f) => objects.put(target, f.name, f.data, CONTENT_TYPES[f.format])),
+    );
+    const failed = results.find((r) => r.status === "rejected");
+    if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ObjectRef>).value);
+    const done = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    await removeUnused(done).catch((e: unknown) =>
+      logger.warn({ reason: e instanceof Error ? e.message : String(e) }, "media: clean-up failed"),
+    );
+    throw failed.reason;
   }
 
   /** Of these objects, those no row (a library file or a trashed one) points at any more. */
@@ -478,29 +530,7 @@ export function createMediaService({
     /** One served file by its address's parts; from memory after the first time. */
     async file(key: string, width: number, format: VariantFormat): Promise<ServedVariant | null> {
       const id = `${key}-${width}.${format}`;
-      const hit = files.get(id);
-      if (hit) return hit;
-      const [row] = await db
-        .select({
-          data: mediaVariants.data,
-          storage: mediaVariants.storage,
-          s3Bucket: mediaVariants.s3Bucket,
-          s3Key: mediaVariants.s3Key,
-        })
-        .from(mediaVariants)
-        .innerJoin(media, eq(media.id, mediaVariants.mediaId))
-        .where(and(eq(media.key, key), eq(mediaVariants.format, format), eq(mediaVariants.width, width)));
-      if (!row) return null;
-      const where = locationOf(row);
-      const data = where.storage === "s3" ? await objects.get(where) : row.data;
-      if (!data) {
-        // The row says the bucket has it, and the bucket says it has not: someone deleted it there.
-        logger.error({ file: id, bucket: row.s3Bucket, key: row.s3Key }, "media: a file is missing from its bucket");
-        return null;
-      }
-      const served = { data, contentType: CONTENT_TYPES[format], etag: `"${id}"` };
-      files.set(id, served);
-      return served;
+      return files.get(id) ?? loadOnce(id, () => load(id, key, width, format));
     },
 
     /**

@@ -164,6 +164,30 @@ describe("an upload with MEDIA_STORAGE=s3", { timeout: 60_000 }, () => {
       ),
     });
     expect(await count()).toBe(before);
+    // A file no instance holds yet cannot be served: said as such (503), not as a missing image.
+    await expect(broken.file(first.key, first.widths[0]!, "webp")).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringMatching(/could not read a file/),
+    });
+  });
+
+  it("many visitors asking at once for a file not yet in memory: one read from the bucket", async () => {
+    const real = createMediaObjects(app.config);
+    let reads = 0;
+    const fresh = createMediaService({
+      db: app.db.db,
+      content: app.services.content,
+      limiter: app.services.rateLimiter,
+      logger: silentLogger,
+      storage: app.config,
+      objects: { ...real, get: (ref) => (reads++, real.get(ref)) },
+    });
+    const w = first.widths.at(-1)!;
+    const served = await Promise.all(Array.from({ length: 8 }, () => fresh.file(first.key, w, "webp")));
+    expect(reads).toBe(1);
+    expect(new Set(served.map((f) => sha(f!.data))).size).toBe(1);
+    await fresh.file(first.key, w, "webp");
+    expect(reads).toBe(1);
   });
 });
 
