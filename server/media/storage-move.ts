@@ -56,6 +56,8 @@ const SETS = [
       order by m.id::text limit ${limit}`,
     count: (from: MediaStorage) => sql`
       select count(distinct media_id)::int as n from media_variants where storage = ${from}`,
+    // The image's row first, as a deletion takes it: a deletion waits for the move of its image, or the other way.
+    lock: (id: string) => sql`select 1 from media where id = ${id} for update`,
     files: (id: string, from: MediaStorage) => sql`
       select format, width, sha256, data, s3_bucket, s3_key from media_variants
       where media_id = ${id} and storage = ${from} for update`,
@@ -75,6 +77,8 @@ const SETS = [
       order by t.id::text limit ${limit}`,
     count: (from: MediaStorage) => sql`
       select count(distinct trash_id)::int as n from trash_files where storage = ${from}`,
+    // The entry's row first, as a restore or a purge takes it.
+    lock: (id: string) => sql`select 1 from trash where id = ${id} for update`,
     files: (id: string, from: MediaStorage) => sql`
       select format, width, sha256, data, s3_bucket, s3_key from trash_files
       where trash_id = ${id} and storage = ${from} for update`,
@@ -145,6 +149,7 @@ export async function moveFiles({
         }
         after = group.id;
         const moved = await db.transaction(async (tx) => {
+          await tx.execute(set.lock(group.id));
           const { rows: files } = await tx.execute<FileRow & Record<string, unknown>>(set.files(group.id, from));
           let bytes = 0;
           for (const file of files) {

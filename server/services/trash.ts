@@ -163,6 +163,9 @@ export function createTrashService({
   /** Takes the entry out of the trash for good, with its log entry; false if it was gone already. */
   async function purgeRow(row: typeof trash.$inferSelect, actor: Actor): Promise<boolean> {
     return audited(db, actor, row.entity, async (tx, audit) => {
+      // Locked first, so a move of its files (decision 081) is finished before they are read.
+      const [held] = await tx.select({ id: trash.id }).from(trash).where(eq(trash.id, row.id)).for("update");
+      if (!held) return false;
       const files =
         row.kind === "media" && purgeFiles
           ? await tx
