@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultUrl, formatBytes, heightAt, mediaUrl, parseMediaUrl, srcSet, variantWidths } from "./media";
+import { defaultUrl, formatBytes, heightAt, mediaUrl, parseMediaUrl, servedUrl, srcSet, variantWidths } from "./media";
 
 describe("variantWidths", () => {
   it("gives the five standard widths to anything 1920 px wide or wider", () => {
@@ -49,6 +49,15 @@ describe("library addresses", () => {
     expect(defaultUrl(info)).toBe(`/media/${key}-1000.webp`);
     expect(defaultUrl({ key, widths: [96], svg: true })).toBe(`/media/${key}-96.svg`);
     expect(heightAt({ width: 6000, height: 4000 }, 640)).toBe(427);
+  });
+  it("point pages at the CDN when the image has a base (decision 081); the field keeps the app's address", () => {
+    const info = { key, widths: [320, 640], svg: false, base: "https://cdn.agency.example/media/" };
+    expect(srcSet(info, "avif")).toBe(
+      `https://cdn.agency.example/media/${key}-320.avif 320w, https://cdn.agency.example/media/${key}-640.avif 640w`,
+    );
+    expect(servedUrl(info, 640, "webp")).toBe(`https://cdn.agency.example/media/${key}-640.webp`);
+    expect(servedUrl({ key }, 640, "webp")).toBe(`/media/${key}-640.webp`);
+    expect(defaultUrl(info)).toBe(`/media/${key}-640.webp`);
   });
 });
 

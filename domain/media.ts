@@ -33,6 +33,10 @@ export const CONTENT_TYPES: Record<VariantFormat, string> = {
   svg: "image/svg+xml",
 };
 
+/** Where a file's bytes are kept: in its database row, or in an S3 bucket (MEDIA_STORAGE, decision 081). */
+export const mediaStorages = ["database", "s3"] as const;
+export type MediaStorage = (typeof mediaStorages)[number];
+
 /** The widths written for a raster image, smallest first; none is larger than the original. */
 export const STANDARD_WIDTHS = [320, 640, 960, 1280, 1920] as const;
 
@@ -46,7 +50,18 @@ export function variantWidths(width: number): number[] {
 }
 
 /** A file's address: content-hashed (the key is the start of the upload's SHA-256), so it never changes meaning. */
-export const mediaUrl = (key: string, width: number, format: VariantFormat) => `/media/${key}-${width}.${format}`;
+export const mediaUrl = (key: string, width: number, format: VariantFormat) =>
+  `/media/${mediaFileName(key, width, format)}`;
+
+/** A file's name: the last part of its address, and of its object key in a bucket. */
+export const mediaFileName = (key: string, width: number, format: VariantFormat) => `${key}-${width}.${format}`;
+
+/**
+ * Where a page loads a file from: the app's own address, or the CDN's (`base`, MEDIA_PUBLIC_URL and the bucket's
+ * prefix) when every file of the image is in the bucket behind it.
+ */
+export const servedUrl = (info: Pick<MediaInfo, "key" | "base">, width: number, format: VariantFormat) =>
+  info.base ? `${info.base}${mediaFileName(info.key, width, format)}` : mediaUrl(info.key, width, format);
 
 const MEDIA_URL = /^\/media\/([0-9a-f]{24})-([1-9][0-9]{0,4})\.(webp|avif|svg)$/;
 
@@ -69,6 +84,11 @@ export interface MediaInfo {
   /** Whether AVIF files sit beside the WebP ones. */
   avif: boolean;
   svg: boolean;
+  /**
+   * Where pages load its files from when not from the app (`https://cdn.example/media/`): set only when the files are
+   * in the bucket MEDIA_PUBLIC_URL serves (decision 081).
+   */
+  base?: string;
 }
 
 /** An image of the library as the back office and the API see it. */
@@ -97,8 +117,8 @@ export const defaultUrl = (info: Pick<MediaInfo, "key" | "widths" | "svg">) =>
   mediaUrl(info.key, info.widths.at(-1)!, info.svg ? "svg" : "webp");
 
 /** "url 320w, url 640w, …" for one format. */
-export const srcSet = (info: Pick<MediaInfo, "key" | "widths">, format: "webp" | "avif") =>
-  info.widths.map((w) => `${mediaUrl(info.key, w, format)} ${w}w`).join(", ");
+export const srcSet = (info: Pick<MediaInfo, "key" | "widths" | "base">, format: "webp" | "avif") =>
+  info.widths.map((w) => `${servedUrl(info, w, format)} ${w}w`).join(", ");
 
 /** The height of an image drawn `width` wide, in its proportions. */
 export const heightAt = (info: Pick<MediaInfo, "width" | "height">, width: number) =>

@@ -50,7 +50,8 @@ async function fill(client: pg.Client) {
     );
     for (const v of VARIANTS) {
       await client.query(
-        `insert into media_variants (media_id, format, width, height, size, data) values ($1, 'webp', $2, $3, $4, $5)`,
+        `insert into media_variants (media_id, format, width, height, size, data, sha256)
+         values ($1, 'webp', $2, $3, $4, $5, encode(sha256($5), 'hex'))`,
         [id, v.width, Math.round((v.width * 2) / 3), v.bytes, randomBytes(v.bytes)],
       );
     }

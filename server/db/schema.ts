@@ -31,7 +31,7 @@ import {
   paymentStatuses,
   subscriberStates,
 } from "../../domain/vocabulary";
-import { sourceFormats, variantFormats } from "../../domain/media";
+import { mediaStorages, sourceFormats, variantFormats } from "../../domain/media";
 import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
 import { TRASH_KINDS } from "../../domain/trash";
 import { CURRENCIES } from "../../domain/currency";
@@ -965,6 +965,29 @@ export const media = pgTable(
   ],
 );
 
+/**
+ * Where a file's bytes are (decision 081): in the row (`data`) or in an S3 bucket (`s3_bucket`, `s3_key`), never
+ * both, never neither. Each file says it for itself, so a move between the two is resumable and a library half moved
+ * still serves every file.
+ */
+const fileStorageColumns = () => ({
+  storage: text("storage", { enum: mediaStorages }).notNull().default("database"),
+  /** The SHA-256 of the file's bytes (hex): checked before a move clears the copy it came from. */
+  sha256: text("sha256").notNull(),
+  data: bytea("data"),
+  s3Bucket: text("s3_bucket"),
+  s3Key: text("s3_key"),
+});
+const fileStorageCheck = (
+  name: string,
+  t: { storage: AnyPgColumn; data: AnyPgColumn; s3Bucket: AnyPgColumn; s3Key: AnyPgColumn },
+) =>
+  check(
+    name,
+    sql`(${t.storage} = 'database' and ${t.data} is not null and ${t.s3Bucket} is null and ${t.s3Key} is null)
+     or (${t.storage} = 's3' and ${t.data} is null and ${t.s3Bucket} is not null and ${t.s3Key} is not null)`,
+  );
+
 /** The files served for an image: one per width and format (WebP and AVIF; an SVG is its own single file). */
 export const mediaVariants = pgTable(
   "media_variants",
@@ -976,11 +999,15 @@ export const mediaVariants = pgTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     size: integer("size").notNull(),
-    data: bytea("data").notNull(),
+    ...fileStorageColumns(),
   },
   (t) => [
     primaryKey({ columns: [t.mediaId, t.format, t.width] }),
     check("media_variants_format_check", oneOf(t.format, variantFormats)),
+    fileStorageCheck("media_variants_storage_check", t),
+    // The move command's "what is left to move", and a purge's "does another row still use this object".
+    index("media_variants_storage_idx").on(t.storage, t.mediaId),
+    index("media_variants_s3_key_idx").on(t.s3Key),
   ],
 );
 
@@ -1026,9 +1053,13 @@ export const trashFiles = pgTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     size: integer("size").notNull(),
-    data: bytea("data").notNull(),
+    ...fileStorageColumns(),
   },
-  (t) => [primaryKey({ columns: [t.trashId, t.format, t.width] })],
+  (t) => [
+    primaryKey({ columns: [t.trashId, t.format, t.width] }),
+    fileStorageCheck("trash_files_storage_check", t),
+    index("trash_files_s3_key_idx").on(t.s3Key),
+  ],
 );
 
 // ── Mail ─────────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -1,3 +1,4 @@
+import { mediaImageSources } from "../media/storage";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -119,7 +120,7 @@ export function createApp(options: AppOptions): Express {
     response.setHeader(REQUEST_ID_HEADER, String(request.id));
     handle.call(this, req, res, next);
   };
-  app.use(securityHeaders(config.publicUrl, config.env === "development"));
+  app.use(securityHeaders(config.publicUrl, config.env === "development", mediaImageSources(config.media)));
   // Every text answer compressed (gzip or brotli, as the browser accepts): /__manifest, JSON, robots.txt, the sitemap,
   // SVG. Answers already compressed pass untouched: pages (compressed once with the page cache) and built assets
   // (their .br and .gz files). Under 1 KB it is not worth it.
@@ -242,6 +243,7 @@ export function createApp(options: AppOptions): Express {
       createPagesHandler({
         build: options.build,
         mode: config.env === "development" ? "development" : "production",
+        imageSources: mediaImageSources(config.media),
         getLoadContext: (req) => ({
           services,
           config: publicConfig(config),

@@ -3,6 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type VariantFormat } from "../../domain/media";
 import type { Config } from "../config";
 import { isAppError } from "../lib/errors";
+import { IMMUTABLE } from "../media/storage";
 import type { Logger } from "../lib/logger";
 import { PRIVATE_CACHE_CONTROL } from "./pages";
 import { requestLog } from "./requests";
@@ -16,7 +17,6 @@ export const MEDIA_LIBRARY_PATH = "/media-library";
 /** The multipart envelope around the file: boundaries, headers and the alt text field. */
 const ENVELOPE_BYTES = 64 * 1024;
 const FILE_NAME = /^([0-9a-f]{24})-([1-9][0-9]{0,4})\.(webp|avif|svg)$/;
-const YEAR = "public, max-age=31536000, immutable";
 // An SVG is opened as a document when visited directly: nothing in it may run or load.
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
@@ -35,26 +35,36 @@ export function mediaRoutes({
   logger: Logger;
 }): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  router.get("/media/:file", serveFile(services));
+  router.get("/media/:file", serveFile(services, logger));
   router.post("/api/media", sameOriginOnly(config.allowedOrigins), attachViewer(services), upload(services, logger));
   return router;
 }
 
-function serveFile(services: Services): RequestHandler {
+function serveFile(services: Services, logger: Logger): RequestHandler {
   return (req, res, next) => {
     const m = FILE_NAME.exec(String(req.params.file));
     if (!m) return notFound(res);
-    services.media.file(m[1]!, Number(m[2]), m[3] as VariantFormat).then((file) => {
-      if (!file) return notFound(res);
-      res.setHeader("Cache-Control", YEAR);
-      res.setHeader("ETag", file.etag);
-      res.setHeader("Content-Type", file.contentType);
-      res.setHeader("X-Content-Type-Options", "nosniff");
-      if (m[3] === "svg") res.setHeader("Content-Security-Policy", SVG_POLICY);
-      if (req.headers["if-none-match"] === file.etag) return void res.status(304).end();
-      res.setHeader("Content-Length", String(file.data.length));
-      res.end(file.data);
-    }, next);
+    services.media.file(m[1]!, Number(m[2]), m[3] as VariantFormat).then(
+      (file) => {
+        if (!file) return notFound(res);
+        res.setHeader("Cache-Control", IMMUTABLE);
+        res.setHeader("ETag", file.etag);
+        res.setHeader("Content-Type", file.contentType);
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        if (m[3] === "svg") res.setHeader("Content-Security-Policy", SVG_POLICY);
+        if (req.headers["if-none-match"] === file.etag) return void res.status(304).end();
+        res.setHeader("Content-Length", String(file.data.length));
+        res.end(file.data);
+      },
+      (error: unknown) => {
+        // The bucket did not answer (decision 081): said as such, kept by no cache, asked again later.
+        if (!isAppError(error) || error.status !== 503) return next(error);
+        logger.warn({ reason: error.message, file: req.params.file }, "media: the bucket did not answer");
+        res.setHeader("Cache-Control", "no-store");
+        res.setHeader("Retry-After", "30");
+        res.status(503).type("text/plain").send("This image cannot be loaded right now. Try again in a minute.");
+      },
+    );
   };
 }
 

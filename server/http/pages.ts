@@ -78,6 +78,8 @@ export function createPagesHandler(options: {
    */
   databaseDown?: () => Promise<boolean>;
   retryAfterSeconds?: number;
+  /** Origins pages load images from besides ours and https (the Content-Security-Policy's img-src). */
+  imageSources?: readonly string[];
   /** Whether the request is a signed-in person's (their answers are private); a failed lookup counts as signed in. */
   signedIn?: (req: ExpressRequest) => Promise<boolean>;
 }): RequestHandler & { cacheSize(): number } {
@@ -174,7 +176,7 @@ export function createPagesHandler(options: {
         return;
       }
       // A document is read whole: its inline scripts are hashed into its Content-Security-Policy, once per render.
-      const page = await renderedPage(response, options.mode === "development");
+      const page = await renderedPage(response, options.mode === "development", options.imageSources);
       if (page.status >= 500 && (page.status === 503 || (await options.databaseDown?.()))) {
         if (stale) {
           writePage(req, res, stale, "STALE");
@@ -211,10 +213,14 @@ export function createPagesHandler(options: {
 const isHtml = (response: Response) =>
   response.body !== null && (response.headers.get("content-type") ?? "").startsWith("text/html");
 
-async function renderedPage(response: Response, development: boolean): Promise<Rendered> {
+async function renderedPage(
+  response: Response,
+  development: boolean,
+  imageSources: readonly string[] = [],
+): Promise<Rendered> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers.entries()].filter(([k]) => k !== "content-security-policy");
-  headers.push(["content-security-policy", contentSecurityPolicy(inlineScriptHashes(body), development)]);
+  headers.push(["content-security-policy", contentSecurityPolicy(inlineScriptHashes(body), development, imageSources)]);
   return { status: response.status, headers, body };
 }
 

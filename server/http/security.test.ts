@@ -74,3 +74,15 @@ describe("contentSecurityPolicy", () => {
     ]);
   });
 });
+
+describe("images from MEDIA_PUBLIC_URL (decision 081)", () => {
+  it("its origin joins img-src; without one img-src stays as it was", () => {
+    expect(directive(contentSecurityPolicy([], false, ["http://127.0.0.1:9000"]), "img-src")).toEqual([
+      "'self'",
+      "https:",
+      "data:",
+      "http://127.0.0.1:9000",
+    ]);
+    expect(directive(contentSecurityPolicy(), "img-src")).toEqual(["'self'", "https:", "data:"]);
+  });
+});

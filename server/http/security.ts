@@ -6,12 +6,17 @@ import type { RequestHandler } from "express";
  * ones listed by hash, which the page handler computes from the HTML it rendered (React Router's hydration data and
  * module imports). Anything else inline, injected or not, does not run.
  */
-export function contentSecurityPolicy(scriptHashes: readonly string[] = [], development = false): string {
+export function contentSecurityPolicy(
+  scriptHashes: readonly string[] = [],
+  development = false,
+  /** Origins pages load images from besides ours and https (MEDIA_PUBLIC_URL's, decision 081). */
+  imageSources: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
     ["script-src 'self'", ...scriptHashes.map((h) => `'${h}'`)].join(" "),
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' https: data:",
+    ["img-src 'self' https: data:", ...imageSources].join(" "),
     "font-src 'self' data:",
     // In development Vite's hot reload talks over its own WebSocket port.
     development ? "connect-src 'self' ws://localhost:* ws://127.0.0.1:*" : "connect-src 'self'",
@@ -46,9 +51,13 @@ export function inlineScriptHashes(html: Buffer | string): string[] {
 }
 
 /** Headers every answer carries; HTML pages get their own script hashes from the page handler. */
-export function securityHeaders(publicUrl: string, development: boolean): RequestHandler {
+export function securityHeaders(
+  publicUrl: string,
+  development: boolean,
+  imageSources: readonly string[] = [],
+): RequestHandler {
   const https = publicUrl.startsWith("https://");
-  const csp = contentSecurityPolicy([], development);
+  const csp = contentSecurityPolicy([], development, imageSources);
   return (_req, res, next) => {
     res.setHeader("Content-Security-Policy", csp);
     res.setHeader("X-Content-Type-Options", "nosniff");

@@ -226,7 +226,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   // API keys (issue 37, decision 077): checked on every keyed REST request, with their own rate limit.
   const apiKeys = createApiKeysService({ db: database.db, limiter: rateLimiter, perMinute: config.apiKeyLimit, now });
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });
-  const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now });
+  const media = createMediaService({ db: database.db, content, limiter: rateLimiter, logger, now, storage: config });
   // The blog's articles (issue 36): written only here; a scheduled one published by a run queued for its time, and by
   // the job below, once a minute, should that run be lost.
   const articles = createArticlesService({ db: database.db, content, logger, now, timeZone: config.timeZone, jobs });
@@ -246,6 +246,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     restorers: { content: content.restoreIn, items: catalogue.restoreIn, media: media.restoreIn },
     entityRestorers: { [ARTICLE_ENTITY]: articles.restoreIn },
     changed: () => content.invalidate(),
+    purgeFiles: media.purgeFilesIn,
   });
   const versions = createVersionsService({ db: database.db, content, timeZone: config.timeZone });
   // Once a day, once across the instances: what was deleted 30 days ago is deleted for good.

@@ -6,6 +6,8 @@ import { altSchema } from "../../domain/media-alt";
 import {
   CONTENT_TYPES,
   defaultUrl,
+  mediaFileName,
+  type MediaStorage,
   mediaUrl,
   parseMediaUrl,
   type MediaInfo,
@@ -20,6 +22,17 @@ import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/
 import { isDatabaseUnavailable } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
+import {
+  createMediaObjects,
+  locationOf,
+  publicBase,
+  sha256Hex,
+  type MediaObjects,
+  type ObjectRef,
+  type StoredAt,
+} from "../media/storage";
+import { moveFiles, type MoveProgress, type MoveSummary } from "../media/storage-move";
+import type { Config, S3Location } from "../config";
 import {
   acceptedFormat,
   createProcessingQueue,
@@ -43,7 +56,7 @@ export interface ServedVariant {
 }
 
 type Row = typeof media.$inferSelect;
-type VariantRef = { mediaId: string; format: VariantFormat; width: number };
+type VariantRef = { mediaId: string; format: VariantFormat; width: number } & StoredAt;
 
 /** Uploads per administrator per ten minutes: far above a person's pace, far below a script's. */
 export const UPLOAD_LIMIT = { name: "media-upload", limit: 60, windowMs: 10 * 60_000 };
@@ -58,6 +71,10 @@ export interface MediaServiceOptions {
   cacheBytes?: number;
   /** The clock of the trash's dates (the services' one, which tests move). */
   now?: () => Date;
+  /** Where files are kept (decision 081): MEDIA_STORAGE and its bucket; the database alone when not given. */
+  storage?: Pick<Config, "media" | "s3">;
+  /** The bucket's client (tests give a failing one); made from `storage.s3` when not given. */
+  objects?: MediaObjects;
 }
 
 /**
@@ -72,9 +89,49 @@ export function createMediaService({
   logger,
   cacheBytes = DEFAULT_CACHE_BYTES,
   now = () => new Date(),
+  storage = {
+    media: { storage: "database" },
+    s3: { endpoint: undefined, region: "us-east-1", credentials: undefined, forcePathStyle: false },
+  },
+  objects = createMediaObjects(storage),
 }: MediaServiceOptions) {
   const queue = createProcessingQueue();
   const files = new ByteCache(cacheBytes);
+  // A file asked for by many visitors at once, before this instance holds it, is read once.
+  const loading = new Map<string, Promise<ServedVariant | null>>();
+  const loadOnce = (id: string, read: () => Promise<ServedVariant | null>) => {
+    let pending = loading.get(id);
+    if (!pending) {
+      pending = read().finally(() => loading.delete(id));
+      loading.set(id, pending);
+    }
+    return pending;
+  };
+
+  /** A file from where its row says its bytes are, kept in memory. */
+  async function load(id: string, key: string, width: number, format: VariantFormat): Promise<ServedVariant | null> {
+    const [row] = await db
+      .select({
+        data: mediaVariants.data,
+        storage: mediaVariants.storage,
+        s3Bucket: mediaVariants.s3Bucket,
+        s3Key: mediaVariants.s3Key,
+      })
+      .from(mediaVariants)
+      .innerJoin(media, eq(media.id, mediaVariants.mediaId))
+      .where(and(eq(media.key, key), eq(mediaVariants.format, format), eq(mediaVariants.width, width)));
+    if (!row) return null;
+    const where = locationOf(row);
+    const data = where.storage === "s3" ? await objects.get(where) : row.data;
+    if (!data) {
+      // The row says the bucket has it, and the bucket says it has not: someone deleted it there.
+      logger.error({ file: id, bucket: row.s3Bucket, key: row.s3Key }, "media: a file is missing from its bucket");
+      return null;
+    }
+    const served = { data, contentType: CONTENT_TYPES[format], etag: `"${id}"` };
+    files.set(id, served);
+    return served;
+  }
   // Descriptions for pages, dropped whenever content (or an alt text) changes on any instance.
   let described = { generation: -1, byKey: new Map<string, MediaInfo | null>() };
 
@@ -82,7 +139,14 @@ export function createMediaService({
     const out = new Map<string, VariantRef[]>();
     if (!ids.length) return out;
     const rows = await db
-      .select({ mediaId: mediaVariants.mediaId, format: mediaVariants.format, width: mediaVariants.width })
+      .select({
+        mediaId: mediaVariants.mediaId,
+        format: mediaVariants.format,
+        width: mediaVariants.width,
+        storage: mediaVariants.storage,
+        s3Bucket: mediaVariants.s3Bucket,
+        s3Key: mediaVariants.s3Key,
+      })
       .from(mediaVariants)
       .where(inArray(mediaVariants.mediaId, ids))
       .orderBy(mediaVariants.width);
@@ -93,6 +157,8 @@ export function createMediaService({
   function info(row: Row, variants: VariantRef[]): MediaInfo {
     const svg = variants.some((v) => v.format === "svg");
     const widths = [...new Set(variants.filter((v) => v.format !== "avif").map((v) => v.width))];
+    const named = variants.map((v) => ({ ...v, name: mediaFileName(row.key, v.width, v.format) }));
+    const base = publicBase(storage.media, row.key, named);
     return {
       key: row.key,
       width: row.width,
@@ -102,6 +168,7 @@ export function createMediaService({
       widths,
       avif: variants.some((v) => v.format === "avif"),
       svg,
+      ...(base ? { base } : {}),
     };
   }
 
@@ -139,6 +206,14 @@ export function createMediaService({
     meta: { fileName: string; alt: string; sourceBytes: number },
     actor: Actor | undefined,
   ): Promise<{ item: MediaItem; created: boolean }> {
+    // With a bucket, the files are objects first: a row never points at an object that is not there.
+    const target = objects.target;
+    const written = processed.variants.map((v) => ({
+      ...v,
+      name: mediaFileName(key, v.width, v.format),
+      sha256: sha256Hex(v.data),
+    }));
+    const put = target ? await putAll(target, written) : [];
     try {
       const id = await audited(db, actor, "media", async (tx, audit) => {
         const [row] = await tx
@@ -156,13 +231,16 @@ export function createMediaService({
           })
           .returning();
         await tx.insert(mediaVariants).values(
-          processed.variants.map((v) => ({
+          written.map((v, i) => ({
             mediaId: row!.id,
             format: v.format,
             width: v.width,
             height: v.height,
             size: v.data.length,
-            data: v.data,
+            sha256: v.sha256,
+            ...(put[i]
+              ? { storage: "s3" as const, data: null, s3Bucket: put[i].bucket, s3Key: put[i].key }
+              : { storage: "database" as const, data: v.data }),
           })),
         );
         await audit.created(row!.id, {
@@ -179,8 +257,47 @@ export function createMediaService({
       // The same file uploaded twice at once: the first one stored it.
       const existing = isUniqueViolation(error) ? await byKey(key) : null;
       if (existing) return { item: existing, created: false };
+      // Nothing was stored: the objects just put go too, unless a row uses them (the same file in the trash).
+      if (put.length)
+        await removeUnused(put).catch((e: unknown) =>
+          logger.warn({ reason: e instanceof Error ? e.message : String(e) }, "media: clean-up failed"),
+        );
       throw error;
     }
+  }
+
+  /** Puts an image's files in the bucket; when one fails, those put are deleted again and the first error thrown. */
+  async function putAll(
+    target: S3Location,
+    written: { name: string; data: Buffer; format: VariantFormat }[],
+  ): Promise<ObjectRef[]> {
+    const results = await Promise.allSettled(
+      written.map((f) => objects.put(target, f.name, f.data, CONTENT_TYPES[f.format])),
+    );
+    const failed = results.find((r) => r.status === "rejected");
+    if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ObjectRef>).value);
+    const done = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    await removeUnused(done).catch((e: unknown) =>
+      logger.warn({ reason: e instanceof Error ? e.message : String(e) }, "media: clean-up failed"),
+    );
+    throw failed.reason;
+  }
+
+  /** Of these objects, those no row (a library file or a trashed one) points at any more. */
+  async function unused(tx: Pick<Db, "execute">, refs: readonly ObjectRef[]): Promise<ObjectRef[]> {
+    if (!refs.length) return [];
+    const keys = refs.map((r) => r.key);
+    const { rows } = await tx.execute<{ bucket: string; key: string }>(sql`
+      select s3_bucket as bucket, s3_key as key from media_variants where s3_key = any(${sql.param(keys)}::text[])
+      union select s3_bucket, s3_key from trash_files where s3_key = any(${sql.param(keys)}::text[])`);
+    const used = new Set(rows.map((r) => `${r.bucket}/${r.key}`));
+    return refs.filter((r) => !used.has(`${r.bucket}/${r.key}`));
+  }
+
+  async function removeUnused(refs: readonly ObjectRef[], tx: Pick<Db, "execute"> = db): Promise<number> {
+    const gone = await unused(tx, refs);
+    if (gone.length) await objects.remove(gone);
+    return gone.length;
   }
 
   /** Where each of these images is used: the sections (and simple items) whose fields hold one of its addresses. */
@@ -371,8 +488,11 @@ export function createMediaService({
         createdBy: row.createdBy === null || row.createdBy === undefined ? null : String(row.createdBy),
         createdAt: new Date(String(row.createdAt)),
       });
-      await tx.execute(sql`insert into media_variants (media_id, format, width, height, size, data)
-        select ${recordId}, format, width, height, size, data from trash_files where trash_id = ${trashId}`);
+      // Each file where it was: its bytes in the row, or its object, left in the bucket while it was in the trash.
+      await tx.execute(sql`insert into media_variants
+          (media_id, format, width, height, size, storage, sha256, data, s3_bucket, s3_key)
+        select ${recordId}, format, width, height, size, storage, sha256, data, s3_bucket, s3_key
+        from trash_files where trash_id = ${trashId}`);
       // Pages describe images per content generation: a key they found missing is looked up again.
       await content.changedIn(tx);
     },
@@ -410,17 +530,43 @@ export function createMediaService({
     /** One served file by its address's parts; from memory after the first time. */
     async file(key: string, width: number, format: VariantFormat): Promise<ServedVariant | null> {
       const id = `${key}-${width}.${format}`;
-      const hit = files.get(id);
-      if (hit) return hit;
-      const [row] = await db
-        .select({ data: mediaVariants.data })
-        .from(mediaVariants)
-        .innerJoin(media, eq(media.id, mediaVariants.mediaId))
-        .where(and(eq(media.key, key), eq(mediaVariants.format, format), eq(mediaVariants.width, width)));
-      if (!row) return null;
-      const served = { data: row.data, contentType: CONTENT_TYPES[format], etag: `"${id}"` };
-      files.set(id, served);
-      return served;
+      return files.get(id) ?? loadOnce(id, () => load(id, key, width, format));
+    },
+
+    /**
+     * A trashed image deleted for good (the trash service's purge, in its transaction, once the entry's row is
+     * deleted): its objects in the bucket go too, unless another row still points at one. A failed bucket call
+     * throws, so the purge's transaction is rolled back and the entry stays in the trash, to be purged again.
+     */
+    async purgeFilesIn(tx: Tx, files: readonly StoredAt[]): Promise<void> {
+      const refs = files.flatMap((f) => {
+        const at = locationOf(f);
+        return at.storage === "s3" ? [{ bucket: at.bucket, key: at.key }] : [];
+      });
+      await removeUnused(refs, tx);
+    },
+
+    /**
+     * Moves the library's files (and the trash's) to the bucket or back into their rows (`npm run media:move`,
+     * decision 081): one image at a time, each in its own transaction, its bytes checked against their SHA-256 at the
+     * new place before the old copy is cleared. Resumable and idempotent: what is already there is not looked at
+     * again. `signal` stops it between two images.
+     */
+    async moveFiles(
+      to: MediaStorage,
+      options: { signal?: AbortSignal; progress?: (done: MoveProgress) => void; pageSize?: number } = {},
+    ): Promise<MoveSummary> {
+      return moveFiles({
+        db,
+        objects,
+        to,
+        ...options,
+        removeUnused: (refs) => removeUnused(refs),
+        changed: async () => {
+          await content.changedIn(db);
+          content.invalidate();
+        },
+      });
     },
 
     /** Bytes held by the file cache (tests and the benchmark). */

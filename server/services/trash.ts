@@ -3,7 +3,7 @@ import { activityKind } from "../../domain/activity";
 import type { PageInfo } from "../../domain/pagination";
 import { purgeAt, purgeBefore, type TrashKind } from "../../domain/trash";
 import type { Db } from "../db/client";
-import { trash } from "../db/schema";
+import { trash, trashFiles } from "../db/schema";
 import { AppError, isId, isUniqueViolation, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
@@ -61,9 +61,29 @@ export async function putInTrash(tx: Tx, entry: IntoTrash): Promise<void> {
     .returning({ id: trash.id });
   if (entry.filesOfMedia) {
     // Copied inside PostgreSQL: the bytes never travel to the app.
-    await tx.execute(sql`insert into trash_files (trash_id, format, width, height, size, data)
-      select ${created!.id}, format, width, height, size, data from media_variants where media_id = ${entry.filesOfMedia}`);
+    // An object in a bucket stays there, and its row says so (decision 081).
+    await tx.execute(sql`insert into trash_files
+        (trash_id, format, width, height, size, storage, sha256, data, s3_bucket, s3_key)
+      select ${created!.id}, format, width, height, size, storage, sha256, data, s3_bucket, s3_key
+      from media_variants where media_id = ${entry.filesOfMedia}`);
   }
+}
+
+/**
+ * Where a trashed image's file is kept now (the media move, decision 081, in its transaction): its bytes in the row,
+ * or its object in a bucket.
+ */
+export async function setTrashedFileStorage(
+  tx: Tx,
+  file: { trashId: string; format: string; width: number },
+  at: { storage: "database" | "s3"; data: Buffer | null; bucket: string | null; key: string | null },
+): Promise<void> {
+  await tx
+    .update(trashFiles)
+    .set({ storage: at.storage, data: at.data, s3Bucket: at.bucket, s3Key: at.key })
+    .where(
+      and(eq(trashFiles.trashId, file.trashId), eq(trashFiles.format, file.format), eq(trashFiles.width, file.width)),
+    );
 }
 
 /** A trashed row's fields as the activity log keeps them (the same fields its delete entry holds). */
@@ -111,9 +131,25 @@ export interface TrashServiceDeps {
   entityRestorers?: Record<string, Restorer>;
   /** Every kind's pages and caches follow the content change signal: told after a restore commits. */
   changed: () => void;
+  /**
+   * A trashed image's files deleted for good, in the purge's transaction after its entry's row is deleted (their
+   * objects in a bucket, decision 081); throwing keeps the entry.
+   */
+  purgeFiles?: (
+    tx: Tx,
+    files: { storage: "database" | "s3"; s3Bucket: string | null; s3Key: string | null }[],
+  ) => Promise<void>;
 }
 
-export function createTrashService({ db, logger, now, restorers, entityRestorers = {}, changed }: TrashServiceDeps) {
+export function createTrashService({
+  db,
+  logger,
+  now,
+  restorers,
+  entityRestorers = {},
+  changed,
+  purgeFiles,
+}: TrashServiceDeps) {
   async function find(kind: TrashKind, recordId: string) {
     if (!isId(recordId)) throw notFound(NOT_IN_TRASH);
     const [row] = await db
@@ -127,8 +163,19 @@ export function createTrashService({ db, logger, now, restorers, entityRestorers
   /** Takes the entry out of the trash for good, with its log entry; false if it was gone already. */
   async function purgeRow(row: typeof trash.$inferSelect, actor: Actor): Promise<boolean> {
     return audited(db, actor, row.entity, async (tx, audit) => {
+      // Locked first, so a move of its files (decision 081) is finished before they are read.
+      const [held] = await tx.select({ id: trash.id }).from(trash).where(eq(trash.id, row.id)).for("update");
+      if (!held) return false;
+      const files =
+        row.kind === "media" && purgeFiles
+          ? await tx
+              .select({ storage: trashFiles.storage, s3Bucket: trashFiles.s3Bucket, s3Key: trashFiles.s3Key })
+              .from(trashFiles)
+              .where(and(eq(trashFiles.trashId, row.id), eq(trashFiles.storage, "s3")))
+          : [];
       const gone = await tx.delete(trash).where(eq(trash.id, row.id)).returning({ id: trash.id });
       if (!gone.length) return false;
+      if (files.length) await purgeFiles!(tx, files);
       await audit.purged(row.recordId, loggedFields(row.kind, row.row));
       return true;
     });
@@ -212,7 +259,14 @@ export function createTrashService({ db, logger, now, restorers, entityRestorers
         .orderBy(asc(trash.deletedAt))
         .limit(limit);
       let purged = 0;
-      for (const row of due) if (await purgeRow(row, CLEAN_UP)) purged++;
+      for (const row of due) {
+        try {
+          if (await purgeRow(row, CLEAN_UP)) purged++;
+        } catch (error) {
+          // An image whose files the bucket would not delete stays in the trash for the next run; the others go on.
+          logger.error({ error, recordId: row.recordId }, "trash: could not delete an entry for good");
+        }
+      }
       if (purged) logger.info({ purged }, "trash: deleted for good what was kept 30 days");
       return purged;
     },

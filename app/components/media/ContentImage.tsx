@@ -1,5 +1,5 @@
 import { useContext } from "react";
-import { mediaUrl, parseMediaUrl, srcSet, type MediaInfo } from "../../../domain/media";
+import { parseMediaUrl, servedUrl, srcSet, type MediaInfo } from "../../../domain/media";
 // The images' context, provided by the root (a module of its own: the root loads none of this file's code).
 import { MediaContext } from "./MediaProvider";
 
@@ -61,11 +61,11 @@ export function ContentImage({
   if (!info) return <img src={served} alt={alt} width={width} height={height} {...common} />;
   const shared = { ...common, width: info.width, height: info.height };
   const text = info.alt || alt;
-  if (info.svg) return <img src={src} alt={text} {...shared} />;
+  if (info.svg) return <img src={servedUrl(info, info.widths[0]!, "svg")} alt={text} {...shared} />;
   const img = (
     <img
       alt={text}
-      src={mediaUrl(info.key, fallbackWidth(info), "webp")}
+      src={servedUrl(info, fallbackWidth(info), "webp")}
       srcSet={srcSet(info, "webp")}
       sizes={sizes}
       style={{ backgroundColor: info.color }}
