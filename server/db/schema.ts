@@ -1298,7 +1298,7 @@ export const newsletters = pgTable(
 /**
  * One row per address a newsletter goes to (lower-cased: the key makes an address appear once), written by the
  * audience's expansion (one INSERT … SELECT per source) and moved queued → sending → sent one mail at a time by the
- * sending job, so that a crash neither skips nor repeats anyone (README, Newsletters).
+ * sending job, so that a crash neither skips nor repeats anyone (docs/operations/mail.md, Newsletters).
  */
 export const newsletterRecipients = pgTable(
   "newsletter_recipients",

@@ -14,7 +14,7 @@ import { LONG, signIn, sleep } from "./support";
  * Issue 36, part 4: the app killed (kill -9) in the middle of a newsletter's send and started again on the same
  * DATA_DIR: every recipient gets their mail, one Message-ID each, counted at the SMTP listener by recipient. The mails
  * in flight at the kill (rows `sending`, at most 8) are settled by the host's note of what SMTP accepted; only one
- * whose acceptance the app never read can arrive twice, as the same message (README, Newsletters).
+ * whose acceptance the app never read can arrive twice, as the same message (docs/operations/mail.md, Newsletters).
  */
 const RECIPIENTS = LONG ? 20_000 : Number(process.env.NL_KILL_RECIPIENTS ?? 1_000);
 const ADMIN = { email: "nl-kill-admin@example.org", password: "nl-kill-admin-pass-1" };

@@ -189,7 +189,7 @@ export function mailEventRoutes({ suppressions }: Services): ApiRoute[] {
         }
         const envelope = snsEnvelopeSchema.safeParse(json);
         if (!envelope.success) throw badRequest([{ field: "body", message: "Not an SNS message." }]);
-        // The subscription is confirmed by opening its SubscribeURL once (README, Newsletters): never fetched here.
+        // The subscription is confirmed by opening its SubscribeURL once (docs/operations/mail.md, Newsletters): never fetched here.
         if (envelope.data.Type === "SubscriptionConfirmation")
           return { confirmed: false, message: "Confirm this subscription in the SNS console." };
         if (envelope.data.Type !== "Notification") return { suppressed: 0 };
