@@ -61,7 +61,7 @@ const routes = [
   route("credit-note/:number.pdf", "routes/credit-note-pdf.tsx"),
   route("credit-note/:number", "routes/credit-note.tsx"),
 
-  // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireAdmin.
+  // Administrators: every route of spec 2, section 2, in one layout; each loader and action starts with requireStaff(request, context, its area).
   layout("routes/admin/layout.tsx", [
     route("today", "routes/admin/today.tsx"),
     route("admin", "routes/admin/home.tsx"),

@@ -27,18 +27,18 @@ describe("an API key's form", () => {
 
 describe("keyRefusal: a key is admitted as a staff member of its areas", () => {
   it("opens the calls of its areas, and refuses another area with 403 naming it", () => {
-    expect(keyRefusal(reader, { access: "admin", area: "orders", method: "GET" })).toBeNull();
+    expect(keyRefusal(reader, { access: "staff", area: "orders", method: "GET" })).toBeNull();
     expect(keyRefusal(reader, { access: "user", area: "orders", method: "HEAD" })).toBeNull();
-    const refused = keyRefusal(reader, { access: "admin", area: "customers", method: "GET" });
+    const refused = keyRefusal(reader, { access: "staff", area: "customers", method: "GET" });
     expect(refused).toMatchObject({ status: 403, area: "customers" });
     expect(refused?.error).toContain("customers");
   });
 
   it("reads only when read-only, on every call, public ones included", () => {
-    expect(keyRefusal(reader, { access: "admin", area: "orders", method: "PUT" })?.error).toContain("read-only");
+    expect(keyRefusal(reader, { access: "staff", area: "orders", method: "PUT" })?.error).toContain("read-only");
     expect(keyRefusal(reader, { access: "public", method: "POST" })?.error).toContain("read-only");
     expect(keyRefusal(reader, { access: "public", method: "GET" })).toBeNull();
-    expect(keyRefusal(writer, { access: "admin", area: "content", method: "DELETE" })).toBeNull();
+    expect(keyRefusal(writer, { access: "staff", area: "content", method: "DELETE" })).toBeNull();
     expect(keyRefusal(writer, { access: "public", method: "POST" })).toBeNull();
   });
 

@@ -82,7 +82,7 @@ export interface KeyGrant {
 
 /** A REST call as the key rule sees it: who it is for (server/http/routes/route.ts Access), its area, its method. */
 export interface KeyCall {
-  access: "public" | "user" | "admin";
+  access: "public" | "user" | "staff";
   area?: StaffArea;
   /** The HTTP method of the request (HEAD is a read). */
   method: string;

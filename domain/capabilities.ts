@@ -1,4 +1,5 @@
 import { adminRoles, sentence, type AdminRole } from "./vocabulary";
+export { NO_PERMISSION } from "./refusal";
 
 /**
  * Who on the staff may do what: the one table the back-office pages (app/lib/guards.server.ts) and the REST route

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link } from "react-router";
+import { NO_PERMISSION } from "../../domain/refusal";
 
 /** The status of a failed page, its title and a sentence for a person. */
 export function describeError(error: unknown) {
@@ -9,8 +10,7 @@ export function describeError(error: unknown) {
     status >= 500 && data && typeof data === "object" && "reference" in data && typeof data.reference === "string"
       ? data.reference
       : undefined;
-  const title =
-    status === 404 ? "Page not found" : status === 403 ? "You don't have any permission" : "Something went wrong";
+  const title = status === 404 ? "Page not found" : status === 403 ? NO_PERMISSION : "Something went wrong";
   const text =
     status === 404
       ? "The page you asked for does not exist or has moved."

@@ -1,7 +1,14 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { Viewer } from "../../server/services/accounts";
 import { loginUrl } from "./redirect";
-import { can, heldStaffRole, staffHome, type StaffArea, type StaffRole } from "../../domain/capabilities";
+import {
+  can,
+  heldStaffRole,
+  NO_PERMISSION,
+  staffHome,
+  type StaffArea,
+  type StaffRole,
+} from "../../domain/capabilities";
 
 /** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 040). */
 export const TWO_FACTOR_PAGE = "/account/security";
@@ -27,7 +34,7 @@ export async function requireStaff(
 ): Promise<Viewer & { staffRole: StaffRole }> {
   const viewer = await requireUser(request, context);
   const role = heldStaffRole(viewer);
-  if (!role || (area && !can(role, area))) throw data({ message: "You don't have any permission" }, { status: 403 });
+  if (!role || (area && !can(role, area))) throw forbidden();
   // Staff who must have a second factor and have none enrol first (decision 040).
   if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
   return { ...viewer, staffRole: role };
@@ -40,14 +47,6 @@ export async function requireStaffHome(request: Request, context: AppLoadContext
   return viewer;
 }
 
-/** Every area: the Admin role (the owner). */
-export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
-  const viewer = await requireUser(request, context);
-  if (heldStaffRole(viewer) !== "Admin") throw data({ message: "You don't have any permission" }, { status: 403 });
-  if (viewer.twoFactorDue) throw redirect(TWO_FACTOR_PAGE);
-  return viewer;
-}
-
 /** Login and register are for signed-out visitors: a signed-in one goes to the dashboard. */
 export async function requireAnonymous(context: AppLoadContext): Promise<void> {
   if (await context.viewer()) throw redirect("/dashboard");
@@ -56,4 +55,9 @@ export async function requireAnonymous(context: AppLoadContext): Promise<void> {
 /** What an auth action needs to know about the attempt. */
 export function attempt(request: Request, context: AppLoadContext) {
   return { ip: context.clientIp, headers: request.headers };
+}
+
+/** A page's or action's refusal (403, the one text): for a rule beyond the area the guard already checked. */
+export function forbidden() {
+  return data({ message: NO_PERMISSION }, { status: 403 });
 }

@@ -17,26 +17,26 @@ const person = (isAdmin: boolean, staffRole: Viewer["staffRole"] = isAdmin ? "Ad
 
 describe("admit", () => {
   it("refuses a signed-out caller with 401, whatever the access", () => {
-    for (const access of ["user", "admin"] as const)
+    for (const access of ["user", "staff"] as const)
       expect(admit(access, null)).toEqual({ refused: { status: 401, error: "Sign in to use this call." } });
   });
   it("refuses a customer an admin call with 403", () => {
-    expect(admit("admin", person(false), "content")).toEqual({
+    expect(admit("staff", person(false), "content")).toEqual({
       refused: { status: 403, error: "You don't have any permission" },
     });
   });
   it("admits a customer to user calls and an admin to both", () => {
     expect(admit("user", person(false))).toEqual({ viewer: person(false) });
     expect(admit("user", person(true))).toEqual({ viewer: person(true) });
-    expect(admit("admin", person(true), "orders")).toEqual({ viewer: person(true) });
+    expect(admit("staff", person(true), "orders")).toEqual({ viewer: person(true) });
   });
   it("admits an Editor to the areas of the role only, and refuses them the customer calls of other areas", () => {
     const editor = person(false, "Editor");
     const refused = { refused: { status: 403, error: "You don't have any permission" } };
-    expect(admit("admin", editor, "content")).toEqual({ viewer: editor });
-    expect(admit("admin", editor, "items")).toEqual({ viewer: editor });
+    expect(admit("staff", editor, "content")).toEqual({ viewer: editor });
+    expect(admit("staff", editor, "items")).toEqual({ viewer: editor });
     for (const area of ["orders", "payments", "users", "settings", "backups", "exports", "subscribers"] as const)
-      expect(admit("admin", editor, area)).toEqual(refused);
+      expect(admit("staff", editor, area)).toEqual(refused);
     expect(admit("user", editor, "orders")).toEqual(refused);
     expect(admit("user", editor)).toEqual({ viewer: editor });
     expect(admit("user", person(false), "orders")).toEqual({ viewer: person(false) });
@@ -44,9 +44,9 @@ describe("admit", () => {
   it("refuses staff who must still turn on two-factor sign-in every staff call, saying what to do", () => {
     const due = { ...person(true), twoFactorEnabled: false, twoFactorDue: true };
     const refused = { refused: { status: 403, error: TWO_FACTOR_MESSAGES.required } };
-    expect(admit("admin", due, "orders")).toEqual(refused);
+    expect(admit("staff", due, "orders")).toEqual(refused);
     expect(admit("user", due, "orders")).toEqual(refused);
-    expect(admit("admin", { ...due, staffRole: "Editor", isAdmin: false }, "content")).toEqual(refused);
+    expect(admit("staff", { ...due, staffRole: "Editor", isAdmin: false }, "content")).toEqual(refused);
     // Their own customer calls (no area) still answer: the requirement is the back office's.
     expect(admit("user", due)).toEqual({ viewer: due });
   });

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
 import { keyActorName } from "../../domain/api-keys";
-import { can, heldStaffRole, type StaffArea } from "../../domain/capabilities";
+import { can, heldStaffRole, NO_PERMISSION, type StaffArea } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
@@ -96,14 +96,14 @@ export interface Refusal {
  * viewer and check nothing themselves.
  */
 export function admit(
-  access: "user" | "admin",
+  access: "user" | "staff",
   viewer: Viewer | null,
   area?: StaffArea,
 ): { viewer: Viewer } | { refused: Refusal } {
   if (!viewer) return { refused: { status: 401, error: "Sign in to use this call." } };
   const role = heldStaffRole(viewer);
-  const refused = { refused: { status: 403 as const, error: "You don't have any permission" } };
-  if (access === "admin" && (!role || !area || !can(role, area))) return refused;
+  const refused = { refused: { status: 403 as const, error: NO_PERMISSION } };
+  if (access === "staff" && (!role || !area || !can(role, area))) return refused;
   if (access === "user" && role && area && !can(role, area)) return refused;
   // Staff calls (an admin call, or a user call with an area: made as staff) wait for the second factor (decision 040).
   if (role && area && viewer.twoFactorDue) return { refused: { status: 403, error: TWO_FACTOR_MESSAGES.required } };

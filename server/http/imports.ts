@@ -64,7 +64,7 @@ function answer(req: Request, res: Response, status: number, body: { error: stri
 function upload(services: Services, logger: Logger): RequestHandler {
   return (req, res) => {
     (async () => {
-      const admitted = admit("admin", await viewerOf(req), "customers");
+      const admitted = admit("staff", await viewerOf(req), "customers");
       if ("refused" in admitted) {
         res.setHeader("Connection", "close");
         return answer(req, res, admitted.refused.status, { error: admitted.refused.error });

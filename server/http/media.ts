@@ -91,7 +91,7 @@ function answer(req: Request, res: Response, status: number, body: { error: stri
 function upload(services: Services, logger: Logger): RequestHandler {
   return (req, res) => {
     (async () => {
-      const admitted = admit("admin", await viewerOf(req), "media");
+      const admitted = admit("staff", await viewerOf(req), "media");
       if ("refused" in admitted) {
         res.setHeader("Connection", "close");
         return answer(req, res, admitted.refused.status, { error: admitted.refused.error });

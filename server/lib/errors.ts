@@ -1,3 +1,4 @@
+import { NO_PERMISSION } from "../../domain/capabilities";
 import type { FieldError } from "../../domain/validation";
 
 const BRAND = Symbol.for("atelier.AppError");
@@ -28,6 +29,8 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 export const notFound = (what = "Not found") => new AppError(404, what);
+/** A refusal: the viewer may not do this (403, the one text every door shows). */
+export const forbidden = () => new AppError(403, NO_PERMISSION);
 export const badRequest = (errors: FieldError[]) => new AppError(400, errors[0]?.message ?? "Invalid request", errors);
 export const tooMany = (message: string) => new AppError(429, message);
 export const conflict = (message: string) => new AppError(409, message);

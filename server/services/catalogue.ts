@@ -7,7 +7,7 @@ import { categories, categoryLabel, type CategoryKey } from "../../domain/vocabu
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
-import { AppError, badRequest, conflict, isId, isUniqueViolation, notFound } from "../lib/errors";
+import { AppError, badRequest, conflict, forbidden, isId, isUniqueViolation, notFound } from "../lib/errors";
 import { pageOf } from "../lib/paging";
 import { audited } from "./activity";
 import type { Tx } from "./jobs";
@@ -100,7 +100,7 @@ export function createCatalogueService({ db, orders, changes, now }: CatalogueSe
   }
 
   function assertAdmin(viewer: Viewer) {
-    if (!opens(viewer, "items")) throw new AppError(403, "You don't have any permission");
+    if (!opens(viewer, "items")) throw forbidden();
   }
 
   async function row(id: string): Promise<Row> {

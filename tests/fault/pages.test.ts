@@ -73,7 +73,7 @@ afterAll(async () => {
 });
 
 type RouteEntry = { path?: string; file: string; index?: boolean; children?: RouteEntry[] };
-type Page = { path: string; access: "public" | "user" | "admin"; file: string };
+type Page = { path: string; access: "public" | "user" | "staff"; file: string };
 
 /** Every page of app/routes.ts, with the audience its folder says it is for. */
 function pages(): Page[] {
@@ -83,7 +83,7 @@ function pages(): Page[] {
       if (r.children) walk(r.children);
       if (r.path === undefined && !r.index) continue;
       const access = r.file.includes("routes/admin/")
-        ? "admin"
+        ? "staff"
         : r.file.includes("routes/customer/")
           ? "user"
           : "public";
@@ -132,7 +132,7 @@ describe("the route × role matrix over every page", () => {
           owner[role] = res.status;
           if (res.status >= 500) errors.push(`GET ${address} as ${role}: ${res.status}`);
           const mayNotSee =
-            (page.access !== "public" && role === "visitor") || (page.access === "admin" && role !== "admin");
+            (page.access !== "public" && role === "visitor") || (page.access === "staff" && role !== "admin");
           if (mayNotSee && res.status < 300) leaks.push(`GET ${address} as ${role}: ${res.status}`);
           if (mayNotSee && res.status >= 300 && res.status < 400 && role === "visitor" && !toLogin(res)) {
             leaks.push(`GET ${address} as visitor went to ${res.headers.get("location")}`);

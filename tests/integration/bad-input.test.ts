@@ -121,7 +121,7 @@ const writeCalls = () => [
  * customer every staff call. A refused request still goes through the body parser (the raw bodies), but the
  * field-level bodies, which are for the handlers' checks, would only meet the refusal again.
  */
-const reaches = (role: "visitor" | "customer" | "admin", access: "public" | "user" | "admin") =>
+const reaches = (role: "visitor" | "customer" | "admin", access: "public" | "user" | "staff") =>
   access === "public" || role === "admin" || (access === "user" && role === "customer");
 
 async function tryOne(

@@ -82,7 +82,7 @@ describe("the REST route × role matrix", () => {
         const allowed =
           route.access === "public" ||
           (route.access === "user" && role !== "visitor" && (!staffRole || !area || opens)) ||
-          (route.access === "admin" && opens);
+          (route.access === "staff" && opens);
         if (!allowed && !refused) leaks.push(name);
         if (route.access === "user" && role === "visitor" && res.status !== 401) leaks.push(name);
         if (route.access !== "public" && role !== "visitor" && res.status === 401) errors.push(`${name} (signed in)`);

@@ -2,7 +2,7 @@ import { createOTP } from "@better-auth/utils/otp";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { AppLoadContext } from "react-router";
-import { requireAdmin, requireStaff, requireStaffHome } from "../../app/lib/guards.server";
+import { requireStaff, requireStaffHome } from "../../app/lib/guards.server";
 import { staffHome } from "../../domain/capabilities";
 import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
@@ -231,7 +231,6 @@ describe("staff must have it (ADMIN_2FA=required)", () => {
       () => requireStaff(pageRequest, pageContext(jar)),
       () => requireStaff(pageRequest, pageContext(jar), "orders"),
       () => requireStaffHome(pageRequest, pageContext(jar)),
-      () => requireAdmin(pageRequest, pageContext(jar)),
     ]) {
       const thrown = await guard().then(
         () => null,

@@ -1,9 +1,9 @@
-import { data, Form, Link, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/activity";
 import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../../domain/activity";
 import { Badge, DataTable } from "../../components/DataTable";
 import { SelectField, TextField } from "../../components/forms";
-import { requireStaff } from "../../lib/guards.server";
+import { forbidden, requireStaff } from "../../lib/guards.server";
 import { activityActions } from "../../../domain/vocabulary";
 import { AdminHeader } from "../../components/admin/AdminHeader";
 import { dateTime } from "../../../domain/dates";
@@ -62,7 +62,7 @@ async function versionToRestore(
 /** "Restore this version": the entry's older values written back as a new change (decision 039). */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireStaff(request, context, "activity");
-  if (!can(viewer.staffRole, "content")) throw data({ message: "You don't have any permission" }, { status: 403 });
+  if (!can(viewer.staffRole, "content")) throw forbidden();
   const form = await request.formData();
   const entryId = String(form.get("entry") ?? "");
   return formAction(form, {

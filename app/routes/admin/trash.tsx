@@ -9,7 +9,7 @@ import { DataTable } from "../../components/DataTable";
 import { Modal } from "../../components/Modal";
 import { ViewTabs } from "../../components/admin/ViewTabs";
 import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
+import { forbidden, requireStaff } from "../../lib/guards.server";
 import { AdminHeader } from "../../components/admin/AdminHeader";
 import { DangerButton } from "../../components/forms";
 
@@ -38,8 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (!isTrashKind(kind) || (intent !== "restore" && intent !== "purge"))
     throw data({ message: "Unknown form" }, { status: 400 });
-  if (!can(viewer.staffRole, TRASH_KIND[kind].area))
-    throw data({ message: "You don't have any permission" }, { status: 403 });
+  if (!can(viewer.staffRole, TRASH_KIND[kind].area)) throw forbidden();
   const id = String(form.get("id") ?? "");
   const { trash } = context.services;
   if (intent === "restore") {

@@ -10,7 +10,7 @@ export function apiKeyRoutes({ apiKeys }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/api-keys",
-      access: "admin",
+      access: "staff",
       area: "settings",
       noKeys: true,
       what: "API keys, newest first (name, label, areas, access, created, last used, revoked), by ?page= ?limit=",
@@ -22,7 +22,7 @@ export function apiKeyRoutes({ apiKeys }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/api-keys",
-      access: "admin",
+      access: "staff",
       area: "settings",
       noKeys: true,
       what: "make an API key (name, areas: staff areas, access read|write); the answer's `secret` is shown this once",
@@ -34,7 +34,7 @@ export function apiKeyRoutes({ apiKeys }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/api-keys/:id/revoke",
-      access: "admin",
+      access: "staff",
       area: "settings",
       noKeys: true,
       what: "revoke an API key: refused from the next request on (it stays listed, marked revoked)",

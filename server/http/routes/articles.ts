@@ -10,7 +10,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/articles",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "articles, last changed first, by ?page= ?limit= ?state=draft|scheduled|published|unpublished",
       handler: async (req, res) => {
@@ -25,7 +25,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/articles/:id",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "one article, whole (its body with the members-only marker), with its earlier addresses",
       handler: (req) => articles.get(id(req)),
@@ -33,7 +33,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/articles",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "add an article (title, slug, excerpt, coverImage, bodyHtml, access, tags, authorId, seoTitle, seoDescription, seoImage; intent save|publish|schedule with publishAt in the site's zone)",
       handler: async (req, res, viewer) => added(res, (await articles.create(req.body, viewer)).id),
@@ -41,7 +41,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/articles/:id",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "update an article (the same fields as adding one; intent save keeps its state)",
       handler: async (req, _res, viewer) => {
@@ -52,7 +52,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/articles/:id/state",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "draft, schedule (publishAt: a time to come in the site's zone), publish or unpublish an article (intent)",
       handler: async (req, _res, viewer) => {
@@ -63,7 +63,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "delete",
       path: "/articles/:id",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "delete an article (to the trash, with its versions, for 30 days)",
       handler: async (req, _res, viewer) => {
@@ -74,7 +74,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/articles/:id/versions",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "an article's versions, newest first (number, when, who)",
       handler: (req) => articles.versions(id(req)),
@@ -82,7 +82,7 @@ export function articleRoutes({ articles }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/articles/:id/versions/:version/restore",
-      access: "admin",
+      access: "staff",
       area: "content",
       what: "restore a version of an article: its fields written back as a new version (its state unchanged)",
       handler: async (req, _res, viewer) => {

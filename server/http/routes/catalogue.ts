@@ -37,7 +37,7 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/add-database",
-      access: "admin",
+      access: "staff",
       area: "items",
       envelope: true,
       what: "add an item",
@@ -50,7 +50,7 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/database/:id",
-      access: "admin",
+      access: "staff",
       area: "items",
       envelope: true,
       what: "update an item",
@@ -59,7 +59,7 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
     {
       method: "delete",
       path: "/database/:id",
-      access: "admin",
+      access: "staff",
       area: "items",
       envelope: true,
       what: "delete an item",
@@ -71,7 +71,7 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/add-item",
-      access: "admin",
+      access: "staff",
       area: "items",
       what: "add a simple item",
       handler: async (req, res, viewer) => added(res, (await catalogue.addSimpleItem(viewer, req.body))._id),

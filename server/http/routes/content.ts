@@ -23,7 +23,7 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
     {
       method: "delete",
       path: s.api.one,
-      access: "admin",
+      access: "staff",
       area: "content",
       what: `${s.title}: delete`,
       handler: async (req, _res, viewer) => {
@@ -36,7 +36,7 @@ export function contentRoutes({ content }: Services): ApiRoute[] {
           {
             method: "put",
             path: `/reorder${s.api.list}`,
-            access: "admin",
+            access: "staff",
             area: "content",
             what: `${s.title}: reorder (body {ids: [...]}, every record once, in the new order)`,
             handler: async (req, _res, viewer) =>

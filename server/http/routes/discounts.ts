@@ -7,7 +7,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/discount-codes",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "discount codes, newest first, with their uses, by ?page= ?limit=",
       handler: async (req, res) => {
@@ -18,7 +18,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/discount-codes/:id",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "one discount code with its uses",
       handler: (req) => discounts.get(id(req)),
@@ -26,7 +26,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/discount-codes",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "add a discount code (code, kind percent|amount, value, validFrom, validTo, maxUses, oncePerCustomer, packageIds, period first|every, note)",
       handler: async (req, res, viewer) => added(res, await discounts.add(req.body, viewer)),
@@ -34,7 +34,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/discount-codes/:id",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "update a discount code (the same fields as adding one)",
       handler: async (req, _res, viewer) => updated((await discounts.update(id(req), req.body, viewer)).modified),
@@ -42,7 +42,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/discount-codes/:id/state",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "disable a discount code or enable it again (disabled true|false)",
       handler: async (req, _res, viewer) => updated((await discounts.setDisabled(id(req), req.body, viewer)).modified),

@@ -22,7 +22,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/customers/imports",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "member imports, newest first, with their state and counts (?page= ?limit=)",
       handler: async (req, res) => {
@@ -33,7 +33,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/customers/imports",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "upload a CSV of members: multipart/form-data with the file in file (at most 50 MB), or JSON {fileName, csv} for a small one; answers the header and the proposed mapping",
       handler: async (req, res, viewer) => {
@@ -50,7 +50,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/customers/imports/:id",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "one import: its columns, mapping, ignored columns, state, counts of the dry run and progress (cursor of rowsTotal)",
       handler: (req) => imports.get(id(req)),
@@ -58,7 +58,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/customers/imports/:id/rows",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "the dry run's rows in the file's order, each with its action (create, update, skip, refuse) and reason (?action= ?page= ?limit=)",
       handler: async (req, res) => {
@@ -69,7 +69,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/customers/imports/:id/mapping",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "choose the preset (ours, ghost, pmpro, memberpress, custom), the columns (mapping: field to column number) and sendOptIn, and check the file again (the dry run, in the background)",
       handler: async (req) => updated(true, { ...(await imports.checkFile(id(req), req.body)) }),
@@ -77,7 +77,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/customers/imports/:id/start",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "import the checked rows in the background (once: starting again changes nothing)",
       handler: async (req, _res, viewer) => {

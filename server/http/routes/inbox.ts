@@ -37,7 +37,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/messages",
-      access: "admin",
+      access: "staff",
       area: "messages",
       what: "contact messages",
       handler: async (req, res) => {
@@ -54,7 +54,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/message/:id",
-      access: "admin",
+      access: "staff",
       area: "messages",
       what: "one message",
       handler: (req) => inbox.message(id(req)),
@@ -62,7 +62,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/message/:id",
-      access: "admin",
+      access: "staff",
       area: "messages",
       what: "mark a message read",
       handler: async (req, _res, viewer) => updated((await inbox.markRead(id(req), req.body, viewer)).modified),
@@ -70,7 +70,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/message/:id/archive",
-      access: "admin",
+      access: "staff",
       area: "messages",
       what: "archive a message ({archived: true}) or bring it back to the inbox ({archived: false})",
       handler: async (req, _res, viewer) => updated((await inbox.setArchived(id(req), req.body, viewer)).modified),
@@ -78,7 +78,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/subscribers",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "newsletter subscribers",
       // Confirmed addresses (the subscribers) unless ?state= asks for pending or unsubscribed ones.

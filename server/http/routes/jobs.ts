@@ -7,7 +7,7 @@ export function jobRoutes({ jobs }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/jobs",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "pending and failed background jobs",
       handler: () => jobs.list(),
@@ -15,7 +15,7 @@ export function jobRoutes({ jobs }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/jobs/:id/retry",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "run a failed background job again",
       handler: async (req) => {

@@ -10,7 +10,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/media",
-      access: "admin",
+      access: "staff",
       area: "media",
       what: "Media library: one page, newest first",
       handler: async (req, res) => {
@@ -21,7 +21,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/media/:id",
-      access: "admin",
+      access: "staff",
       area: "media",
       what: "Media library: one image and where it is used",
       handler: async (req) => ({ ...(await media.get(id(req))), usages: await media.usages(id(req)) }),
@@ -29,7 +29,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/media/:id",
-      access: "admin",
+      access: "staff",
       area: "media",
       what: "Media library: change an image's alt text",
       handler: async (req, _res, viewer) => updated((await media.setAlt(id(req), req.body, viewer)).modified),
@@ -37,7 +37,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
     {
       method: "delete",
       path: "/media/:id",
-      access: "admin",
+      access: "staff",
       area: "media",
       what: "Media library: delete an image no section uses",
       handler: async (req, _res, viewer) => {

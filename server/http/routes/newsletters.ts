@@ -22,7 +22,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "get",
       path: "/newsletters",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "newsletters, newest first",
       handler: async (req, res) => {
@@ -33,7 +33,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "a newsletter draft",
       handler: async (req, res, viewer) => added(res, await newsletters.create(req.body, viewer)),
@@ -41,7 +41,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters/audience",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "how many distinct addresses an audience reaches",
       handler: (req) => newsletters.count(req.body),
@@ -49,7 +49,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "get",
       path: "/newsletters/:id",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "one newsletter and its recipients' counts",
       handler: (req) => newsletters.get(id(req)),
@@ -57,7 +57,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "put",
       path: "/newsletters/:id",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "change a newsletter draft",
       handler: async (req, _res, viewer) => updated((await newsletters.update(id(req), req.body, viewer)).modified),
@@ -65,7 +65,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "delete",
       path: "/newsletters/:id",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "delete a newsletter draft",
       handler: async (req, _res, viewer) => {
@@ -76,7 +76,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters/:id/test",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "send a test of a newsletter to oneself",
       handler: (req, _res, viewer) => newsletters.sendTest(id(req), viewer),
@@ -84,7 +84,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters/:id/send",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "send a newsletter now or at a time ({at})",
       handler: async (req, res, viewer) => {
@@ -95,7 +95,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters/:id/unschedule",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "a scheduled newsletter back to a draft",
       handler: async (req, _res, viewer) => {
@@ -106,7 +106,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/newsletters/:id/retry",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "send a partly sent newsletter again to those it failed",
       handler: async (req, res, viewer) => {
@@ -117,7 +117,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "get",
       path: "/suppressions",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "the suppression list, newest first",
       handler: async (req, res) => {
@@ -128,7 +128,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "post",
       path: "/suppressions",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "add an address to the suppression list",
       handler: async (req, res, viewer) => {
@@ -140,7 +140,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
     {
       method: "delete",
       path: "/suppressions/:address",
-      access: "admin",
+      access: "staff",
       area: "subscribers",
       what: "take an address off the suppression list",
       handler: async (req, _res, viewer) => {

@@ -81,7 +81,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/order/:id",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "set payment status",
       handler: async (req, _res, viewer) => {
@@ -92,7 +92,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/order-status/:id",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "set order status",
       handler: async (req, _res, viewer) => updated((await orders.setOrderStatus(id(req), req.body, viewer)).modified),
@@ -100,7 +100,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/orders-to-deliver/count",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "how many paid orders wait for delivery",
       handler: () => orders.toDeliverCount(),
@@ -108,7 +108,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/settings",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "the back office's settings",
       handler: () => settings.all(),
@@ -116,7 +116,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/settings",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "change settings (autoActivate)",
       handler: async (req, _res, viewer) => {

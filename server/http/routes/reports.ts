@@ -14,7 +14,7 @@ export function reportRoutes({ reports, taxReport }: Services): ApiRoute[] {
   const each = REPORTS.map((report): ApiRoute => ({
     method: "get",
     path: `/reports/${report.name}`,
-    access: "admin",
+    access: "staff",
     area: "reports",
     what: `report: ${report.title.toLowerCase()}, for ?from=&to= (site's days, at most 5 years) or ?period=`,
     handler: async (req) => {
@@ -30,7 +30,7 @@ export function reportRoutes({ reports, taxReport }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/reports/tax",
-      access: "admin",
+      access: "staff",
       area: "reports",
       what: "the tax report: sales and credit notes per country, treatment and rate, for ?period=2026-11|2026-Q4 or ?from=&to=",
       handler: async (req) => {

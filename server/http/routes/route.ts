@@ -3,8 +3,8 @@ import type { PageInfo } from "../../../domain/pagination";
 import type { StaffArea } from "../../../domain/capabilities";
 import type { Viewer } from "../../services/accounts";
 
-/** Who may call: anyone, anyone signed in, or staff (`admin`: the back office, whose `area` says which roles). */
-export type Access = "public" | "user" | "admin";
+/** Who may call: anyone, anyone signed in, or staff (the back office: its `area` says which roles open it). */
+export type Access = "public" | "user" | "staff";
 
 interface RouteBase {
   method: "get" | "post" | "put" | "delete";
@@ -38,7 +38,7 @@ interface SignedInBase extends RouteBase {
 
 /** A back-office call: for staff whose role opens its area (domain/capabilities.ts, decision 036). */
 export interface StaffRoute extends SignedInBase {
-  access: "admin";
+  access: "staff";
   area: StaffArea;
 }
 
@@ -123,14 +123,14 @@ export function recordRoutes({
       ? { method: "get", path, what, access: "public", handler }
       : read === "user"
         ? { method: "get", path, what, access: "user", area, handler }
-        : { method: "get", path, what, access: "admin", area, handler };
+        : { method: "get", path, what, access: "staff", area, handler };
   return [
     reading(paths.list, what.list, () => store.list()),
     reading(paths.one, what.one, (req) => store.get(id(req))),
     {
       method: "post",
       path: paths.add,
-      access: "admin",
+      access: "staff",
       area,
       what: what.add,
       handler: async (req, res, viewer) => added(res, await store.add(req.body, viewer)),
@@ -138,7 +138,7 @@ export function recordRoutes({
     {
       method: "put",
       path: paths.update,
-      access: "admin",
+      access: "staff",
       area,
       what: what.update,
       handler: async (req, _res, viewer) => updated((await store.update(id(req), req.body, viewer)).modified),

@@ -15,7 +15,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
         {
           method: "get",
           path: `/trash/${kind}`,
-          access: "admin",
+          access: "staff",
           area,
           what: `trash: ${title.toLowerCase()} deleted in the last 30 days`,
           handler: async (req, res) => {
@@ -26,7 +26,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
         {
           method: "post",
           path: `/trash/${kind}/:id/restore`,
-          access: "admin",
+          access: "staff",
           area,
           what: `trash: restore one of the ${title.toLowerCase()}`,
           handler: async (req, _res, viewer) => {
@@ -37,7 +37,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
         {
           method: "delete",
           path: `/trash/${kind}/:id`,
-          access: "admin",
+          access: "staff",
           area,
           what: `trash: delete one of the ${title.toLowerCase()} for good`,
           handler: async (req, _res, viewer) => {
@@ -50,7 +50,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/activity/:id/restore",
-      access: "admin",
+      access: "staff",
       area: "activity",
       what: "restore the version of site content an activity-log entry changed (a new change)",
       handler: async (req, _res, viewer) => updated((await versions.restore(id(req), viewer)).modified),

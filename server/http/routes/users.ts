@@ -25,7 +25,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
         add: "add the admin user",
         update: "update the admin user",
       },
-      read: "admin",
+      read: "staff",
       area: "users",
       store: {
         list: () => adminUsers.list(),
@@ -37,7 +37,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
     {
       method: "post",
       path: "/staff-invite",
-      access: "admin",
+      access: "staff",
       area: "users",
       what: "invite a staff member (userEmail, userRole): a mail with a link to choose a password",
       handler: async (req, res, viewer) => added(res, (await staff.invite(req.body, viewer)).id),
@@ -45,7 +45,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
     {
       method: "put",
       path: "/users/:id/role",
-      access: "admin",
+      access: "staff",
       area: "users",
       what: "change a staff member's role (userRole); the last Admin stays one",
       handler: async (req, _res, viewer) => updated((await adminUsers.setRole(id(req), req.body, viewer)).modified),
@@ -53,7 +53,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
     {
       method: "delete",
       path: "/users/:id",
-      access: "admin",
+      access: "staff",
       area: "users",
       what: "remove a staff member (not the last Admin)",
       handler: async (req, _res, viewer) => {
@@ -64,7 +64,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
     {
       method: "delete",
       path: "/users/:id/two-factor",
-      access: "admin",
+      access: "staff",
       area: "users",
       what: "reset a staff member's two-factor sign-in (a lost phone): their sessions end, they enrol again",
       handler: async (req, _res, viewer) => {

@@ -10,7 +10,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/webhooks",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "webhook endpoints with their state and failures",
       handler: () => webhooks.list(),
@@ -18,7 +18,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/webhooks",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "add a webhook endpoint ({url, description, events}); the answer holds its signing secret",
       handler: async (req, res, viewer) => {
@@ -29,7 +29,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/webhooks/:id",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "one webhook endpoint, with its signing secret",
       handler: (req) => webhooks.get(id(req)),
@@ -37,7 +37,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/webhooks/:id",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "change a webhook endpoint's address, description or events",
       handler: async (req, _res, viewer) => updated((await webhooks.update(id(req), req.body, viewer)).modified),
@@ -45,7 +45,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "delete",
       path: "/webhooks/:id",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "delete a webhook endpoint and its deliveries",
       handler: async (req, _res, viewer) => {
@@ -56,7 +56,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "put",
       path: "/webhooks/:id/state",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "pause ({state: paused}) or resume ({state: active}) a webhook endpoint",
       handler: async (req, _res, viewer) => updated((await webhooks.setState(id(req), req.body, viewer)).modified),
@@ -64,7 +64,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/webhooks/:id/secret",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "a new signing secret for a webhook endpoint (the old one stops at once)",
       handler: async (req, _res, viewer) => ({ acknowledged: true, ...(await webhooks.rotateSecret(id(req), viewer)) }),
@@ -72,7 +72,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/webhooks/:id/test",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "send a webhook.test event to an endpoint",
       handler: async (req, res, viewer) => {
@@ -83,7 +83,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "get",
       path: "/webhooks/:id/deliveries",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "an endpoint's deliveries, newest first (?page=, ?limit=, ?state=)",
       handler: async (req, res) => {
@@ -98,7 +98,7 @@ export function webhookRoutes({ webhooks }: Services): ApiRoute[] {
     {
       method: "post",
       path: "/webhooks/:id/deliveries/:deliveryId/resend",
-      access: "admin",
+      access: "staff",
       area: "settings",
       what: "send a delivery again (same message id)",
       handler: async (req, _res, viewer) =>
