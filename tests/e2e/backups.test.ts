@@ -111,6 +111,19 @@ describe("a restore test of the bucket's copy, from the screen", () => {
       .getByRole("cell")
       .allTextContents();
     expect(orders[1]).toBe(orders[2]);
+
+    // Asking for one is the backups area's, as the screen is: a customer is refused, a visitor sent to sign in.
+    const name = (await drills.locator("code").first().textContent())!;
+    const ask = (cookie?: string) =>
+      fetch(`${env.server.url}/backups`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: env.server.url, ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams({ intent: "drill", name, place: "bucket" }),
+      });
+    const customer = await signUp(env.server, "drill-peek@example.org");
+    expect((await ask(customer.header())).status).toBe(403);
+    expect((await ask()).status).toBe(302);
   });
 });
 

@@ -4,14 +4,18 @@ import { readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { archiveName } from "../../server/backup/manifest";
 import { byAge } from "../../domain/backups";
 import { s3Client } from "../../server/lib/s3";
 import { demoContent } from "../../server/seed/demo-content";
 import { signInAsAdmin } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
+import { withClient, withDatabase } from "../support/global-db";
 import { startSmtpServer } from "../support/mail";
+import { databaseUrl, ROOT } from "../support/server";
 import { startLocalS3, type LocalS3 } from "../support/s3";
 
 /**
@@ -51,6 +55,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+const run = promisify(execFile);
 const client = () => s3Client(s3.settings);
 const keysInBucket = async () =>
   ((await client().send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX }))).Contents ?? [])
@@ -142,6 +147,45 @@ describe("backups copied to a bucket", { timeout: 180_000 }, () => {
     await expect(app.services.backups.requestDrill({ name: "../secrets", place: "bucket" }, "x")).rejects.toThrow(
       /Choose a backup from the list/,
     );
+  });
+
+  it("npm run backup copies to the bucket; npm run restore s3://… restores the bucket's copy into an empty database", async () => {
+    const { admin: server, template } = inject("testDb");
+    const cli = (args: string[], env: Record<string, string>) =>
+      run("npm", ["run", "--silent", ...args], {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: "warn", DATA_DIR: path.join(work, "cli"), ...s3.env, ...env },
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
+        (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code, out: `${e.stdout}${e.stderr}` }),
+      );
+    const backup = await cli(["backup", path.join(work, "cli-backups")], {
+      DATABASE_URL: databaseUrl(server as never, app.db.name),
+      BACKUP_TARGET: `s3://${BUCKET}/${PREFIX}`,
+    });
+    expect(backup.code, backup.out).toBe(0);
+    const [made] = (await readdir(path.join(work, "cli-backups"))).filter((n) => n.endsWith("-command.tar"));
+    expect(backup.out).toContain(`Copied to s3://${BUCKET}/${PREFIX}${made}`);
+    expect(await keysInBucket()).toContain(`${PREFIX}${made}`);
+
+    const name = `atelier_r_${template.replace("atelier_template_", "")}_${Date.now().toString(36)}`;
+    await withClient(server, (c) => c.query(`create database ${name}`));
+    try {
+      const target = databaseUrl(server as never, name);
+      const restore = await cli(["restore", `s3://${BUCKET}/${PREFIX}${made}`], { DATABASE_URL: target });
+      expect(restore.code, restore.out).toBe(0);
+      expect(restore.out).toContain("Restored in");
+      const restored = await withClient(withDatabase(server, name), (c) =>
+        c.query<{ n: number }>(`select count(*)::int as n from content_entries`),
+      );
+      const live = await app.db.pool.query<{ n: number }>(`select count(*)::int as n from content_entries`);
+      expect(restored.rows[0]!.n).toBe(live.rows[0]!.n);
+      const wrong = await cli(["restore", `s3://${BUCKET}/${PREFIX}notes.txt`], { DATABASE_URL: target });
+      expect(wrong.code).toBe(1);
+      expect(wrong.out).toContain("does not name a backup archive");
+    } finally {
+      await withClient(server, (c) => c.query(`drop database if exists ${name} with (force)`));
+    }
   });
 
   it("a failed upload fails the job, removes nothing from the bucket, and mails the admins", async () => {
