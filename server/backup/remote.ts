@@ -24,7 +24,7 @@ import { ARCHIVE_NAME, MANIFEST_ENTRY, manifestSchema, type Manifest } from "./m
  */
 
 /** The object metadata key (x-amz-meta-sha256) holding the archive's SHA-256, hex. */
-export const SHA256_META = "sha256";
+const SHA256_META = "sha256";
 /** Parts of a multipart upload: at least 8 MiB, more for a file that would need over 9,000 parts (S3 allows 10,000). */
 const MIN_PART = 8 * 1024 * 1024;
 const MAX_PARTS = 9_000;

@@ -129,10 +129,19 @@ export function createBackupsService(deps: BackupsServiceDeps) {
           { target: targetLabel(remote.location), name: backup.name, bytes: uploaded.size, ms: Date.now() - started },
           "backup uploaded to the bucket",
         );
-        // Only after this upload was checked: a failed one never costs the bucket an older backup.
-        for (const name of await pruneArchives(remote, keep)) {
-          remoteManifests.delete(s3Key(remote.location.prefix, name));
-          logger.info({ name, keep }, "old backup removed from the bucket");
+        // Only after this upload was checked: a failed one never costs the bucket an older backup. A prune that fails
+        // leaves one more copy than BACKUP_KEEP there, which the next backup's prune removes: it is logged, and the
+        // backup, which is in both places, stands.
+        try {
+          for (const name of await pruneArchives(remote, keep)) {
+            remoteManifests.delete(s3Key(remote.location.prefix, name));
+            logger.info({ name, keep }, "old backup removed from the bucket");
+          }
+        } catch (error) {
+          logger.warn(
+            { error: reasonOf(error), target: targetLabel(remote.location), keep },
+            "old backups could not be removed from the bucket",
+          );
         }
       }
       return { ...backup, uploaded };

@@ -170,7 +170,7 @@ describe("npm run backup, then npm run restore into a fresh data folder, as the 
     } finally {
       await again.stop();
     }
-  });
+  }, 120_000); // two embedded clusters started and two servers: about 55 s on a loaded two-core machine
 });
 
 const ADMIN_ENV = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEED_DEMO_CONTENT: "false" };
