@@ -25,6 +25,22 @@ describe("beyondKeep", () => {
     expect(beyondKeep(same, 1)).toEqual(["atelier-backup-20261129T070202Z.tar"]);
     expect([...same].sort(byAge)).toEqual([same[1], same[0]]);
   });
+  it("always keeps the backup just made, then the newest of the others", () => {
+    const same = [
+      "atelier-backup-20261129T070202Z.tar",
+      "atelier-backup-20261129T070202Z-2.tar",
+      "atelier-backup-20261129T070202Z-manual.tar",
+    ];
+    // "-2" was made last in that second, though "-manual" sorts after it.
+    expect(beyondKeep(same, 1, same[1])).toEqual([same[0], same[2]]);
+    expect(beyondKeep(same, 2, same[1])).toEqual([same[0]]);
+    expect(beyondKeep(names, 2, "atelier-backup-20261125T030000Z.tar")).toEqual([
+      "atelier-backup-20261126T101500Z-manual.tar",
+      "atelier-backup-20261127T030000Z.tar",
+    ]);
+    // A name that is not among them changes nothing.
+    expect(beyondKeep(names, 2, "atelier-backup-20261201T030000Z.tar")).toEqual(beyondKeep(names, 2));
+  });
   it("counts a name listed twice once", () => {
     expect(beyondKeep([names[0]!, names[0]!, names[1]!], 1)).toEqual([names[1]]);
   });

@@ -37,10 +37,13 @@ export function placesLabel(places: readonly BackupPlace[]): string {
  * (atelier-backup-20261125T030000Z…), so the order of the names is their age. Each place (the folder, the bucket) is
  * pruned on its own with this rule.
  */
-export function beyondKeep(names: readonly string[], keep: number): string[] {
+export function beyondKeep(names: readonly string[], keep: number, justMade?: string): string[] {
   if (!Number.isInteger(keep) || keep < 1) throw new Error(`BACKUP_KEEP must be a whole number of 1 or more: ${keep}`);
-  const sorted = [...new Set(names)].sort(byAge);
-  return sorted.slice(0, Math.max(0, sorted.length - keep));
+  // The backup just made is always kept (a name cannot order two backups of the same second), with the newest
+  // `keep - 1` of the others.
+  const others = [...new Set(names)].filter((n) => n !== justMade).sort(byAge);
+  const room = justMade !== undefined && names.includes(justMade) ? keep - 1 : keep;
+  return others.slice(0, Math.max(0, others.length - room));
 }
 
 /**

@@ -183,14 +183,16 @@ export async function listArchives({ client, location }: RemoteBackups): Promise
 }
 
 /**
- * Keeps the newest `keep` archives under the prefix (their names sort by time) and deletes the others, one request
+ * Keeps the newest `keep` archives under the prefix (their names sort by time; the one just uploaded always) and deletes
+ * the others, one request
  * each (DeleteObjects needs a checksum header some S3-compatible services refuse). Answers the names removed.
  */
-export async function pruneArchives(remote: RemoteBackups, keep: number): Promise<string[]> {
+export async function pruneArchives(remote: RemoteBackups, keep: number, justMade: string): Promise<string[]> {
   const archives = await listArchives(remote);
   const removed = beyondKeep(
     archives.map((a) => a.name),
     keep,
+    justMade,
   );
   for (const name of removed) {
     await remote.client.send(

@@ -120,7 +120,7 @@ export function createBackupsService(deps: BackupsServiceDeps) {
         { file: backup.file, bytes: backup.size, rows: backup.manifest.totals.rows, ms: backup.ms, reason },
         "backup written",
       );
-      await prune();
+      await prune(backup.name);
       let uploaded: RemoteArchive | undefined;
       if (remote) {
         const started = Date.now();
@@ -133,7 +133,7 @@ export function createBackupsService(deps: BackupsServiceDeps) {
         // leaves one more copy than BACKUP_KEEP there, which the next backup's prune removes: it is logged, and the
         // backup, which is in both places, stands.
         try {
-          for (const name of await pruneArchives(remote, keep)) {
+          for (const name of await pruneArchives(remote, keep, backup.name)) {
             remoteManifests.delete(s3Key(remote.location.prefix, name));
             logger.info({ name, keep }, "old backup removed from the bucket");
           }
@@ -169,10 +169,10 @@ export function createBackupsService(deps: BackupsServiceDeps) {
   }
 
   /** Keeps the newest `keep` archives in the folder and removes work folders a dead backup or test left. */
-  async function prune(): Promise<void> {
+  async function prune(justMade: string): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true });
     const archives = entries.filter((e) => e.isFile() && ARCHIVE_NAME.test(e.name)).map((e) => e.name);
-    for (const name of beyondKeep(archives, keep)) {
+    for (const name of beyondKeep(archives, keep, justMade)) {
       await rm(path.join(dir, name), { force: true });
       manifests.delete(name);
       logger.info({ name, keep }, "old backup removed");

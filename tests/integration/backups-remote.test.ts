@@ -8,6 +8,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { archiveName } from "../../server/backup/manifest";
+import { readManifest, verifyArchive } from "../../server/backup/read";
+import { uploadArchive } from "../../server/backup/remote";
 import { byAge } from "../../domain/backups";
 import { s3Client } from "../../server/lib/s3";
 import { demoContent } from "../../server/seed/demo-content";
@@ -87,7 +89,9 @@ describe("backups copied to a bucket", { timeout: 180_000 }, () => {
     // A new server (its folder empty) sees what the bucket holds, with each backup's facts read from its manifest.
     for (const name of names) await rm(path.join(dir, name));
     const { backups } = await app.services.backups.list();
-    expect(backups.map((b) => [b.name, b.places])).toEqual([...names].reverse().map((n) => [n, ["bucket"]]));
+    // (Newest first by the manifests' moments; backups of the same second are not ordered by name: decision 082.)
+    expect(backups.map((b) => [b.name, b.places]).sort()).toEqual(names.map((n) => [n, ["bucket"]]).sort());
+    expect(backups[0]!.name).toBe(last.name);
     expect(backups[0]!.counts?.accounts).toBe(last.manifest.tables.find((t) => t.name === "user")!.rows);
     expect(backups[0]!.reason).toBe("Daily");
     expect(await app.services.backups.file(names[0]!)).toBeUndefined();
@@ -167,6 +171,14 @@ describe("backups copied to a bucket", { timeout: 180_000 }, () => {
     const [made] = (await readdir(path.join(work, "cli-backups"))).filter((n) => n.endsWith("-command.tar"));
     expect(backup.out).toContain(`Copied to s3://${BUCKET}/${PREFIX}${made}`);
     expect(await keysInBucket()).toContain(`${PREFIX}${made}`);
+
+    // A bucket that is not there: the upload fails naming it and the service's reason.
+    const file = path.join(work, "cli-backups", made!);
+    const missing = { client: client(), location: { bucket: "no-such-bucket", prefix: "site/" } };
+    const verified = await verifyArchive(file, await readManifest(file));
+    await expect(uploadArchive(missing, file, made!, verified)).rejects.toThrow(
+      /s3:\/\/no-such-bucket\/site\/.*NoSuchBucket/,
+    );
 
     const name = `atelier_r_${template.replace("atelier_template_", "")}_${Date.now().toString(36)}`;
     await withClient(server, (c) => c.query(`create database ${name}`));
