@@ -154,7 +154,10 @@ export async function head(
  * The archives under the prefix (not below it), read from the bucket a page of 1,000 keys at a time, newest first: what
  * any server made there, not only this one.
  */
-export async function listArchives({ client, location }: RemoteBackups): Promise<RemoteArchive[]> {
+export async function listArchives(
+  { client, location }: RemoteBackups,
+  signal?: AbortSignal,
+): Promise<RemoteArchive[]> {
   const found: RemoteArchive[] = [];
   let token: string | undefined;
   do {
@@ -165,6 +168,7 @@ export async function listArchives({ client, location }: RemoteBackups): Promise
         Delimiter: "/",
         ContinuationToken: token,
       }),
+      { abortSignal: signal },
     );
     for (const o of page.Contents ?? []) {
       const name = o.Key?.slice(location.prefix.length) ?? "";
@@ -203,22 +207,30 @@ export async function pruneArchives(remote: RemoteBackups, keep: number, justMad
 }
 
 /** The manifest of an archive in the bucket, read from its first bytes (ranged GETs), without downloading it. */
-export async function readRemoteManifest(remote: RemoteBackups, key: string): Promise<Manifest> {
-  const first = await range(remote, key, 0, HEAD_BYTES - 1);
+export async function readRemoteManifest(remote: RemoteBackups, key: string, signal?: AbortSignal): Promise<Manifest> {
+  const first = await range(remote, key, 0, HEAD_BYTES - 1, signal);
   const name = first.subarray(0, 100).toString("utf8").replace(/\0.*$/s, "");
   const size = parseInt(first.subarray(124, 136).toString("utf8").replace(/\0.*$/s, "").trim(), 8);
   if (name !== MANIFEST_ENTRY || !Number.isFinite(size) || size <= 0 || size > MANIFEST_LIMIT) {
     throw new RemoteBackupError(`${key} is not a backup archive of this app: it does not start with its manifest.`);
   }
-  const body = 512 + size <= first.length ? first.subarray(512, 512 + size) : await range(remote, key, 512, 511 + size);
+  const body =
+    512 + size <= first.length ? first.subarray(512, 512 + size) : await range(remote, key, 512, 511 + size, signal);
   const parsed = manifestSchema.safeParse(JSON.parse(body.toString("utf8")));
   if (!parsed.success) throw new RemoteBackupError(`${key} is not a backup archive of this app: its manifest is not.`);
   return parsed.data;
 }
 
-async function range({ client, location }: RemoteBackups, key: string, from: number, to: number): Promise<Buffer> {
+async function range(
+  { client, location }: RemoteBackups,
+  key: string,
+  from: number,
+  to: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const res = await client.send(
     new GetObjectCommand({ Bucket: location.bucket, Key: key, Range: `bytes=${from}-${to}` }),
+    { abortSignal: signal },
   );
   return Buffer.from(await res.Body!.transformToByteArray());
 }

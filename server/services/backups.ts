@@ -45,6 +45,8 @@ const DAILY_AT = "0 3 * * *";
 const BACKUP_LIMIT_SECONDS = 6 * 60 * 60;
 /** Work folders of a backup or restore test that never finished (the process died) are removed after this long. */
 const STALE_PARTIAL_MS = 24 * 60 * 60 * 1000;
+/** How long the Backups screen waits for the bucket's list. */
+const LIST_TIMEOUT_MS = 10_000;
 /** The restore tests the screen shows, newest first. */
 const DRILLS_SHOWN = 20;
 
@@ -206,11 +208,16 @@ export function createBackupsService(deps: BackupsServiceDeps) {
 
   /** The bucket's archives (listed from the bucket itself, whoever made them), each with its manifest's facts. */
   async function remoteList(r: RemoteBackups): Promise<BackupInfo[]> {
+    // The screen waits for it: a service that does not answer is given up on, and said so, after a while.
+    const signal = AbortSignal.timeout(LIST_TIMEOUT_MS);
     const found: BackupInfo[] = [];
-    for (const o of await listArchives(r)) {
+    for (const o of await listArchives(r, signal)) {
       let known = remoteManifests.get(o.key);
       if (!known || known.etag !== o.etag) {
-        known = { etag: o.etag, manifest: await readRemoteManifest(r, o.key).catch(() => null) };
+        const manifest = await readRemoteManifest(r, o.key, signal).catch(() => null);
+        // Cut short is not unreadable: nothing is kept, and the list says the bucket did not answer.
+        if (signal.aborted) throw new Error(`no answer within ${LIST_TIMEOUT_MS / 1000} s`);
+        known = { etag: o.etag, manifest };
         remoteManifests.set(o.key, known);
       }
       found.push(infoOf(o.name, o.size, known.manifest, o.modifiedAt, "bucket"));
