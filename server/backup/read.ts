@@ -62,8 +62,15 @@ export async function verifyArchive(file: string, manifest: Manifest): Promise<{
     for await (const entry of extract) {
       const name = entry.header.name;
       if (index === -1) {
-        if (name !== MANIFEST_ENTRY) throw damaged("its first entry is not the manifest");
-        entry.resume();
+        if (name !== MANIFEST_ENTRY || (entry.header.size ?? 0) > MANIFEST_LIMIT) {
+          throw damaged("its first entry is not the manifest");
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of entry) chunks.push(chunk as Buffer);
+        const written = manifestSchema.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
+        if (!written.success || JSON.stringify(written.data) !== JSON.stringify(manifestSchema.parse(manifest))) {
+          throw damaged("its manifest is not the one it was written with");
+        }
         index++;
         continue;
       }
@@ -90,3 +97,11 @@ export async function verifyArchive(file: string, manifest: Manifest): Promise<{
   if (index < expected.length) throw damaged(`it ends before ${expected[Math.max(index, 0)]!.entry}`);
   return { size: counted.bytes, sha256: whole.digest("hex") };
 }
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};

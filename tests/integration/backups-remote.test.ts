@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -175,7 +175,21 @@ describe("backups copied to a bucket", { timeout: 180_000 }, () => {
     // A bucket that is not there: the upload fails naming it and the service's reason.
     const file = path.join(work, "cli-backups", made!);
     const missing = { client: client(), location: { bucket: "no-such-bucket", prefix: "site/" } };
-    const verified = await verifyArchive(file, await readManifest(file));
+    const manifest = await readManifest(file);
+    const verified = await verifyArchive(file, manifest);
+    expect(verified).toEqual({ size: statSync(file).size, sha256: sha256Of(file) });
+    // The check before any upload: one byte changed in an entry, and the file is not sent.
+    const damaged = path.join(work, "damaged.tar");
+    for (const [entry, why] of [
+      ["manifest.json", /damaged \(its manifest is not the one it was written with\)/],
+      ["data/content_entries.copy.gz", /damaged \(data\/content_entries\.copy\.gz does not match its checksum/],
+    ] as const) {
+      const bytes = readFileSync(file);
+      const at = middleOf(bytes, entry);
+      bytes[at] = bytes[at]! ^ 0x01;
+      writeFileSync(damaged, bytes);
+      await expect(verifyArchive(damaged, manifest)).rejects.toThrow(why);
+    }
     await expect(uploadArchive(missing, file, made!, verified)).rejects.toThrow(
       /s3:\/\/no-such-bucket\/site\/.*NoSuchBucket/,
     );
@@ -251,4 +265,28 @@ async function getObject(key: string): Promise<{ body: Buffer; sha256: string }>
 async function drillState(id: string) {
   const drill = (await app.services.backups.drills()).find((d) => d.id === id);
   return drill?.state === "failed" ? `failed: ${drill.error}` : drill?.state;
+}
+
+/** A byte in the middle of an entry of an archive's bytes (ustar headers: name at 0, octal size at 124). */
+function middleOf(bytes: Buffer, name: string): number {
+  for (let at = 0; at + 512 <= bytes.length;) {
+    const size = parseInt(
+      bytes
+        .subarray(at + 124, at + 136)
+        .toString("utf8")
+        .replace(/\0.*$/s, "")
+        .trim(),
+      8,
+    );
+    if (
+      bytes
+        .subarray(at, at + 100)
+        .toString("utf8")
+        .replace(/\0.*$/s, "") === name
+    ) {
+      return at + 512 + Math.floor(size / 2);
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`No entry ${name}`);
 }
