@@ -194,7 +194,7 @@ function DrillResult({ drill }: { drill: DrillInfo }) {
     <div>
       <p>
         <strong>{DRILL_STATE_LABELS.passed}:</strong> {count(r.rows)} rows restored in {some(r.tables.length, "table")},
-        each as its backup's manifest counts, every checksum matching; in {(r.ms / 1000).toFixed(1)} s.
+        as many as the backup holds, every checksum matching; in {(r.ms / 1000).toFixed(1)} s.
         {r.archive.storedSha256 ? " The file matched the checksum stored with it in the bucket." : ""}
       </p>
       <details className="mt-2">
