@@ -123,6 +123,12 @@ export interface MailData {
     error: string;
     /** Where it was to be written (BACKUP_DIR). */
     folder: string;
+    /**
+     * When the backup was written on the server but its copy to the bucket failed (docs/decisions/082): the bucket
+     * (s3://bucket/prefix/) and the archive's name on the server.
+     */
+    bucket?: string;
+    written?: string;
   };
   webhookEndpointPaused: {
     endpointId: string;

@@ -269,7 +269,7 @@ export const SETTINGS: Record<SettingName, SettingDoc> = {
     group: "Backups",
     text:
       "`s3://bucket/prefix/`: each backup is also uploaded there once written and verified, through the `S3_*` " +
-      "connection ([storage](operations/storage.md)). Unset: backups stay in `BACKUP_DIR` only.",
+      "connection, and checked there ([backups in a bucket](operations/backups-remote.md)). Unset: backups stay in `BACKUP_DIR` only.",
   },
   MEDIA_STORAGE: {
     group: "Media and S3 storage",

@@ -312,3 +312,101 @@ export async function restoreIntoDataDir(
     release();
   }
 }
+
+/** What a restore test found: each table's rows as the manifest says and as counted after the restore. */
+export interface DrillReport {
+  tables: { name: string; rows: number; restored: number; sha256: string }[];
+  /** The job queue's waiting jobs, queued again in the scratch database. */
+  jobs: { rows: number; sha256: string };
+  /** Rows restored in all (tables and jobs). */
+  rows: number;
+  ms: number;
+}
+
+/** The same server's connection, to another database of it. */
+export function toDatabase(config: pg.PoolConfig, database: string): pg.PoolConfig {
+  if (!config.connectionString) return { ...config, database };
+  const url = new URL(config.connectionString);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  return { ...config, connectionString: url.toString() };
+}
+
+/**
+ * The restore test (docs/decisions/082): restores an archive into a scratch database made for it on the app's own
+ * PostgreSQL server, exactly as `npm run restore` does (every entry checked against its manifest's SHA-256 and row
+ * count as it loads), counts every table's rows there, and drops the scratch database whatever happened. Streams
+ * throughout: memory stays bounded whatever the size. A scratch database of that name left by a test that died is
+ * dropped first.
+ */
+export async function drillBackup(
+  file: string,
+  server: pg.PoolConfig,
+  options: { scratch: string; jobs: Pick<JobsOptions, "retryLimit" | "retryDelaySeconds">; logger: Logger },
+): Promise<{ manifest: Manifest; report: DrillReport }> {
+  const started = Date.now();
+  const manifest = await readManifest(file);
+  checkRestorable(manifest);
+  const admin = createPool({ ...server, max: 1, application_name: "atelier-restore-test" });
+  const scratch = ident(options.scratch);
+  try {
+    await admin.query(`drop database if exists ${scratch} with (force)`);
+    await admin.query(`create database ${scratch} template template0`).catch((error: unknown) => {
+      const code = (error as { code?: string }).code;
+      throw new RestoreError(
+        code === "42501"
+          ? `The restore test needs a scratch database, and the database user may not create one: give it the ` +
+              `right (ALTER ROLE … CREATEDB), or test the backup with npm run restore into an empty database.`
+          : `The scratch database for the restore test could not be created: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    try {
+      const target = toDatabase(server, options.scratch);
+      await restoreBackup(file, target, { jobs: options.jobs, logger: options.logger });
+      const counted = createPool({ ...target, max: 1, application_name: "atelier-restore-test" });
+      let restored: Map<string, number>;
+      try {
+        const { rows } = manifest.tables.length
+          ? await counted.query<{ name: string; n: string }>(
+              manifest.tables
+                .map((t, i) => `select $${i + 1}::text as name, count(*)::text as n from public.${ident(t.name)}`)
+                .join(" union all "),
+              manifest.tables.map((t) => t.name),
+            )
+          : { rows: [] };
+        restored = new Map(rows.map((r) => [r.name, Number(r.n)]));
+      } finally {
+        await counted.end().catch(() => undefined);
+      }
+      const tables = manifest.tables.map((t) => ({
+        name: t.name,
+        rows: t.rows,
+        restored: restored.get(t.name) ?? 0,
+        sha256: t.sha256,
+      }));
+      const wrong = tables.filter((t) => t.restored !== t.rows);
+      if (wrong.length) {
+        throw new RestoreError(
+          `After the restore, ${wrong.map((t) => `${t.name} holds ${t.restored} rows, its manifest says ${t.rows}`).join("; ")}.`,
+        );
+      }
+      const report: DrillReport = {
+        tables,
+        jobs: { rows: manifest.jobs.rows, sha256: manifest.jobs.sha256 },
+        rows: tables.reduce((n, t) => n + t.restored, 0) + manifest.jobs.rows,
+        ms: Date.now() - started,
+      };
+      return { manifest, report };
+    } finally {
+      await admin
+        .query(`drop database if exists ${scratch} with (force)`)
+        .catch((error: unknown) =>
+          options.logger.error(
+            { error, database: options.scratch },
+            "the restore test's scratch database could not be dropped",
+          ),
+        );
+    }
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}

@@ -44,6 +44,7 @@ import {
   SUPPRESSION_REASONS,
 } from "../../domain/newsletters";
 import { KEY_ACCESS } from "../../domain/api-keys";
+import { BACKUP_PLACES, DRILL_STATES, type DrillRecord } from "../../domain/backups";
 import { STAFF_AREAS } from "../../domain/capabilities";
 import { DELIVERY_STATES, ENDPOINT_STATES } from "../../domain/webhooks";
 import { IMPORT_PRESETS, IMPORT_STATES, ROW_ACTIONS, type ImportMapping, type ImportRow } from "../../domain/imports";
@@ -1539,5 +1540,35 @@ export const importRows = pgTable(
     // Duplicates within a file, and the screen's list of one action.
     index("import_rows_email_idx").on(t.importId, t.email, t.rowNumber),
     index("import_rows_action_idx").on(t.importId, t.action, t.rowNumber),
+  ],
+);
+
+/**
+ * Restore tests of backups (docs/decisions/082): one row per test asked for on the Backups screen, run by a background
+ * job that restores the archive (from this server's folder or from the bucket) into a scratch database and records
+ * each table's rows and checksum. Written only by server/services/backups.ts.
+ */
+export const backupDrills = pgTable(
+  "backup_drills",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The archive's file name (atelier-backup-….tar), the same on the server and in the bucket. */
+    backupName: text("backup_name").notNull(),
+    place: text("place", { enum: BACKUP_PLACES }).notNull(),
+    state: text("state", { enum: DRILL_STATES }).notNull().default("waiting"),
+    /** The staff member who asked for it (their email, kept as it was). */
+    requestedBy: text("requested_by").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /** A passed test's findings: each table's rows (manifest and restored) and checksum, the archive's checksum. */
+    report: jsonb("report").$type<DrillRecord>(),
+    /** Why a failed test failed, in words. */
+    error: text("error"),
+  },
+  (t) => [
+    check("backup_drills_place_check", oneOf(t.place, BACKUP_PLACES)),
+    check("backup_drills_state_check", oneOf(t.state, DRILL_STATES)),
+    index("backup_drills_requested_idx").on(t.requestedAt.desc(), t.id),
   ],
 );

@@ -10,6 +10,7 @@ import { ARTICLE_ENTITY, createArticlesService } from "./articles";
 import { createAdminUsersService } from "./admin-users";
 import { createBackOfficeService } from "./back-office";
 import { createBackupsService } from "./backups";
+import { s3Client } from "../lib/s3";
 import { createBlogService } from "./blog";
 import { createCatalogueService } from "./catalogue";
 import { createContentService } from "./content";
@@ -194,7 +195,10 @@ export function createServices(database: Database, config: Config, logger: Logge
     pool: database.pool,
     dir: config.backup.dir,
     keep: config.backup.keep,
+    // Each verified backup also goes to the BACKUP_TARGET bucket (docs/decisions/082), through the shared S3 client.
+    remote: config.backup.remote ? { client: s3Client(config.s3), location: config.backup.remote } : undefined,
     jobs,
+    jobOptions: config.jobs,
     mails,
     logger,
     now,

@@ -381,7 +381,7 @@ describe("an older schema, and the backup before a migration", { timeout: 120_00
 describe("the daily backup on the job queue", { timeout: 120_000 }, () => {
   it("keeps the newest BACKUP_KEEP archives, and the back office's list reads their manifests", async () => {
     for (let i = 0; i < 3; i++) await app.services.backups.run("daily");
-    const list = await app.services.backups.list();
+    const list = (await app.services.backups.list()).backups;
     expect(list).toHaveLength(3);
     expect(list[0]!.counts!.orders).toBeGreaterThan(0);
     expect(list[0]!.reason).toBe("Daily");
@@ -395,7 +395,7 @@ describe("the daily backup on the job queue", { timeout: 120_000 }, () => {
   it("a backup started now runs once on the queue; a failed one is a failed job and mails the admins", async () => {
     expect(await app.services.backups.requestNow()).toBe(true);
     await expect.poll(() => app.services.backups.inProgress(), { timeout: 30_000, interval: 200 }).toBe(false);
-    expect((await app.services.backups.list())[0]!.reason).toBe("Started in the back office");
+    expect((await app.services.backups.list()).backups[0]!.reason).toBe("Started in the back office");
 
     // A BACKUP_DIR that cannot be written: a file where the folder should be.
     const blocked = path.join(work, "blocked");

@@ -89,19 +89,39 @@ export const adminContactMessage: Template<"adminContactMessage"> = (d, { brand,
 
 export const adminBackupFailed: Template<"adminBackupFailed"> = (d, { brand, url, timeZone }) => {
   const link = url("/backups");
+  const upload = d.bucket !== undefined;
   return {
-    subject: "A backup of the site failed",
+    subject: upload ? "A backup of the site was not copied to its bucket" : "A backup of the site failed",
     link,
     body: (
-      <Layout brand={brand} preview="The site's database was not backed up." heading="A backup failed" footnote={why}>
-        <P>
-          The backup started at {dateTime(d.startedAt, timeZone)} did not finish, so the newest backup is older than it
-          should be. Fix the cause, then start a backup from the Backups screen.
-        </P>
+      <Layout
+        brand={brand}
+        preview={upload ? "The site's backup is not in its bucket." : "The site's database was not backed up."}
+        heading={upload ? "A backup was not copied to the bucket" : "A backup failed"}
+        footnote={why}
+      >
+        {upload ? (
+          <P>
+            The backup started at {dateTime(d.startedAt, timeZone)} was written on the server, but its copy to the
+            bucket failed, so the bucket's newest backup is older than it should be and no older one was removed there.
+            Fix the cause, then start a backup from the Backups screen.
+          </P>
+        ) : (
+          <P>
+            The backup started at {dateTime(d.startedAt, timeZone)} did not finish, so the newest backup is older than
+            it should be. Fix the cause, then start a backup from the Backups screen.
+          </P>
+        )}
         <Facts
           rows={[
             ["Reason", d.error],
             ["Folder", d.folder],
+            ...(upload
+              ? ([
+                  ["Bucket", d.bucket!],
+                  ["Backup on the server", d.written ?? ""],
+                ] as [string, string][])
+              : []),
           ]}
         />
         <Cta href={link}>Open Backups</Cta>
