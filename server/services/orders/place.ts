@@ -17,17 +17,17 @@ import {
   toAmount,
   type OrderCommandsDeps,
 } from "./context";
-import { customerFieldsOf } from "./customer-fields";
+import { customerFieldsOf, type CustomerFields } from "./customer-fields";
 import { priceOf } from "./price";
 import { toOrderRecord, type OrderRecord } from "./record";
 
 /**
  * The customer's fields of a new order from its form (the customer's own, or a sale's by hand): the account's email,
- * the name and address as typed, the country and VAT number as `priceOf` checked them.
+ * the country and VAT number as `priceOf` checked them, every other field as typed (a new one comes with the form).
  */
 export const typedCustomer = (
   email: string,
-  form: { customerName: string; customerAddress: string },
+  form: Omit<CustomerFields, "customerEmail" | "customerCountry" | "customerCountryCode" | "customerVatNumber">,
   priced: { country: string; code: string | null; vatNumber: string | null },
 ) =>
   customerFieldsOf({
