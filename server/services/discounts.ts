@@ -25,6 +25,7 @@ import { discountCodes, orders } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
 import { paginate } from "../lib/paging";
 import { audited, type Actor } from "./activity";
+import { changedColumns } from "../lib/row-changes";
 import type { ContentService } from "./content";
 import type { Tx } from "./jobs";
 
@@ -218,14 +219,14 @@ export function createDiscountsService({
       return audited(db, actor, "discount_code", async (tx, audit) => {
         const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
         if (!existing) throw notFound("Discount code not found");
+        // Written when a stored value changes, whatever the activity entry shows (decision 085).
+        if (!changedColumns(existing, values).length) return { modified: false };
         const before = audited_(columnsOf({ ...existing, ...nullsToUndefined(existing) } as DiscountCodeInput));
-        const after = audited_(values);
-        if (JSON.stringify(before) === JSON.stringify(after)) return { modified: false };
         await tx
           .update(discountCodes)
           .set({ ...values, updatedAt: now() })
           .where(eq(discountCodes.id, id));
-        await audit.updated(id, before, after);
+        await audit.updated(id, before, audited_(values));
         return { modified: true };
       }).catch(orTaken);
     },

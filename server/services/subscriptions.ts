@@ -10,6 +10,7 @@ import { paymentDue, subscriptionTerms } from "../../domain/subscription-price";
 import type { Db } from "../db/client";
 import { orders, paymentCheckouts, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
+import { changedColumns } from "../lib/row-changes";
 import { audited, type Actor } from "./activity";
 import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
@@ -265,14 +266,17 @@ export function createSubscriptionsService(deps: {
           endedAt: status === "ended" && before.status !== "ended" ? t : before.endedAt,
           lastFailedAt: notice === "failed" ? t : before.lastFailedAt,
         };
-        const changed = JSON.stringify(audit_(before)) !== JSON.stringify(audit_(next)) || notice === "failed";
+        // The row is written when its stored values change (a failure always: its moment is new); the activity entry
+        // when what it shows changed, or for a failure, as before (decision 085).
+        const changed = changedColumns(before, next).length > 0 || notice === "failed";
         if (!changed) return { subscription: before, changed: false };
         const [after] = await tx
           .update(subscriptions)
           .set({ ...next, updatedAt: t })
           .where(eq(subscriptions.id, before.id))
           .returning();
-        await audit.updated(before.id, audit_(before), audit_(after!));
+        if (JSON.stringify(audit_(before)) !== JSON.stringify(audit_(after!)) || notice === "failed")
+          await audit.updated(before.id, audit_(before), audit_(after!));
         // Started: its sign-up heard for the first time (a payment notice may have made the row before it).
         if (notice === "signup" && !before.signedUpAt) await reportTx(tx, "subscription.started", after!);
         if (status === "cancelled" && before.status !== "cancelled") {

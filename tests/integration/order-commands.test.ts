@@ -340,6 +340,38 @@ describe("placing an order", () => {
   });
 });
 
+describe("days given", () => {
+  it("copy every customer field of the latest order, at the account's email (decision 085)", async () => {
+    const c = await customerRow();
+    await app.services.orders.place(c, packages[0]!._id, form);
+    const { order } = await app.services.orders.grant(c.id, { days: 5, reason: "A fix" }, adminViewer);
+    const fields = {
+      customerEmail: order.customerEmail,
+      customerName: order.customerName,
+      customerAddress: order.customerAddress,
+      customerCountry: order.customerCountry,
+      customerCountryCode: order.customerCountryCode,
+      customerVatNumber: order.customerVatNumber,
+    };
+    expect(fields).toEqual({
+      customerEmail: c.email,
+      customerName: form.customerName,
+      customerAddress: form.customerAddress,
+      customerCountry: "United Kingdom",
+      customerCountryCode: "GB",
+      customerVatNumber: null,
+    });
+    // A customer with no order yet: their account's name and email, nothing else known.
+    const first = await customerRow();
+    const given = await app.services.orders.grant(first.id, { days: 5, reason: "A welcome" }, adminViewer);
+    expect([given.order.customerEmail, given.order.customerAddress, given.order.customerCountryCode]).toEqual([
+      first.email,
+      "",
+      null,
+    ]);
+  });
+});
+
 describe("the desk's search", () => {
   it("finds an order by its number (any case), its id, the customer's name and email; the number shows everywhere", async () => {
     const { jar, viewer } = await newCustomer();

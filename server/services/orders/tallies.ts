@@ -2,6 +2,7 @@ import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { OrderFilters } from "../../../domain/order-filters";
 import type { Db } from "../../db/client";
 import { statement, statementRows, type Statement } from "../../db/prepared";
+import type { Tx } from "../jobs";
 import {
   creditNotes,
   orderDayCounts,
@@ -106,6 +107,39 @@ export function startOf(filters: OrderFilters, oldestFirst: boolean): SQL {
              on true`;
 }
 
+/**
+ * Tallies every order again in `timeZone` (the days, months and sales of the desk, the reports' and the tax report's),
+ * with orders locked against writes meanwhile, and stores the zone they are tallied in.
+ */
+async function retallyTx(tx: Tx, timeZone: string) {
+  await tx.execute(sql`lock table ${orders} in share row exclusive mode`);
+  await tx
+    .insert(orderTallyZone)
+    .values({ one: true, timeZone })
+    .onConflictDoUpdate({ target: orderTallyZone.one, set: { timeZone } });
+  await tx.delete(orderDayCounts);
+  await tx.execute(sql`
+      insert into ${orderDayCounts} (day, payment_status, order_status, n)
+      select (created_at at time zone ${timeZone})::date, payment_status, order_status, count(*)
+      from ${orders} group by 1, 2, 3`);
+  await tx.delete(orderMonthCounts);
+  await tx.execute(sql`
+      insert into ${orderMonthCounts} (month, payment_status, order_status, n)
+      select date_trunc('month', day)::date, payment_status, order_status, sum(n)
+      from ${orderDayCounts} group by 1, 2, 3`);
+  await tx.delete(orderSalesMonths);
+  await tx.execute(sql`
+      insert into ${orderSalesMonths} (month, amount, orders)
+      select date_trunc('month', coalesce(paid_at, created_at) at time zone ${timeZone})::date,
+             sum(package_price), count(*)
+      from ${orders} where payment_status = 'Paid' group by 1`);
+  // The reports' day tallies (migration 0022, server/services/reports.ts), counted in the same zone.
+  await tx.execute(sql`select report_tallies_rebuild(${timeZone})`);
+  // The tax report's (migration 0038, server/services/tax-report.ts): invoices and credit notes by day.
+  await tx.execute(sql`lock table ${creditNotes} in share row exclusive mode`);
+  await tx.execute(sql`select tax_tallies_rebuild(${timeZone})`);
+}
+
 export function createOrderTallies(db: Db, timeZone: string) {
   let zoneChecked: Promise<void> | undefined;
 
@@ -136,34 +170,7 @@ export function createOrderTallies(db: Db, timeZone: string) {
     zoneChecked ??= (async () => {
       const [row] = await db.select().from(orderTallyZone);
       if (row?.timeZone === timeZone) return;
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`lock table ${orders} in share row exclusive mode`);
-        await tx
-          .insert(orderTallyZone)
-          .values({ one: true, timeZone })
-          .onConflictDoUpdate({ target: orderTallyZone.one, set: { timeZone } });
-        await tx.delete(orderDayCounts);
-        await tx.execute(sql`
-          insert into ${orderDayCounts} (day, payment_status, order_status, n)
-          select (created_at at time zone ${timeZone})::date, payment_status, order_status, count(*)
-          from ${orders} group by 1, 2, 3`);
-        await tx.delete(orderMonthCounts);
-        await tx.execute(sql`
-          insert into ${orderMonthCounts} (month, payment_status, order_status, n)
-          select date_trunc('month', day)::date, payment_status, order_status, sum(n)
-          from ${orderDayCounts} group by 1, 2, 3`);
-        await tx.delete(orderSalesMonths);
-        await tx.execute(sql`
-          insert into ${orderSalesMonths} (month, amount, orders)
-          select date_trunc('month', coalesce(paid_at, created_at) at time zone ${timeZone})::date,
-                 sum(package_price), count(*)
-          from ${orders} where payment_status = 'Paid' group by 1`);
-        // The reports' day tallies (migration 0022, server/services/reports.ts), counted in the same zone.
-        await tx.execute(sql`select report_tallies_rebuild(${timeZone})`);
-        // The tax report's (migration 0038, server/services/tax-report.ts): invoices and credit notes by day.
-        await tx.execute(sql`lock table ${creditNotes} in share row exclusive mode`);
-        await tx.execute(sql`select tax_tallies_rebuild(${timeZone})`);
-      });
+      await db.transaction((tx) => retallyTx(tx, timeZone));
     })().catch((error: unknown) => {
       zoneChecked = undefined;
       throw error;
