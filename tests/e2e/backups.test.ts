@@ -11,7 +11,7 @@ import { startLocalS3, type LocalS3 } from "../support/s3";
 import { ROOT, startBuiltServer } from "../support/server";
 
 /**
- * Issue 24, part 1: the back office's Backups screen, and `npm run backup` / `npm run restore` as the README says.
+ * Issue 24, part 1: the back office's Backups screen, and `npm run backup` / `npm run restore` as docs/operations/backups.md says.
  * Issue 38, part 4: with BACKUP_TARGET on a local S3-compatible server, the backup lands in the bucket too, and its
  * restore test from the screen restores it and counts its rows.
  */
@@ -137,7 +137,7 @@ function npm(args: string[], env: Record<string, string>) {
   return { code: res.status, out: `${res.stdout}${res.stderr}` };
 }
 
-describe("npm run backup, then npm run restore into a fresh data folder, as the README says", () => {
+describe("npm run backup, then npm run restore into a fresh data folder, as docs/operations/backups.md says", () => {
   it("backs up the running app's embedded database; the restored folder starts with the same accounts", async () => {
     const first = path.join(work, "site");
     const restored = path.join(work, "restored");

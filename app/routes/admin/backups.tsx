@@ -131,7 +131,7 @@ export default function Backups({
             ) : null}
             ; the newest {keep} are kept{target ? " in each place" : ""}. A restore test restores a backup into a
             scratch database and counts its rows. Restore one for real with <code>npm run restore FILE</code> into an
-            empty data folder or database (see the README).
+            empty data folder or database (see docs/operations/backups.md).
           </>
         }
         actions={<BackUpNow inProgress={inProgress} />}

@@ -68,7 +68,7 @@ export function viewerOf(
 /** How long a session lasts, and how often its end is moved on while it is used (better-auth's expiresIn, updateAge). */
 export const SESSION = { expiresInSeconds: 60 * 60 * 24 * 30, updateAgeSeconds: 60 * 60 * 24 };
 /**
- * Attempts per IP and per email (DESIGN.md: abuse; README, "Sign-in throttling"). Sign-in: every attempt counts
+ * Attempts per IP and per email (DESIGN.md: abuse; docs/features.md, "Sign-in throttling"). Sign-in: every attempt counts
  * against the address; failed ones against the address-and-account pair (refused past the limit, cleared by a
  * success) and against the account from anywhere, which never refuses (anyone could lock anyone out) but slows
  * each further attempt (signInDelayMs). Sign-up and reset are per hour.
