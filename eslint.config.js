@@ -13,6 +13,17 @@ const toLocaleString = ["toLocaleString", "toLocaleDateString", "toLocaleTimeStr
   message: `${property} writes the date in whichever zone renders it: use formatDate/longDate/dateTime from domain/dates.ts.`,
 }));
 
+/**
+ * Imports by name (issue 39): another top folder, or two folders up or more, is `#app/…`, `#server/…`, `#domain/…`,
+ * `#tests/…`, `#scripts/…` (package.json "imports", with the file's extension); the package's own package.json is read
+ * relatively. Every block that restricts imports repeats it: a later block's options replace an earlier one's for the
+ * files both match.
+ */
+const byName = {
+  group: ["../../*", "!../../package.json", "../app/*", "../server/*", "../domain/*", "../tests/*"],
+  message: "Import by name: #app/…, #server/…, #domain/…, #tests/… or #scripts/… with the file's extension.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "data/", "node_modules/", ".react-router/", "public/", "coverage/", "drizzle/"] },
   js.configs.recommended,
@@ -57,12 +68,33 @@ export default tseslint.config(
     ...jsxA11y.flatConfigs.recommended,
   },
   {
+    // Imports by name (byName above); `./` and one `../` within a top folder stay relative.
+    files: ["**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [byName],
+        },
+      ],
+    },
+  },
+  {
     // domain/ is shared by the browser and the server: it may import neither.
     files: ["domain/**"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/app/**", "**/server/**"], message: "domain/ imports neither app/ nor server/." }] },
+        {
+          patterns: [
+            {
+              group: ["**/app/**", "**/server/**"],
+              message: "domain/ imports neither app/ nor server/.",
+            },
+            { regex: "^#(app|server)/", message: "domain/ imports neither app/ nor server/." },
+            byName,
+          ],
+        },
       ],
     },
   },
@@ -75,10 +107,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["**/app/**", "#app/*"],
+              group: ["**/app/**"],
               allowTypeImports: true,
               message: "server/ imports only types from app/: move shared code to domain/ or server/.",
             },
+            {
+              regex: "^#app/",
+              allowTypeImports: true,
+              message: "server/ imports only types from app/: move shared code to domain/ or server/.",
+            },
+            byName,
           ],
         },
       ],

@@ -1,7 +1,7 @@
-import type { PublicConfig } from "../server/http/app";
-import type { Logger } from "../server/lib/logger";
-import type { Services } from "../server/services";
-import type { Viewer } from "../server/services/accounts";
+import type { PublicConfig } from "#server/http/app.ts";
+import type { Logger } from "#server/lib/logger.ts";
+import type { Services } from "#server/services/index.ts";
+import type { Viewer } from "#server/services/accounts.ts";
 
 declare module "react-router" {
   interface AppLoadContext {

@@ -11,10 +11,10 @@ import { LoadingBar, PageSpinner, ScrollOnNavigate } from "./components/layout/N
 import { MediaProvider } from "./components/media/MediaProvider";
 import { ToastProvider } from "./components/toast";
 import { pickContent } from "./content/pages";
-import type { MediaInfo } from "../domain/media";
+import type { MediaInfo } from "#domain/media.ts";
 import { hydrates, routeInlineScripts } from "./lib/hydration";
 import { PLAIN_PAGE_SCRIPT } from "./lib/plain-page-script";
-import { siteName } from "../domain/site";
+import { siteName } from "#domain/site.ts";
 import { staticImagesUsed } from "./lib/static-images.server";
 
 // The stylesheet is not among the links: drawn in <Layout> with a `precedence`, React writes it at the top of <head>,

@@ -2,13 +2,25 @@ ALTER TABLE "media_variants" ALTER COLUMN "data" DROP NOT NULL;--> statement-bre
 ALTER TABLE "trash_files" ALTER COLUMN "data" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "media_variants" ADD COLUMN "storage" text DEFAULT 'database' NOT NULL;--> statement-breakpoint
 ALTER TABLE "media_variants" ADD COLUMN "sha256" text;--> statement-breakpoint
+ALTER TABLE "trash_files" ADD COLUMN "sha256" text;--> statement-breakpoint
+-- Hosts still on the last release insert files without a checksum during a rolling upgrade: computed for them from the
+-- bytes they write (expand and contract, decision 083), so the column can be NOT NULL at once.
+CREATE FUNCTION "media_file_sha256"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW."sha256" IS NULL AND NEW."data" IS NOT NULL THEN
+    NEW."sha256" := encode(sha256(NEW."data"), 'hex');
+  END IF;
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "media_variants_sha256" BEFORE INSERT ON "media_variants" FOR EACH ROW EXECUTE FUNCTION "media_file_sha256"();--> statement-breakpoint
+CREATE TRIGGER "trash_files_sha256" BEFORE INSERT ON "trash_files" FOR EACH ROW EXECUTE FUNCTION "media_file_sha256"();--> statement-breakpoint
 -- The files stored so far: their checksum, computed inside PostgreSQL (decision 081).
 UPDATE "media_variants" SET "sha256" = encode(sha256("data"), 'hex');--> statement-breakpoint
 ALTER TABLE "media_variants" ALTER COLUMN "sha256" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "media_variants" ADD COLUMN "s3_bucket" text;--> statement-breakpoint
 ALTER TABLE "media_variants" ADD COLUMN "s3_key" text;--> statement-breakpoint
 ALTER TABLE "trash_files" ADD COLUMN "storage" text DEFAULT 'database' NOT NULL;--> statement-breakpoint
-ALTER TABLE "trash_files" ADD COLUMN "sha256" text;--> statement-breakpoint
 -- The files stored so far: their checksum, computed inside PostgreSQL (decision 081).
 UPDATE "trash_files" SET "sha256" = encode(sha256("data"), 'hex');--> statement-breakpoint
 ALTER TABLE "trash_files" ALTER COLUMN "sha256" SET NOT NULL;--> statement-breakpoint

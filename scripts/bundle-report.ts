@@ -17,8 +17,8 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { matchRoutes, type RouteObject } from "react-router";
 import { BUNDLE_MODULES_FILE, type BundleModules } from "./bundle-modules-plugin.mjs";
-import { hydrates, routeInlineScripts } from "../app/lib/hydration";
-import { PLAIN_PAGE_SCRIPT } from "../app/lib/plain-page-script";
+import { hydrates, routeInlineScripts } from "#app/lib/hydration.ts";
+import { PLAIN_PAGE_SCRIPT } from "#app/lib/plain-page-script.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CLIENT = path.join(ROOT, "build/client");

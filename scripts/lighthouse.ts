@@ -29,10 +29,10 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import pg from "pg";
-import { runningEmbeddedConnection } from "../server/db/embedded";
-import { silentLogger } from "../server/lib/logger";
-import { photo } from "../tests/support/images";
-import { ROOT } from "../tests/support/server";
+import { runningEmbeddedConnection } from "#server/db/embedded.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { photo } from "#tests/support/images.ts";
+import { ROOT } from "#tests/support/server.ts";
 import { buildIsCurrent } from "./build-state.mjs";
 import { signIn, startApp } from "./bench/support";
 

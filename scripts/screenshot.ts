@@ -3,7 +3,7 @@
 //        [--widths 1024,390] (default 1280 and 390)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DESKTOP, launchBrowser, PHONE } from "../tests/support/browser";
+import { DESKTOP, launchBrowser, PHONE } from "#tests/support/browser.ts";
 
 const args = process.argv.slice(2);
 const base = args.shift();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config";
-import { RETRY_SCHEDULE_SECONDS } from "../domain/webhooks";
+import { RETRY_SCHEDULE_SECONDS } from "#domain/webhooks.ts";
 
 const dir = () => mkdtempSync(path.join(tmpdir(), "atelier-config-webhooks-"));
 

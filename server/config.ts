@@ -4,8 +4,8 @@ import { availableParallelism } from "node:os";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isTimeZone, systemTimeZone } from "../domain/dates";
-import { RETRY_SCHEDULE_SECONDS } from "../domain/webhooks";
+import { isTimeZone, systemTimeZone } from "#domain/dates.ts";
+import { RETRY_SCHEDULE_SECONDS } from "#domain/webhooks.ts";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { version as packageVersion } from "../package.json";
-import { sourceCommit } from "../scripts/version.mjs";
+import { sourceCommit } from "#scripts/version.mjs";
 import { appVersion, readVersion, versionLabel } from "./version";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { version as packageVersion } from "../package.json";
-import { sourceCommit, UNKNOWN_COMMIT } from "../scripts/version.mjs";
+import { sourceCommit, UNKNOWN_COMMIT } from "#scripts/version.mjs";
 
 /** What runs: package.json's version and the git commit it was built from ("unknown" when neither git nor the build knew). */
 export interface AppVersion {

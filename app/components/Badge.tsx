@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Tone } from "../../domain/vocabulary";
+import type { Tone } from "#domain/vocabulary.ts";
 
 /** A small coloured label for a status (tables, records, the desk). */
 export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {

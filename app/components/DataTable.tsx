@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { pageLinks, type PageInfo } from "../../domain/pagination";
-import { orderStatuses, paymentStatuses } from "../../domain/vocabulary";
+import { pageLinks, type PageInfo } from "#domain/pagination.ts";
+import { orderStatuses, paymentStatuses } from "#domain/vocabulary.ts";
 
 export interface Column<T> {
   header: string;

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link } from "react-router";
-import { NO_PERMISSION } from "../../domain/refusal";
+import { NO_PERMISSION } from "#domain/refusal.ts";
 
 /** The status of a failed page, its title and a sentence for a person. */
 export function describeError(error: unknown) {

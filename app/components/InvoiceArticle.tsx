@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { InvoiceLayout } from "../../domain/invoice";
+import type { InvoiceLayout } from "#domain/invoice.ts";
 
 /**
  * An invoice (decision 038) or a credit note (decision 073) as the page prints it, from its one layout

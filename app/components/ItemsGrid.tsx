@@ -1,7 +1,7 @@
 import { StrokeIcon } from "./StrokeIcon";
 import { useId } from "react";
 import { Link } from "react-router";
-import type { CatalogueItem, LockedItem } from "../../server/services/catalogue";
+import type { CatalogueItem, LockedItem } from "#server/services/catalogue.ts";
 
 export type ItemsGridProps = ({ access: true; items: CatalogueItem[] } | { access: false; items: LockedItem[] }) & {
   /** An administrator looks: an empty catalogue says where to stock it. */

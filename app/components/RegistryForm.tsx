@@ -1,4 +1,4 @@
-import type { FieldDef } from "../../domain/registry";
+import type { FieldDef } from "#domain/registry.ts";
 import type { ListedRecord, SectionView } from "../content/section-view";
 import { ActionForm, useActionForm } from "./ActionForm";
 import { onDemand } from "./admin/on-demand";

@@ -1,5 +1,5 @@
 import { moneyIn, useCurrency } from "../lib/money";
-import { monthName } from "../../domain/dates";
+import { monthName } from "#domain/dates.ts";
 
 /** Paid sales per month as a server-rendered SVG bar chart: no chart library, readable down to 390 px. */
 export function SalesChart({ data }: { data: { month: string; total: number }[] }) {

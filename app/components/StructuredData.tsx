@@ -1,8 +1,8 @@
-import type { Currency } from "../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import { useLoaderData, useRouteLoaderData } from "react-router";
-import type { PageSeo } from "../../domain/page-seo";
+import type { PageSeo } from "#domain/page-seo.ts";
 import { pages, pageTypes, type PageContent, type PageKey } from "../content/pages";
-import type { ContentSnapshot } from "../../domain/registry";
+import type { ContentSnapshot } from "#domain/registry.ts";
 import {
   faqPage,
   jsonLdText,
@@ -10,7 +10,7 @@ import {
   planOffers,
   webPage,
   type StructuredData,
-} from "../../domain/structured-data";
+} from "#domain/structured-data.ts";
 
 /**
  * The schema.org data of a public page, from what it shows: the page itself as its search listing names it (the

@@ -1,6 +1,6 @@
-import { amountWithCode, centsOf, type Currency } from "../../domain/currency";
-import { rateText, type TaxTreatment } from "../../domain/tax";
-import { COUNTRY_NAME, vatCountry } from "../../domain/vat-rates";
+import { amountWithCode, centsOf, type Currency } from "#domain/currency.ts";
+import { rateText, type TaxTreatment } from "#domain/tax.ts";
+import { COUNTRY_NAME, vatCountry } from "#domain/vat-rates.ts";
 
 /** An order's VAT as the pages show it (issue 35): what domain/tax.ts decided, fixed on the order when placed. */
 export interface TaxShown {

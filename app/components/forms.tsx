@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
-import { HONEYPOT_FIELD } from "../../domain/honeypot";
+import { HONEYPOT_FIELD } from "#domain/honeypot.ts";
 import { useFieldState } from "./field-state";
 
 /** A field hidden from people; bots that fill it in are answered with success and ignored. */

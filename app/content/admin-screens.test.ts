@@ -11,7 +11,7 @@ import {
   isAreaActive,
   screenFor,
 } from "./admin-screens";
-import { getSection, recordTitle } from "../../domain/registry";
+import { getSection, recordTitle } from "#domain/registry.ts";
 
 describe("admin content screens", () => {
   it("groups sections that share a screen", () => {

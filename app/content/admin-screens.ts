@@ -1,5 +1,5 @@
 import { pages, pageTypes, type PageKey } from "./pages";
-import { sections, type SectionDef } from "../../domain/registry";
+import { sections, type SectionDef } from "#domain/registry.ts";
 
 /** The back office's navigation (a light module of its own, without the registry: app/content/back-office-nav.ts). */
 export {
@@ -49,7 +49,7 @@ export function editFor(pathname: string): { section: SectionDef; id: string } |
 }
 
 /** The address of a record's edit screen (the rule lives in domain/registry.ts, which the server reads too). */
-export { editHref } from "../../domain/registry";
+export { editHref } from "#domain/registry.ts";
 
 /** The dashboard's cards (spec 2, section 2): the screens whose registry entry names one, in registry order. */
 export const DASHBOARD_CARDS: { to: string; label: string }[] = ADMIN_SCREENS.flatMap((screen) =>

@@ -5,7 +5,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../routes";
 import { ADMIN_AREAS, areaHref } from "./back-office-nav";
 import * as adminScreens from "./admin-screens";
-import { sections as registry, type SectionDef } from "../../domain/registry";
+import { sections as registry, type SectionDef } from "#domain/registry.ts";
 
 /** Every path app/routes.ts declares, without slashes at either end. */
 function declaredPaths(entries: readonly RouteConfigEntry[], prefix = ""): string[] {
@@ -60,7 +60,7 @@ describe("the back office's navigation and the content registry agree", () => {
   it("the navigation module imports neither the registry nor the pages' content (the frame's scripts stay light)", () => {
     const source = readFileSync(path.join(import.meta.dirname, "back-office-nav.ts"), "utf8");
     const imports = [...source.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports).toEqual(["../../domain/capabilities"]);
+    expect(imports).toEqual(["#domain/capabilities.ts"]);
     expect(source).toMatch(/^import type /m);
   });
 });

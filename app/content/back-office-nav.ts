@@ -1,4 +1,4 @@
-import type { StaffArea } from "../../domain/capabilities";
+import type { StaffArea } from "#domain/capabilities.ts";
 
 /*
  * The back office's navigation, the one list of it: what the side navigation beside every admin page needs (each

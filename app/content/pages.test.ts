@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blockType, pages, pagesShowing, pageTypes, pickContent, type PageKey } from "./pages";
-import { getSection, sections, type ContentSnapshot } from "../../domain/registry";
+import { getSection, sections, type ContentSnapshot } from "#domain/registry.ts";
 
 const pageKeys = Object.keys(pages) as PageKey[];
 

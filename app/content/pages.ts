@@ -4,7 +4,7 @@ import {
   type ContentSnapshot,
   type HeadingOf,
   type SectionType,
-} from "../../domain/registry";
+} from "#domain/registry.ts";
 
 /**
  * What each public page shows: its sections in order, declared once. A page's loader picks exactly these (and their

@@ -1,5 +1,5 @@
 import { pages, pagesShowing, type PageKey } from "./pages";
-import type { SectionType } from "../../domain/registry";
+import type { SectionType } from "#domain/registry.ts";
 
 /**
  * Which public pages a preview of a section's unsaved change can draw (decision 074). Shared by server and browser:

@@ -4,7 +4,7 @@
  */
 import type { SectionProps } from "../components/sections/props";
 import type { Block } from "./pages";
-import type { BlockType, NewRecord } from "../../domain/registry";
+import type { BlockType, NewRecord } from "#domain/registry.ts";
 
 const pricing = {
   packageName: "Basic",

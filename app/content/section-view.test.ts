@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getSection } from "../../domain/registry";
+import { getSection } from "#domain/registry.ts";
 import { fillLine, recordView, sectionView } from "./section-view";
 
 describe("admin card lines", () => {

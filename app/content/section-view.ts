@@ -1,4 +1,4 @@
-import { editHref, recordTitle, type FieldDef, type ListLook, type SectionDef } from "../../domain/registry";
+import { editHref, recordTitle, type FieldDef, type ListLook, type SectionDef } from "#domain/registry.ts";
 import { formatPrice } from "../lib/pricing";
 
 /**

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { can, staffRoleOf } from "../../domain/capabilities";
-import type { Viewer } from "../../server/services/accounts";
+import { can, staffRoleOf } from "#domain/capabilities.ts";
+import type { Viewer } from "#server/services/accounts.ts";
 
 /**
  * A person's document (an invoice, a credit note) as a PDF download, streamed as it is written, saved as `fileName`:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError, badRequest } from "../../server/lib/errors";
+import { AppError, badRequest } from "#server/lib/errors.ts";
 import { FORM_ID_FIELD, type FormAnswer } from "./form";
 import { formAction } from "./form.server";
 

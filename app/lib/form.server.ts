@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
-import { isAppError } from "../../server/lib/errors";
+import { isAppError } from "#server/lib/errors.ts";
 import { FORM_ID_FIELD, type FormAnswer } from "./form";
 
 type Messages = string | string[] | undefined;

@@ -1,4 +1,4 @@
-import { pickTemplate } from "../../domain/shuffle";
+import { pickTemplate } from "#domain/shuffle.ts";
 
 /** One cold email as the generator shows it. */
 export interface Email {

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
-import { CURRENCY_SYMBOL, type Currency } from "../../domain/currency";
-import { money } from "../../domain/format";
+import { CURRENCY_SYMBOL, type Currency } from "#domain/currency.ts";
+import { money } from "#domain/format.ts";
 
 /**
  * The site's currency (the money settings, issue 35), as the root route's loader gives it to every page: totals and

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { bundleInlineScript } from "../../scripts/inline-script-plugin.mjs";
+import { bundleInlineScript } from "#scripts/inline-script-plugin.mjs";
 
 describe("the plain pages' inline script", () => {
   it("is one valid script, well under the landing page's 2 KB budget", async () => {

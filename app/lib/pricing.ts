@@ -1,5 +1,5 @@
-import { CURRENCY_SYMBOL, type Currency } from "../../domain/currency";
-import { PACKAGE_POINTS, type SectionRecord } from "../../domain/registry";
+import { CURRENCY_SYMBOL, type Currency } from "#domain/currency.ts";
+import { PACKAGE_POINTS, type SectionRecord } from "#domain/registry.ts";
 
 type Package = SectionRecord<"pricing">;
 

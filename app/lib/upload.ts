@@ -1,4 +1,4 @@
-import { UPLOAD_MESSAGES, type MediaItem } from "../../domain/media";
+import { UPLOAD_MESSAGES, type MediaItem } from "#domain/media.ts";
 
 /**
  * Sends one image to the library (POST /api/media, multipart) and reports its progress (0 to 1) as the bytes leave:

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/invoice";
-import { invoiceLayout } from "../../domain/invoice";
+import { invoiceLayout } from "#domain/invoice.ts";
 import { InvoiceArticle } from "../components/InvoiceArticle";
 import { documentBack } from "../lib/documents.server";
 import { requireUser } from "../lib/guards.server";

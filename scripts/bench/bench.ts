@@ -21,7 +21,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "../../tests/support/server";
+import { freePort } from "#tests/support/server.ts";
 import {
   insertBenchOrders,
   makeScratch,

@@ -7,11 +7,11 @@
  */
 import { rmSync } from "node:fs";
 import pg from "pg";
-import { connect } from "../../server/db/client";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { runMigrations } from "../../server/db/migrate";
-import { silentLogger } from "../../server/lib/logger";
-import { createCustomersService } from "../../server/services/customers";
+import { connect } from "#server/db/client.ts";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { runMigrations } from "#server/db/migrate.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createCustomersService } from "#server/services/customers.ts";
 import { insertBenchOrders, makeScratch } from "./support";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);

@@ -11,9 +11,9 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { silentLogger } from "../../server/lib/logger";
-import { ROOT } from "../../tests/support/server";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { ROOT } from "#tests/support/server.ts";
 import { buildIsCurrent } from "../build-state.mjs";
 import { insertBenchOrders, makeScratch, signIn, startApp } from "./support";
 

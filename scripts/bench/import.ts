@@ -14,12 +14,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import pg from "pg";
-import { loadConfig } from "../../server/config";
-import { connect } from "../../server/db/client";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { runMigrations } from "../../server/db/migrate";
-import { silentLogger } from "../../server/lib/logger";
-import { createServices } from "../../server/services";
+import { loadConfig } from "#server/config.ts";
+import { connect } from "#server/db/client.ts";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { runMigrations } from "#server/db/migrate.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createServices } from "#server/services/index.ts";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 0.1);

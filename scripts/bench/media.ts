@@ -12,7 +12,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { photo } from "../../tests/support/images";
+import { photo } from "#tests/support/images.ts";
 import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith } from "./support";
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);

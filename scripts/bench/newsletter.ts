@@ -18,10 +18,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { silentLogger } from "../../server/lib/logger";
-import { withClient } from "../../tests/support/global-db";
-import { databaseUrl, startBuiltServer, type RunningServer } from "../../tests/support/server";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { withClient } from "#tests/support/global-db.ts";
+import { databaseUrl, startBuiltServer, type RunningServer } from "#tests/support/server.ts";
 import { signIn } from "./support";
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);

@@ -4,10 +4,10 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { silentLogger } from "../../server/lib/logger";
-import { freePort, ROOT } from "../../tests/support/server";
-import { CookieJar } from "../../tests/support/session";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { freePort, ROOT } from "#tests/support/server.ts";
+import { CookieJar } from "#tests/support/session.ts";
 import { buildIsCurrent } from "../build-state.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

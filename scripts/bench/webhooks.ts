@@ -14,11 +14,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { loadConfig } from "../../server/config";
-import { openDatabase } from "../../server/db/open";
-import { silentLogger } from "../../server/lib/logger";
-import { createServices } from "../../server/services";
-import { WEBHOOK_QUEUE } from "../../server/services/webhooks";
+import { loadConfig } from "#server/config.ts";
+import { openDatabase } from "#server/db/open.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createServices } from "#server/services/index.ts";
+import { WEBHOOK_QUEUE } from "#server/services/webhooks.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);

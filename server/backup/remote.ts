@@ -12,7 +12,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import type { S3Location } from "../config";
 import { s3Key } from "../lib/s3";
-import { beyondKeep, byAge } from "../../domain/backups";
+import { beyondKeep, byAge } from "#domain/backups.ts";
 import { hashing } from "./create";
 import { ARCHIVE_NAME, MANIFEST_ENTRY, manifestSchema, type Manifest } from "./manifest";
 

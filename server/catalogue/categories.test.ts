@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { categories } from "../../domain/vocabulary";
+import { categories } from "#domain/vocabulary.ts";
 import { loadTemplates, templateListSchema, type EmailTemplate } from "./categories";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

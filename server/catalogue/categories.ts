@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { categories, type CategoryKey } from "../../domain/vocabulary";
+import { categories, type CategoryKey } from "#domain/vocabulary.ts";
 
 export const templateSchema = z.object({
   subject: z.string().trim().min(3).max(120),

@@ -1,4 +1,4 @@
-import { count, fileSize } from "../../domain/format";
+import { count, fileSize } from "#domain/format.ts";
 import type { Manifest } from "../backup/manifest";
 
 /** One paragraph about an archive, for the backup and restore commands. */

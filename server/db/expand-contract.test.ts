@@ -67,7 +67,9 @@ UPDATE "orders" SET "note" = 'rename column a to b';`),
   });
 
   it("found the three contractions of the history (before the rule), on the real files", () => {
-    const all = readMigrations(DRIZZLE).flatMap((m) => findContractions(m.tag, m.sql).contractions);
+    const all = readMigrations(DRIZZLE)
+      .filter((m) => m.tag <= "0043_imports")
+      .flatMap((m) => findContractions(m.tag, m.sql).contractions);
     expect(all.map((c) => `${c.migration}: ${c.kind} ${c.object}`)).toEqual([
       "0006_rate_limiter: drop table rate_limits",
       "0014_order_numbers_and_timeline: set not null orders.number",

@@ -30,24 +30,24 @@ import {
   paymentMethods,
   paymentStatuses,
   subscriberStates,
-} from "../../domain/vocabulary";
-import { mediaStorages, sourceFormats, variantFormats } from "../../domain/media";
-import { CONSENT_DOCUMENTS } from "../../domain/account-forms";
-import { TRASH_KINDS } from "../../domain/trash";
-import { CURRENCIES } from "../../domain/currency";
-import { TAX_TREATMENTS } from "../../domain/tax";
-import { ARTICLE_ACCESS, ARTICLE_STATES } from "../../domain/articles";
+} from "#domain/vocabulary.ts";
+import { mediaStorages, sourceFormats, variantFormats } from "#domain/media.ts";
+import { CONSENT_DOCUMENTS } from "#domain/account-forms.ts";
+import { TRASH_KINDS } from "#domain/trash.ts";
+import { CURRENCIES } from "#domain/currency.ts";
+import { TAX_TREATMENTS } from "#domain/tax.ts";
+import { ARTICLE_ACCESS, ARTICLE_STATES } from "#domain/articles.ts";
 import {
   NEWSLETTER_AUDIENCES,
   NEWSLETTER_STATES,
   RECIPIENT_STATUSES,
   SUPPRESSION_REASONS,
-} from "../../domain/newsletters";
-import { KEY_ACCESS } from "../../domain/api-keys";
-import { BACKUP_PLACES, DRILL_STATES, type DrillRecord } from "../../domain/backups";
-import { STAFF_AREAS } from "../../domain/capabilities";
-import { DELIVERY_STATES, ENDPOINT_STATES } from "../../domain/webhooks";
-import { IMPORT_PRESETS, IMPORT_STATES, ROW_ACTIONS, type ImportMapping, type ImportRow } from "../../domain/imports";
+} from "#domain/newsletters.ts";
+import { KEY_ACCESS } from "#domain/api-keys.ts";
+import { BACKUP_PLACES, DRILL_STATES, type DrillRecord } from "#domain/backups.ts";
+import { STAFF_AREAS } from "#domain/capabilities.ts";
+import { DELIVERY_STATES, ENDPOINT_STATES } from "#domain/webhooks.ts";
+import { IMPORT_PRESETS, IMPORT_STATES, ROW_ACTIONS, type ImportMapping, type ImportRow } from "#domain/imports.ts";
 
 /** A CHECK that the column holds one of a vocabulary's values ("col in ('A', 'B')"), in the vocabulary's order. */
 const oneOf = (column: AnyPgColumn, values: readonly string[]): SQL =>

@@ -3,7 +3,7 @@ import { BODY_LIMIT_BYTES } from "./body";
 import { isAppError, type AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
-import { keyRefusal } from "../../domain/api-keys";
+import { keyRefusal } from "#domain/api-keys.ts";
 import type { Viewer } from "../services/accounts";
 import type { ApiKeysService } from "../services/api-keys";
 import { admit, bearerOf, keyViewer, viewerOf } from "./guards";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "../services/accounts";
-import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
+import { TWO_FACTOR_MESSAGES } from "#domain/two-factor.ts";
 import { admit, bearerOf, keyViewer } from "./guards";
 
 const person = (isAdmin: boolean, staffRole: Viewer["staffRole"] = isAdmin ? "Admin" : null): Viewer => ({

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
-import { keyActorName } from "../../domain/api-keys";
-import { can, heldStaffRole, NO_PERMISSION, type StaffArea } from "../../domain/capabilities";
-import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
+import { keyActorName } from "#domain/api-keys.ts";
+import { can, heldStaffRole, NO_PERMISSION, type StaffArea } from "#domain/capabilities.ts";
+import { TWO_FACTOR_MESSAGES } from "#domain/two-factor.ts";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";
 import { keyActor, type ApiKeyPrincipal } from "../services/api-keys";

@@ -1,7 +1,7 @@
 import busboy from "busboy";
 import { PassThrough } from "node:stream";
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import { MAX_IMPORT_BYTES } from "../../domain/imports";
+import { MAX_IMPORT_BYTES } from "#domain/imports.ts";
 import type { Config } from "../config";
 import { isAppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";

@@ -1,6 +1,6 @@
 import busboy from "busboy";
 import { Router, type Request, type RequestHandler, type Response } from "express";
-import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type VariantFormat } from "../../domain/media";
+import { MAX_UPLOAD_BYTES, UPLOAD_MESSAGES, type VariantFormat } from "#domain/media.ts";
 import type { Config } from "../config";
 import { isAppError } from "../lib/errors";
 import { IMMUTABLE } from "../media/storage";

@@ -1,6 +1,6 @@
 import sanitizeHtml from "sanitize-html";
-import { embedUrl, parseVideoId } from "../../domain/video";
-import { MEMBERS_MARKER_ATTRIBUTE } from "../../domain/articles";
+import { embedUrl, parseVideoId } from "#domain/video.ts";
+import { MEMBERS_MARKER_ATTRIBUTE } from "#domain/articles.ts";
 
 /**
  * What a rich-text body (an article's, a newsletter's) may hold, decided on the server whatever the browser sent

@@ -1,5 +1,5 @@
-import { NO_PERMISSION } from "../../domain/capabilities";
-import type { FieldError } from "../../domain/validation";
+import { NO_PERMISSION } from "#domain/capabilities.ts";
+import type { FieldError } from "#domain/validation.ts";
 
 const BRAND = Symbol.for("atelier.AppError");
 

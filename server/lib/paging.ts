@@ -1,6 +1,6 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { PageInfo } from "../../domain/pagination";
+import type { PageInfo } from "#domain/pagination.ts";
 import type { Db } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 

@@ -1,5 +1,5 @@
-import type { ContentSnapshot } from "../../domain/registry";
-import { siteName } from "../../domain/site";
+import type { ContentSnapshot } from "#domain/registry.ts";
+import { siteName } from "#domain/site.ts";
 
 /** Who a mail comes from, as the site shows it: the agency's name, logo and address from the site content. */
 export interface Brand {

@@ -7,7 +7,7 @@ import {
   imageOf,
   jpegWithGps,
   svgWithScript,
-} from "../../tests/support/images";
+} from "#tests/support/images.ts";
 import { processImage } from "./process";
 
 const refusal = (p: Promise<unknown>) =>

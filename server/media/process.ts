@@ -7,7 +7,7 @@ import {
   variantWidths,
   type SourceFormat,
   type VariantFormat,
-} from "../../domain/media";
+} from "#domain/media.ts";
 import { AppError } from "../lib/errors";
 import { sniffImage } from "./sniff";
 

@@ -1,4 +1,4 @@
-import type { SourceFormat } from "../../domain/media";
+import type { SourceFormat } from "#domain/media.ts";
 
 const ascii = (bytes: Uint8Array, start: number, end: number) =>
   String.fromCharCode(...bytes.subarray(start, Math.min(end, bytes.length)));

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { CONTENT_TYPES, mediaFileName, type MediaStorage, type VariantFormat } from "../../domain/media";
+import { CONTENT_TYPES, mediaFileName, type MediaStorage, type VariantFormat } from "#domain/media.ts";
 import type { Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { setTrashedFileStorage } from "../services/trash";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import type { MediaStorage } from "../../domain/media";
+import type { MediaStorage } from "#domain/media.ts";
 import type { Config, S3Location } from "../config";
 import { AppError } from "../lib/errors";
 import { s3Client, s3Key } from "../lib/s3";

@@ -1,4 +1,4 @@
-import { MEMBERS_MARKER } from "../../domain/articles";
+import { MEMBERS_MARKER } from "#domain/articles.ts";
 import type { Actor } from "../services/activity";
 import type { ArticlesService } from "../services/articles";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { itemFormSchema, slugify } from "../../domain/catalogue";
-import { categories } from "../../domain/vocabulary";
+import { itemFormSchema, slugify } from "#domain/catalogue.ts";
+import { categories } from "#domain/vocabulary.ts";
 import { loadTemplates } from "../catalogue/categories";
 import { demoCatalogue } from "./demo-catalogue";
 

@@ -1,5 +1,5 @@
-import type { ItemForm } from "../../domain/catalogue";
-import type { CategoryKey } from "../../domain/vocabulary";
+import type { ItemForm } from "#domain/catalogue.ts";
+import type { CategoryKey } from "#domain/vocabulary.ts";
 
 /**
  * The catalogue a fresh install opens with: one generator per category (server/catalogue/categories/*.json), so a

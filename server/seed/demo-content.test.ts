@@ -1,8 +1,8 @@
 import { describe, it, expect } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { getSection, sections, type NewRecord, type SectionType } from "../../domain/registry";
-import { validateSection } from "../../domain/validation";
+import { getSection, sections, type NewRecord, type SectionType } from "#domain/registry.ts";
+import { validateSection } from "#domain/validation.ts";
 import { demoContent } from "./demo-content";
 
 const publicDir = path.resolve(import.meta.dirname, "../../public");

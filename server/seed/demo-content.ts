@@ -1,4 +1,4 @@
-import type { NewRecord, SectionType } from "../../domain/registry";
+import type { NewRecord, SectionType } from "#domain/registry.ts";
 
 /**
  * What a fresh install shows: the public site of a fictional studio, Atelier North, filled in for every section

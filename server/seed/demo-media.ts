@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { NewRecord } from "../../domain/registry";
+import type { NewRecord } from "#domain/registry.ts";
 import type { Logger } from "../lib/logger";
 import { rasterise } from "../media/process";
 import type { MediaService } from "../services/media";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { erasedEmail, type Person } from "../../domain/privacy";
+import { erasedEmail, type Person } from "#domain/privacy.ts";
 import { account, customerNotes, customerTotals, session, user, verification } from "../db/schema";
 import type { Tx } from "./jobs";
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { activityKind, shownValue, type ActivityFilters } from "../../domain/activity";
-import type { PageInfo } from "../../domain/pagination";
-import { ERASED_NAME, ERASURE_ENTITY, withoutAnyOf, type Person } from "../../domain/privacy";
+import { activityKind, shownValue, type ActivityFilters } from "#domain/activity.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { ERASED_NAME, ERASURE_ENTITY, withoutAnyOf, type Person } from "#domain/privacy.ts";
 import type { Db } from "../db/client";
 import {
   discountCodes,

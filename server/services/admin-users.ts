@@ -1,10 +1,10 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { parseWith } from "../../domain/validation";
-import { emailAddress } from "../../domain/fields";
-import { adminRoles, type AdminRole } from "../../domain/vocabulary";
-import { roleSchema } from "../../domain/staff-forms";
-import { LAST_ADMIN_DELETE, STAFF_NOT_ERASED, type Person } from "../../domain/privacy";
+import { parseWith } from "#domain/validation.ts";
+import { emailAddress } from "#domain/fields.ts";
+import { adminRoles, type AdminRole } from "#domain/vocabulary.ts";
+import { roleSchema } from "#domain/staff-forms.ts";
+import { LAST_ADMIN_DELETE, STAFF_NOT_ERASED, type Person } from "#domain/privacy.ts";
 import { audited, type Actor } from "./activity";
 import type { Db } from "../db/client";
 import { adminUsers, user } from "../db/schema";

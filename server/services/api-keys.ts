@@ -8,10 +8,10 @@ import {
   publicIdOf,
   type KeyAccess,
   type KeyGrant,
-} from "../../domain/api-keys";
-import type { StaffArea } from "../../domain/capabilities";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith } from "../../domain/validation";
+} from "#domain/api-keys.ts";
+import type { StaffArea } from "#domain/capabilities.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { badRequest, isId, notFound } from "../lib/errors";

@@ -8,7 +8,7 @@ import {
   type ArticleInput,
   type ArticleIntent,
   type ArticleTimes,
-} from "../../domain/article-edits";
+} from "#domain/article-edits.ts";
 import {
   ARTICLE_STATES,
   articleSlug,
@@ -17,10 +17,10 @@ import {
   wordCount,
   type ArticleAccess,
   type ArticleState,
-} from "../../domain/articles";
-import { parseMediaUrl } from "../../domain/media";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith, type FieldError } from "../../domain/validation";
+} from "#domain/articles.ts";
+import { parseMediaUrl } from "#domain/media.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith, type FieldError } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { adminUsers, articles, articleSlugs, articleVersions, media, user } from "../db/schema";
 import { cleanHtml } from "../lib/clean-html";

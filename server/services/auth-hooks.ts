@@ -1,11 +1,11 @@
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { CONSENT_DOCUMENTS, MESSAGES } from "../../domain/account-forms";
+import { CONSENT_DOCUMENTS, MESSAGES } from "#domain/account-forms.ts";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { passwordProblem } from "./passwords";
 import type { Tx } from "./jobs";
-import type { Person } from "../../domain/privacy";
+import type { Person } from "#domain/privacy.ts";
 import type { WebhookEmitter } from "./webhooks";
 
 /** The codes of the refusals below, for callers that turn them into field errors. */

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
-import { can, type StaffRole } from "../../domain/capabilities";
-import { dayKey } from "../../domain/dates";
-import { DAY_MS } from "../../domain/membership";
+import { can, type StaffRole } from "#domain/capabilities.ts";
+import { dayKey } from "#domain/dates.ts";
+import { DAY_MS } from "#domain/membership.ts";
 import type { Db } from "../db/client";
 import { customerTotals, messages, user } from "../db/schema";
 import { boundedCount } from "../lib/paging";

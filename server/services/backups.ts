@@ -34,7 +34,7 @@ import {
   type BackupPlace,
   type DrillRecord,
   type DrillState,
-} from "../../domain/backups";
+} from "#domain/backups.ts";
 
 /** The recurring job that backs up: daily at 03:00 UTC, or now from the back office (once across the instances). */
 export const BACKUP_JOB = "backup";

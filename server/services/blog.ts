@@ -1,10 +1,10 @@
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
-import { articleView, variesByViewer, type ArticleLock, type ArticleViewer } from "../../domain/article-access";
-import { articleSlug, BLOG_PAGE_SIZE, readingMinutes, type ArticleAccess } from "../../domain/articles";
-import type { PreviewAs } from "../../domain/blog";
-import { staffRoleOf } from "../../domain/capabilities";
-import type { Membership } from "../../domain/membership";
-import type { PageInfo } from "../../domain/pagination";
+import { articleView, variesByViewer, type ArticleLock, type ArticleViewer } from "#domain/article-access.ts";
+import { articleSlug, BLOG_PAGE_SIZE, readingMinutes, type ArticleAccess } from "#domain/articles.ts";
+import type { PreviewAs } from "#domain/blog.ts";
+import { staffRoleOf } from "#domain/capabilities.ts";
+import type { Membership } from "#domain/membership.ts";
+import type { PageInfo } from "#domain/pagination.ts";
 import type { Db } from "../db/client";
 import { articles, articleSlugs } from "../db/schema";
 import { pageOf } from "../lib/paging";

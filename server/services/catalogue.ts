@@ -1,9 +1,9 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { parseWith } from "../../domain/validation";
-import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "../../domain/catalogue";
-import { hasAccess, type Membership } from "../../domain/membership";
-import type { PageInfo } from "../../domain/pagination";
-import { categories, categoryLabel, type CategoryKey } from "../../domain/vocabulary";
+import { parseWith } from "#domain/validation.ts";
+import { itemFormSchema, simpleItemSchema, slugify, type SimpleItemForm } from "#domain/catalogue.ts";
+import { hasAccess, type Membership } from "#domain/membership.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { categories, categoryLabel, type CategoryKey } from "#domain/vocabulary.ts";
 import { loadTemplates, type EmailTemplate } from "../catalogue/categories";
 import type { Db } from "../db/client";
 import { catalogueItems, simpleItems } from "../db/schema";
@@ -15,7 +15,7 @@ import { putInTrash, type TrashedRow } from "./trash";
 import type { Viewer } from "./accounts";
 import type { ContentService } from "./content";
 import type { OrdersService } from "./orders";
-import { opens } from "../../domain/capabilities";
+import { opens } from "#domain/capabilities.ts";
 
 type Row = typeof catalogueItems.$inferSelect;
 

@@ -9,8 +9,8 @@ import {
   type ContentSnapshot,
   type SectionDef,
   type SectionType,
-} from "../../domain/registry";
-import { validateSection } from "../../domain/validation";
+} from "#domain/registry.ts";
+import { validateSection } from "#domain/validation.ts";
 import { isDatabaseUnavailable, type Db } from "../db/client";
 import { contentEntries } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";

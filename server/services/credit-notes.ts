@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { opens, type StaffPerson } from "../../domain/capabilities";
-import { centsOf } from "../../domain/currency";
+import { opens, type StaffPerson } from "#domain/capabilities.ts";
+import { centsOf } from "#domain/currency.ts";
 import {
   creditNoteAmounts,
   creditNoteLayout,
@@ -9,8 +9,8 @@ import {
   formatCreditNoteNumber,
   normalCreditNoteNumber,
   type CreditNote,
-} from "../../domain/credit-note";
-import { isVatInvoice } from "../../domain/invoice";
+} from "#domain/credit-note.ts";
+import { isVatInvoice } from "#domain/invoice.ts";
 import type { Db } from "../db/client";
 import { creditNotes, orders } from "../db/schema";
 import { notFound } from "../lib/errors";

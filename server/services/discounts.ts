@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { dayKey } from "../../domain/dates";
+import { dayKey } from "#domain/dates.ts";
 import {
   applyDiscount,
   CODE_PATTERN,
@@ -17,9 +17,9 @@ import {
   type DiscountCodeInput,
   type DiscountKind,
   type DiscountPeriod,
-} from "../../domain/discounts";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith } from "../../domain/validation";
+} from "#domain/discounts.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { discountCodes, orders } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";

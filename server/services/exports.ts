@@ -1,8 +1,8 @@
 import { pipeline, Transform, type Readable } from "node:stream";
 import type pg from "pg";
 import QueryStream from "pg-query-stream";
-import { shownEmail } from "../../domain/customers";
-import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
+import { shownEmail } from "#domain/customers.ts";
+import { subscriberStates, type SubscriberState } from "#domain/vocabulary.ts";
 
 /**
  * One export: its column headers and its rows, read from a database cursor as the reader asks for them (a batch at

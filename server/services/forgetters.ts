@@ -1,4 +1,4 @@
-import type { Person } from "../../domain/privacy";
+import type { Person } from "#domain/privacy.ts";
 import { forgetAccount, forgetCustomerRecord, forgetSignIn } from "./account-forgetters";
 import { forgetPerson as forgetInLog, type Actor } from "./activity";
 import { forgetStaffMember } from "./admin-users";

@@ -24,10 +24,10 @@ import {
   type ImportRow,
   type ImportState,
   type RowAction,
-} from "../../domain/imports";
-import type { PageInfo } from "../../domain/pagination";
-import type { Person } from "../../domain/privacy";
-import { parseWith } from "../../domain/validation";
+} from "#domain/imports.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import type { Person } from "#domain/privacy.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { adminUsers, importRows, imports } from "../db/schema";
 import { AppError, badRequest, conflict, isAppError, isId, notFound } from "../lib/errors";

@@ -1,10 +1,10 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { PageInfo } from "../../domain/pagination";
+import type { PageInfo } from "#domain/pagination.ts";
 import { z } from "zod";
 import { audited, type Actor } from "./activity";
 import { isId, notFound } from "../lib/errors";
-import { messageSchema } from "../../domain/public-forms";
-import { parseWith } from "../../domain/validation";
+import { messageSchema } from "#domain/public-forms.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { pageOf } from "../lib/paging";
 import { messages } from "../db/schema";
@@ -43,8 +43,8 @@ import type { RateLimiter } from "./rate-limit";
 import type { MailsService } from "./mails";
 import { jobKey, type Tx } from "./jobs";
 import type { WebhookEmitter } from "./webhooks";
-import type { MessageStatus } from "../../domain/vocabulary";
-import type { Person } from "../../domain/privacy";
+import type { MessageStatus } from "#domain/vocabulary.ts";
+import type { Person } from "#domain/privacy.ts";
 
 export interface Visitor {
   ip: string;

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import { Document, Font, Page, StyleSheet, Text, View, renderToStream } from "@react-pdf/renderer";
-import type { InvoiceLayout } from "../../domain/invoice";
+import type { InvoiceLayout } from "#domain/invoice.ts";
 
 /**
  * The invoice, or a credit note (decision 073), as a PDF document (decision 038): the same text as the page

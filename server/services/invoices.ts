@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import { and, asc, eq, isNotNull, type SQL } from "drizzle-orm";
-import { opens, type StaffPerson } from "../../domain/capabilities";
-import { invoiceLayout, type Invoice } from "../../domain/invoice";
-import { normalOrderNumber } from "../../domain/order-number";
-import { shownEmail } from "../../domain/customers";
+import { opens, type StaffPerson } from "#domain/capabilities.ts";
+import { invoiceLayout, type Invoice } from "#domain/invoice.ts";
+import { normalOrderNumber } from "#domain/order-number.ts";
+import { shownEmail } from "#domain/customers.ts";
 import type { Db } from "../db/client";
 import { creditNotes, orders } from "../db/schema";
 import { notFound } from "../lib/errors";

@@ -7,8 +7,8 @@ import { notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { countJobFailure, reportJobQueues } from "../lib/metrics";
 import type { Mail, Mailer } from "./mailer";
-import { jobStatusOf, type JobStatus } from "../../domain/vocabulary";
-import { isErasedAddress, type Person } from "../../domain/privacy";
+import { jobStatusOf, type JobStatus } from "#domain/vocabulary.ts";
+import { isErasedAddress, type Person } from "#domain/privacy.ts";
 
 /** A drizzle transaction, as `db.transaction(async (tx) => …)` hands it out. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { render, toPlainText } from "@react-email/render";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { parseWith } from "../../domain/validation";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { adminUsers, mailSettings } from "../db/schema";
 import { AppError, badRequest } from "../lib/errors";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { editHref, recordTitle, sections } from "../../domain/registry";
-import { parseWith } from "../../domain/validation";
-import { altSchema } from "../../domain/media-alt";
+import { editHref, recordTitle, sections } from "#domain/registry.ts";
+import { parseWith } from "#domain/validation.ts";
+import { altSchema } from "#domain/media-alt.ts";
 import {
   CONTENT_TYPES,
   defaultUrl,
@@ -14,8 +14,8 @@ import {
   type MediaItem,
   type Usage,
   type VariantFormat,
-} from "../../domain/media";
-import type { PageInfo } from "../../domain/pagination";
+} from "#domain/media.ts";
+import type { PageInfo } from "#domain/pagination.ts";
 import type { Db } from "../db/client";
 import { contentEntries, media, mediaVariants, simpleItems } from "../db/schema";
 import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";

@@ -3,7 +3,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { verifyJWT } from "better-auth/crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
-import { MY_ACCOUNT_MESSAGES } from "../../domain/my-account-forms";
+import { MY_ACCOUNT_MESSAGES } from "#domain/my-account-forms.ts";
 import type { Db } from "../db/client";
 import { account, user } from "../db/schema";
 import type { Logger } from "../lib/logger";

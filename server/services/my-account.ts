@@ -7,9 +7,9 @@ import {
   passwordChangeSchema,
   profileSchema,
   sessionIdSchema,
-} from "../../domain/my-account-forms";
-import { deviceOf } from "../../domain/user-agent";
-import { parseWith } from "../../domain/validation";
+} from "#domain/my-account-forms.ts";
+import { deviceOf } from "#domain/user-agent.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { session } from "../db/schema";
 import { AppError, badRequest } from "../lib/errors";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { subscriberSchema } from "../../domain/public-forms";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith } from "../../domain/validation";
-import { subscriberStates, type SubscriberState } from "../../domain/vocabulary";
-import type { Person } from "../../domain/privacy";
+import { subscriberSchema } from "#domain/public-forms.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith } from "#domain/validation.ts";
+import { subscriberStates, type SubscriberState } from "#domain/vocabulary.ts";
+import type { Person } from "#domain/privacy.ts";
 import type { Db } from "../db/client";
 import { newsletterRecipients, subscribers } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";

@@ -3,8 +3,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { articleView } from "../../domain/article-access";
-import { MEMBERS_MARKER } from "../../domain/articles";
+import { articleView } from "#domain/article-access.ts";
+import { MEMBERS_MARKER } from "#domain/articles.ts";
 import {
   finishedState,
   NEWSLETTER_AUDIENCES,
@@ -16,10 +16,10 @@ import {
   type NewsletterAudience,
   type NewsletterState,
   type RecipientCounts,
-} from "../../domain/newsletters";
-import { ERASED_DOMAIN, type Person } from "../../domain/privacy";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith } from "../../domain/validation";
+} from "#domain/newsletters.ts";
+import { ERASED_DOMAIN, type Person } from "#domain/privacy.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { articles, newsletterRecipients, newsletters } from "../db/schema";
 import { cleanHtml } from "../lib/clean-html";

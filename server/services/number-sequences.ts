@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { dayKey } from "../../domain/dates";
+import { dayKey } from "#domain/dates.ts";
 import { numberSequences } from "../db/schema";
 import type { Tx } from "./jobs";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MESSAGES } from "../../domain/account-forms";
+import { MESSAGES } from "#domain/account-forms.ts";
 import { isCommonPassword, passwordProblem } from "./passwords";
 
 describe("the password rule", () => {

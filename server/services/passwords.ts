@@ -1,4 +1,4 @@
-import { MESSAGES, STAFF_PASSWORD_MIN } from "../../domain/account-forms";
+import { MESSAGES, STAFF_PASSWORD_MIN } from "#domain/account-forms.ts";
 
 /**
  * The one password rule beyond the spec's six characters (issue 25; decision 037): never one of the most common

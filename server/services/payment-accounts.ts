@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { parseWith } from "../../domain/validation";
-import { emailAddress } from "../../domain/fields";
+import { parseWith } from "#domain/validation.ts";
+import { emailAddress } from "#domain/fields.ts";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";
 import { badRequest, isId, notFound } from "../lib/errors";

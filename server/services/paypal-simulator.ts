@@ -6,8 +6,8 @@ import { simulatorMessages, simulatorSubscriptions } from "../db/schema";
 import { AppError, isId } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
-import { periodWords } from "../../domain/subscription";
-import { paymentDue, termsOfFields, type SubscriptionTerms } from "../../domain/subscription-price";
+import { periodWords } from "#domain/subscription.ts";
+import { paymentDue, termsOfFields, type SubscriptionTerms } from "#domain/subscription-price.ts";
 
 export const SIMULATOR_PATH = "/paypal-simulator";
 export const SIMULATOR_VERIFY_PATH = "/paypal-simulator/cgi-bin/webscr";

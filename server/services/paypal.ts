@@ -4,8 +4,8 @@ import type { Logger } from "../lib/logger";
 import type { OrdersService } from "./orders";
 import type { PaymentAccountsService } from "./payment-accounts";
 import { createPayPalSimulator, SIMULATOR_PATH } from "./paypal-simulator";
-import { paypalPeriod } from "../../domain/subscription";
-import { subscriptionFields, subscriptionTerms, type PricedOrder } from "../../domain/subscription-price";
+import { paypalPeriod } from "#domain/subscription.ts";
+import { subscriptionFields, subscriptionTerms, type PricedOrder } from "#domain/subscription-price.ts";
 
 export type PayPalMode = Config["paypalMode"];
 

@@ -1,6 +1,6 @@
-import type { Currency } from "../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import { membershipTimeline } from "../../domain/membership";
+import { membershipTimeline } from "#domain/membership.ts";
 import {
   DELETE_MESSAGES,
   deleteAccountSchema,
@@ -12,8 +12,8 @@ import {
   personOf,
   STAFF_NOT_ERASED,
   type Person,
-} from "../../domain/privacy";
-import { parseWith } from "../../domain/validation";
+} from "#domain/privacy.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import {
   adminUsers,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { sql } from "drizzle-orm";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import type { Person } from "../../domain/privacy";
+import type { Person } from "#domain/privacy.ts";
 import type { Tx } from "./jobs";
 
 export interface RateLimitRule {

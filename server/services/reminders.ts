@@ -1,8 +1,8 @@
-import type { Currency } from "../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import { eq, sql } from "drizzle-orm";
-import { DAY_MS } from "../../domain/membership";
-import type { Person } from "../../domain/privacy";
-import { renewalOf, type Renewal } from "../../domain/subscription-renewal";
+import { DAY_MS } from "#domain/membership.ts";
+import type { Person } from "#domain/privacy.ts";
+import { renewalOf, type Renewal } from "#domain/subscription-renewal.ts";
 import type { Db } from "../db/client";
 import { membershipReminders } from "../db/schema";
 import { jobKey, type Tx } from "./jobs";

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
-import { dayKey } from "../../domain/dates";
+import { dayKey } from "#domain/dates.ts";
 import {
   addDays,
   assemble,
@@ -11,8 +11,8 @@ import {
   type PeriodInput,
   type ReportName,
   type Reports,
-} from "../../domain/reports";
-import type { ParseResult } from "../../domain/validation";
+} from "#domain/reports.ts";
+import type { ParseResult } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { statement, statementRows } from "../db/prepared";
 import type { ExportTable } from "./exports";

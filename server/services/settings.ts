@@ -1,12 +1,12 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "../../domain/settings";
-import { parseWith } from "../../domain/validation";
+import { DEFAULT_SETTINGS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "#domain/settings.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import { orders, settings as settingsTable } from "../db/schema";
 import { AppError, badRequest } from "../lib/errors";
-import { CURRENCY_LOCKED, moneySettingsProblems, type MoneySettings } from "../../domain/money-settings";
-import { taxDay } from "../../domain/vat-rates";
+import { CURRENCY_LOCKED, moneySettingsProblems, type MoneySettings } from "#domain/money-settings.ts";
+import { taxDay } from "#domain/vat-rates.ts";
 import { audited, type Actor } from "./activity";
 
 type Reader = Pick<Db, "select">;

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { inviteSchema } from "../../domain/staff-forms";
-import { parseWith } from "../../domain/validation";
-import type { AdminRole } from "../../domain/vocabulary";
+import { inviteSchema } from "#domain/staff-forms.ts";
+import { parseWith } from "#domain/validation.ts";
+import type { AdminRole } from "#domain/vocabulary.ts";
 import type { Db } from "../db/client";
 import { account, adminUsers, session, user, verification } from "../db/schema";
 import { badRequest, conflict } from "../lib/errors";

@@ -1,12 +1,12 @@
-import type { Currency } from "../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import {
   nextPaymentDate,
   nextSubscriptionStatus,
   type SubscriptionNotice,
   type SubscriptionStatus,
-} from "../../domain/subscription";
-import { paymentDue, subscriptionTerms } from "../../domain/subscription-price";
+} from "#domain/subscription.ts";
+import { paymentDue, subscriptionTerms } from "#domain/subscription-price.ts";
 import type { Db } from "../db/client";
 import { orders, paymentCheckouts, subscriptions } from "../db/schema";
 import { AppError, isId, notFound } from "../lib/errors";
@@ -16,7 +16,7 @@ import { jobKey, type Tx } from "./jobs";
 import type { MailsService } from "./mails";
 import type { WebhookEmitter } from "./webhooks";
 import { orderData } from "./webhooks/payloads";
-import { shownEmail } from "../../domain/customers";
+import { shownEmail } from "#domain/customers.ts";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { PageInfo } from "../../domain/pagination";
-import { SUPPRESSION_REASONS, type SuppressionReason } from "../../domain/newsletters";
-import { ERASED_NAME, type Person } from "../../domain/privacy";
-import { parseWith } from "../../domain/validation";
+import type { PageInfo } from "#domain/pagination.ts";
+import { SUPPRESSION_REASONS, type SuppressionReason } from "#domain/newsletters.ts";
+import { ERASED_NAME, type Person } from "#domain/privacy.ts";
+import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { suppressions } from "../db/schema";
 import { badRequest, notFound } from "../lib/errors";

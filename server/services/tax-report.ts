@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
-import type { Currency } from "../../domain/currency";
-import { dayKey } from "../../domain/dates";
-import type { TaxTreatment } from "../../domain/tax";
+import type { Currency } from "#domain/currency.ts";
+import { dayKey } from "#domain/dates.ts";
+import type { TaxTreatment } from "#domain/tax.ts";
 import {
   parseTaxPeriod,
   taxReport,
@@ -10,8 +10,8 @@ import {
   type TaxPeriod,
   type TaxPeriodInput,
   type TaxReport,
-} from "../../domain/tax-report";
-import type { ParseResult } from "../../domain/validation";
+} from "#domain/tax-report.ts";
+import type { ParseResult } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { statement, statementRows } from "../db/prepared";
 import type { ExportTable } from "./exports";

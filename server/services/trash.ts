@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
-import { activityKind } from "../../domain/activity";
-import type { PageInfo } from "../../domain/pagination";
-import { purgeAt, purgeBefore, type TrashKind } from "../../domain/trash";
+import { activityKind } from "#domain/activity.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { purgeAt, purgeBefore, type TrashKind } from "#domain/trash.ts";
 import type { Db } from "../db/client";
 import { trash, trashFiles } from "../db/schema";
 import { AppError, isId, isUniqueViolation, notFound } from "../lib/errors";

@@ -16,9 +16,9 @@ import {
   twoFactorPasswordSchema,
   TWO_FACTOR_MESSAGES as M,
   type StaffTwoFactorPolicy,
-} from "../../domain/two-factor";
-import { parseWith } from "../../domain/validation";
-import type { StaffRole } from "../../domain/capabilities";
+} from "#domain/two-factor.ts";
+import { parseWith } from "#domain/validation.ts";
+import type { StaffRole } from "#domain/capabilities.ts";
 import type { Db } from "../db/client";
 import { account, adminUsers, session, twoFactor, user, verification } from "../db/schema";
 import { AppError, badRequest, conflict, isId, notFound, tooMany } from "../lib/errors";
@@ -26,7 +26,7 @@ import { audited, type Actor } from "./activity";
 import type { Auth, AttemptContext } from "./accounts";
 import type { RateLimiter, RateLimitRule } from "./rate-limit";
 import type { Tx } from "./jobs";
-import type { Person } from "../../domain/privacy";
+import type { Person } from "#domain/privacy.ts";
 
 const MINUTE = 60_000;
 

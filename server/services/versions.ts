@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { activityKind, shownValue } from "../../domain/activity";
-import { getSection, recordTitle } from "../../domain/registry";
+import { activityKind, shownValue } from "#domain/activity.ts";
+import { getSection, recordTitle } from "#domain/registry.ts";
 import type { Db } from "../db/client";
 import { activityLog, contentEntries, trash } from "../db/schema";
 import { AppError, isAppError, isId, notFound } from "../lib/errors";

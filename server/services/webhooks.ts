@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { PageInfo } from "../../domain/pagination";
-import { parseWith } from "../../domain/validation";
+import type { PageInfo } from "#domain/pagination.ts";
+import { parseWith } from "#domain/validation.ts";
 import {
   ALL_EVENTS,
   DELIVERY_STATES,
@@ -16,8 +16,8 @@ import {
   type DeliveryState,
   type EndpointState,
   type WebhookEvent,
-} from "../../domain/webhooks";
-import type { Person } from "../../domain/privacy";
+} from "#domain/webhooks.ts";
+import type { Person } from "#domain/privacy.ts";
 import type { Db } from "../db/client";
 import { user, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { AppError, badRequest, isId, notFound } from "../lib/errors";

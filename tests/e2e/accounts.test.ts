@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { staffHome } from "../../domain/capabilities";
+import { staffHome } from "#domain/capabilities.ts";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";

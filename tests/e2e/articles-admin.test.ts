@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toZonedInput } from "../../domain/zoned-time";
+import { toZonedInput } from "#domain/zoned-time.ts";
 import { CUSTOMER_PASSWORD, signUpStaff } from "../support/accounts";
 import { newPage, PHONE } from "../support/browser";
 import { logIn, startE2E, type E2EEnv } from "../support/e2e";

@@ -6,7 +6,7 @@ import { newPage, PHONE } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { CookieJar } from "../support/session";
 import { ROOT } from "../support/server";
-import { versionLabel, type AppVersion } from "../../server/version";
+import { versionLabel, type AppVersion } from "#server/version.ts";
 import { backOfficeNav, logIn, main, openBackOfficeSection } from "../support/pages";
 
 /**

@@ -5,7 +5,7 @@ import { logIn, notifyContentChanged, openUntil, startAdminE2E, type E2EEnv } fr
 import { CUSTOMER_PASSWORD, signUp, signUpStaff } from "../support/accounts";
 import { backOfficeNavLabels, heading, main, register, toast } from "../support/pages";
 import { adminPagesWithAreas, downloadOf } from "../support/routes";
-import { can, staffHome } from "../../domain/capabilities";
+import { can, staffHome } from "#domain/capabilities.ts";
 
 let env: E2EEnv;
 let admin: Page;

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOAST_LIMIT } from "../../app/lib/toast-times";
+import { TOAST_LIMIT } from "#app/lib/toast-times.ts";
 import { CUSTOMER_PASSWORD, signIn, signUp } from "../support/accounts";
 import { DESKTOP, newPage } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
 import { chooseInPayPal, main, payInSimulator, placeOrder, register, toPayPal } from "../support/pages";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase } from "../support/db";
 import { databaseUrl, freePort, ROOT } from "../support/server";
-import { versionLabel, type AppVersion } from "../../server/version";
+import { versionLabel, type AppVersion } from "#server/version.ts";
 
 /**
  * Issue 24, part 6, where no container engine runs (CI): the image's start command and health check, read from the

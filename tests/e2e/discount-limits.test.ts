@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage } from "../support/browser";
 import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { chooseInPayPal, main, openOrderForm, payInSimulator, register, toPayPal } from "../support/pages";
-import { PAY_PAGE_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "../../domain/discounts";
+import { PAY_PAGE_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "#domain/discounts.ts";
 
 /**
  * Issue 33, item 2 (decision 060), where a person sees it: a pay page whose code was used up meanwhile says so instead

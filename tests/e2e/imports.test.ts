@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../domain/dates";
+import { longDate } from "#domain/dates.ts";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 
 /**

@@ -6,7 +6,7 @@ import { newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 import { ROOT } from "../support/server";
 import { payInSimulator } from "../support/pages";
-import { WAITING_CARD_TEXT } from "../../app/components/ItemsGrid";
+import { WAITING_CARD_TEXT } from "#app/components/ItemsGrid.tsx";
 
 const seoTemplates = JSON.parse(
   readFileSync(path.join(ROOT, "server/catalogue/categories/seo-service.json"), "utf8"),

@@ -8,7 +8,7 @@ import { newPage, PHONE } from "../support/browser";
 import { ADMIN, logIn, notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { register } from "../support/pages";
 import { ROOT } from "../support/server";
-import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
+import { PLAIN_PAGE_SCRIPT } from "#app/lib/plain-page-script.ts";
 
 /**
  * What issue 14 part 5 promises, observed from outside against the built server: the public pages load no script at

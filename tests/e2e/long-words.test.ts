@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_TEXT } from "../../domain/fields";
-import { sections, type FieldDef, type SectionDef } from "../../domain/registry";
+import { MAX_TEXT } from "#domain/fields.ts";
+import { sections, type FieldDef, type SectionDef } from "#domain/registry.ts";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { CUSTOMER_PASSWORD, signUp } from "../support/accounts";
 import { ADMIN, logIn, startAdminE2E, type E2EEnv } from "../support/e2e";

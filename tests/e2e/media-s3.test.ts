@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { mediaMoveCommand } from "../../server/cli/media-move-command";
+import { mediaMoveCommand } from "#server/cli/media-move-command.ts";
 import { newPage } from "../support/browser";
 import { openUntil, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { imageOf } from "../support/images";

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MY_ACCOUNT_MESSAGES } from "../../domain/my-account-forms";
+import { MY_ACCOUNT_MESSAGES } from "#domain/my-account-forms.ts";
 import { newPage } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";

@@ -1,4 +1,4 @@
-import { SIGNUP_NEXT_STEP } from "../../domain/public-texts";
+import { SIGNUP_NEXT_STEP } from "#domain/public-texts.ts";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -4,7 +4,7 @@ import { signIn, signUp } from "../support/accounts";
 import { ADMIN, notifyContentChanged, openUntil, startE2E, type E2EEnv } from "../support/e2e";
 import { linkOf, outbox } from "../support/mail";
 import { heading, main, toast } from "../support/pages";
-import { DELETE_MESSAGES } from "../../domain/privacy";
+import { DELETE_MESSAGES } from "#domain/privacy.ts";
 
 /**
  * Every page form as a plain HTML post: a browser with JavaScript disabled fills it in, gets the refusal with what it

@@ -6,7 +6,7 @@ import { ROOT } from "../support/server";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
-import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
+import { PLAIN_PAGE_SCRIPT } from "#app/lib/plain-page-script.ts";
 
 /** The anonymous page cache (server/http/pages.ts), observed from outside against the built server. */
 let env: E2EEnv;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERASED_NAME } from "../../domain/privacy";
+import { ERASED_NAME } from "#domain/privacy.ts";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { heading, main, placeOrder, register, setOrderStatus, submitLogin } from "../support/pages";

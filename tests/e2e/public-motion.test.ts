@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SIGNUP_NEXT_STEP } from "../../domain/public-texts";
-import { NAV_LINKS } from "../../app/components/layout/Header";
+import { SIGNUP_NEXT_STEP } from "#domain/public-texts.ts";
+import { NAV_LINKS } from "#app/components/layout/Header.tsx";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SectionRecord, SectionType } from "../../domain/registry";
-import { demoContent } from "../../server/seed/demo-content";
+import type { SectionRecord, SectionType } from "#domain/registry.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { attributeNow, newPage, PHONE } from "../support/browser";
 import { notifyContentChanged, startE2E, type E2EEnv } from "../support/e2e";
 import { heading, toast } from "../support/pages";

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toZonedInput } from "../../domain/zoned-time";
+import { toZonedInput } from "#domain/zoned-time.ts";
 import { CUSTOMER_PASSWORD, signIn, signUpMember, signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../domain/dates";
-import { DAY_MS } from "../../domain/membership";
+import { longDate } from "#domain/dates.ts";
+import { DAY_MS } from "#domain/membership.ts";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import { outbox } from "../support/mail";

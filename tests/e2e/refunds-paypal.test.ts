@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REFUND_IN_DASHBOARD } from "../../domain/refunds";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { REFUND_IN_DASHBOARD } from "#domain/refunds.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { axeViolations } from "../support/axe";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";

@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockType, pages, type PageKey } from "../../app/content/pages";
-import { getSection, recordTitle } from "../../domain/registry";
-import { demoContent } from "../../server/seed/demo-content";
+import { blockType, pages, type PageKey } from "#app/content/pages.ts";
+import { getSection, recordTitle } from "#domain/registry.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { newPage } from "../support/browser";
 import { notifyContentChanged, startAdminE2E, type E2EEnv } from "../support/e2e";
 import { main } from "../support/pages";

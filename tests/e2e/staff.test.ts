@@ -1,9 +1,9 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_AREAS } from "../../app/content/admin-screens";
-import { MESSAGES } from "../../domain/account-forms";
-import { STAFF_RESET, STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "../../domain/staff-words";
-import { can, staffHome } from "../../domain/capabilities";
+import { ADMIN_AREAS } from "#app/content/admin-screens.ts";
+import { MESSAGES } from "#domain/account-forms.ts";
+import { STAFF_RESET, STAFF_SIGN_IN, STAFF_WELCOME, staffRefusal } from "#domain/staff-words.ts";
+import { can, staffHome } from "#domain/capabilities.ts";
 import { signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, startAdminE2E, type E2EEnv } from "../support/e2e";

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../domain/membership";
+import { DAY_MS } from "#domain/membership.ts";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import {

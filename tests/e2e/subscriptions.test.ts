@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../domain/dates";
-import { DAY_MS } from "../../domain/membership";
-import { AUTO_RENEW_REFUSED, nextPaymentDate } from "../../domain/subscription";
+import { longDate } from "#domain/dates.ts";
+import { DAY_MS } from "#domain/membership.ts";
+import { AUTO_RENEW_REFUSED, nextPaymentDate } from "#domain/subscription.ts";
 import { newPage } from "../support/browser";
 import { startAdminE2E, type E2EEnv } from "../support/e2e";
 import {

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn, main, toast } from "../support/pages";

@@ -1,8 +1,8 @@
 import http from "node:http";
 import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "../../app/routes";
-import { sections } from "../../domain/registry";
+import routes from "#app/routes.ts";
+import { sections } from "#domain/registry.ts";
 import { createTestDatabase } from "../support/db";
 import { databaseUrl, startBuiltServer, type RunningServer } from "../support/server";
 import { rssMb, signIn, signUp } from "./support";

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../domain/account-forms";
-import { AUTH_LIMITS } from "../../server/services/accounts";
+import { MESSAGES } from "#domain/account-forms.ts";
+import { AUTH_LIMITS } from "#server/services/accounts.ts";
 import { linkOf, outbox, startSmtpServer } from "../support/mail";
 import { attemptSignIn, attemptSignUp } from "../support/accounts";
 import { CookieJar } from "../support/session";
-import { cookieValue } from "../../server/services/page-role";
-import { sessionTokenOf } from "../../server/services/session-token";
+import { cookieValue } from "#server/services/page-role.ts";
+import { sessionTokenOf } from "#server/services/session-token.ts";
 import { startTestApp, type TestApp } from "../support/app";
 
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../domain/registry";
-import { apiRoutes } from "../../server/http/routes";
-import { demoContent } from "../../server/seed/demo-content";
+import { sections } from "#domain/registry.ts";
+import { apiRoutes } from "#server/http/routes/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { noticesSettled, payWithCheckout } from "../support/paypal";
 import { startTestApp, type TestApp } from "../support/app";

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_CHARS, MEMBERS_MARKER } from "../../domain/articles";
-import { toZonedInput } from "../../domain/zoned-time";
+import { MAX_BODY_CHARS, MEMBERS_MARKER } from "#domain/articles.ts";
+import { toZonedInput } from "#domain/zoned-time.ts";
 import {
   ARTICLE_PUBLISH_QUEUE,
   type ArticleListRow,
   type ArticleRecord,
   type ArticleVersion,
-} from "../../server/services/articles";
-import { JOBS_SCHEMA } from "../../server/services/jobs";
+} from "#server/services/articles.ts";
+import { JOBS_SCHEMA } from "#server/services/jobs.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { imageOf } from "../support/images";
-import { DEMO_BYLINE, seedDemoArticles } from "../../server/seed/demo-articles";
+import { DEMO_BYLINE, seedDemoArticles } from "#server/seed/demo-articles.ts";
 import { CookieJar } from "../support/session";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { paymentAccounts } from "../../server/db/schema";
-import { audited } from "../../server/services/activity";
+import { paymentAccounts } from "#server/db/schema.ts";
+import { audited } from "#server/services/activity.ts";
 import { createTestDatabase } from "../support/db";
 
 /** The one helper every administrator write goes through (server/services/activity.ts), on a real PostgreSQL. */

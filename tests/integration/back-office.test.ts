@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../domain/membership";
-import { COUNT_CAP } from "../../server/services/back-office";
+import { DAY_MS } from "#domain/membership.ts";
+import { COUNT_CAP } from "#server/services/back-office.ts";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**

@@ -7,12 +7,12 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCom
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { archiveName } from "../../server/backup/manifest";
-import { readManifest, verifyArchive } from "../../server/backup/read";
-import { uploadArchive } from "../../server/backup/remote";
-import { byAge } from "../../domain/backups";
-import { s3Client } from "../../server/lib/s3";
-import { demoContent } from "../../server/seed/demo-content";
+import { archiveName } from "#server/backup/manifest.ts";
+import { readManifest, verifyArchive } from "#server/backup/read.ts";
+import { uploadArchive } from "#server/backup/remote.ts";
+import { byAge } from "#domain/backups.ts";
+import { s3Client } from "#server/lib/s3.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { withClient, withDatabase } from "../support/global-db";

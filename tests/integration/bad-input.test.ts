@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../domain/registry";
-import { apiRoutes } from "../../server/http/routes";
-import { BODY_LIMIT_BYTES } from "../../server/http/body";
+import { sections } from "#domain/registry.ts";
+import { apiRoutes } from "#server/http/routes/index.ts";
+import { BODY_LIMIT_BYTES } from "#server/http/body.ts";
 import { CUSTOMER_PASSWORD, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

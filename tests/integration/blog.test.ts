@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageCache } from "../../server/http/page-cache";
-import { articles, articleSlugs } from "../../server/db/schema";
-import { demoContent } from "../../server/seed/demo-content";
+import type { PageCache } from "#server/http/page-cache.ts";
+import { articles, articleSlugs } from "#server/db/schema.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { builtApp } from "../support/server";

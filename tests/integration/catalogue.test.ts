@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTemplates } from "../../server/catalogue/categories";
-import { categories } from "../../domain/vocabulary";
-import { demoCatalogue } from "../../server/seed/demo-catalogue";
-import { demoContent } from "../../server/seed/demo-content";
+import { loadTemplates } from "#server/catalogue/categories.ts";
+import { categories } from "#domain/vocabulary.ts";
+import { demoCatalogue } from "#server/seed/demo-catalogue.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

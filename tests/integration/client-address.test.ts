@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_LIMITS } from "../../server/services/accounts";
+import { AUTH_LIMITS } from "#server/services/accounts.ts";
 import { attemptSignUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 

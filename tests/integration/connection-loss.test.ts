@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connect, isDatabaseUnavailable } from "../../server/db/client";
+import { connect, isDatabaseUnavailable } from "#server/db/client.ts";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../domain/account-forms";
-import { demoContent } from "../../server/seed/demo-content";
+import { MESSAGES } from "#domain/account-forms.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { attemptSignIn } from "../support/accounts";
 import { linkOf, outbox } from "../support/mail";
 import { CookieJar } from "../support/session";

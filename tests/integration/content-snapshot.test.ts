@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "../../server/db/schema";
-import { silentLogger } from "../../server/lib/logger";
-import { createContentService } from "../../server/services/content";
+import * as schema from "#server/db/schema.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createContentService } from "#server/services/content.ts";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dayKey } from "../../domain/dates";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { dayKey } from "#domain/dates.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { demoPackage, noticesSettled, paidOnCheckout, placeOrderFor } from "../support/paypal";

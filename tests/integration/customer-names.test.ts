@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerFiltersFromSearch } from "../../domain/customers";
-import { dayKey } from "../../domain/dates";
-import { ERASED_NAME } from "../../domain/privacy";
-import { addDays } from "../../domain/reports";
-import { demoContent } from "../../server/seed/demo-content";
-import { ERASED_NO_GRANT } from "../../server/services/customers";
-import type { ExportTable } from "../../server/services/exports";
+import { customerFiltersFromSearch } from "#domain/customers.ts";
+import { dayKey } from "#domain/dates.ts";
+import { ERASED_NAME } from "#domain/privacy.ts";
+import { addDays } from "#domain/reports.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { ERASED_NO_GRANT } from "#server/services/customers.ts";
+import type { ExportTable } from "#server/services/exports.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import type { CookieJar } from "../support/session";

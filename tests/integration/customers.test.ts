@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../domain/membership";
-import { demoContent } from "../../server/seed/demo-content";
+import { DAY_MS } from "#domain/membership.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { CUSTOMER_PASSWORD, signIn, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCOUNT_HOLD_MS, DISCOUNT_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "../../domain/discounts";
-import { demoContent } from "../../server/seed/demo-content";
+import { DISCOUNT_HOLD_MS, DISCOUNT_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "#domain/discounts.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { markGenuine, postIpn } from "../support/paypal";

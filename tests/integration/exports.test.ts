@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { csvStream } from "../../app/lib/csv.server";
-import { createExportsService } from "../../server/services/exports";
+import { csvStream } from "#app/lib/csv.server.ts";
+import { createExportsService } from "#server/services/exports.ts";
 import { createTestDatabase } from "../support/db";
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerFiltersFromSearch } from "../../domain/customers";
+import { customerFiltersFromSearch } from "#domain/customers.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
-import type { ImportRecord, ImportRowRecord } from "../../server/services/imports";
+import type { ImportRecord, ImportRowRecord } from "#server/services/imports.ts";
 
 /**
  * Issue 37 parts 3 and 4 (decision 079): member imports through every REST call, with every role; the dry run's
@@ -365,7 +365,7 @@ describe("importing", () => {
 describe("the round trip", () => {
   it("an export imported into an empty install gives the same customers, memberships and subscribers", async () => {
     const table = await app.services.customers.csv(customerFiltersFromSearch(new URLSearchParams()));
-    const { csvStream } = await import("../../app/lib/csv.server");
+    const { csvStream } = await import("#app/lib/csv.server.ts");
     const chunks: Buffer[] = [];
     for await (const chunk of csvStream(table)) chunks.push(chunk as Buffer);
     const exported = Buffer.concat(chunks);

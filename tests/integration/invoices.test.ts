@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { dayKey } from "../../domain/dates";
-import type { Viewer } from "../../server/services/accounts";
-import { jobKey } from "../../server/services/jobs";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { demoContent } from "../../server/seed/demo-content";
+import { dayKey } from "#domain/dates.ts";
+import type { Viewer } from "#server/services/accounts.ts";
+import { jobKey } from "#server/services/jobs.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { databaseBefore, statements } from "../support/migrations";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
-import { IPN_LIMIT } from "../../server/services/payments/paypal/ipn";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { IPN_LIMIT } from "#server/services/payments/paypal/ipn.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { ipnBody, markGenuine } from "../support/paypal";

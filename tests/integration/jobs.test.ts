@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tx } from "../../server/services/jobs";
-import type { Mail } from "../../server/services/mailer";
-import { silentLogger } from "../../server/lib/logger";
-import { createServices, type Services } from "../../server/services";
+import type { Tx } from "#server/services/jobs.ts";
+import type { Mail } from "#server/services/mailer.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createServices, type Services } from "#server/services/index.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";

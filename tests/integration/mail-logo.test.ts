@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleData } from "../../server/mail/samples";
-import { demoContent } from "../../server/seed/demo-content";
+import { sampleData } from "#server/mail/samples.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

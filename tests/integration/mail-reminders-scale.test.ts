@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../domain/membership";
-import { candidatesSql } from "../../server/services/reminders";
+import { DAY_MS } from "#domain/membership.ts";
+import { candidatesSql } from "#server/services/reminders.ts";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**

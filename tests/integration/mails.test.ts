@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { longDate } from "../../domain/dates";
-import { DAY_MS } from "../../domain/membership";
-import { demoContent } from "../../server/seed/demo-content";
+import { longDate } from "#domain/dates.ts";
+import { DAY_MS } from "#domain/membership.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";

@@ -2,11 +2,11 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_UPLOAD_BYTES, mediaUrl, variantWidths } from "../../domain/media";
-import { createApp } from "../../server/http/app";
-import { silentLogger } from "../../server/lib/logger";
-import { createServices } from "../../server/services";
-import type { MediaItem } from "../../server/services/media";
+import { MAX_UPLOAD_BYTES, mediaUrl, variantWidths } from "#domain/media.ts";
+import { createApp } from "#server/http/app.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createServices } from "#server/services/index.ts";
+import type { MediaItem } from "#server/services/media.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { decompressionBomb, executable, hasGpsDirectory, imageOf, jpegWithGps, svgWithScript } from "../support/images";
@@ -369,5 +369,18 @@ describe("rate limit", { timeout: 60_000 }, () => {
     const res = await upload(await imageOf("png", 50, 50), "late.png");
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBeTruthy();
+  });
+});
+
+describe("a rolling upgrade (expand and contract, decision 083)", () => {
+  it("a file written as hosts of the last release write it (no checksum, no storage) gets both", async () => {
+    const { rows } = await app.db.pool.query<{ sha256: string; expected: string; storage: string }>(
+      `insert into media_variants (media_id, format, width, height, size, data)
+       select media_id, format, width + 100000, height, size, data from media_variants where data is not null limit 1
+       returning sha256, encode(sha256(data), 'hex') as expected, storage`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.sha256).toBe(rows[0]!.expected);
+    expect(rows[0]!.storage).toBe("database");
   });
 });

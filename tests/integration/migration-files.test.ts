@@ -9,9 +9,9 @@ import {
   currentMigration,
   migrations,
   pendingMigrations,
-} from "../../server/backup/schema";
-import { connect, type Database } from "../../server/db/client";
-import { migrationsFolder, runMigrations } from "../../server/db/migrate";
+} from "#server/backup/schema.ts";
+import { connect, type Database } from "#server/db/client.ts";
+import { migrationsFolder, runMigrations } from "#server/db/migrate.ts";
 import { createTestDatabase } from "../support/db";
 import { withClient, withDatabase } from "../support/global-db";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MY_ACCOUNT_MESSAGES } from "../../domain/my-account-forms";
-import { MY_ACCOUNT_LIMITS } from "../../server/services/my-account-auth";
+import { MY_ACCOUNT_MESSAGES } from "#domain/my-account-forms.ts";
+import { MY_ACCOUNT_LIMITS } from "#server/services/my-account-auth.ts";
 import { attemptSignIn, CUSTOMER_PASSWORD, signIn, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { linkOf, startSmtpServer } from "../support/mail";

@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { membershipOf, type MembershipOrder } from "../../domain/membership";
+import { membershipOf, type MembershipOrder } from "#domain/membership.ts";
 import { signInAsAdmin, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";
-import { activeMemberOrder } from "../../server/services/newsletters";
+import { activeMemberOrder } from "#server/services/newsletters.ts";
 import { sql } from "drizzle-orm";
 
 /**

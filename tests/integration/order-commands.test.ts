@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, membershipOf, membershipTimeline } from "../../domain/membership";
-import { AppError } from "../../server/lib/errors";
-import type { Viewer } from "../../server/services/accounts";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { demoContent } from "../../server/seed/demo-content";
+import { DAY_MS, membershipOf, membershipTimeline } from "#domain/membership.ts";
+import { AppError } from "#server/lib/errors.ts";
+import type { Viewer } from "#server/services/accounts.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 

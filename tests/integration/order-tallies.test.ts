@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderFilters } from "../../domain/order-filters";
-import { AppError } from "../../server/lib/errors";
-import type { Viewer } from "../../server/services/accounts";
-import { DIRECT_OFFSET } from "../../server/services/orders/tallies";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { demoContent } from "../../server/seed/demo-content";
+import type { OrderFilters } from "#domain/order-filters.ts";
+import { AppError } from "#server/lib/errors.ts";
+import type { Viewer } from "#server/services/accounts.ts";
+import { DIRECT_OFFSET } from "#server/services/orders/tallies.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 

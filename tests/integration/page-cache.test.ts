@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLAIN_PAGE_SCRIPT } from "../../app/lib/plain-page-script";
-import type { PageCache } from "../../server/http/page-cache";
+import { PLAIN_PAGE_SCRIPT } from "#app/lib/plain-page-script.ts";
+import type { PageCache } from "#server/http/page-cache.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { builtApp } from "../support/server";

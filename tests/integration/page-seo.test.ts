@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pageSeo, SEO_PAGES } from "../../domain/page-seo";
-import { siteName } from "../../domain/site";
-import { demoContent } from "../../server/seed/demo-content";
+import { pageSeo, SEO_PAGES } from "#domain/page-seo.ts";
+import { siteName } from "#domain/site.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { desc, eq, sql } from "drizzle-orm";
-import { messages } from "../../server/db/schema";
-import { pageOf, preparedPages } from "../../server/lib/paging";
+import { messages } from "#server/db/schema.ts";
+import { pageOf, preparedPages } from "#server/lib/paging.ts";
 import { createTestDatabase } from "../support/db";
 
 /** The one SQL paging helper (server/lib/paging.ts) behind every paginated list, on a real PostgreSQL. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCOUNT_HOLD_MS } from "../../domain/discounts";
-import { PROVIDER_DOWN } from "../../server/services/payments/checkout";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { DISCOUNT_HOLD_MS } from "#domain/discounts.ts";
+import { PROVIDER_DOWN } from "#server/services/payments/checkout.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { demoPackage, noticesSettled, placeOrderFor } from "../support/paypal";

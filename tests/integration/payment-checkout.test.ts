@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDER_DOWN, RECONCILE_AFTER_MS } from "../../server/services/payments/checkout";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { PROVIDER_DOWN, RECONCILE_AFTER_MS } from "#server/services/payments/checkout.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

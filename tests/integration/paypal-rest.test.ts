@@ -6,14 +6,14 @@ import {
   PayPalRefusedError,
   PayPalUnavailableError,
   type PayPalClient,
-} from "../../server/services/payments/paypal/client";
-import { approvalLink, type CreateOrder, type WebhookEvent } from "../../server/services/payments/paypal/shapes";
+} from "#server/services/payments/paypal/client.ts";
+import { approvalLink, type CreateOrder, type WebhookEvent } from "#server/services/payments/paypal/shapes.ts";
 import {
   SIMULATOR_CREDENTIALS,
   SIMULATOR_REST_PREFIX,
   type PayPalRestSimulator,
-} from "../../server/services/payments/paypal/simulator";
-import { createPayPalProvider } from "../../server/services/payments/paypal/provider";
+} from "#server/services/payments/paypal/simulator.ts";
+import { createPayPalProvider } from "#server/services/payments/paypal/provider.ts";
 import { startTestApp, type TestApp } from "../support/app";
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoutes } from "../../server/http/routes";
-import { demoContent } from "../../server/seed/demo-content";
-import { can, STAFF_AREAS, type StaffArea, type StaffRole } from "../../domain/capabilities";
-import { KEY_ACCESS } from "../../domain/api-keys";
+import { apiRoutes } from "#server/http/routes/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { can, STAFF_AREAS, type StaffArea, type StaffRole } from "#domain/capabilities.ts";
+import { KEY_ACCESS } from "#domain/api-keys.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

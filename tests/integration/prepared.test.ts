@@ -1,12 +1,12 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connect } from "../../server/db/client";
-import { named, preparedRows, statementName } from "../../server/db/prepared";
-import { orderMonthCounts, subscribers } from "../../server/db/schema";
-import { pageOf, preparedPages } from "../../server/lib/paging";
-import type { Viewer } from "../../server/services/accounts";
-import { createOrderQueries } from "../../server/services/orders/queries";
-import { createOrderTallies } from "../../server/services/orders/tallies";
+import { connect } from "#server/db/client.ts";
+import { named, preparedRows, statementName } from "#server/db/prepared.ts";
+import { orderMonthCounts, subscribers } from "#server/db/schema.ts";
+import { pageOf, preparedPages } from "#server/lib/paging.ts";
+import type { Viewer } from "#server/services/accounts.ts";
+import { createOrderQueries } from "#server/services/orders/queries.ts";
+import { createOrderTallies } from "#server/services/orders/tallies.ts";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
 

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERASED_NAME } from "../../domain/privacy";
-import { demoContent } from "../../server/seed/demo-content";
-import { IMPORT_MESSAGES, type ImportRecord, type ImportRowRecord } from "../../server/services/imports";
+import { ERASED_NAME } from "#domain/privacy.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { IMPORT_MESSAGES, type ImportRecord, type ImportRowRecord } from "#server/services/imports.ts";
 import { attemptSignIn, signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { tracesOf } from "../support/traces";

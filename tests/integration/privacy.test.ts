@@ -1,11 +1,11 @@
 import { buffer } from "node:stream/consumers";
 import { createOTP } from "@better-auth/utils/otp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { csvStream } from "../../app/lib/csv.server";
-import { DELETE_MESSAGES, ERASED_NAME, erasedEmail } from "../../domain/privacy";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { ALREADY_ERASED, LAST_ADMIN_DELETE, STAFF_NOT_ERASED } from "../../server/services/privacy";
-import { demoContent } from "../../server/seed/demo-content";
+import { csvStream } from "#app/lib/csv.server.ts";
+import { DELETE_MESSAGES, ERASED_NAME, erasedEmail } from "#domain/privacy.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { ALREADY_ERASED, LAST_ADMIN_DELETE, STAFF_NOT_ERASED } from "#server/services/privacy.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { attemptSignIn, CUSTOMER_PASSWORD, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoutes } from "../../server/http/routes";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { demoCatalogue } from "../../server/seed/demo-catalogue";
-import { demoContent } from "../../server/seed/demo-content";
+import { apiRoutes } from "#server/http/routes/index.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { demoCatalogue } from "#server/seed/demo-catalogue.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
-import { pages } from "../../app/content/pages";
+import { pages } from "#app/content/pages.ts";
 import { siteAddresses, siteRecords } from "../support/routes";
 import { CookieJar } from "../support/session";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sections } from "../../domain/registry";
-import { demoContent } from "../../server/seed/demo-content";
+import { sections } from "#domain/registry.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { version } from "../../package.json";
-import { sourceCommit } from "../../scripts/version.mjs";
+import { sourceCommit } from "#scripts/version.mjs";
 
 let app: TestApp;
 

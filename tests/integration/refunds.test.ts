@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { centsValue } from "../../domain/refunds";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { handle } from "../../server/services/payments/handlers";
-import { REFUND_IN_DASHBOARD, REFUND_PROVIDER_DOWN } from "../../server/services/payments/refunds";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { centsValue } from "#domain/refunds.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { handle } from "#server/services/payments/handlers/index.ts";
+import { REFUND_IN_DASHBOARD, REFUND_PROVIDER_DOWN } from "#server/services/payments/refunds.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { dayKey } from "../../domain/dates";
-import { dayFacts, type Period, type ReportOrder } from "../../domain/reports";
-import { demoContent } from "../../server/seed/demo-content";
+import { dayKey } from "#domain/dates.ts";
+import { dayFacts, type Period, type ReportOrder } from "#domain/reports.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { erasedEmail } from "../../domain/privacy";
-import { checkVatNumber } from "../../domain/vat-number";
-import { ERASED_NO_SALE } from "../../server/services/customers";
-import { demoContent } from "../../server/seed/demo-content";
+import { erasedEmail } from "#domain/privacy.ts";
+import { checkVatNumber } from "#domain/vat-number.ts";
+import { ERASED_NO_SALE } from "#server/services/customers.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { CUSTOMER_PASSWORD, signIn, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,10 +1,10 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSection } from "../../domain/registry";
-import { validateSection } from "../../domain/validation";
-import { FORM_ID_FIELD } from "../../app/lib/form";
-import type { PageCache } from "../../server/http/page-cache";
-import { demoContent } from "../../server/seed/demo-content";
+import { getSection } from "#domain/registry.ts";
+import { validateSection } from "#domain/validation.ts";
+import { FORM_ID_FIELD } from "#app/lib/form.ts";
+import type { PageCache } from "#server/http/page-cache.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { builtApp } from "../support/server";

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config";
-import { applicationName, checkConnections, connectionsOfHost, poolOptions } from "../../server/db/capacity";
-import { connect } from "../../server/db/client";
-import { withSharedSecrets } from "../../server/db/secrets";
-import { silentLogger } from "../../server/lib/logger";
+import { ConfigError, loadConfig } from "#server/config.ts";
+import { applicationName, checkConnections, connectionsOfHost, poolOptions } from "#server/db/capacity.ts";
+import { connect } from "#server/db/client.ts";
+import { withSharedSecrets } from "#server/db/secrets.ts";
+import { silentLogger } from "#server/lib/logger.ts";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
 

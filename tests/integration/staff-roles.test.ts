@@ -1,5 +1,5 @@
-import { staffHome } from "../../domain/capabilities";
-import { STAFF_WELCOME } from "../../domain/staff-words";
+import { staffHome } from "#domain/capabilities.ts";
+import { STAFF_WELCOME } from "#domain/staff-words.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CUSTOMER_PASSWORD, signIn, signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { demoContent } from "../../server/seed/demo-content";
-import { demoCatalogue } from "../../server/seed/demo-catalogue";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { demoCatalogue } from "#server/seed/demo-catalogue.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { siteAddresses, siteRecords } from "../support/routes";
 import { CookieJar } from "../support/session";
-import { apiRoutes } from "../../server/http/routes";
+import { apiRoutes } from "#server/http/routes/index.ts";
 
 /**
  * Issue 33, item 5: with ADMIN_2FA=required, staff who have not turned on their second factor have no staff powers

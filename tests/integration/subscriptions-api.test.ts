@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDER_DOWN } from "../../server/services/payments/checkout";
-import type { PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
-import { CANCEL_DOWN } from "../../server/services/payments/subscribe";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
+import { PROVIDER_DOWN } from "#server/services/payments/checkout.ts";
+import type { PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
+import { CANCEL_DOWN } from "#server/services/payments/subscribe.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

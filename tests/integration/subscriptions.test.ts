@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../domain/membership";
-import { demoContent } from "../../server/seed/demo-content";
+import { DAY_MS } from "#domain/membership.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 import { ipnBody, markGenuine, simulatorPlays } from "../support/paypal";

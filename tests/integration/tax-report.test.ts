@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { namedPeriod, type TaxReport } from "../../domain/tax-report";
-import { demoContent } from "../../server/seed/demo-content";
-import { createOrderTallies } from "../../server/services/orders/tallies";
+import { namedPeriod, type TaxReport } from "#domain/tax-report.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { createOrderTallies } from "#server/services/orders/tallies.ts";
 import { signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

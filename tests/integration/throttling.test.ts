@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_LIMITS, signInDelayMs } from "../../server/services/accounts";
+import { AUTH_LIMITS, signInDelayMs } from "#server/services/accounts.ts";
 import { attemptSignIn } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mediaUrl } from "../../domain/media";
-import { demoContent } from "../../server/seed/demo-content";
-import { demoCatalogue } from "../../server/seed/demo-catalogue";
-import type { MediaItem } from "../../server/services/media";
-import type { TrashEntry } from "../../server/services/trash";
+import { mediaUrl } from "#domain/media.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { demoCatalogue } from "#server/seed/demo-catalogue.ts";
+import type { MediaItem } from "#server/services/media.ts";
+import type { TrashEntry } from "#server/services/trash.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { imageOf } from "../support/images";

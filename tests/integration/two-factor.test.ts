@@ -2,12 +2,12 @@ import { createOTP } from "@better-auth/utils/otp";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { AppLoadContext } from "react-router";
-import { requireStaff, requireStaffHome } from "../../app/lib/guards.server";
-import { staffHome } from "../../domain/capabilities";
-import { TWO_FACTOR_MESSAGES } from "../../domain/two-factor";
+import { requireStaff, requireStaffHome } from "#app/lib/guards.server.ts";
+import { staffHome } from "#domain/capabilities.ts";
+import { TWO_FACTOR_MESSAGES } from "#domain/two-factor.ts";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
-import { resetTwoFactorCommand } from "../../server/cli/reset-two-factor-command";
+import { resetTwoFactorCommand } from "#server/cli/reset-two-factor-command.ts";
 import { databaseUrl, ROOT } from "../support/server";
 import { CookieJar } from "../support/session";
 

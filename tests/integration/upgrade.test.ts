@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { readManifest } from "../../server/backup/read";
-import { applyMigrationsUpTo, migrations, pendingMigrations } from "../../server/backup/schema";
-import { loadConfig } from "../../server/config";
-import { connect } from "../../server/db/client";
-import { openDatabase } from "../../server/db/open";
-import { createLogger } from "../../server/lib/logger";
+import { readManifest } from "#server/backup/read.ts";
+import { applyMigrationsUpTo, migrations, pendingMigrations } from "#server/backup/schema.ts";
+import { loadConfig } from "#server/config.ts";
+import { connect } from "#server/db/client.ts";
+import { openDatabase } from "#server/db/open.ts";
+import { createLogger } from "#server/lib/logger.ts";
 import { withClient, withDatabase } from "../support/global-db";
 import { databaseUrl } from "../support/server";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContent } from "../../server/seed/demo-content";
-import { CURRENCY_LOCKED } from "../../domain/money-settings";
+import { demoContent } from "#server/seed/demo-content.ts";
+import { CURRENCY_LOCKED } from "#domain/money-settings.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookRoutes } from "../../server/http/routes/webhooks";
+import { webhookRoutes } from "#server/http/routes/webhooks.ts";
 import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { outbox } from "../support/mail";
 import { demoPackage, noticesSettled, payWithCheckout, placeOrderFor } from "../support/paypal";
 import { CookieJar } from "../support/session";
 import { customerViewer } from "../support/paypal";
-import { PAYPAL_ACTOR } from "../../server/services/orders";
-import { hashToken, unsubscribeToken } from "../../server/services/newsletter-tokens";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import { hashToken, unsubscribeToken } from "#server/services/newsletter-tokens.ts";
 import { startWebhookListener } from "../support/webhook-listener";
 
 /**

@@ -1,10 +1,10 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Express } from "express";
-import { loadConfig, type Config } from "../../server/config";
-import { createApp, type AppOptions } from "../../server/http/app";
-import { silentLogger } from "../../server/lib/logger";
-import { createServices, type Services } from "../../server/services";
+import { loadConfig, type Config } from "#server/config.ts";
+import { createApp, type AppOptions } from "#server/http/app.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { createServices, type Services } from "#server/services/index.ts";
 import { createTestDatabase } from "./db";
 import type { CookieJar } from "./session";
 import { mkdtempSync } from "node:fs";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { connect, type Database } from "../../server/db/client";
+import { connect, type Database } from "#server/db/client.ts";
 import { withClient, withDatabase } from "./global-db";
 
 /** A fresh database for one test file, cloned from the migrated template. */

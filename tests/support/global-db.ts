@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { connect } from "../../server/db/client";
-import { startEmbeddedPostgres } from "../../server/db/embedded";
-import { runMigrations } from "../../server/db/migrate";
-import { silentLogger } from "../../server/lib/logger";
-import { loadConfig } from "../../server/config";
-import { installJobQueue } from "../../server/services/jobs";
+import { connect } from "#server/db/client.ts";
+import { startEmbeddedPostgres } from "#server/db/embedded.ts";
+import { runMigrations } from "#server/db/migrate.ts";
+import { silentLogger } from "#server/lib/logger.ts";
+import { loadConfig } from "#server/config.ts";
+import { installJobQueue } from "#server/services/jobs.ts";
 
 /**
  * One PostgreSQL server per test run: the embedded one (default) or TEST_DATABASE_URL when TEST_DB=external.

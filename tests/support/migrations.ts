@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrations } from "../../server/backup/schema";
+import { migrations } from "#server/backup/schema.ts";
 import { withClient, withDatabase } from "./global-db";
 
 /** The statements of one committed migration, as drizzle splits them. */

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import {
   SIMULATOR_APPROVE_ORDER_PATH,
   SIMULATOR_APPROVE_SUBSCRIPTION_PATH,
-} from "../../server/services/payments/paypal/simulator";
+} from "#server/services/payments/paypal/simulator.ts";
 
 /** What people see on the site's pages, and what they do there, written once for every browser test. */
 

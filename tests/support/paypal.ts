@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { silentLogger } from "../../server/lib/logger";
-import { demoContent } from "../../server/seed/demo-content";
-import type { Viewer } from "../../server/services/accounts";
-import { createPayPalRestSimulator, type PayPalRestSimulator } from "../../server/services/payments/paypal/simulator";
+import { silentLogger } from "#server/lib/logger.ts";
+import { demoContent } from "#server/seed/demo-content.ts";
+import type { Viewer } from "#server/services/accounts.ts";
+import { createPayPalRestSimulator, type PayPalRestSimulator } from "#server/services/payments/paypal/simulator.ts";
 import type { TestApp } from "./app";
 import type { E2EEnv } from "./e2e";
 import type { CookieJar } from "./session";

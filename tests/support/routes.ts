@@ -3,11 +3,11 @@ import path from "node:path";
 import type { Pool } from "pg";
 import { randomUUID } from "node:crypto";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import routes from "../../app/routes";
-import { editFor } from "../../app/content/admin-screens";
-import { pages } from "../../app/content/pages";
+import routes from "#app/routes.ts";
+import { editFor } from "#app/content/admin-screens.ts";
+import { pages } from "#app/content/pages.ts";
 import { ROOT } from "./server";
-import { STAFF_AREAS, type StaffArea } from "../../domain/capabilities";
+import { STAFF_AREAS, type StaffArea } from "#domain/capabilities.ts";
 
 /** The public pages a visitor reaches: those of app/content/pages.ts, and the account and form pages. */
 export const PUBLIC_PAGES = [

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import type { S3Settings } from "../../server/config";
-import { s3Client } from "../../server/lib/s3";
+import type { S3Settings } from "#server/config.ts";
+import { s3Client } from "#server/lib/s3.ts";
 
 export interface LocalS3 {
   endpoint: string;

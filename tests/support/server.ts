@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientConfig } from "pg";
 import type { ServerBuild } from "react-router";
-import { buildIsCurrent } from "../../scripts/build-state.mjs";
+import { buildIsCurrent } from "#scripts/build-state.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

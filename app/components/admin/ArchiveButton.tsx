@@ -1,5 +1,5 @@
 import { ActionForm, useActionForm } from "../ActionForm";
-import type { MessageRecord } from "../../../server/services/inbox";
+import type { MessageRecord } from "#server/services/inbox.ts";
 
 /** The forms' ids: `archive:{id}` and `archive-undo:{id}`, so that a row brought back does not repeat the answer. */
 export const ARCHIVE_FORM_PREFIX = "archive";

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
-import { ARTICLE_ACCESS, ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, type ArticleState } from "../../../domain/articles";
-import { dateTime } from "../../../domain/dates";
-import { descriptionHint, titleHint } from "../../../domain/page-seo";
+import { ARTICLE_ACCESS, ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, type ArticleState } from "#domain/articles.ts";
+import { dateTime } from "#domain/dates.ts";
+import { descriptionHint, titleHint } from "#domain/page-seo.ts";
 import { ActionForm, useActionForm } from "../ActionForm";
 import { SelectField, TextAreaField, TextField } from "../forms";
 import { ImageField } from "../media/ImageField";

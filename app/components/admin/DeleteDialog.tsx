@@ -1,5 +1,5 @@
 import { Link, useLocation, useSearchParams } from "react-router";
-import type { RecordView, SectionView } from "../../content/section-view";
+import type { RecordView, SectionView } from "#app/content/section-view.ts";
 import { ActionForm, useActionForm } from "../ActionForm";
 import { DangerButton } from "../forms";
 import { Modal } from "../Modal";

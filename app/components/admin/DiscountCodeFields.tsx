@@ -4,7 +4,7 @@ import {
   DISCOUNT_KINDS,
   DISCOUNT_PERIOD_LABEL,
   DISCOUNT_PERIODS,
-} from "../../../domain/discounts";
+} from "#domain/discounts.ts";
 import { useFieldState, useSubmittedValues } from "../ActionForm";
 import { SelectField, TextField } from "../forms";
 

@@ -1,4 +1,4 @@
-import type { LengthHint as Hint } from "../../../domain/page-seo";
+import type { LengthHint as Hint } from "#domain/page-seo.ts";
 
 /** The hint's id, and the error's when there is one (the field's own wiring names only the error). */
 export function describedBy(field: { errorId: string; errors?: string[] } | undefined, hintId: string) {

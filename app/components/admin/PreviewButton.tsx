@@ -1,4 +1,4 @@
-import { PREVIEW_PATH, PREVIEW_TARGET } from "../../content/preview-address";
+import { PREVIEW_PATH, PREVIEW_TARGET } from "#app/content/preview-address.ts";
 
 /**
  * The one Preview button of every content form (decision 074): it sends what the enclosing form holds now (its intent,

@@ -8,8 +8,8 @@ import {
   type ReactNode,
 } from "react";
 import { Link, useSearchParams } from "react-router";
-import type { ListLook } from "../../../domain/registry";
-import type { ListedRecord, RecordView, SectionView } from "../../content/section-view";
+import type { ListLook } from "#domain/registry.ts";
+import type { ListedRecord, RecordView, SectionView } from "#app/content/section-view.ts";
 import { ActionForm, PageAnswer, useActionForm } from "../ActionForm";
 import { onDemand } from "./on-demand";
 import { OpenDialogButton } from "./OpenDialogButton";

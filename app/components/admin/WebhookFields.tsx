@@ -1,4 +1,4 @@
-import { ALL_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS } from "../../../domain/webhooks";
+import { ALL_EVENTS, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS } from "#domain/webhooks.ts";
 import { useFieldState, useSubmittedValues } from "../ActionForm";
 import { TextField } from "../forms";
 

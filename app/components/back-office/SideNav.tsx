@@ -1,5 +1,11 @@
 import { Link, useLocation } from "react-router";
-import { ADMIN_AREAS, BACK_OFFICE_GROUPS, areaHref, isAreaActive, type NavBadge } from "../../content/back-office-nav";
+import {
+  ADMIN_AREAS,
+  BACK_OFFICE_GROUPS,
+  areaHref,
+  isAreaActive,
+  type NavBadge,
+} from "#app/content/back-office-nav.ts";
 
 /** A count beside a navigation entry: exact, or a lower bound ("100+"). */
 export interface NavCount {

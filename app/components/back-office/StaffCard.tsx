@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useRouteLoaderData } from "react-router";
-import type { RootData } from "../../root";
+import type { RootData } from "#app/root.tsx";
 
 /**
  * The back office's frame for a staff member who is not signed in yet (their invitation's page): the back office's

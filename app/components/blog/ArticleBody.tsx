@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ArticleLock } from "../../../domain/article-access";
+import type { ArticleLock } from "#domain/article-access.ts";
 import { lightArticleHtml } from "./article-html";
 
 /** What a locked article asks of its reader, and where it sends them (an expired member renews on the pricing page). */

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { ARTICLE_ACCESS_LABEL } from "../../../domain/articles";
-import { formatDate } from "../../../domain/dates";
-import type { BlogCard } from "../../../server/services/blog";
+import { ARTICLE_ACCESS_LABEL } from "#domain/articles.ts";
+import { formatDate } from "#domain/dates.ts";
+import type { BlogCard } from "#server/services/blog.ts";
 import { ContentImage } from "../media/ContentImage";
 
 /** "12 March 2026 · 4 min read": when it came out (in the site's time zone) and how long it takes. */

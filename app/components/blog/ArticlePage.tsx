@@ -1,6 +1,6 @@
 import { Link, useRouteLoaderData } from "react-router";
-import { blogPosting, jsonLdText } from "../../../domain/structured-data";
-import type { BlogArticle, BlogCard } from "../../../server/services/blog";
+import { blogPosting, jsonLdText } from "#domain/structured-data.ts";
+import type { BlogArticle, BlogCard } from "#server/services/blog.ts";
 import { ContentImage } from "../media/ContentImage";
 import { ArticleBody } from "./ArticleBody";
 import { ArticleCard, ArticleDateLine, ArticleTags } from "./ArticleCard";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { PageInfo } from "../../../domain/pagination";
-import type { BlogCard } from "../../../server/services/blog";
+import type { PageInfo } from "#domain/pagination.ts";
+import type { BlogCard } from "#server/services/blog.ts";
 import { PageHeader } from "../sections/PageHeader";
 import { ArticleCard } from "./ArticleCard";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanHtml } from "../../../server/lib/clean-html";
+import { cleanHtml } from "#server/lib/clean-html.ts";
 import { lightArticleHtml } from "./article-html";
 
 describe("lightArticleHtml", () => {

@@ -1,4 +1,4 @@
-import { parseVideoId, watchUrl } from "../../../domain/video";
+import { parseVideoId, watchUrl } from "#domain/video.ts";
 
 /** A YouTube frame as the server's cleaning stores it (server/lib/clean-html.ts): src, title, allowfullscreen. */
 const FRAME = /<iframe\b([^>]*)>\s*<\/iframe>/gi;

@@ -4,8 +4,8 @@ import Image from "@tiptap/extension-image";
 import Youtube from "@tiptap/extension-youtube";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { hasMarker, MEMBERS_MARKER_ATTRIBUTE } from "../../../domain/articles";
-import { parseVideoId, watchUrl } from "../../../domain/video";
+import { hasMarker, MEMBERS_MARKER_ATTRIBUTE } from "#domain/articles.ts";
+import { parseVideoId, watchUrl } from "#domain/video.ts";
 
 // The library's picker loads when it is first opened (as the image fields do).
 const MediaPicker = lazy(() => import("../media/MediaPicker").then((m) => ({ default: m.MediaPicker })));

@@ -1,6 +1,6 @@
-import { apiFetch } from "../../lib/api";
-import { generationOutcome, reasonOf, type Email } from "../../lib/generator";
-import { newestToasts, TOAST_MS } from "../../lib/toast-times";
+import { apiFetch } from "#app/lib/api.ts";
+import { generationOutcome, reasonOf, type Email } from "#app/lib/generator.ts";
+import { newestToasts, TOAST_MS } from "#app/lib/toast-times.ts";
 
 /**
  * The item generator's behaviour (spec 1, sections 8 and 9), written against the page's HTML rather than in React, so

@@ -1,7 +1,7 @@
 import { useContext } from "react";
 import { Link, UNSAFE_DataRouterStateContext } from "react-router";
-import type { PageContent } from "../../content/pages";
-import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
+import type { PageContent } from "#app/content/pages.ts";
+import { SIGNUP_NEXT_STEP } from "#domain/public-texts.ts";
 import { ActionForm, FormConfirmation, useActionForm } from "../ActionForm";
 import { Honeypot } from "../forms";
 import { Copyright, FooterAbout, FooterAddress, FooterSocial, Logo } from "../sections/FooterParts";

@@ -1,5 +1,5 @@
 import { useLocation, useNavigation, useRouteLoaderData } from "react-router";
-import type { RootData } from "../../root";
+import type { RootData } from "#app/root.tsx";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 

@@ -1,5 +1,5 @@
 import { useContext } from "react";
-import { parseMediaUrl, servedUrl, srcSet, type MediaInfo } from "../../../domain/media";
+import { parseMediaUrl, servedUrl, srcSet, type MediaInfo } from "#domain/media.ts";
 // The images' context, provided by the root (a module of its own: the root loads none of this file's code).
 import { MediaContext } from "./MediaProvider";
 

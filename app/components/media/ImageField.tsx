@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState } from "react";
-import { mediaUrl, parseMediaUrl, type MediaItem } from "../../../domain/media";
-import { parseVideoId } from "../../../domain/video";
+import { mediaUrl, parseMediaUrl, type MediaItem } from "#domain/media.ts";
+import { parseVideoId } from "#domain/video.ts";
 import { useFieldState } from "../ActionForm";
 import { TextField } from "../forms";
 import { useMediaInfo } from "./ContentImage";

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { apiFetch } from "../../lib/api";
-import { formatBytes, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type MediaItem } from "../../../domain/media";
-import { tooLargeToSend, uploadImage } from "../../lib/upload";
+import { apiFetch } from "#app/lib/api.ts";
+import { formatBytes, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type MediaItem } from "#domain/media.ts";
+import { tooLargeToSend, uploadImage } from "#app/lib/upload.ts";
 import { Modal } from "../Modal";
 
 const PER_PAGE = 12;

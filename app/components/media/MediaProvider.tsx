@@ -1,5 +1,5 @@
 import { createContext, useMemo, type ReactNode } from "react";
-import type { MediaInfo } from "../../../domain/media";
+import type { MediaInfo } from "#domain/media.ts";
 
 /**
  * The library images the current pages use, by key (each route's loader returns `media`; the root merges them), and

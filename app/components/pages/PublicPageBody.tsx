@@ -1,5 +1,5 @@
-import type { PageContent } from "../../content/pages";
-import type { PreviewPage } from "../../content/preview";
+import type { PageContent } from "#app/content/pages.ts";
+import type { PreviewPage } from "#app/content/preview.ts";
 import { ContactForm } from "../sections/ContactForm";
 import { PageHeader } from "../sections/PageHeader";
 import { RenderSections } from "../sections/RenderSections";

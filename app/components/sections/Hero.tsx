@@ -1,5 +1,5 @@
 import type { SectionProps } from "./props";
-import { embedUrl, parseVideoId } from "../../../domain/video";
+import { embedUrl, parseVideoId } from "#domain/video.ts";
 import { SmartLink } from "./SmartLink";
 import { ContentImage } from "../media/ContentImage";
 

@@ -1,4 +1,4 @@
-import type { SectionRecord } from "../../../domain/registry";
+import type { SectionRecord } from "#domain/registry.ts";
 import { documentBlocks } from "./document-blocks";
 import { PageHeader } from "./PageHeader";
 import type { SectionProps } from "./props";

@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "react-router";
-import type { Currency } from "../../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import type { SectionProps } from "./props";
-import { formatPrice, isPopular, visiblePoints } from "../../lib/pricing";
+import { formatPrice, isPopular, visiblePoints } from "#app/lib/pricing.ts";
 import { Section } from "./Section";
 
 export function Pricing({ records: packages, titleAs }: SectionProps<"pricing">) {

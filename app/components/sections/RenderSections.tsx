@@ -1,5 +1,5 @@
-import { blockType, pages, type Block, type PageContent, type PageKey } from "../../content/pages";
-import { getSection, type SectionType } from "../../../domain/registry";
+import { blockType, pages, type Block, type PageContent, type PageKey } from "#app/content/pages.ts";
+import { getSection, type SectionType } from "#domain/registry.ts";
 import { PageStructuredData } from "../StructuredData";
 import { sectionComponents } from "./index";
 

@@ -1,4 +1,4 @@
-import type { SectionRecord } from "../../../domain/registry";
+import type { SectionRecord } from "#domain/registry.ts";
 import { SkillBars } from "./SkillBars";
 import { ContentImage } from "../media/ContentImage";
 

@@ -1,5 +1,5 @@
 import type { SectionProps } from "./props";
-import { parseVideoId, watchUrl } from "../../../domain/video";
+import { parseVideoId, watchUrl } from "#domain/video.ts";
 import { Section } from "./Section";
 import { ContentImage } from "../media/ContentImage";
 

@@ -1,4 +1,4 @@
-import type { BlockType } from "../../../domain/registry";
+import type { BlockType } from "#domain/registry.ts";
 import { About } from "./About";
 import { CallToAction } from "./CallToAction";
 import { ContactBlocks } from "./ContactBlocks";

@@ -1,5 +1,5 @@
-import type { OptionsOf } from "../../content/pages";
-import type { BlockType, HeadingOf, IsSingleton, SectionRecord } from "../../../domain/registry";
+import type { OptionsOf } from "#app/content/pages.ts";
+import type { BlockType, HeadingOf, IsSingleton, SectionRecord } from "#domain/registry.ts";
 
 /**
  * What a section's public component receives, typed from the registry: a singleton's record (if one exists) or a

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/data-download";
-import { dayKey } from "../../../domain/dates";
-import { requireUser } from "../../lib/guards.server";
+import { dayKey } from "#domain/dates.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
 
 /** "Download my data (JSON)": the signed-in person's records as one file, never cached anywhere. */
 export async function loader({ request, context }: Route.LoaderArgs) {

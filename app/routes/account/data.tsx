@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/data";
-import { dateTime, longDate } from "../../../domain/dates";
-import { moneyIn, useCurrency } from "../../lib/money";
-import { requireUser } from "../../lib/guards.server";
+import { dateTime, longDate } from "#domain/dates.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
 
 /** "My data": what the site holds about the signed-in person, readable, and the same as one JSON file. */
 export async function loader({ request, context }: Route.LoaderArgs) {

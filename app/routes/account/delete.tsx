@@ -1,11 +1,11 @@
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/delete";
-import { deleteAccountSchema } from "../../../domain/privacy";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FormAlert } from "../../components/FormAlert";
-import { DangerButton, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
+import { deleteAccountSchema } from "#domain/privacy.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { DangerButton, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
 
 /** "Delete my account": what happens, then the current password (and the second factor's code when it is on). */
 export async function loader({ request, context }: Route.LoaderArgs) {

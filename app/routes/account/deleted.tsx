@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/deleted";
-import { AuthCard } from "../../components/AuthCard";
+import { AuthCard } from "#app/components/AuthCard.tsx";
 
 export const meta: Route.MetaFunction = () => [{ title: "Account deleted" }, { name: "robots", content: "noindex" }];
 

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/email-confirmed";
-import { AuthCard } from "../../components/AuthCard";
-import { FormAlert } from "../../components/FormAlert";
+import { AuthCard } from "#app/components/AuthCard.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
 
 /**
  * Where the link of an email change lands (better-auth's /verify-email redirects here, with ?error=… when it refused).

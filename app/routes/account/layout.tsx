@@ -1,6 +1,6 @@
 import { Link, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireUser } from "../../lib/guards.server";
+import { requireUser } from "#app/lib/guards.server.ts";
 import { ACCOUNT_SECTIONS, sectionOf } from "./sections";
 
 /** Every page of the area starts with its own guard too; this one keeps the frame from showing to a visitor. */

@@ -1,12 +1,12 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login-two-factor";
-import { secondFactorSchema } from "../../../domain/two-factor";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { AuthCard } from "../../components/AuthCard";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { attempt, requireAnonymous } from "../../lib/guards.server";
-import { safeRedirect } from "../../lib/redirect";
+import { secondFactorSchema } from "#domain/two-factor.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { AuthCard } from "#app/components/AuthCard.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt, requireAnonymous } from "#app/lib/guards.server.ts";
+import { safeRedirect } from "#app/lib/redirect.ts";
 
 /** Sign-in's second step (decision 040): after the password, a code from the app or a recovery code. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,13 +1,13 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { credentialsSchema } from "../../../domain/account-forms";
-import { ActionForm } from "../../components/ActionForm";
-import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "../../components/AuthCard";
-import { FormAlert } from "../../components/FormAlert";
-import { formAction } from "../../lib/form.server";
-import { attempt, requireAnonymous } from "../../lib/guards.server";
-import { safeRedirect } from "../../lib/redirect";
-import { STAFF_SIGN_IN } from "../../../domain/staff-words";
+import { credentialsSchema } from "#domain/account-forms.ts";
+import { ActionForm } from "#app/components/ActionForm.tsx";
+import { AuthCard, AuthSwitch, EmailField, PasswordField, useCredentialsForm } from "#app/components/AuthCard.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt, requireAnonymous } from "#app/lib/guards.server.ts";
+import { safeRedirect } from "#app/lib/redirect.ts";
+import { STAFF_SIGN_IN } from "#domain/staff-words.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);

@@ -1,12 +1,12 @@
 import { redirect, useLocation, useSearchParams } from "react-router";
 import type { Route } from "./+types/password";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FormAlert } from "../../components/FormAlert";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
-import { MY_ACCOUNT_MESSAGES, passwordChangeSchema } from "../../../domain/my-account-forms";
-import { PASSWORD_MIN, STAFF_PASSWORD_MIN } from "../../../domain/account-forms";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { MY_ACCOUNT_MESSAGES, passwordChangeSchema } from "#domain/my-account-forms.ts";
+import { PASSWORD_MIN, STAFF_PASSWORD_MIN } from "#domain/account-forms.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

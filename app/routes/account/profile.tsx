@@ -1,9 +1,9 @@
 import type { Route } from "./+types/profile";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
-import { emailChangeSchema, MY_ACCOUNT_MESSAGES, profileSchema } from "../../../domain/my-account-forms";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { emailChangeSchema, MY_ACCOUNT_MESSAGES, profileSchema } from "#domain/my-account-forms.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

@@ -1,13 +1,13 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
-import { registrationSchema } from "../../../domain/account-forms";
-import { HONEYPOT_FIELD } from "../../../domain/public-forms";
-import { ActionForm, useActionForm, useFieldState } from "../../components/ActionForm";
-import { AuthCard, AuthSwitch, EmailField, PasswordField } from "../../components/AuthCard";
-import { Honeypot } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { attempt, requireAnonymous } from "../../lib/guards.server";
-import { safeRedirect } from "../../lib/redirect";
+import { registrationSchema } from "#domain/account-forms.ts";
+import { HONEYPOT_FIELD } from "#domain/public-forms.ts";
+import { ActionForm, useActionForm, useFieldState } from "#app/components/ActionForm.tsx";
+import { AuthCard, AuthSwitch, EmailField, PasswordField } from "#app/components/AuthCard.tsx";
+import { Honeypot } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt, requireAnonymous } from "#app/lib/guards.server.ts";
+import { safeRedirect } from "#app/lib/redirect.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireAnonymous(context);

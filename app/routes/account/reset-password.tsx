@@ -1,10 +1,10 @@
 import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { newPasswordSchema } from "../../../domain/account-forms";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { AuthCard, PasswordField } from "../../components/AuthCard";
-import { FormAlert } from "../../components/FormAlert";
-import { formAction } from "../../lib/form.server";
+import { newPasswordSchema } from "#domain/account-forms.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { AuthCard, PasswordField } from "#app/components/AuthCard.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   return formAction(await request.formData(), {

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/reset";
-import { MESSAGES, resetRequestSchema } from "../../../domain/account-forms";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { AuthCard, EmailField } from "../../components/AuthCard";
-import { formAction } from "../../lib/form.server";
-import { attempt } from "../../lib/guards.server";
+import { MESSAGES, resetRequestSchema } from "#domain/account-forms.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { AuthCard, EmailField } from "#app/components/AuthCard.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt } from "#app/lib/guards.server.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   return formAction(await request.formData(), {

@@ -5,12 +5,12 @@ import {
   twoFactorConfirmSchema,
   twoFactorOffSchema,
   twoFactorPasswordSchema,
-} from "../../../domain/two-factor";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FormAlert } from "../../components/FormAlert";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
+} from "#domain/two-factor.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
 
 /**
  * Two-factor sign-in, the person's own (decision 040): on or off; turning it on (password → QR code and key → a first

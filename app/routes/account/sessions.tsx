@@ -1,12 +1,12 @@
 import { useActionData } from "react-router";
 import type { Route } from "./+types/sessions";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FormAlert } from "../../components/FormAlert";
-import { formAction } from "../../lib/form.server";
-import type { FormAnswer } from "../../lib/form";
-import { requireUser } from "../../lib/guards.server";
-import { dateTime, longDate } from "../../../domain/dates";
-import { MY_ACCOUNT_MESSAGES, sessionIdSchema } from "../../../domain/my-account-forms";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import type { FormAnswer } from "#app/lib/form.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { dateTime, longDate } from "#domain/dates.ts";
+import { MY_ACCOUNT_MESSAGES, sessionIdSchema } from "#domain/my-account-forms.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

@@ -1,16 +1,16 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/subscriptions";
-import { Badge } from "../../components/DataTable";
-import { requireUser } from "../../lib/guards.server";
-import { AppError } from "../../../server/lib/errors";
-import { longDate } from "../../../domain/dates";
-import { moneyIn, useCurrency } from "../../lib/money";
-import type { SubscriptionStatus } from "../../../domain/subscription";
-import { cancelPlace, SUBSCRIPTION_STATUS_WORDS } from "../../../domain/subscription-renewal";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { formAction } from "../../lib/form.server";
-import { subscriptionIdSchema } from "../../../domain/subscription";
+import { Badge } from "#app/components/DataTable.tsx";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { AppError } from "#server/lib/errors.ts";
+import { longDate } from "#domain/dates.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import type { SubscriptionStatus } from "#domain/subscription.ts";
+import { cancelPlace, SUBSCRIPTION_STATUS_WORDS } from "#domain/subscription-renewal.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { subscriptionIdSchema } from "#domain/subscription.ts";
 
 /**
  * "Automatic renewal": the customer's PayPal subscriptions (issue 27, part 4). One made on PayPal's Subscriptions API

@@ -1,19 +1,19 @@
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/activity";
-import { ACTIVITY_KINDS, activityFiltersFromSearch } from "../../../domain/activity";
-import { Badge, DataTable } from "../../components/DataTable";
-import { SelectField, TextField } from "../../components/forms";
-import { forbidden, requireStaff } from "../../lib/guards.server";
-import { activityActions } from "../../../domain/vocabulary";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
-import { can } from "../../../domain/capabilities";
-import { isAppError } from "../../../server/lib/errors";
-import type { VersionPlan } from "../../../server/services/versions";
-import type { DescribedEntry } from "../../../server/services/activity";
-import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
-import { Modal } from "../../components/Modal";
-import { formAction } from "../../lib/form.server";
+import { ACTIVITY_KINDS, activityFiltersFromSearch } from "#domain/activity.ts";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { forbidden, requireStaff } from "#app/lib/guards.server.ts";
+import { activityActions } from "#domain/vocabulary.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
+import { can } from "#domain/capabilities.ts";
+import { isAppError } from "#server/lib/errors.ts";
+import type { VersionPlan } from "#server/services/versions.ts";
+import type { DescribedEntry } from "#server/services/activity.ts";
+import { ActionForm, PageAnswer, useActionForm } from "#app/components/ActionForm.tsx";
+import { Modal } from "#app/components/Modal.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 /** Entries per page. */
 const PER_PAGE = 20;

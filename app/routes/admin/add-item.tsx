@@ -1,12 +1,12 @@
 import type { Route } from "./+types/add-item";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { DataTable } from "../../components/DataTable";
-import { SelectField, TextField } from "../../components/forms";
-import { simpleItemSchema } from "../../../domain/catalogue";
-import { formAction } from "../../lib/form.server";
-import { accessTypes, itemFormats } from "../../../domain/vocabulary";
-import { longDate } from "../../../domain/dates";
-import { requireStaff } from "../../lib/guards.server";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { DataTable } from "#app/components/DataTable.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { simpleItemSchema } from "#domain/catalogue.ts";
+import { formAction } from "#app/lib/form.server.ts";
+import { accessTypes, itemFormats } from "#domain/vocabulary.ts";
+import { longDate } from "#domain/dates.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /** Stored simple items shown per page under the form. */
 const PAGE_SIZE = 10;

@@ -1,15 +1,15 @@
 import { Link, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/add-user";
-import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
-import { Badge } from "../../components/DataTable";
-import { SelectField, TextField } from "../../components/forms";
-import { SingleFieldForm } from "../../components/SingleFieldForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { formAction } from "../../lib/form.server";
-import { ROLE_SUMMARY, staffRoles } from "../../../domain/capabilities";
-import { inviteSchema, roleSchema } from "../../../domain/staff-forms";
+import { ActionForm, PageAnswer, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge } from "#app/components/DataTable.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { SingleFieldForm } from "#app/components/SingleFieldForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { ROLE_SUMMARY, staffRoles } from "#domain/capabilities.ts";
+import { inviteSchema, roleSchema } from "#domain/staff-forms.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "users");

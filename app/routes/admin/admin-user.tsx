@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Route } from "./+types/admin-user";
-import { ActionForm, PageAnswer, useActionForm } from "../../components/ActionForm";
-import { SingleFieldCard } from "../../components/SingleFieldForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { formAction } from "../../lib/form.server";
+import { ActionForm, PageAnswer, useActionForm } from "#app/components/ActionForm.tsx";
+import { SingleFieldCard } from "#app/components/SingleFieldForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "users");

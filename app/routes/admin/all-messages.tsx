@@ -1,14 +1,14 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/all-messages";
-import { RowAnswer } from "../../components/ActionForm";
-import { ARCHIVE_FORM_PREFIX, ArchiveButton } from "../../components/admin/ArchiveButton";
-import { Badge, DataTable } from "../../components/DataTable";
-import { ViewTabs } from "../../components/admin/ViewTabs";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import type { MessageRecord } from "../../../server/services/inbox";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { messageStatuses } from "../../../domain/vocabulary";
+import { RowAnswer } from "#app/components/ActionForm.tsx";
+import { ARCHIVE_FORM_PREFIX, ArchiveButton } from "#app/components/admin/ArchiveButton.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { ViewTabs } from "#app/components/admin/ViewTabs.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import type { MessageRecord } from "#server/services/inbox.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { messageStatuses } from "#domain/vocabulary.ts";
 
 /** 3 per table, Unread and Read paged separately (spec 2, section 9). */
 export const MESSAGES_PAGE_SIZE = 3;

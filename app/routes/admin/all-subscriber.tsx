@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/all-subscriber";
-import { Badge, DataTable } from "../../components/DataTable";
-import { ViewTabs } from "../../components/admin/ViewTabs";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { longDate } from "../../../domain/dates";
-import { subscriberStates, type SubscriberState } from "../../../domain/vocabulary";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { ViewTabs } from "#app/components/admin/ViewTabs.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { longDate } from "#domain/dates.ts";
+import { subscriberStates, type SubscriberState } from "#domain/vocabulary.ts";
 
 export const SUBSCRIBERS_PAGE_SIZE = 5;
 const PATH = "/all-subscriber";

@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/api-keys";
-import { apiKeyInputSchema, AREA_LABEL, KEY_ACCESS, KEY_ACCESS_LABEL } from "../../../domain/api-keys";
-import { STAFF_AREAS } from "../../../domain/capabilities";
-import { dateTime } from "../../../domain/dates";
-import type { ApiKeyRecord } from "../../../server/services/api-keys";
-import { ActionForm, RowAnswer, useActionForm, useFieldState } from "../../components/ActionForm";
-import { Badge, DataTable } from "../../components/DataTable";
-import { DangerButton, SelectField, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { apiKeyInputSchema, AREA_LABEL, KEY_ACCESS, KEY_ACCESS_LABEL } from "#domain/api-keys.ts";
+import { STAFF_AREAS } from "#domain/capabilities.ts";
+import { dateTime } from "#domain/dates.ts";
+import type { ApiKeyRecord } from "#server/services/api-keys.ts";
+import { ActionForm, RowAnswer, useActionForm, useFieldState } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { DangerButton, SelectField, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const PER_PAGE = 20;
 

@@ -1,19 +1,19 @@
 import { Link, redirect, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/article-edit";
-import { articleInputSchema } from "../../../domain/article-edits";
-import { ARTICLE_STATE_LABEL } from "../../../domain/articles";
-import { dateTime } from "../../../domain/dates";
-import { toZonedInput } from "../../../domain/zoned-time";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { ArticleForm, articleFormValues } from "../../components/admin/ArticleForm";
-import { STATE_TONE } from "../../components/admin/article-state";
-import { OpenDialogButton } from "../../components/admin/OpenDialogButton";
-import { Badge } from "../../components/DataTable";
-import { DangerButton } from "../../components/forms";
-import { Modal } from "../../components/Modal";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { articleInputSchema } from "#domain/article-edits.ts";
+import { ARTICLE_STATE_LABEL } from "#domain/articles.ts";
+import { dateTime } from "#domain/dates.ts";
+import { toZonedInput } from "#domain/zoned-time.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { ArticleForm, articleFormValues } from "#app/components/admin/ArticleForm.tsx";
+import { STATE_TONE } from "#app/components/admin/article-state.ts";
+import { OpenDialogButton } from "#app/components/admin/OpenDialogButton.tsx";
+import { Badge } from "#app/components/DataTable.tsx";
+import { DangerButton } from "#app/components/forms.tsx";
+import { Modal } from "#app/components/Modal.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/article-new";
-import { articleInputSchema } from "../../../domain/article-edits";
-import { ArticleForm, EMPTY_ARTICLE } from "../../components/admin/ArticleForm";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { articleInputSchema } from "#domain/article-edits.ts";
+import { ArticleForm, EMPTY_ARTICLE } from "#app/components/admin/ArticleForm.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/articles";
-import { ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, ARTICLE_STATES, type ArticleState } from "../../../domain/articles";
-import { dateTime } from "../../../domain/dates";
-import { STATE_TONE } from "../../components/admin/article-state";
-import { Badge, DataTable } from "../../components/DataTable";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, ARTICLE_STATES, type ArticleState } from "#domain/articles.ts";
+import { dateTime } from "#domain/dates.ts";
+import { STATE_TONE } from "#app/components/admin/article-state.ts";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const PER_PAGE = 20;
 

@@ -1,14 +1,14 @@
 import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/background-jobs";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable, type Column } from "../../components/DataTable";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import type { JobRow } from "../../../server/services/jobs";
-import { dateTime } from "../../../domain/dates";
-import { jobStatuses } from "../../../domain/vocabulary";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable, type Column } from "#app/components/DataTable.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import type { JobRow } from "#server/services/jobs.ts";
+import { dateTime } from "#domain/dates.ts";
+import { jobStatuses } from "#domain/vocabulary.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const SCREEN = "/background-jobs";
 

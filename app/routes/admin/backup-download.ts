@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { data } from "react-router";
 import type { Route } from "./+types/backup-download";
-import { requireStaff } from "../../lib/guards.server";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /** One backup archive, streamed to the admin who asked (its name must be one of BACKUP_DIR's archives). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -1,15 +1,15 @@
 import { useEffect } from "react";
 import { data, useRevalidator } from "react-router";
 import type { Route } from "./+types/backups";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { DataTable, type Column } from "../../components/DataTable";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { drillRequestSchema, type BackupInfo, type DrillInfo } from "../../../server/services/backups";
-import { dateTime } from "../../../domain/dates";
-import { count, fileSize } from "../../../domain/format";
-import { DRILL_STATE_LABELS, PLACE_LABELS, placesLabel, type BackupPlace } from "../../../domain/backups";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { DataTable, type Column } from "#app/components/DataTable.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { drillRequestSchema, type BackupInfo, type DrillInfo } from "#server/services/backups.ts";
+import { dateTime } from "#domain/dates.ts";
+import { count, fileSize } from "#domain/format.ts";
+import { DRILL_STATE_LABELS, PLACE_LABELS, placesLabel, type BackupPlace } from "#domain/backups.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const SCREEN = "/backups";
 /** While a backup or a restore test waits or runs, the screen looks again this often. */

@@ -1,10 +1,10 @@
 import { data, Link, type HeadersFunction } from "react-router";
 import type { Route } from "./+types/blog-preview";
-import { ArticlePage } from "../../components/blog/ArticlePage";
-import { requireStaff } from "../../lib/guards.server";
-import { STATIC_PAGE } from "../../lib/hydration";
-import { ARTICLE_STATE_LABEL } from "../../../domain/articles";
-import { PREVIEW_AS, previewAs, previewPath, type PreviewAs } from "../../../domain/blog";
+import { ArticlePage } from "#app/components/blog/ArticlePage.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
+import { ARTICLE_STATE_LABEL } from "#domain/articles.ts";
+import { PREVIEW_AS, previewAs, previewPath, type PreviewAs } from "#domain/blog.ts";
 import { coversOf } from "../blog/data.server";
 import { articleMeta } from "../blog/meta";
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import type { Route } from "./+types/content-edit";
-import { editFor } from "../../content/admin-screens";
-import { sectionView, type ListedRecord } from "../../content/section-view";
-import { RegistryForm } from "../../components/RegistryForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { editFor } from "#app/content/admin-screens.ts";
+import { sectionView, type ListedRecord } from "#app/content/section-view.ts";
+import { RegistryForm } from "#app/components/RegistryForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 import { contentAction } from "./content.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

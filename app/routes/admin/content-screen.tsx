@@ -1,18 +1,18 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/content-screen";
-import { screenFor } from "../../content/admin-screens";
+import { screenFor } from "#app/content/admin-screens.ts";
 import {
   recordView,
   sectionView,
   type ListedRecord,
   type RecordView,
   type SectionView,
-} from "../../content/section-view";
-import { Curation, DeleteButton, RecordList } from "../../components/admin/SectionList";
-import { PageAnswer } from "../../components/ActionForm";
-import { RegistryForm, registryFormId } from "../../components/RegistryForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+} from "#app/content/section-view.ts";
+import { Curation, DeleteButton, RecordList } from "#app/components/admin/SectionList.tsx";
+import { PageAnswer } from "#app/components/ActionForm.tsx";
+import { RegistryForm, registryFormId } from "#app/components/RegistryForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 import { contentAction } from "./content.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

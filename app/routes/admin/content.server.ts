@@ -1,8 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
-import { deletedText, getSection } from "../../../domain/registry";
-import { sectionSchema } from "../../../domain/validation";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
+import { deletedText, getSection } from "#domain/registry.ts";
+import { sectionSchema } from "#domain/validation.ts";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /**
  * The action of every content screen: add, update, delete or move one record of a section (the one form pattern).

@@ -1,11 +1,11 @@
 import type { Route } from "./+types/customer-delete";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FormAlert } from "../../components/FormAlert";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { longDate } from "../../../domain/dates";
-import { DangerButton } from "../../components/forms";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { longDate } from "#domain/dates.ts";
+import { DangerButton } from "#app/components/forms.tsx";
 
 /**
  * Erasing a customer at their request (a mail to the agency): this page is the confirmation. Staff are removed on the

@@ -1,20 +1,20 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/customer-sale";
-import { centsOf, formatMoney } from "../../../domain/currency";
-import { longDate } from "../../../domain/dates";
-import { saleSchema } from "../../../domain/sales";
+import { centsOf, formatMoney } from "#domain/currency.ts";
+import { longDate } from "#domain/dates.ts";
+import { saleSchema } from "#domain/sales.ts";
 import {
   ERASED_NO_SALE,
   SALE_REASON_MAX,
   SALE_REFERENCE_MAX,
   SALE_SETTLEMENTS,
   SALE_SETTLEMENT_LABELS,
-} from "../../../domain/sale-choices";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+} from "#domain/sale-choices.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 /**
  * A sale made by hand (issue 35, part 7), from the customer's record: an order for them at a package's price or at

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/customers-csv";
-import { customerFiltersFromSearch } from "../../../domain/customers";
-import { dayKey } from "../../../domain/dates";
-import { csvResponse } from "../../lib/csv.server";
-import { requireStaff } from "../../lib/guards.server";
+import { customerFiltersFromSearch } from "#domain/customers.ts";
+import { dayKey } from "#domain/dates.ts";
+import { csvResponse } from "#app/lib/csv.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /** The customers of a list view (its search, state and sort) as CSV, streamed from a cursor: customers-2026-11-25.csv. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,13 +1,13 @@
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/customers-import-one";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable } from "../../components/DataTable";
-import { CheckboxField, SelectField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { longDate } from "../../../domain/dates";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { CheckboxField, SelectField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { longDate } from "#domain/dates.ts";
 import {
   IMPORT_FIELDS,
   IMPORT_FIELD_LABELS,
@@ -17,8 +17,8 @@ import {
   ROW_ACTIONS,
   ROW_ACTION_LABELS,
   type RowAction,
-} from "../../../domain/imports";
-import { formatBytes } from "../../../domain/media";
+} from "#domain/imports.ts";
+import { formatBytes } from "#domain/media.ts";
 
 const PER_PAGE = 50;
 /** How often the page asks again while the file is checked or imported. */

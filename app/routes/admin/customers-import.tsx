@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/customers-import";
-import { Badge, DataTable } from "../../components/DataTable";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
-import { IMPORT_PRESET_LABELS, IMPORT_STATE_LABELS, MAX_IMPORT_BYTES } from "../../../domain/imports";
-import { formatBytes } from "../../../domain/media";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
+import { IMPORT_PRESET_LABELS, IMPORT_STATE_LABELS, MAX_IMPORT_BYTES } from "#domain/imports.ts";
+import { formatBytes } from "#domain/media.ts";
 
 const PER_PAGE = 20;
 

@@ -9,14 +9,14 @@ import {
   STATE_FILTERS,
   STATE_LABELS,
   type CustomerFilters,
-} from "../../../domain/customer-states";
-import { customerFiltersFromSearch } from "../../../domain/customers";
-import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
-import { Badge, DataTable } from "../../components/DataTable";
-import { SelectField, TextField } from "../../components/forms";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+} from "#domain/customer-states.ts";
+import { customerFiltersFromSearch } from "#domain/customers.ts";
+import { longDate } from "#domain/dates.ts";
+import { money } from "#domain/format.ts";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 /** Customers shown per page. */
 export const CUSTOMERS_PAGE_SIZE = 20;

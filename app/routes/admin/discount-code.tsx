@@ -1,10 +1,10 @@
 import type { Route } from "./+types/discount-code";
-import { discountCodeSchema, discountStateSchema } from "../../../domain/discounts";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { DiscountCodeFields } from "../../components/admin/DiscountCodeFields";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { discountCodeSchema, discountStateSchema } from "#domain/discounts.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { DiscountCodeFields } from "#app/components/admin/DiscountCodeFields.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "orders");

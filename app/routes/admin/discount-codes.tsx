@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/discount-codes";
-import { discountCodeSchema, discountWorth, DISCOUNT_PERIOD_LABEL } from "../../../domain/discounts";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable } from "../../components/DataTable";
-import { DiscountCodeFields, EMPTY_DISCOUNT_CODE } from "../../components/admin/DiscountCodeFields";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { discountCodeSchema, discountWorth, DISCOUNT_PERIOD_LABEL } from "#domain/discounts.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { DiscountCodeFields, EMPTY_DISCOUNT_CODE } from "#app/components/admin/DiscountCodeFields.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const PER_PAGE = 20;
 

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/export";
-import { dayKey } from "../../../domain/dates";
-import { csvResponse } from "../../lib/csv.server";
-import { requireStaff } from "../../lib/guards.server";
+import { dayKey } from "#domain/dates.ts";
+import { csvResponse } from "#app/lib/csv.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /** The downloads, each streamed from a database cursor (server/services/exports.ts). */
 const FILES = { "orders.csv": "orders", "subscribers.csv": "subscribers", "messages.csv": "messages" } as const;

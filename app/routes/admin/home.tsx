@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
-import { SalesChart } from "../../components/SalesChart";
-import { DASHBOARD_CARDS } from "../../content/admin-screens";
-import { requireStaffHome } from "../../lib/guards.server";
-import { moneyIn, useCurrency } from "../../lib/money";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTable.tsx";
+import { SalesChart } from "#app/components/SalesChart.tsx";
+import { DASHBOARD_CARDS } from "#app/content/admin-screens.ts";
+import { requireStaffHome } from "#app/lib/guards.server.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 /** Page sizes of spec 2, section 9. */
 export const ADMIN_ORDERS_PAGE_SIZE = 10;

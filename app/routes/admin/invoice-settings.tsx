@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/invoice-settings";
-import { INVOICE_SETTING_KEYS, SETTINGS, invoiceSettingsSchema } from "../../../domain/settings";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { TextAreaField, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { INVOICE_SETTING_KEYS, SETTINGS, invoiceSettingsSchema } from "#domain/settings.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "settings");

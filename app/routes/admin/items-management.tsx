@@ -1,17 +1,17 @@
 import { useState } from "react";
 import { data, useActionData, useSearchParams } from "react-router";
 import type { Route } from "./+types/items-management";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { DataTable } from "../../components/DataTable";
-import { SelectField, TextAreaField, TextField } from "../../components/forms";
-import { OpenDialogButton } from "../../components/admin/OpenDialogButton";
-import { Modal } from "../../components/Modal";
-import { availableCategories, itemFormSchema } from "../../../domain/catalogue";
-import type { FormAnswer } from "../../lib/form";
-import { formAction } from "../../lib/form.server";
-import { categories as allCategories, categoryLabel } from "../../../domain/vocabulary";
-import { requireStaff } from "../../lib/guards.server";
-import type { CatalogueItem } from "../../../server/services/catalogue";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { DataTable } from "#app/components/DataTable.tsx";
+import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { OpenDialogButton } from "#app/components/admin/OpenDialogButton.tsx";
+import { Modal } from "#app/components/Modal.tsx";
+import { availableCategories, itemFormSchema } from "#domain/catalogue.ts";
+import type { FormAnswer } from "#app/lib/form.ts";
+import { formAction } from "#app/lib/form.server.ts";
+import { categories as allCategories, categoryLabel } from "#domain/vocabulary.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import type { CatalogueItem } from "#server/services/catalogue.ts";
 
 const SCREEN = "/items-management";
 

@@ -1,14 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
-import { SideNav } from "../../components/back-office/SideNav";
-import { SiteErrorPage } from "../../components/back-office/SiteErrorPage";
-import { ErrorPanel, describeError } from "../../components/ErrorPanel";
-import { ADMIN_AREAS, areaHref } from "../../content/back-office-nav";
-import { requireStaff } from "../../lib/guards.server";
-import type { RootData } from "../../root";
-import { staffRefusal } from "../../../domain/staff-words";
-import { can, staffHome } from "../../../domain/capabilities";
+import { SideNav } from "#app/components/back-office/SideNav.tsx";
+import { SiteErrorPage } from "#app/components/back-office/SiteErrorPage.tsx";
+import { ErrorPanel, describeError } from "#app/components/ErrorPanel.tsx";
+import { ADMIN_AREAS, areaHref } from "#app/content/back-office-nav.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import type { RootData } from "#app/root.tsx";
+import { staffRefusal } from "#domain/staff-words.ts";
+import { can, staffHome } from "#domain/capabilities.ts";
 
 /** The layout's route id, as the root and the pages read its data. */
 export const BACK_OFFICE_LAYOUT = "routes/admin/layout";

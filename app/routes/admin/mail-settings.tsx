@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/mail-settings";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { mailSwitchSchema, mailTestSchema } from "../../../server/services/mails";
-import { isMailKind, MAIL_KIND_NAMES, MAIL_KINDS, type MailKind } from "../../../server/mail/kinds";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { mailSwitchSchema, mailTestSchema } from "#server/services/mails.ts";
+import { isMailKind, MAIL_KIND_NAMES, MAIL_KINDS, type MailKind } from "#server/mail/kinds.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireStaff(request, context, "settings");

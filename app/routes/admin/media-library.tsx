@@ -1,16 +1,16 @@
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/media-library";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Pagination } from "../../components/DataTable";
-import { TextField } from "../../components/forms";
-import { MediaThumbnail, UploadBox } from "../../components/media/MediaPicker";
-import { useToast } from "../../components/toast";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { formatBytes, type MediaItem, type Usage } from "../../../domain/media";
-import { altSchema } from "../../../domain/media-alt";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Pagination } from "#app/components/DataTable.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { MediaThumbnail, UploadBox } from "#app/components/media/MediaPicker.tsx";
+import { useToast } from "#app/components/toast.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { formatBytes, type MediaItem, type Usage } from "#domain/media.ts";
+import { altSchema } from "#domain/media-alt.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 const PER_PAGE = 24;
 

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/money-settings";
-import { CURRENCIES, CURRENCY_SYMBOL } from "../../../domain/currency";
-import { moneySettingsSchema } from "../../../domain/money-settings";
-import { RATES_CHECKED, VAT_COUNTRIES, COUNTRY_NAME } from "../../../domain/vat-rates";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { CheckboxField, SelectField, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { CURRENCIES, CURRENCY_SYMBOL } from "#domain/currency.ts";
+import { moneySettingsSchema } from "#domain/money-settings.ts";
+import { RATES_CHECKED, VAT_COUNTRIES, COUNTRY_NAME } from "#domain/vat-rates.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { CheckboxField, SelectField, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "settings");

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/newsletter-new";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { SelectField, TextAreaField, TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { AUDIENCE_LABELS, NEWSLETTER_AUDIENCES, type NewsletterAudience } from "../../../domain/newsletters";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { AUDIENCE_LABELS, NEWSLETTER_AUDIENCES, type NewsletterAudience } from "#domain/newsletters.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "subscribers");

@@ -1,17 +1,17 @@
 import { useEffect } from "react";
 import { Link, redirect, useRevalidator } from "react-router";
 import type { Route } from "./+types/newsletter";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge } from "../../components/DataTable";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge } from "#app/components/DataTable.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 import { STATE_TONES } from "./newsletters";
-import { dateTime } from "../../../domain/dates";
-import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS } from "../../../domain/newsletters";
-import { fromZonedTime, toZonedInput } from "../../../domain/zoned-time";
-import { badRequest } from "../../../server/lib/errors";
+import { dateTime } from "#domain/dates.ts";
+import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS } from "#domain/newsletters.ts";
+import { fromZonedTime, toZonedInput } from "#domain/zoned-time.ts";
+import { badRequest } from "#server/lib/errors.ts";
 
 /** How often the screen asks again while a newsletter is sending. */
 const POLL_MS = 3000;

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/newsletters";
-import { Badge, DataTable } from "../../components/DataTable";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
-import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS, type NewsletterState } from "../../../domain/newsletters";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
+import { AUDIENCE_LABELS, NEWSLETTER_STATE_LABELS, type NewsletterState } from "#domain/newsletters.ts";
 
 const PER_PAGE = 20;
 

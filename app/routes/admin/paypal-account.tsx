@@ -1,8 +1,8 @@
 import type { Route } from "./+types/paypal-account";
-import { SingleFieldCard } from "../../components/SingleFieldForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { formAction } from "../../lib/form.server";
+import { SingleFieldCard } from "#app/components/SingleFieldForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "payments");

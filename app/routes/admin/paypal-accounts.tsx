@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/paypal-accounts";
-import { SingleFieldForm } from "../../components/SingleFieldForm";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { formAction } from "../../lib/form.server";
+import { SingleFieldForm } from "#app/components/SingleFieldForm.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "payments");

@@ -1,12 +1,12 @@
 import { data, type AppLoadContext } from "react-router";
-import { withUnsavedChange, type UnsavedChange } from "../../../domain/content-preview";
-import { getSection, isSectionType, type SectionDef, type SectionType } from "../../../domain/registry";
-import { siteName } from "../../../domain/site";
-import { sectionSchema } from "../../../domain/validation";
-import { pickContent } from "../../content/pages";
-import { previewPage, previewPageName, previewPages } from "../../content/preview";
-import { checkForm, firstErrors } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
+import { withUnsavedChange, type UnsavedChange } from "#domain/content-preview.ts";
+import { getSection, isSectionType, type SectionDef, type SectionType } from "#domain/registry.ts";
+import { siteName } from "#domain/site.ts";
+import { sectionSchema } from "#domain/validation.ts";
+import { pickContent } from "#app/content/pages.ts";
+import { previewPage, previewPageName, previewPages } from "#app/content/preview.ts";
+import { checkForm, firstErrors } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /** A preview that could not be drawn, and why: the messages a save of the same form would give. */
 export interface PreviewRefused {

@@ -1,11 +1,11 @@
 import { useContext } from "react";
 import type { Route } from "./+types/preview";
-import { PublicPageBody } from "../../components/pages/PublicPageBody";
-import SiteFrame from "../../components/layout/SiteFrame";
-import { MediaContext, MediaProvider } from "../../components/media/MediaProvider";
-import { PREVIEW_PATH, PREVIEW_TARGET } from "../../content/preview-address";
-import { requireStaff } from "../../lib/guards.server";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { PublicPageBody } from "#app/components/pages/PublicPageBody.tsx";
+import SiteFrame from "#app/components/layout/SiteFrame.tsx";
+import { MediaContext, MediaProvider } from "#app/components/media/MediaProvider.tsx";
+import { PREVIEW_PATH, PREVIEW_TARGET } from "#app/content/preview-address.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 import { previewAction, type PreviewAnswer, type PreviewRefused } from "./preview.server";
 
 /**

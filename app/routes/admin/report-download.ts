@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/report-download";
-import { isReportName } from "../../../domain/reports";
-import { csvResponse } from "../../lib/csv.server";
-import { requireStaff } from "../../lib/guards.server";
+import { isReportName } from "#domain/reports.ts";
+import { csvResponse } from "#app/lib/csv.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
 
 /**
  * One report as CSV for the period of the page's address: /reports/revenue.csv?from=2026-01-01&to=2026-03-31; the tax

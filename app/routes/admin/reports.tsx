@@ -1,10 +1,10 @@
 import type { Route } from "./+types/reports";
-import { BarChart } from "../../components/charts/BarChart";
-import { LineChart } from "../../components/charts/LineChart";
-import { FormAlert } from "../../components/FormAlert";
-import { requireStaff } from "../../lib/guards.server";
-import { count } from "../../../domain/format";
-import { moneyIn, useCurrency } from "../../lib/money";
+import { BarChart } from "#app/components/charts/BarChart.tsx";
+import { LineChart } from "#app/components/charts/LineChart.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { count } from "#domain/format.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
 import {
   bucketLabel,
   PERIOD_PRESETS,
@@ -13,9 +13,9 @@ import {
   type Period,
   type ReportName,
   type Reports,
-} from "../../../domain/reports";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { DayRangeForm, ReportPeriod, ReportTabs } from "../../components/admin/ReportPeriod";
+} from "#domain/reports.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { DayRangeForm, ReportPeriod, ReportTabs } from "#app/components/admin/ReportPeriod.tsx";
 
 /** The reports of a period: a preset (?period=this-month) or the site's days (?from=&to=); the last 12 months else. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,17 +1,17 @@
 import { data } from "react-router";
 import type { Route } from "./+types/search-listing";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { describedBy, LengthHint } from "../../components/admin/LengthHint";
-import { SearchResultPreview } from "../../components/admin/SearchResultPreview";
-import { TextAreaField, TextField } from "../../components/forms";
-import { ImageField } from "../../components/media/ImageField";
-import { registryFormId } from "../../components/RegistryForm";
-import { descriptionHint, isSeoPage, pageSeo, searchPreview, SEO_PAGES, titleHint } from "../../../domain/page-seo";
-import { siteName } from "../../../domain/site";
-import { requireStaff } from "../../lib/guards.server";
-import { parseVideoId } from "../../../domain/video";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { describedBy, LengthHint } from "#app/components/admin/LengthHint.tsx";
+import { SearchResultPreview } from "#app/components/admin/SearchResultPreview.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { ImageField } from "#app/components/media/ImageField.tsx";
+import { registryFormId } from "#app/components/RegistryForm.tsx";
+import { descriptionHint, isSeoPage, pageSeo, searchPreview, SEO_PAGES, titleHint } from "#domain/page-seo.ts";
+import { siteName } from "#domain/site.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { parseVideoId } from "#domain/video.ts";
 import { contentAction } from "./content.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/search-listings";
-import { SearchResultPreview } from "../../components/admin/SearchResultPreview";
-import { allPageSeo, searchPreview, SEO_PAGES } from "../../../domain/page-seo";
-import { siteName } from "../../../domain/site";
-import { requireStaff } from "../../lib/guards.server";
-import { parseVideoId } from "../../../domain/video";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { SearchResultPreview } from "#app/components/admin/SearchResultPreview.tsx";
+import { allPageSeo, searchPreview, SEO_PAGES } from "#domain/page-seo.ts";
+import { siteName } from "#domain/site.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { parseVideoId } from "#domain/video.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/setting";
-import { HUB_GROUPS } from "../../content/admin-screens";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { HUB_GROUPS } from "#app/content/admin-screens.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "content");

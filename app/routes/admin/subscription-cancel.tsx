@@ -1,17 +1,17 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/subscription-cancel";
-import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
-import { SUBSCRIPTION_STATUS_LABELS } from "../../../domain/subscription";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge } from "../../components/DataTable";
-import { useToast } from "../../components/toast";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { DangerButton } from "../../components/forms";
-import { AppError } from "../../../server/lib/errors";
+import { longDate } from "#domain/dates.ts";
+import { money } from "#domain/format.ts";
+import { SUBSCRIPTION_STATUS_LABELS } from "#domain/subscription.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge } from "#app/components/DataTable.tsx";
+import { useToast } from "#app/components/toast.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { DangerButton } from "#app/components/forms.tsx";
+import { AppError } from "#server/lib/errors.ts";
 
 /**
  * Cancelling a PayPal subscription when the customer asked by phone or mail (issue 27, part 5): this page is the

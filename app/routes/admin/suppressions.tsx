@@ -1,13 +1,13 @@
 import type { Route } from "./+types/suppressions";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable } from "../../components/DataTable";
-import { TextField } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
-import { SUPPRESSION_REASON_LABELS } from "../../../domain/newsletters";
-import { suppressionSchema } from "../../../server/services/suppressions";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
+import { SUPPRESSION_REASON_LABELS } from "#domain/newsletters.ts";
+import { suppressionSchema } from "#server/services/suppressions.ts";
 
 const PER_PAGE = 50;
 

@@ -1,10 +1,10 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/tax-report";
-import { FormAlert } from "../../components/FormAlert";
-import { TextField } from "../../components/forms";
-import { requireStaff } from "../../lib/guards.server";
-import { count } from "../../../domain/format";
-import { rateText } from "../../../domain/tax";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { count } from "#domain/format.ts";
+import { rateText } from "#domain/tax.ts";
 import {
   money,
   periodChoices,
@@ -14,9 +14,9 @@ import {
   type TaxFigures,
   type TaxPeriod,
   type TaxReport,
-} from "../../../domain/tax-report";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { DayRangeForm, ReportPeriod, ReportTabs, ShowButton } from "../../components/admin/ReportPeriod";
+} from "#domain/tax-report.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { DayRangeForm, ReportPeriod, ReportTabs, ShowButton } from "#app/components/admin/ReportPeriod.tsx";
 
 /**
  * The tax report (issue 35, part 6): a month (?period=2026-11), a quarter (?period=2026-Q4) or the site's days

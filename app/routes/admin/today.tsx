@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/today";
-import { TodayTile } from "../../components/back-office/TodayTile";
-import { requireStaffHome } from "../../lib/guards.server";
-import { filtersHref } from "../../../domain/order-filter-keys";
-import { formatDate, longDate } from "../../../domain/dates";
-import { count } from "../../../domain/format";
-import { moneyIn, useCurrency } from "../../lib/money";
-import { AdminHeader } from "../../components/admin/AdminHeader";
+import { TodayTile } from "#app/components/back-office/TodayTile.tsx";
+import { requireStaffHome } from "#app/lib/guards.server.ts";
+import { filtersHref } from "#domain/order-filter-keys.ts";
+import { formatDate, longDate } from "#domain/dates.ts";
+import { count } from "#domain/format.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
 /** The customers list's "ending soon" view (app/routes/admin/customers.tsx, domain/customers.ts STATE_FILTERS). */
 export const ENDING_SOON_HREF = "/customers?state=ending-soon";

@@ -1,17 +1,17 @@
 import { data, Link, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/trash";
-import { can } from "../../../domain/capabilities";
-import { dateTime, longDate } from "../../../domain/dates";
-import { isTrashKind, kindsFor, TRASH_DAYS, TRASH_KIND } from "../../../domain/trash";
-import type { TrashEntry } from "../../../server/services/trash";
-import { ActionForm, PageAnswer, RowAnswer, useActionForm } from "../../components/ActionForm";
-import { DataTable } from "../../components/DataTable";
-import { Modal } from "../../components/Modal";
-import { ViewTabs } from "../../components/admin/ViewTabs";
-import { formAction } from "../../lib/form.server";
-import { forbidden, requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { DangerButton } from "../../components/forms";
+import { can } from "#domain/capabilities.ts";
+import { dateTime, longDate } from "#domain/dates.ts";
+import { isTrashKind, kindsFor, TRASH_DAYS, TRASH_KIND } from "#domain/trash.ts";
+import type { TrashEntry } from "#server/services/trash.ts";
+import { ActionForm, PageAnswer, RowAnswer, useActionForm } from "#app/components/ActionForm.tsx";
+import { DataTable } from "#app/components/DataTable.tsx";
+import { Modal } from "#app/components/Modal.tsx";
+import { ViewTabs } from "#app/components/admin/ViewTabs.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { forbidden, requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { DangerButton } from "#app/components/forms.tsx";
 
 /** Entries per page. */
 const PER_PAGE = 20;

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/view-message";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { ArchiveButton } from "../../components/admin/ArchiveButton";
-import { dateTime } from "../../../domain/dates";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { ArchiveButton } from "#app/components/admin/ArchiveButton.tsx";
+import { dateTime } from "#domain/dates.ts";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireStaff(request, context, "messages");

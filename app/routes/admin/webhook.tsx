@@ -1,21 +1,21 @@
 import { redirect, useRevalidator } from "react-router";
 import { useEffect } from "react";
 import type { Route } from "./+types/webhook";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { WebhookFields } from "../../components/admin/WebhookFields";
-import { Badge, DataTable } from "../../components/DataTable";
-import { DangerButton } from "../../components/forms";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { WebhookFields } from "#app/components/admin/WebhookFields.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { DangerButton } from "#app/components/forms.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
 import {
   DELIVERY_STATE_TONE,
   DELIVERY_STATE_WORDS,
   ENDPOINT_STATE_TONE,
   ENDPOINT_STATE_WORDS,
   endpointSchema,
-} from "../../../domain/webhooks";
+} from "#domain/webhooks.ts";
 
 const PER_PAGE = 25;
 

@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/webhooks";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { EMPTY_WEBHOOK, WebhookFields } from "../../components/admin/WebhookFields";
-import { Badge, DataTable } from "../../components/DataTable";
-import { formAction } from "../../lib/form.server";
-import { requireStaff } from "../../lib/guards.server";
-import { AdminHeader } from "../../components/admin/AdminHeader";
-import { dateTime } from "../../../domain/dates";
-import { ALL_EVENTS, ENDPOINT_STATE_TONE, ENDPOINT_STATE_WORDS, endpointSchema } from "../../../domain/webhooks";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { EMPTY_WEBHOOK, WebhookFields } from "#app/components/admin/WebhookFields.tsx";
+import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireStaff } from "#app/lib/guards.server.ts";
+import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { dateTime } from "#domain/dates.ts";
+import { ALL_EVENTS, ENDPOINT_STATE_TONE, ENDPOINT_STATE_WORDS, endpointSchema } from "#domain/webhooks.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, "settings");

@@ -1,7 +1,7 @@
 import { data, redirect, type HeadersFunction } from "react-router";
 import type { Route } from "./+types/article";
-import { ArticlePage } from "../../components/blog/ArticlePage";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { ArticlePage } from "#app/components/blog/ArticlePage.tsx";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 import { coversOf } from "./data.server";
 import { articleMeta } from "./meta";
 

@@ -1,5 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
-import type { PageInfo } from "../../../domain/pagination";
+import type { PageInfo } from "#domain/pagination.ts";
 
 /**
  * The page number a list's address asks for: none is the first (`?page=1` moves there for good, so that no two

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/index";
-import { BlogList } from "../../components/blog/BlogList";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { BlogList } from "#app/components/blog/BlogList.tsx";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 import { cachedPageHeaders } from "../public/cache";
 import { checkPage, coversOf, requestedPage } from "./data.server";
 import { blogListMeta } from "./meta";

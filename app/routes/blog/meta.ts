@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "react-router";
-import type { RootData } from "../../root";
-import { seo } from "../../lib/seo";
-import type { BlogArticle } from "../../../server/services/blog";
+import type { RootData } from "#app/root.tsx";
+import { seo } from "#app/lib/seo.ts";
+import type { BlogArticle } from "#server/services/blog.ts";
 
 type Matches = ReadonlyArray<{ id: string; data?: unknown } | undefined>;
 const rootOf = (matches: Matches) => matches.find((m) => m?.id === "root")?.data as RootData | undefined;

@@ -1,7 +1,7 @@
 import { Feed } from "feed";
 import type { Route } from "./+types/rss";
-import { absoluteUrl } from "../../../domain/structured-data";
-import { siteName } from "../../../domain/site";
+import { absoluteUrl } from "#domain/structured-data.ts";
+import { siteName } from "#domain/site.ts";
 
 /**
  * /blog/rss.xml: the latest published articles in RSS 2.0, with absolute links from PUBLIC_URL (as the sitemap's).

@@ -1,17 +1,17 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
-import { ItemsGrid } from "../../components/ItemsGrid";
-import { formAction } from "../../lib/form.server";
-import { attempt, requireUser } from "../../lib/guards.server";
-import { STATIC_PAGE } from "../../lib/hydration";
-import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
-import { CURRENCY_SYMBOL } from "../../../domain/currency";
-import { moneyIn, useCurrency } from "../../lib/money";
-import { GIVEN_TEXTS, WAITING_TEXTS, type RowAction } from "../../../domain/membership";
-import { renewalOf } from "../../../domain/subscription-renewal";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTable.tsx";
+import { ItemsGrid } from "#app/components/ItemsGrid.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt, requireUser } from "#app/lib/guards.server.ts";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
+import { longDate } from "#domain/dates.ts";
+import { money } from "#domain/format.ts";
+import { CURRENCY_SYMBOL } from "#domain/currency.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import { GIVEN_TEXTS, WAITING_TEXTS, type RowAction } from "#domain/membership.ts";
+import { renewalOf } from "#domain/subscription-renewal.ts";
 import { customerOrders } from "./orders.server";
 
 /**

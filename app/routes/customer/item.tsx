@@ -1,12 +1,12 @@
 import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/item";
-import { ErrorPanel } from "../../components/ErrorPanel";
-import { WAITING_CARD_TEXT } from "../../components/ItemsGrid";
-import { Generator, GeneratorError } from "../../components/generator/Generator";
-import GENERATOR_SCRIPT from "../../components/generator/generator-inline.ts?inline-script";
-import { requireUser } from "../../lib/guards.server";
-import { plainPage } from "../../lib/hydration";
-import { isAppError } from "../../../server/lib/errors";
+import { ErrorPanel } from "#app/components/ErrorPanel.tsx";
+import { WAITING_CARD_TEXT } from "#app/components/ItemsGrid.tsx";
+import { Generator, GeneratorError } from "#app/components/generator/Generator.tsx";
+import GENERATOR_SCRIPT from "#app/components/generator/generator-inline.ts?inline-script";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { plainPage } from "#app/lib/hydration.ts";
+import { isAppError } from "#server/lib/errors.ts";
 
 /**
  * Sent as a plain page with the generator's own small script instead of React (decision 057); reached from a page

@@ -2,17 +2,17 @@ import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/my-order";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Badge, DataTable, orderTone, paymentTone } from "../../components/DataTable";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
-import { STATIC_PAGE } from "../../lib/hydration";
-import { conflict, isAppError } from "../../../server/lib/errors";
-import { longDate } from "../../../domain/dates";
-import { moneyIn, useCurrency } from "../../lib/money";
-import { GIVEN_TEXTS, WAITING_TEXTS } from "../../../domain/membership";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTable.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
+import { conflict, isAppError } from "#server/lib/errors.ts";
+import { longDate } from "#domain/dates.ts";
+import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import { GIVEN_TEXTS, WAITING_TEXTS } from "#domain/membership.ts";
 import { customerOrders } from "./orders.server";
-import { orderAmount } from "../../components/TaxLines";
+import { orderAmount } from "#app/components/TaxLines.tsx";
 
 /**
  * Sent as a plain page (decision 057): the cancel confirmation is a page of its own and its form a plain post, so

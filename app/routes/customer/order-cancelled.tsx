@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/order-cancelled";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { FORM_ID_FIELD } from "../../lib/form";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { FORM_ID_FIELD } from "#app/lib/form.ts";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

@@ -1,20 +1,20 @@
 import { useState } from "react";
 import { data, redirect } from "react-router";
-import { COUNTRIES, countryCodeOf } from "../../../domain/countries";
-import { dayKey } from "../../../domain/dates";
-import { taxSellerOf, type MoneySettings } from "../../../domain/money-settings";
-import { orderPrice } from "../../../domain/order-price";
-import { checkVatNumber } from "../../../domain/vat-number";
-import { vatCountry } from "../../../domain/vat-rates";
-import { TaxLines, type TaxShown } from "../../components/TaxLines";
+import { COUNTRIES, countryCodeOf } from "#domain/countries.ts";
+import { dayKey } from "#domain/dates.ts";
+import { taxSellerOf, type MoneySettings } from "#domain/money-settings.ts";
+import { orderPrice } from "#domain/order-price.ts";
+import { checkVatNumber } from "#domain/vat-number.ts";
+import { vatCountry } from "#domain/vat-rates.ts";
+import { TaxLines, type TaxShown } from "#app/components/TaxLines.tsx";
 import type { Route } from "./+types/order-now";
-import { orderFormSchema } from "../../../domain/order-form";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { TextField } from "../../components/forms";
-import { useFormDraft } from "../../components/useFormDraft";
-import { formAction } from "../../lib/form.server";
-import { requireUser } from "../../lib/guards.server";
-import { formatPrice } from "../../lib/pricing";
+import { orderFormSchema } from "#domain/order-form.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { useFormDraft } from "#app/components/useFormDraft.ts";
+import { formAction } from "#app/lib/form.server.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { formatPrice } from "#app/lib/pricing.ts";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

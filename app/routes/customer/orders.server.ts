@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
-import { rowAction, type RowAction } from "../../../domain/membership";
-import type { OrderRecord } from "../../../server/services/orders";
-import type { Viewer } from "../../../server/services/accounts";
+import { rowAction, type RowAction } from "#domain/membership.ts";
+import type { OrderRecord } from "#server/services/orders/index.ts";
+import type { Viewer } from "#server/services/accounts.ts";
 
 /** A customer's orders page with each row's action decided on the server (one clock, one time zone). */
 export async function customerOrders(context: AppLoadContext, viewer: Viewer, request: Request, perPage: number) {

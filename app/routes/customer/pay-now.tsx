@@ -1,12 +1,12 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/pay-now";
-import { requireUser } from "../../lib/guards.server";
-import { orderAmount, orderTaxShown, TaxLines } from "../../components/TaxLines";
-import { WAITING_TEXTS } from "../../../domain/membership";
-import { PAY_PAGE_REFUSALS } from "../../../domain/discounts";
-import { CheckIcon, LockIcon, ReturnIcon } from "../../components/StrokeIcon";
-import { isAppError } from "../../../server/lib/errors";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { orderAmount, orderTaxShown, TaxLines } from "#app/components/TaxLines.tsx";
+import { WAITING_TEXTS } from "#domain/membership.ts";
+import { PAY_PAGE_REFUSALS } from "#domain/discounts.ts";
+import { CheckIcon, LockIcon, ReturnIcon } from "#app/components/StrokeIcon.tsx";
+import { isAppError } from "#server/lib/errors.ts";
 
 /** Said when the site has no PayPal connection to take a one-time payment with. */
 const NO_CHECKOUT = "Payments are not set up on this site yet. Please contact the studio.";

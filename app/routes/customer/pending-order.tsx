@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/pending-order";
-import { Badge, paymentTone } from "../../components/DataTable";
-import { clearFormDraft } from "../../components/useFormDraft";
-import { requireUser } from "../../lib/guards.server";
-import { orderAmount, orderTaxShown, TaxLines } from "../../components/TaxLines";
+import { Badge, paymentTone } from "#app/components/DataTable.tsx";
+import { clearFormDraft } from "#app/components/useFormDraft.ts";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { orderAmount, orderTaxShown, TaxLines } from "#app/components/TaxLines.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

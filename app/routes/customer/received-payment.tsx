@@ -1,11 +1,11 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/received-payment";
-import { requireUser } from "../../lib/guards.server";
-import { longDate } from "../../../domain/dates";
-import { money } from "../../../domain/format";
-import { rowAction, WAITING_TEXTS } from "../../../domain/membership";
-import { CheckIcon } from "../../components/StrokeIcon";
+import { requireUser } from "#app/lib/guards.server.ts";
+import { longDate } from "#domain/dates.ts";
+import { money } from "#domain/format.ts";
+import { rowAction, WAITING_TEXTS } from "#domain/membership.ts";
+import { CheckIcon } from "#app/components/StrokeIcon.tsx";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/contact";
-import { PublicPageBody } from "../../components/pages/PublicPageBody";
+import { PublicPageBody } from "#app/components/pages/PublicPageBody.tsx";
 import { handlePublicForm } from "./forms.server";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicPage } from "./page-data.server";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
 export const handle = STATIC_PAGE;

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "react-router";
-import { HONEYPOT_FIELD, messageSchema, subscriberSchema } from "../../../domain/public-forms";
-import { formAction } from "../../lib/form.server";
+import { HONEYPOT_FIELD, messageSchema, subscriberSchema } from "#domain/public-forms.ts";
+import { formAction } from "#app/lib/form.server.ts";
 
 /** The spec's success texts (spec 1, section 7); the visitor stays on the public site (DESIGN.md deviation 2). */
 export const SUCCESS = {

@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "react-router";
-import type { RootData } from "../../root";
-import type { PageSeo } from "../../../domain/page-seo";
-import { seo } from "../../lib/seo";
+import type { RootData } from "#app/root.tsx";
+import type { PageSeo } from "#domain/page-seo.ts";
+import { seo } from "#app/lib/seo.ts";
 
 type MetaArgs = {
   data?: { seo?: PageSeo } | undefined;

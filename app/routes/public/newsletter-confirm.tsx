@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/newsletter-confirm";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { Notice } from "../../components/layout/Notice";
-import { formAction } from "../../lib/form.server";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { Notice } from "#app/components/layout/Notice.tsx";
+import { formAction } from "#app/lib/form.server.ts";
 
 /** Per link and changing with it: never kept by the page cache, a proxy or the browser. */
 export const headers = () => ({ "Cache-Control": "no-store" });

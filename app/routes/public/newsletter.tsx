@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { handlePublicForm } from "./forms.server";
-import { SIGNUP_NEXT_STEP } from "../../../domain/public-texts";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { SIGNUP_NEXT_STEP } from "#domain/public-texts.ts";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
 export const handle = STATIC_PAGE;

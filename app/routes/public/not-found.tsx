@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
 export const handle = STATIC_PAGE;

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "react-router";
-import { pickContent, type PageKey } from "../../content/pages";
-import { pageSeo, type SeoPage } from "../../../domain/page-seo";
-import type { ContentSnapshot } from "../../../domain/registry";
-import { siteName } from "../../../domain/site";
-import { parseVideoId } from "../../../domain/video";
+import { pickContent, type PageKey } from "#app/content/pages.ts";
+import { pageSeo, type SeoPage } from "#domain/page-seo.ts";
+import type { ContentSnapshot } from "#domain/registry.ts";
+import { siteName } from "#domain/site.ts";
+import { parseVideoId } from "#domain/video.ts";
 
 /** A page's search listing (title, description, share image): the studio's, else its content's defaults. */
 const seoOf = (snapshot: ContentSnapshot, page: SeoPage) =>

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/paypal-checkout";
-import { money } from "../../../domain/format";
-import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "../../components/SimulatorCard";
+import { money } from "#domain/format.ts";
+import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "#app/components/SimulatorCard.tsx";
 import { played, refusedOutcome } from "./simulator.server";
 
 /**

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/paypal-subscription";
-import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "../../components/SimulatorCard";
+import { SimulatorButton, SimulatorCard, SimulatorForm, simulatorMeta } from "#app/components/SimulatorCard.tsx";
 import { played, refusedOutcome } from "./simulator.server";
 
 /**

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { CheckIcon } from "../../components/StrokeIcon";
+import { CheckIcon } from "#app/components/StrokeIcon.tsx";
 import type { Route } from "./+types/thanks";
 import { pageMeta } from "./meta";
 import { anonymousPageHeaders } from "./cache";
 import { publicSeo } from "./page-data.server";
-import { STATIC_PAGE } from "../../lib/hydration";
+import { STATIC_PAGE } from "#app/lib/hydration.ts";
 
 /** Plain server-rendered HTML, no client JavaScript (docs/decisions/027). */
 export const handle = STATIC_PAGE;

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/sitemap";
-import { allPageSeo } from "../../../domain/page-seo";
-import { siteName } from "../../../domain/site";
-import { absoluteUrl } from "../../../domain/structured-data";
-import { parseVideoId } from "../../../domain/video";
+import { allPageSeo } from "#domain/page-seo.ts";
+import { siteName } from "#domain/site.ts";
+import { absoluteUrl } from "#domain/structured-data.ts";
+import { parseVideoId } from "#domain/video.ts";
 
 /** Public pages worth indexing; /contact-us duplicates /contact and points to it with its canonical link. */
 export const SITEMAP_PATHS = ["/", "/service/", "/pricing", "/contact", "/privacy", "/terms"] as const;

@@ -1,13 +1,13 @@
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/welcome";
-import { newPasswordSchema } from "../../../domain/account-forms";
-import { STAFF_RESET, STAFF_WELCOME } from "../../../domain/staff-words";
-import { ActionForm, useActionForm } from "../../components/ActionForm";
-import { PasswordField } from "../../components/AuthCard";
-import { StaffCard } from "../../components/back-office/StaffCard";
-import { FormAlert } from "../../components/FormAlert";
-import { formAction } from "../../lib/form.server";
-import { attempt } from "../../lib/guards.server";
+import { newPasswordSchema } from "#domain/account-forms.ts";
+import { STAFF_RESET, STAFF_WELCOME } from "#domain/staff-words.ts";
+import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { PasswordField } from "#app/components/AuthCard.tsx";
+import { StaffCard } from "#app/components/back-office/StaffCard.tsx";
+import { FormAlert } from "#app/components/FormAlert.tsx";
+import { formAction } from "#app/lib/form.server.ts";
+import { attempt } from "#app/lib/guards.server.ts";
 
 /**
  * A staff invitation's page (issue 33, item 14): the mailed link (better-auth checks its token, then sends the browser

@@ -1,6 +1,6 @@
-import { BLOG_PAGE_SIZE } from "../../../domain/articles";
-import { notFound } from "../../lib/errors";
-import type { Services } from "../../services";
+import { BLOG_PAGE_SIZE } from "#domain/articles.ts";
+import { notFound } from "#server/lib/errors.ts";
+import type { Services } from "#server/services/index.ts";
 import { viewerOf } from "../guards";
 import { paged, perPage, type ApiRoute } from "./route";
 

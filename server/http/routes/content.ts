@@ -1,5 +1,5 @@
-import { sections } from "../../../domain/registry";
-import type { Services } from "../../services";
+import { sections } from "#domain/registry.ts";
+import type { Services } from "#server/services/index.ts";
 import { id, recordRoutes, updated, type ApiRoute } from "./route";
 
 /**

@@ -1,5 +1,5 @@
-import type { Services } from "../../services";
-import { AppError } from "../../lib/errors";
+import type { Services } from "#server/services/index.ts";
+import { AppError } from "#server/lib/errors.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Customers (issue 26, part 2): the list and the record, and the record's actions; Admins only (area customers). */

@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Discount codes (issue 27, part 6; decision 049): made, edited and disabled by Admins (area orders). */

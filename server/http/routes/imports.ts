@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { z } from "zod";
-import type { Services } from "../../services";
-import { badRequest } from "../../lib/errors";
-import { parseWith } from "../../../domain/validation";
+import type { Services } from "#server/services/index.ts";
+import { badRequest } from "#server/lib/errors.ts";
+import { parseWith } from "#domain/validation.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** A small file sent as JSON text (a script's; a browser sends the file as multipart to the same address). */

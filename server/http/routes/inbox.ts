@@ -1,9 +1,9 @@
 import type { Request } from "express";
-import { HONEYPOT_FIELD } from "../../../domain/public-forms";
-import type { Services } from "../../services";
-import type { Visitor } from "../../services/inbox";
-import { subscriberStates } from "../../../domain/vocabulary";
-import { badRequest } from "../../lib/errors";
+import { HONEYPOT_FIELD } from "#domain/public-forms.ts";
+import type { Services } from "#server/services/index.ts";
+import type { Visitor } from "#server/services/inbox.ts";
+import { subscriberStates } from "#domain/vocabulary.ts";
+import { badRequest } from "#server/lib/errors.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Who sent a public form: their address (rate limits) and whether the honeypot was filled in. */

@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { apiKeyRoutes } from "./api-keys";
 import { articleRoutes } from "./articles";
 import { blogRoutes } from "./blog";

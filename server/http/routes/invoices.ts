@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import type { ApiRoute } from "./route";
 
 /** Invoices (decision 038) and credit notes (decision 073): a customer's own, every one for staff who see orders. */

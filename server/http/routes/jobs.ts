@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { id, type ApiRoute } from "./route";
 
 /** The background job queue, for the administrator: what is pending or failed, and running a failed job again. */

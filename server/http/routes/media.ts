@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /**

@@ -1,7 +1,7 @@
 import type { Request } from "express";
-import type { Services } from "../../services";
-import { postmarkEvent, postmarkEventSchema, sesEvent, snsEnvelopeSchema } from "../../services/suppressions";
-import { AppError, badRequest } from "../../lib/errors";
+import type { Services } from "#server/services/index.ts";
+import { postmarkEvent, postmarkEventSchema, sesEvent, snsEnvelopeSchema } from "#server/services/suppressions.ts";
+import { AppError, badRequest } from "#server/lib/errors.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** The secret a provider presents: the password of HTTP basic auth, as its webhook URL `https://x:secret@…` sends it. */

@@ -1,7 +1,7 @@
-import { orderFiltersSchema } from "../../../domain/order-filters";
-import { parseWith } from "../../../domain/validation";
-import { AppError, badRequest } from "../../lib/errors";
-import type { Services } from "../../services";
+import { orderFiltersSchema } from "#domain/order-filters.ts";
+import { parseWith } from "#domain/validation.ts";
+import { AppError, badRequest } from "#server/lib/errors.ts";
+import type { Services } from "#server/services/index.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /** Orders: a customer's own (placed, listed, cancelled); an admin's view of all and their statuses. */

@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { recordRoutes, type ApiRoute } from "./route";
 
 /** The PayPal account that receives payments (spec 2: paypalEmail). */

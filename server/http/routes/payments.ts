@@ -1,10 +1,10 @@
 import type { Request } from "express";
 import { z } from "zod";
-import type { Services } from "../../services";
-import { webhookPath } from "../../services/payments";
-import { AppError, notFound } from "../../lib/errors";
-import { IPN_LIMIT } from "../../services/payments/paypal/ipn";
-import { SIMULATOR_HEADER } from "../../services/paypal-simulator";
+import type { Services } from "#server/services/index.ts";
+import { webhookPath } from "#server/services/payments/index.ts";
+import { AppError, notFound } from "#server/lib/errors.ts";
+import { IPN_LIMIT } from "#server/services/payments/paypal/ipn.ts";
+import { SIMULATOR_HEADER } from "#server/services/paypal-simulator.ts";
 import { id, type ApiRoute } from "./route";
 
 /**

@@ -1,4 +1,4 @@
-import type { Services } from "../../services";
+import type { Services } from "#server/services/index.ts";
 import { id, type ApiRoute } from "./route";
 
 /** Erasure of a customer at their request, from the back office (decision 045). */

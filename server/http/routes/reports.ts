@@ -1,7 +1,7 @@
-import { REPORTS } from "../../../domain/reports";
-import { periodLabel, taxTable } from "../../../domain/tax-report";
-import { badRequest } from "../../lib/errors";
-import type { Services } from "../../services";
+import { REPORTS } from "#domain/reports.ts";
+import { periodLabel, taxTable } from "#domain/tax-report.ts";
+import { badRequest } from "#server/lib/errors.ts";
+import type { Services } from "#server/services/index.ts";
 import type { ApiRoute } from "./route";
 
 /**

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
-import type { PageInfo } from "../../../domain/pagination";
-import type { StaffArea } from "../../../domain/capabilities";
-import type { Viewer } from "../../services/accounts";
+import type { PageInfo } from "#domain/pagination.ts";
+import type { StaffArea } from "#domain/capabilities.ts";
+import type { Viewer } from "#server/services/accounts.ts";
 
 /** Who may call: anyone, anyone signed in, or staff (the back office: its `area` says which roles open it). */
 export type Access = "public" | "user" | "staff";

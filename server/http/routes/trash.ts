@@ -1,5 +1,5 @@
-import { TRASH_KIND, TRASH_KINDS } from "../../../domain/trash";
-import type { Services } from "../../services";
+import { TRASH_KIND, TRASH_KINDS } from "#domain/trash.ts";
+import type { Services } from "#server/services/index.ts";
 import { id, paged, perPage, updated, type ApiRoute } from "./route";
 
 /**

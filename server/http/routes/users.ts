@@ -1,5 +1,5 @@
-import { heldStaffRole } from "../../../domain/capabilities";
-import type { Services } from "../../services";
+import { heldStaffRole } from "#domain/capabilities.ts";
+import type { Services } from "#server/services/index.ts";
 import { added, id, recordRoutes, updated, type ApiRoute } from "./route";
 
 /** Who is asking, and the admin list (spec 2: userEmail, userRole). */

@@ -1,5 +1,5 @@
-import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
-import { dateTime } from "../../../domain/dates";
+import { amountWithCode, centsOf, type Currency } from "#domain/currency.ts";
+import { dateTime } from "#domain/dates.ts";
 import { Cta, Facts, Layout, P, Quote } from "./Layout";
 import type { Template } from "./types";
 

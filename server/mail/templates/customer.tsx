@@ -1,6 +1,6 @@
-import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
-import { longDate } from "../../../domain/dates";
-import { WAITING_TEXTS } from "../../../domain/membership";
+import { amountWithCode, centsOf, type Currency } from "#domain/currency.ts";
+import { longDate } from "#domain/dates.ts";
+import { WAITING_TEXTS } from "#domain/membership.ts";
 import { Cta, Facts, Layout, Link, LOOK, P, Small } from "./Layout";
 import type { Template } from "./types";
 

@@ -1,4 +1,4 @@
-import { longDate } from "../../../domain/dates";
+import { longDate } from "#domain/dates.ts";
 import { Cta, Facts, Layout, P } from "./Layout";
 import type { Template } from "./types";
 

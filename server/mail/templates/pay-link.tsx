@@ -1,4 +1,4 @@
-import { centsOf, formatMoney } from "../../../domain/currency";
+import { centsOf, formatMoney } from "#domain/currency.ts";
 import { Cta, Facts, Layout, P, Small } from "./Layout";
 import type { Template } from "./types";
 

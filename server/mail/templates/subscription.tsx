@@ -1,5 +1,5 @@
-import { amountWithCode, centsOf, type Currency } from "../../../domain/currency";
-import { longDate } from "../../../domain/dates";
+import { amountWithCode, centsOf, type Currency } from "#domain/currency.ts";
+import { longDate } from "#domain/dates.ts";
 import { Cta, Facts, Layout, P, Small } from "./Layout";
 import type { Template } from "./types";
 

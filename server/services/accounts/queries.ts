@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { databaseUnavailable, isDatabaseUnavailable } from "../../db/client";
-import * as schema from "../../db/schema";
-import { staffHome } from "../../../domain/capabilities";
+import { databaseUnavailable, isDatabaseUnavailable } from "#server/db/client.ts";
+import * as schema from "#server/db/schema.ts";
+import { staffHome } from "#domain/capabilities.ts";
 import { cookieValue } from "../page-role";
 import { sessionRefreshDue, sessionTokenOf } from "../session-token";
 

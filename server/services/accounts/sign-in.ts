@@ -7,12 +7,12 @@ import {
   newPasswordSchema,
   registrationSchema,
   resetRequestSchema,
-} from "../../../domain/account-forms";
-import { STAFF_RESET, STAFF_WELCOME } from "../../../domain/staff-words";
-import { parseWith } from "../../../domain/validation";
-import { ConfigError } from "../../config";
-import * as schema from "../../db/schema";
-import { AppError, badRequest, tooMany } from "../../lib/errors";
+} from "#domain/account-forms.ts";
+import { STAFF_RESET, STAFF_WELCOME } from "#domain/staff-words.ts";
+import { parseWith } from "#domain/validation.ts";
+import { ConfigError } from "#server/config.ts";
+import * as schema from "#server/db/schema.ts";
+import { AppError, badRequest, tooMany } from "#server/lib/errors.ts";
 import { REFUSAL_CODES } from "../auth-hooks";
 import { passwordProblem } from "../passwords";
 import type { RateLimitRule } from "../rate-limit";

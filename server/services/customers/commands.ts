@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { bankTransferSchema, noteSchema, resendSchema } from "../../../domain/customers";
-import { isErasedAddress } from "../../../domain/privacy";
-import { ERASED_NO_SALE } from "../../../domain/sale-choices";
-import { parseWith } from "../../../domain/validation";
-import { customerNotes, session, user } from "../../db/schema";
-import { AppError, badRequest, conflict } from "../../lib/errors";
+import { bankTransferSchema, noteSchema, resendSchema } from "#domain/customers.ts";
+import { isErasedAddress } from "#domain/privacy.ts";
+import { ERASED_NO_SALE } from "#domain/sale-choices.ts";
+import { parseWith } from "#domain/validation.ts";
+import { customerNotes, session, user } from "#server/db/schema.ts";
+import { AppError, badRequest, conflict } from "#server/lib/errors.ts";
 import { audited, type Actor } from "../activity";
 import { jobKey } from "../jobs";
 

@@ -9,15 +9,15 @@ import {
   shownEmail,
   type CustomerFilters,
   type CustomerState,
-} from "../../../domain/customers";
-import { type Membership } from "../../../domain/membership";
-import { normalInvoiceNumber } from "../../../domain/invoice-number";
-import { normalOrderNumber } from "../../../domain/order-number";
-import { ERASED_NO_SALE } from "../../../domain/sale-choices";
-import { type JobStatus, type PaymentMethod } from "../../../domain/vocabulary";
-import type { Db } from "../../db/client";
-import { adminUsers, customerTotals, orders, user } from "../../db/schema";
-import { AppError, isId, notFound } from "../../lib/errors";
+} from "#domain/customers.ts";
+import { type Membership } from "#domain/membership.ts";
+import { normalInvoiceNumber } from "#domain/invoice-number.ts";
+import { normalOrderNumber } from "#domain/order-number.ts";
+import { ERASED_NO_SALE } from "#domain/sale-choices.ts";
+import { type JobStatus, type PaymentMethod } from "#domain/vocabulary.ts";
+import type { Db } from "#server/db/client.ts";
+import { adminUsers, customerTotals, orders, user } from "#server/db/schema.ts";
+import { AppError, isId, notFound } from "#server/lib/errors.ts";
 import { type DescribedEntry } from "../activity";
 import type { MailsService } from "../mails";
 import type { OrdersService } from "../orders";

@@ -1,5 +1,5 @@
-import type { Db } from "../../db/client";
-import type { Currency } from "../../../domain/currency";
+import type { Db } from "#server/db/client.ts";
+import type { Currency } from "#domain/currency.ts";
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import {
   customerFiltersSchema,
@@ -9,16 +9,16 @@ import {
   endingSoon,
   shownEmail,
   type CustomerFilters,
-} from "../../../domain/customers";
-import { membershipOf, membershipTimeline } from "../../../domain/membership";
-import { OUR_COLUMNS } from "../../../domain/imports";
-import type { PageInfo } from "../../../domain/pagination";
-import { isErasedAddress } from "../../../domain/privacy";
-import { parseWith } from "../../../domain/validation";
-import { jobStatusOf } from "../../../domain/vocabulary";
-import { activityLog, customerNotes, customerTotals, orders, session, user } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
-import { paginate } from "../../lib/paging";
+} from "#domain/customers.ts";
+import { membershipOf, membershipTimeline } from "#domain/membership.ts";
+import { OUR_COLUMNS } from "#domain/imports.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import { isErasedAddress } from "#domain/privacy.ts";
+import { parseWith } from "#domain/validation.ts";
+import { jobStatusOf } from "#domain/vocabulary.ts";
+import { activityLog, customerNotes, customerTotals, orders, session, user } from "#server/db/schema.ts";
+import { badRequest } from "#server/lib/errors.ts";
+import { paginate } from "#server/lib/paging.ts";
 import { describe } from "../activity";
 import { table, type ExportTable } from "../exports";
 import { JOBS_SCHEMA, MAIL_QUEUE, errorOf } from "../jobs";

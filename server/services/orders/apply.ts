@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { MembershipWindow } from "../../../domain/membership";
-import { applyOrderEvent, type OrderEvent } from "../../../domain/order-lifecycle";
-import { takesInvoiceNumber } from "../../../domain/invoice-number";
-import type { ParseResult } from "../../../domain/validation";
-import { orders } from "../../db/schema";
-import { AppError, badRequest, isId, notFound } from "../../lib/errors";
+import type { MembershipWindow } from "#domain/membership.ts";
+import { applyOrderEvent, type OrderEvent } from "#domain/order-lifecycle.ts";
+import { takesInvoiceNumber } from "#domain/invoice-number.ts";
+import type { ParseResult } from "#domain/validation.ts";
+import { orders } from "#server/db/schema.ts";
+import { AppError, badRequest, isId, notFound } from "#server/lib/errors.ts";
 import { audited, type Actor, type Audit } from "../activity";
 import { jobKey, type Tx } from "../jobs";
 import {

@@ -1,9 +1,9 @@
-import { orderStatusEvent, paymentStatusEvent } from "../../../domain/order-lifecycle";
-import { orderStatusSchema, paymentStatusSchema } from "../../../domain/order-form";
-import { parseWith } from "../../../domain/validation";
-import { orders } from "../../db/schema";
-import { isId, notFound } from "../../lib/errors";
-import { withDeps } from "../../lib/with-deps";
+import { orderStatusEvent, paymentStatusEvent } from "#domain/order-lifecycle.ts";
+import { orderStatusSchema, paymentStatusSchema } from "#domain/order-form.ts";
+import { parseWith } from "#domain/validation.ts";
+import { orders } from "#server/db/schema.ts";
+import { isId, notFound } from "#server/lib/errors.ts";
+import { withDeps } from "#server/lib/with-deps.ts";
 import { eq } from "drizzle-orm";
 import type { Viewer } from "../accounts";
 import type { Actor } from "../activity";

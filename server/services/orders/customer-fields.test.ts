@@ -1,7 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ERASED_NAME, erasedEmail } from "../../../domain/privacy";
-import { orders } from "../../db/schema";
+import { ERASED_NAME, erasedEmail } from "#domain/privacy.ts";
+import { orders } from "#server/db/schema.ts";
 import { customerFieldsOf, erasedCustomerFields, unknownCustomer } from "./customer-fields";
 import type { OrderRow } from "./record";
 

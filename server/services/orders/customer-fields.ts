@@ -1,4 +1,4 @@
-import { ERASED_NAME, erasedEmail } from "../../../domain/privacy";
+import { ERASED_NAME, erasedEmail } from "#domain/privacy.ts";
 import type { OrderRow } from "./record";
 
 /** The columns of orders that say who placed the order (every one named customer…), as they were when it was placed. */

@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { withoutPerson } from "../../../domain/privacy";
-import { applyOrderEvent } from "../../../domain/order-lifecycle";
-import type { Db } from "../../db/client";
-import { orders } from "../../db/schema";
+import { withoutPerson } from "#domain/privacy.ts";
+import { applyOrderEvent } from "#domain/order-lifecycle.ts";
+import type { Db } from "#server/db/client.ts";
+import { orders } from "#server/db/schema.ts";
 import { audited, type Actor } from "../activity";
 import type { Tx } from "../jobs";
 import { lockCustomer, recomputeTx, stateOf, type OrderCommandsDeps } from "./context";

@@ -1,10 +1,10 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { DAY_MS } from "../../../domain/membership";
-import { grantSchema } from "../../../domain/customers";
-import { DEFAULT_MONEY_SETTINGS } from "../../../domain/money-settings";
-import { parseWith } from "../../../domain/validation";
-import { orders, user } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../lib/errors";
+import { DAY_MS } from "#domain/membership.ts";
+import { grantSchema } from "#domain/customers.ts";
+import { DEFAULT_MONEY_SETTINGS } from "#domain/money-settings.ts";
+import { parseWith } from "#domain/validation.ts";
+import { orders, user } from "#server/db/schema.ts";
+import { AppError, badRequest, notFound } from "#server/lib/errors.ts";
 import { audited, type Actor } from "../activity";
 import { jobKey, type Tx } from "../jobs";
 import {

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { membershipRecompute, orders } from "../../db/schema";
-import { isId } from "../../lib/errors";
+import { membershipRecompute, orders } from "#server/db/schema.ts";
+import { isId } from "#server/lib/errors.ts";
 import { audited, type Actor } from "../activity";
 import { jobKey } from "../jobs";
 import { lockCustomer, PAYPAL_ACTOR, recomputeTx, type OrderCommandsDeps } from "./context";

@@ -1,8 +1,8 @@
-import { dayKey } from "../../../domain/dates";
-import { orderFormSchema } from "../../../domain/order-form";
-import { DEFAULT_MONEY_SETTINGS } from "../../../domain/money-settings";
-import { parseWith } from "../../../domain/validation";
-import { AppError, badRequest } from "../../lib/errors";
+import { dayKey } from "#domain/dates.ts";
+import { orderFormSchema } from "#domain/order-form.ts";
+import { DEFAULT_MONEY_SETTINGS } from "#domain/money-settings.ts";
+import { parseWith } from "#domain/validation.ts";
+import { AppError, badRequest } from "#server/lib/errors.ts";
 import type { Viewer } from "../accounts";
 import { audited } from "../activity";
 import { jobKey } from "../jobs";

@@ -1,10 +1,10 @@
-import { countryCodeOf, countryName } from "../../../domain/countries";
-import { taxSellerOf, type MoneySettings } from "../../../domain/money-settings";
-import { orderPrice } from "../../../domain/order-price";
-import { InvalidVatNumberError, VatSettingsError } from "../../../domain/tax";
-import { checkVatNumber } from "../../../domain/vat-number";
-import { MissingVatRateError } from "../../../domain/vat-rates";
-import { AppError, badRequest } from "../../lib/errors";
+import { countryCodeOf, countryName } from "#domain/countries.ts";
+import { taxSellerOf, type MoneySettings } from "#domain/money-settings.ts";
+import { orderPrice } from "#domain/order-price.ts";
+import { InvalidVatNumberError, VatSettingsError } from "#domain/tax.ts";
+import { checkVatNumber } from "#domain/vat-number.ts";
+import { MissingVatRateError } from "#domain/vat-rates.ts";
+import { AppError, badRequest } from "#server/lib/errors.ts";
 
 /**
  * An order's price and VAT as it is placed (decision 072), with the buyer's country as the order keeps it (the list's

@@ -1,14 +1,14 @@
 import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizzle-orm";
-import { membershipOf, type Membership } from "../../../domain/membership";
-import { TO_DELIVER, type OrderFilters } from "../../../domain/order-filters";
-import { normalInvoiceNumber } from "../../../domain/invoice-number";
-import { normalOrderNumber } from "../../../domain/order-number";
-import type { PageInfo } from "../../../domain/pagination";
-import type { Db } from "../../db/client";
-import { preparedQuery } from "../../db/prepared";
-import { orders } from "../../db/schema";
-import { badRequest, isId, notFound } from "../../lib/errors";
-import { boundedCount, pageOf, paginate, preparedPages } from "../../lib/paging";
+import { membershipOf, type Membership } from "#domain/membership.ts";
+import { TO_DELIVER, type OrderFilters } from "#domain/order-filters.ts";
+import { normalInvoiceNumber } from "#domain/invoice-number.ts";
+import { normalOrderNumber } from "#domain/order-number.ts";
+import type { PageInfo } from "#domain/pagination.ts";
+import type { Db } from "#server/db/client.ts";
+import { preparedQuery } from "#server/db/prepared.ts";
+import { orders } from "#server/db/schema.ts";
+import { badRequest, isId, notFound } from "#server/lib/errors.ts";
+import { boundedCount, pageOf, paginate, preparedPages } from "#server/lib/paging.ts";
 import type { Viewer } from "../accounts";
 import { ownScope, scope, toOrderRecord, type OrderRecord, type OrderRow } from "./record";
 import {
@@ -20,7 +20,7 @@ import {
   valuesOf as tallyValues,
   type OrderTallies,
 } from "./tallies";
-import { withDeps } from "../../lib/with-deps";
+import { withDeps } from "#server/lib/with-deps.ts";
 
 type Row = OrderRow;
 

@@ -1,9 +1,9 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { OrderStatus, PaymentStatus } from "../../../domain/vocabulary";
-import { shownEmail } from "../../../domain/customers";
-import { orders } from "../../db/schema";
-import { centsOf, type Currency } from "../../../domain/currency";
-import type { TaxTreatment } from "../../../domain/tax";
+import type { OrderStatus, PaymentStatus } from "#domain/vocabulary.ts";
+import { shownEmail } from "#domain/customers.ts";
+import { orders } from "#server/db/schema.ts";
+import { centsOf, type Currency } from "#domain/currency.ts";
+import type { TaxTreatment } from "#domain/tax.ts";
 import type { Viewer } from "../accounts";
 
 /** An order as stored. */

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { dayKey } from "../../../domain/dates";
-import { centsOf } from "../../../domain/currency";
-import { renewalTax } from "../../../domain/order-price";
-import { renewalPrice } from "../../../domain/subscription-price";
-import { orders } from "../../db/schema";
-import { isId, notFound } from "../../lib/errors";
+import { dayKey } from "#domain/dates.ts";
+import { centsOf } from "#domain/currency.ts";
+import { renewalTax } from "#domain/order-price.ts";
+import { renewalPrice } from "#domain/subscription-price.ts";
+import { orders } from "#server/db/schema.ts";
+import { isId, notFound } from "#server/lib/errors.ts";
 import { audited } from "../activity";
 import { orderData } from "../webhooks/payloads";
 import { queueMails } from "./apply";

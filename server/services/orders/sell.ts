@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { dayKey } from "../../../domain/dates";
-import { centsOf } from "../../../domain/currency";
-import { DEFAULT_MONEY_SETTINGS } from "../../../domain/money-settings";
-import { priceReasonProblem, salePayment, saleSchema } from "../../../domain/sales";
-import { parseWith } from "../../../domain/validation";
-import { user } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../lib/errors";
+import { dayKey } from "#domain/dates.ts";
+import { centsOf } from "#domain/currency.ts";
+import { DEFAULT_MONEY_SETTINGS } from "#domain/money-settings.ts";
+import { priceReasonProblem, salePayment, saleSchema } from "#domain/sales.ts";
+import { parseWith } from "#domain/validation.ts";
+import { user } from "#server/db/schema.ts";
+import { AppError, badRequest, notFound } from "#server/lib/errors.ts";
 import { audited, type Actor } from "../activity";
 import { jobKey, type Tx } from "../jobs";
 import { applyTx } from "./apply";

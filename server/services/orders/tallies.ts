@@ -1,7 +1,7 @@
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import type { OrderFilters } from "../../../domain/order-filters";
-import type { Db } from "../../db/client";
-import { statement, statementRows, type Statement } from "../../db/prepared";
+import type { OrderFilters } from "#domain/order-filters.ts";
+import type { Db } from "#server/db/client.ts";
+import { statement, statementRows, type Statement } from "#server/db/prepared.ts";
 import type { Tx } from "../jobs";
 import {
   creditNotes,
@@ -10,7 +10,7 @@ import {
   orderSalesMonths,
   orderTallyZone,
   orders,
-} from "../../db/schema";
+} from "#server/db/schema.ts";
 
 /**
  * Reads of the tallies the triggers of migrations 0010 and 0013 maintain (docs/decisions/026-maintained-order-tallies.md):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../lib/errors";
+import { AppError } from "#server/lib/errors.ts";
 import { PROVIDER_DOWN, throwStartFailure } from "./checkout";
 import { providerFailed, ProviderRefusedError, ProviderUnavailableError } from "./provider";
 

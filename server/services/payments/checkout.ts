@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { orders, paymentCheckouts } from "../../db/schema";
-import { AppError } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import type { Db } from "#server/db/client.ts";
+import { orders, paymentCheckouts } from "#server/db/schema.ts";
+import { AppError } from "#server/lib/errors.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import type { Viewer } from "../accounts";
 import type { OrdersService } from "../orders";
 import { captureRequestId } from "./handlers/checkout-approved";

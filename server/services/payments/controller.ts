@@ -1,12 +1,12 @@
 import { and, eq, inArray, isNotNull, ne, notInArray, sql } from "drizzle-orm";
-import { withoutPayer, type Person } from "../../../domain/privacy";
-import type { Db } from "../../db/client";
-import { orders, paymentNotices } from "../../db/schema";
-import { isId } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import { withoutPayer, type Person } from "#domain/privacy.ts";
+import type { Db } from "#server/db/client.ts";
+import { orders, paymentNotices } from "#server/db/schema.ts";
+import { isId } from "#server/lib/errors.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import { handle, type HandlerContext } from "./handlers";
 import type { Notice, PaymentProvider, Received } from "./provider";
-import { moneyCents } from "../../../domain/payment-check";
+import { moneyCents } from "#domain/payment-check.ts";
 import type { Tx } from "../jobs";
 import { IPN_PROVIDER, IPN_RECEIVED, IPN_UNVERIFIED } from "./paypal/ipn";
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Config } from "../../config";
-import { paymentNotices } from "../../db/schema";
-import { isId } from "../../lib/errors";
-import type { Db } from "../../db/client";
-import type { Logger } from "../../lib/logger";
+import type { Config } from "#server/config.ts";
+import { paymentNotices } from "#server/db/schema.ts";
+import { isId } from "#server/lib/errors.ts";
+import type { Db } from "#server/db/client.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import type { MailsService } from "../mails";
 import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { and, eq, isNull, type SQL } from "drizzle-orm";
-import { planKey, type PlanTerms } from "../../../domain/subscription-plan";
-import type { Db } from "../../db/client";
-import { paymentPlans } from "../../db/schema";
+import { planKey, type PlanTerms } from "#domain/subscription-plan.ts";
+import type { Db } from "#server/db/client.ts";
+import { paymentPlans } from "#server/db/schema.ts";
 import type { PaymentProvider } from "./provider";
 
 export type PlanRow = typeof paymentPlans.$inferSelect;

@@ -1,4 +1,4 @@
-import type { Currency } from "../../../domain/currency";
+import type { Currency } from "#domain/currency.ts";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
@@ -8,15 +8,15 @@ import {
   refundDeadline,
   tallyRefunds,
   type RefundKind,
-} from "../../../domain/refunds";
+} from "#domain/refunds.ts";
 
 export { REFUND_IN_DASHBOARD };
-import { moneyCents } from "../../../domain/payment-check";
-import { ERASED_NAME, type Person } from "../../../domain/privacy";
-import type { Db } from "../../db/client";
-import { orders, paymentCheckouts, paymentNotices, paymentRefunds, subscriptions } from "../../db/schema";
-import { AppError, badRequest, isId, notFound } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import { moneyCents } from "#domain/payment-check.ts";
+import { ERASED_NAME, type Person } from "#domain/privacy.ts";
+import type { Db } from "#server/db/client.ts";
+import { orders, paymentCheckouts, paymentNotices, paymentRefunds, subscriptions } from "#server/db/schema.ts";
+import { AppError, badRequest, isId, notFound } from "#server/lib/errors.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import type { Actor } from "../activity";
 import type { CreditNotesService } from "../credit-notes";
 import { jobKey, type Tx } from "../jobs";

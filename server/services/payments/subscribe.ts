@@ -1,8 +1,8 @@
-import { opens } from "../../../domain/capabilities";
-import { planTerms, type PlanTerms } from "../../../domain/subscription-plan";
-import type { Db } from "../../db/client";
-import { AppError, isId, notFound } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
+import { opens } from "#domain/capabilities.ts";
+import { planTerms, type PlanTerms } from "#domain/subscription-plan.ts";
+import type { Db } from "#server/db/client.ts";
+import { AppError, isId, notFound } from "#server/lib/errors.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import type { Viewer } from "../accounts";
 import type { ContentService } from "../content";
 import type { OrdersService } from "../orders";

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
-import { AppError } from "../../lib/errors";
+import { AppError } from "#server/lib/errors.ts";
 
 /**
  * The networks a webhook may not reach (the SSRF guard, docs/decisions/078): this machine and its neighbours rather

@@ -1,4 +1,4 @@
-import { shownEmail } from "../../../domain/customers";
+import { shownEmail } from "#domain/customers.ts";
 import { toOrderRecord, type OrderRow } from "../orders/record";
 
 /**

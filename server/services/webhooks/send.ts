@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { ERROR_MAX, SNIPPET_MAX } from "../../../domain/webhooks";
+import { ERROR_MAX, SNIPPET_MAX } from "#domain/webhooks.ts";
 import { guardedLookup, hostOf, isBlockedAddress, REFUSED } from "./addresses";
 
 /** One attempt's result: the answer's status (null: none came) and, for a failure, what went wrong in words. */

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { checkPayment } from "../../../../domain/payment-check";
-import type { Db } from "../../../db/client";
-import { orders } from "../../../db/schema";
-import { isAppError, isId, isUniqueViolation } from "../../../lib/errors";
-import { PAYPAL_ACTOR, type OrdersService } from "../../orders";
-import type { SubscriptionsService } from "../../subscriptions";
+import { checkPayment } from "#domain/payment-check.ts";
+import type { Db } from "#server/db/client.ts";
+import { orders } from "#server/db/schema.ts";
+import { isAppError, isId, isUniqueViolation } from "#server/lib/errors.ts";
+import { PAYPAL_ACTOR, type OrdersService } from "#server/services/orders/index.ts";
+import type { SubscriptionsService } from "#server/services/subscriptions.ts";
 import type { Money, Notice, NoticeType, PaymentProvider, PaymentResult } from "../provider";
 import type { RefundsService } from "../refunds";
 

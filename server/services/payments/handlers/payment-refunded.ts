@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { paymentCheckouts } from "../../../db/schema";
-import { PAYPAL_ACTOR } from "../../orders";
+import { paymentCheckouts } from "#server/db/schema.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
 import { orderNamed, type Handled, type Handler } from "./context";
 
 /** Whether the order has a checkout of ours whose capture was not seen yet (a notice or the return still to come). */

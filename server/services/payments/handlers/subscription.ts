@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { checkPayment } from "../../../../domain/payment-check";
-import { decideSubscriptionPayment, type SubscriptionNotice } from "../../../../domain/subscription";
-import { paymentDue, subscriptionTerms } from "../../../../domain/subscription-price";
-import { paymentNotices } from "../../../db/schema";
-import { isAppError, isId, isUniqueViolation } from "../../../lib/errors";
-import { PAYPAL_ACTOR } from "../../orders";
-import type { SubscriptionRow } from "../../subscriptions";
+import { checkPayment } from "#domain/payment-check.ts";
+import { decideSubscriptionPayment, type SubscriptionNotice } from "#domain/subscription.ts";
+import { paymentDue, subscriptionTerms } from "#domain/subscription-price.ts";
+import { paymentNotices } from "#server/db/schema.ts";
+import { isAppError, isId, isUniqueViolation } from "#server/lib/errors.ts";
+import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
+import type { SubscriptionRow } from "#server/services/subscriptions.ts";
 import type { Notice, NoticeType } from "../provider";
 import type { Handled, Handler, HandlerContext } from "./context";
 

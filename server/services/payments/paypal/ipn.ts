@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { moneyCents } from "../../../../domain/payment-check";
-import { periodDays, subscrIdOf } from "../../../../domain/subscription";
-import { subscriptionTerms } from "../../../../domain/subscription-price";
-import type { Db } from "../../../db/client";
-import { paymentNotices } from "../../../db/schema";
-import { isId } from "../../../lib/errors";
-import type { Logger } from "../../../lib/logger";
+import { moneyCents } from "#domain/payment-check.ts";
+import { periodDays, subscrIdOf } from "#domain/subscription.ts";
+import { subscriptionTerms } from "#domain/subscription-price.ts";
+import type { Db } from "#server/db/client.ts";
+import { paymentNotices } from "#server/db/schema.ts";
+import { isId } from "#server/lib/errors.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import { handle, type Handled, type HandlerContext } from "../handlers";
 import type { Money, Notice } from "../provider";
 

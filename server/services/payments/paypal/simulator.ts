@@ -2,9 +2,9 @@ import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID 
 import { crc32 } from "node:zlib";
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../../db/client";
-import { simulatorRestObjects, simulatorRestRequests, simulatorWebhookTransmissions } from "../../../db/schema";
-import type { Logger } from "../../../lib/logger";
+import type { Db } from "#server/db/client.ts";
+import { simulatorRestObjects, simulatorRestRequests, simulatorWebhookTransmissions } from "#server/db/schema.ts";
+import type { Logger } from "#server/lib/logger.ts";
 import { billingCycle, money, type BillingCycle, type Money } from "./shapes";
 
 /** Where the simulator's REST API answers on this server: PayPal's paths under it (`${selfUrl}${prefix}/v2/…`). */
