@@ -14,6 +14,27 @@ console.warn = (...args: unknown[]) => {
   warn(...args);
 };
 
+/** The modules of the first script every hydrated page loads (decision 058), as paths under app/. */
+const SHELL = [
+  "entry.client.tsx",
+  "root.tsx",
+  "lib/hydration.ts",
+  "components/ErrorPanel.tsx",
+  "components/toast.tsx",
+  "components/StrokeIcon.tsx",
+  "components/FormAlert.tsx",
+  "components/Badge.tsx",
+  "components/field-state.ts",
+  "components/layout/NavigationEffects.tsx",
+  "components/media/MediaProvider.tsx",
+];
+
+/** A module id ending in one of these paths under app/. */
+function shellModules(paths: string[]): RegExp {
+  const escaped = paths.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  return new RegExp(`app\\/(${escaped.join("|")})$`);
+}
+
 export default defineConfig({
   plugins: [inlineScripts(), tailwindcss(), reactRouter(), bundleModules()],
   build: {
@@ -32,7 +53,7 @@ export default defineConfig({
           groups: [
             {
               name: "shell",
-              test: /app\/(components\/(ErrorPanel|toast|StrokeIcon|FormAlert|Badge|layout\/NavigationEffects|media\/MediaProvider)\.tsx|components\/field-state\.ts|lib\/hydration\.ts|root\.tsx|entry\.client\.tsx)$/,
+              test: shellModules(SHELL),
             },
           ],
         },

@@ -1,5 +1,4 @@
 import { adminRoles, sentence, type AdminRole } from "./vocabulary";
-export { NO_PERMISSION } from "./refusal";
 
 /**
  * Who on the staff may do what: the one table the back-office pages (app/lib/guards.server.ts) and the REST route

@@ -1,7 +1,8 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import type { Viewer } from "#server/services/accounts.ts";
 import { loginUrl } from "./redirect";
-import { can, heldStaffRole, NO_PERMISSION, staffHome, type StaffArea, type StaffRole } from "#domain/capabilities.ts";
+import { can, heldStaffRole, staffHome, type StaffArea, type StaffRole } from "#domain/capabilities.ts";
+import { NO_PERMISSION } from "#domain/refusal.ts";
 
 /** Where staff turn on two-factor sign-in; the back office sends them there until they have (decision 040). */
 export const TWO_FACTOR_PAGE = "/account/security";

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from "express";
 import { fromNodeHeaders } from "better-auth/node";
 import { keyActorName } from "#domain/api-keys.ts";
-import { can, heldStaffRole, NO_PERMISSION, type StaffArea } from "#domain/capabilities.ts";
+import { can, heldStaffRole, type StaffArea } from "#domain/capabilities.ts";
+import { NO_PERMISSION } from "#domain/refusal.ts";
 import { TWO_FACTOR_MESSAGES } from "#domain/two-factor.ts";
 import type { Services } from "../services";
 import type { Viewer } from "../services/accounts";

@@ -1,4 +1,4 @@
-import { NO_PERMISSION } from "#domain/capabilities.ts";
+import { NO_PERMISSION } from "#domain/refusal.ts";
 import type { FieldError } from "#domain/validation.ts";
 
 const BRAND = Symbol.for("atelier.AppError");

@@ -8,7 +8,7 @@ import { activityActions } from "#domain/vocabulary.ts";
 import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 import { dateTime } from "#domain/dates.ts";
 import { can } from "#domain/capabilities.ts";
-import { isAppError } from "#server/lib/errors.ts";
+import { whenRefused } from "#app/lib/refusal.server.ts";
 import type { VersionPlan } from "#server/services/versions.ts";
 import type { DescribedEntry } from "#server/services/activity.ts";
 import { ActionForm, PageAnswer, useActionForm } from "#app/components/ActionForm.tsx";
@@ -51,12 +51,11 @@ async function versionToRestore(
   entryId: string | null,
 ): Promise<{ plan: VersionPlan } | { refused: string } | null> {
   if (!entryId) return null;
-  try {
-    return { plan: await context.services.versions.plan(entryId) };
-  } catch (error) {
-    if (isAppError(error) && error.status < 500) return { refused: error.message };
-    throw error;
-  }
+  return whenRefused(
+    context.services.versions.plan(entryId).then((plan) => ({ plan })),
+    (status) => status < 500,
+    ({ message }) => ({ refused: message }),
+  );
 }
 
 /** "Restore this version": the entry's older values written back as a new change (decision 039). */

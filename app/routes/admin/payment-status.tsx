@@ -9,7 +9,8 @@ import { useToast } from "#app/components/toast.tsx";
 import { formAction } from "#app/lib/form.server.ts";
 import { requireStaff } from "#app/lib/guards.server.ts";
 import { can } from "#domain/capabilities.ts";
-import { isAppError, AppError } from "#server/lib/errors.ts";
+import { AppError } from "#server/lib/errors.ts";
+import { whenRefused } from "#app/lib/refusal.server.ts";
 import { refundFormSchema } from "#server/services/payments/refunds.ts";
 import { REFUND_IN_DASHBOARD } from "#domain/refunds.ts";
 import { dateTime, longDate } from "#domain/dates.ts";
@@ -91,15 +92,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!refunds) throw data({ message: "PayPal is not configured on this site." }, { status: 503 });
     return formAction(form, {
       schema: refundFormSchema,
-      run: async (value) => {
-        try {
-          return await refunds.refund(params.id, value, { id: staff.id, email: staff.email });
-        } catch (error) {
-          // PayPal not answering is a refusal the form shows (try again), not an error of this page.
-          if (isAppError(error) && error.status === 502) throw new AppError(409, error.message);
-          throw error;
-        }
-      },
+      // PayPal not answering is a refusal the form shows (try again), not an error of this page.
+      run: (value) =>
+        whenRefused(
+          refunds.refund(params.id, value, { id: staff.id, email: staff.email }),
+          502,
+          ({ message }): never => {
+            throw new AppError(409, message);
+          },
+        ),
       success: (r) =>
         r.status === "pending"
           ? `PayPal is processing the refund of ${symbolOf(r.currency)}${r.amount}: it shows as pending until PayPal completes it.`

@@ -6,7 +6,7 @@ import { Generator, GeneratorError } from "#app/components/generator/Generator.t
 import GENERATOR_SCRIPT from "#app/components/generator/generator-inline.ts?inline-script";
 import { requireUser } from "#app/lib/guards.server.ts";
 import { plainPage } from "#app/lib/hydration.ts";
-import { isAppError } from "#server/lib/errors.ts";
+import { whenRefused } from "#app/lib/refusal.server.ts";
 
 /**
  * Sent as a plain page with the generator's own small script instead of React (decision 057); reached from a page
@@ -19,11 +19,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request, context);
   // Without an active membership the service refuses (403): the error boundary below says so (spec 1, section 8); a
   // customer whose paid order waits for activation is told their items open then, with no offer to buy again.
-  const item = await context.services.catalogue.get(viewer, params.id).catch(async (error: unknown) => {
-    if (!isAppError(error) || error.status !== 403) throw error;
-    const waiting = (await context.services.orders.membership(viewer)).state === "waiting";
-    throw data({ message: error.message, waiting }, { status: 403 });
-  });
+  const item = await whenRefused(
+    context.services.catalogue.get(viewer, params.id),
+    403,
+    async ({ message }): Promise<never> => {
+      const waiting = (await context.services.orders.membership(viewer)).state === "waiting";
+      throw data({ message, waiting }, { status: 403 });
+    },
+  );
   return {
     item: {
       id: item._id,

@@ -7,7 +7,8 @@ import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTa
 import { formAction } from "#app/lib/form.server.ts";
 import { requireUser } from "#app/lib/guards.server.ts";
 import { STATIC_PAGE } from "#app/lib/hydration.ts";
-import { conflict, isAppError } from "#server/lib/errors.ts";
+import { conflict } from "#server/lib/errors.ts";
+import { whenRefused } from "#app/lib/refusal.server.ts";
 import { longDate } from "#domain/dates.ts";
 import { moneyIn, useCurrency } from "#app/lib/money.ts";
 import { GIVEN_TEXTS, WAITING_TEXTS } from "#domain/membership.ts";
@@ -32,12 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     customerOrders(context, viewer, request, MY_ORDERS_PAGE_SIZE),
     context.services.orders.unpaid(viewer),
     context.services.orders.totalSpent(viewer.id),
-    cancelId
-      ? context.services.orders.get(viewer, cancelId).catch((e: unknown) => {
-          if (isAppError(e) && e.status === 404) return null;
-          throw e;
-        })
-      : null,
+    cancelId ? whenRefused(context.services.orders.get(viewer, cancelId), 404, () => null) : null,
   ]);
   const cancel = toCancel
     ? {

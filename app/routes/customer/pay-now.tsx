@@ -6,7 +6,7 @@ import { orderAmount, orderTaxShown, TaxLines } from "#app/components/TaxLines.t
 import { WAITING_TEXTS } from "#domain/membership.ts";
 import { PAY_PAGE_REFUSALS } from "#domain/discounts.ts";
 import { CheckIcon, LockIcon, ReturnIcon } from "#app/components/StrokeIcon.tsx";
-import { isAppError } from "#server/lib/errors.ts";
+import { whenRefused } from "#app/lib/refusal.server.ts";
 
 /** Said when the site has no PayPal connection to take a one-time payment with. */
 const NO_CHECKOUT = "Payments are not set up on this site yet. Please contact the studio.";
@@ -54,17 +54,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const row = order.paymentStatus === "UnPaid" ? await context.services.orders.byId(order._id) : undefined;
   const refusal = row ? await context.services.discounts.payRefusal(row) : null;
   if (refusal) return data({ error: PAY_PAGE_REFUSALS[refusal] }, { status: 409 });
-  let approveUrl: string;
-  try {
-    ({ approveUrl } =
-      parsed.data.intent === "subscribe"
-        ? await subscribe.start(viewer, order._id)
-        : await checkout.start(viewer, order._id));
-  } catch (error) {
-    if (isAppError(error)) return data({ error: error.message }, { status: error.status });
-    throw error;
-  }
-  throw redirect(context.services.payments.browserAddress(approveUrl), 303);
+  const opened: Promise<{ approveUrl: string }> =
+    parsed.data.intent === "subscribe" ? subscribe.start(viewer, order._id) : checkout.start(viewer, order._id);
+  // A refusal (the order is paid already, PayPal refused) is this page's answer, shown above its buttons.
+  const started = await whenRefused(
+    opened,
+    () => true,
+    ({ message, status }) => data({ error: message }, { status }),
+  );
+  if (!("approveUrl" in started)) return started;
+  throw redirect(context.services.payments.browserAddress(started.approveUrl), 303);
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
