@@ -210,7 +210,7 @@ function filterWhere(filters: ActivityFilters, timeZone: string): SQL | undefine
 /** The most entries the log's pages count (it grows without bound). */
 export const ACTIVITY_COUNT_LIMIT = 10_000;
 
-export function createActivityService(db: Db, timeZone: string) {
+export function createActivityService({ db, timeZone }: { db: Db; timeZone: string }) {
   return {
     /** One page of entries, newest first, filtered, described for people. */
     async list(

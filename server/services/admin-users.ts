@@ -31,7 +31,7 @@ const toRecord = (r: typeof adminUsers.$inferSelect): AdminUserRecord => ({
 });
 
 /** The admin list (spec 2: userEmail, userRole): the staff, each an Admin or an Editor. */
-export function createAdminUsersService(db: Db) {
+export function createAdminUsersService({ db }: { db: Db }) {
   return {
     async list(): Promise<AdminUserRecord[]> {
       return (await db.select().from(adminUsers).orderBy(asc(adminUsers.createdAt))).map(toRecord);

@@ -56,7 +56,7 @@ const refuse = (code: string, message: string) => new APIError("BAD_REQUEST", { 
  * better-auth's hooks (decision 037): every way it sets a password, its REST calls and our own calls through auth.api,
  * passes the one password rule; a sign-up needs `acceptTerms: true` and records the acceptance of both documents.
  */
-export function createAuthHooks(db: Db, webhooks?: Pick<WebhookEmitter, "emitTx">) {
+export function createAuthHooks({ db, webhooks }: { db: Db; webhooks?: Pick<WebhookEmitter, "emitTx"> }) {
   async function checkPassword(password: unknown, email: unknown) {
     if (typeof password !== "string") return; // better-auth refuses it itself
     const problem = await passwordProblem(password, { staff: await isStaff(db, email) });

@@ -58,14 +58,22 @@ const TEN_MINUTES = 10 * 60_000;
  * What visitors send from the public site: contact messages (newsletter signups: services/newsletter.ts).
  * Validated here, limited per IP, honeypot-filtered; the pages and the REST API both call these.
  */
-export function createInboxService(
-  db: Db,
-  limiter: RateLimiter,
-  perIpLimit: number,
-  mails: Pick<MailsService, "queueToAdmins">,
-  now: () => Date = () => new Date(),
-  webhooks?: Pick<WebhookEmitter, "emitTx">,
-) {
+export function createInboxService({
+  db,
+  limiter,
+  perIpLimit,
+  mails,
+  now = () => new Date(),
+  webhooks,
+}: {
+  db: Db;
+  limiter: RateLimiter;
+  /** Contact messages and signups one IP may send in ten minutes (RATE_LIMIT_PUBLIC_FORMS). */
+  perIpLimit: number;
+  mails: Pick<MailsService, "queueToAdmins">;
+  now?: () => Date;
+  webhooks?: Pick<WebhookEmitter, "emitTx">;
+}) {
   async function limit(name: string, visitor: Visitor) {
     const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
     if (!allowed) throw tooMany("You have sent this form too many times. Please wait a few minutes and try again.");

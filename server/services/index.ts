@@ -49,7 +49,7 @@ import { createWebhooksService } from "./webhooks";
 
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
-  const rateLimiter = createRateLimiter(database.pool);
+  const rateLimiter = createRateLimiter({ pool: database.pool });
   const content = createContentService({
     db: database.db,
     pool: database.pool,
@@ -144,10 +144,17 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { title: "Membership reminders: renews or ends in 7 days, ended" },
   );
-  const inbox = createInboxService(database.db, rateLimiter, config.publicFormLimit, mails, now, webhooks);
-  const adminUsers = createAdminUsersService(database.db);
+  const inbox = createInboxService({
+    db: database.db,
+    limiter: rateLimiter,
+    perIpLimit: config.publicFormLimit,
+    mails,
+    now,
+    webhooks,
+  });
+  const adminUsers = createAdminUsersService({ db: database.db });
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
-  const auth = createAuth(database.db, config, jobs, mails, logger, rateLimiter, webhooks);
+  const auth = createAuth({ db: database.db, config, jobs, mails, logger, limiter: rateLimiter, webhooks });
   const accounts = createAccountsService({ auth, db: database.db, limiter: rateLimiter, adminUsers, config, logger });
   const twoFactor = createTwoFactorService({
     auth,
@@ -157,7 +164,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
   });
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
-  const settings = createSettingsService(database.db);
+  const settings = createSettingsService({ db: database.db });
   const discounts = createDiscountsService({ db: database.db, content, timeZone: config.timeZone, now });
   const invoices = createInvoicesService({
     db: database.db,
@@ -205,7 +212,7 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   // The blog's reads of the articles (issue 36): the articles service (engineer A's) is their one writer.
   const blog = createBlogService({ db: database.db, content, orders });
-  const paymentAccounts = createPaymentAccountsService(database.db, config.paypalReceiverEmail);
+  const paymentAccounts = createPaymentAccountsService({ db: database.db, fallbackEmail: config.paypalReceiverEmail });
   const subscriptions = createSubscriptionsService({ db: database.db, now, mails, webhooks });
   const paypal = createPayPalService({
     db: database.db,
@@ -226,7 +233,7 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     receiver: () => paymentAccounts.receiver(),
   });
-  const activity = createActivityService(database.db, config.timeZone);
+  const activity = createActivityService({ db: database.db, timeZone: config.timeZone });
   // API keys (issue 37, decision 077): checked on every keyed REST request, with their own rate limit.
   const apiKeys = createApiKeysService({ db: database.db, limiter: rateLimiter, perMinute: config.apiKeyLimit, now });
   const catalogue = createCatalogueService({ db: database.db, orders, changes: content, now });

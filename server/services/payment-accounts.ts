@@ -14,7 +14,7 @@ const schema = z.object({
 });
 
 /** The PayPal account that receives payments: the first record, or PAYPAL_RECEIVER_EMAIL when there is none. */
-export function createPaymentAccountsService(db: Db, fallbackEmail: string) {
+export function createPaymentAccountsService({ db, fallbackEmail }: { db: Db; fallbackEmail: string }) {
   const toRecord = (r: typeof paymentAccounts.$inferSelect): PaymentAccountRecord => ({
     _id: r.id,
     paypalEmail: r.paypalEmail,

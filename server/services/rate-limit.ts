@@ -22,7 +22,7 @@ const keyOf = (key: string) => (key.length > 200 ? createHash("sha256").update(k
  * Rate limits from rate-limiter-flexible's PostgreSQL store (docs/decisions/015): one atomic upsert per attempt, in
  * the database every app instance shares. A rule is a fixed window of `windowMs` starting at the key's first hit.
  */
-export function createRateLimiter(pool: pg.Pool) {
+export function createRateLimiter({ pool }: { pool: pg.Pool }) {
   const limiters = new Map<string, RateLimiterPostgres>();
   const limiterFor = (rule: RateLimitRule) => {
     let limiter = limiters.get(rule.name);

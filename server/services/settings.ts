@@ -46,7 +46,7 @@ async function checkMoney(tx: Reader, before: MoneySettings, after: MoneySetting
 }
 
 /** The back office's settings (domain/settings.ts): read by anyone on the server, changed by an admin, audited. */
-export function createSettingsService(db: Db) {
+export function createSettingsService({ db }: { db: Db }) {
   // Read on every page (the site's currency) and every view of the orders desk: built once, prepared.
   const all = preparedQuery(everySetting(db));
   /**

@@ -41,7 +41,7 @@ describe("prepared statements (server/db/prepared.ts)", () => {
   it("hold the tally reads of every list and deep page (a few shapes, whatever the values)", async () => {
     const one = oneConnection();
     try {
-      const tallies = createOrderTallies(one.db, "UTC");
+      const tallies = createOrderTallies({ db: one.db, timeZone: "UTC" });
       for (const payment of ["Paid", "UnPaid", undefined] as const) {
         await tallies.count({ payment });
         await tallies.pageStart({ payment }, 5_000, false);

@@ -388,7 +388,7 @@ describe("the tallies", () => {
       ["2026-10-31", 1, 0],
       ["2026-11-30", 0, 1],
     ]);
-    await createOrderTallies(app.db.db, "Asia/Tokyo").ensureZone();
+    await createOrderTallies({ db: app.db.db, timeZone: "Asia/Tokyo" }).ensureZone();
     expect(await days()).toEqual([
       ["2026-11-01", 1, 0],
       ["2026-12-01", 0, 1],
@@ -397,7 +397,7 @@ describe("the tallies", () => {
     // The triggers count in the zone now stored: a new sale falls on Tokyo's day.
     await sale({ user: u, gross: 100, taxCountry: "GB", invoiced: "2026-11-01T20:00:00Z", tax: 0, rate: 0 });
     expect(await stored()).toEqual(await expected("Asia/Tokyo"));
-    await createOrderTallies(app.db.db, TZ).ensureZone();
+    await createOrderTallies({ db: app.db.db, timeZone: TZ }).ensureZone();
     expect(await stored()).toEqual(await expected());
   });
 

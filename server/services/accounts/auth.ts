@@ -74,16 +74,24 @@ const verificationSender =
     if (asked) asked.queued = await queued;
   };
 
-export function createAuth(
-  db: Db,
-  config: Config,
-  jobs: Pick<JobsService, "queueMail">,
-  mails: Pick<MailsService, "render">,
-  logger: Logger,
-  limiter: RateLimiter,
+export function createAuth({
+  db,
+  config,
+  jobs,
+  mails,
+  logger,
+  limiter,
+  webhooks,
+}: {
+  db: Db;
+  config: Config;
+  jobs: Pick<JobsService, "queueMail">;
+  mails: Pick<MailsService, "render">;
+  logger: Logger;
+  limiter: RateLimiter;
   /** customer.created, with the sign-up's consent rows (auth-hooks.ts, docs/decisions/078). */
-  webhooks?: Pick<WebhookEmitter, "emitTx">,
-) {
+  webhooks?: Pick<WebhookEmitter, "emitTx">;
+}) {
   const https = config.publicUrl.startsWith("https://");
   const queueLinkMail = linkMailer(db, jobs, logger);
   return betterAuth({
@@ -142,7 +150,7 @@ export function createAuth(
     // stricter rules of its own that would contradict them, and is per process.
     rateLimit: { enabled: false },
     // The password rule and the acceptance of the terms, wherever better-auth sets a password or opens an account.
-    hooks: createAuthHooks(db, webhooks),
+    hooks: createAuthHooks({ db, webhooks }),
     logger: {
       log: (level, message) => {
         if (level === "error") logger.error(`auth: ${message}`);

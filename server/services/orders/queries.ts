@@ -428,7 +428,7 @@ export function createOrderQueries(deps: OrderQueriesDeps) {
   const ctx: QueriesCtx = {
     ...deps,
     ...preparedReads(db),
-    tallies: createOrderTallies(db, timeZone),
+    tallies: createOrderTallies({ db, timeZone }),
     listQuery: listQueryIn(timeZone),
     latestDeep: new Map(),
   };

@@ -140,7 +140,7 @@ async function retallyTx(tx: Tx, timeZone: string) {
   await tx.execute(sql`select tax_tallies_rebuild(${timeZone})`);
 }
 
-export function createOrderTallies(db: Db, timeZone: string) {
+export function createOrderTallies({ db, timeZone }: { db: Db; timeZone: string }) {
   let zoneChecked: Promise<void> | undefined;
 
   /** The statements of the reads below, compiled once per shape of filters (a few dozen at most). */
