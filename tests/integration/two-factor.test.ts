@@ -1,5 +1,4 @@
 import { createOTP } from "@better-auth/utils/otp";
-import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { AppLoadContext } from "react-router";
 import { requireStaff, requireStaffHome } from "#app/lib/guards.server.ts";
@@ -8,7 +7,7 @@ import { TWO_FACTOR_MESSAGES } from "#domain/two-factor.ts";
 import { CUSTOMER_PASSWORD, signIn, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { resetTwoFactorCommand } from "#server/cli/reset-two-factor-command.ts";
-import { databaseUrl, ROOT } from "../support/server";
+import { databaseUrl } from "../support/server";
 import { CookieJar } from "../support/session";
 
 /**
@@ -320,16 +319,10 @@ describe("an Admin resets someone's second factor", () => {
 
 describe("npm run reset-two-factor (the last Admin lost their phone and their codes)", () => {
   const settings = () => ({ ...process.env, DATABASE_URL: databaseUrl(inject("testDb").admin, app.db.name) });
-  /** The command as the owner types it on the server, against this test's database (one `tsx` start). */
-  const command = (...args: string[]) => {
-    const res = spawnSync("npm", ["run", "--silent", "reset-two-factor", "--", ...args], {
-      cwd: ROOT,
-      env: { ...settings(), LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    });
-    return { code: res.status, out: `${res.stdout}${res.stderr}` };
-  };
-  /** The same command run in this process: what it says and its exit code. */
+  /**
+   * The command as the owner types it on the server (server/cli/reset-two-factor.ts hands its arguments, environment
+   * and output to this function), run in this process against this test's database: what it says and its exit code.
+   */
   const inProcess = async (...args: string[]) => {
     let out = "";
     const write = (text: string) => void (out += text);
@@ -346,7 +339,7 @@ describe("npm run reset-two-factor (the last Admin lost their phone and their co
     await enrolled("alone@example.org", jar);
     const staffId = (await app.services.adminUsers.list()).find((u) => u.userEmail === "alone@example.org")!._id;
 
-    const done = command("Alone@Example.org");
+    const done = await inProcess("Alone@Example.org");
     expect(done.code, done.out).toBe(0);
     expect(done.out).toContain("Two-factor sign-in is off for alone@example.org");
     expect(await app.services.accounts.viewer(headersOf(jar))).toBeNull();
@@ -372,5 +365,5 @@ describe("npm run reset-two-factor (the last Admin lost their phone and their co
     expect([unknown.code, unknown.out]).toEqual([1, expect.stringContaining("nobody@example.org is not on the staff")]);
     const none = await inProcess();
     expect([none.code, none.out]).toEqual([2, expect.stringContaining("Usage: npm run reset-two-factor -- EMAIL")]);
-  }, 30_000); // one `tsx` start, several seconds on a busy two-core machine
+  });
 });

@@ -7,6 +7,29 @@ import type { Template } from "./types";
 const usd = (amount: number, currency: Currency = "USD") => amountWithCode(centsOf(amount), currency);
 const why = "You receive this email because you are an administrator of the site.";
 
+/** An order's payment as the admins' mails about it list it. */
+function paymentFacts(d: {
+  orderNumber: string;
+  customerName?: string | null;
+  customerEmail: string;
+  packageName: string;
+  amount: number;
+  currency?: Currency;
+  txnId?: string | null;
+}) {
+  return (
+    <Facts
+      rows={[
+        ["Order", d.orderNumber],
+        ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
+        ["Package", d.packageName],
+        ["Amount", usd(d.amount, d.currency)],
+        ["PayPal transaction", d.txnId ?? "None"],
+      ]}
+    />
+  );
+}
+
 export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand, url }) => {
   const link = url(`/admin/payment-status/${d.orderId}`);
   return {
@@ -20,15 +43,7 @@ export const adminPaymentWaiting: Template<"adminPaymentWaiting"> = (d, { brand,
         footnote={why}
       >
         <P>PayPal verified a payment. The customer waits until you set the order Delivered.</P>
-        <Facts
-          rows={[
-            ["Order", d.orderNumber],
-            ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
-            ["Package", d.packageName],
-            ["Amount", usd(d.amount, d.currency)],
-            ["PayPal transaction", d.txnId ?? "None"],
-          ]}
-        />
+        {paymentFacts(d)}
         <Cta href={link}>Open the order</Cta>
       </Layout>
     ),
@@ -49,15 +64,7 @@ export const adminPaymentNotApplied: Template<"adminPaymentNotApplied"> = (d, { 
         footnote={why}
       >
         <P>{d.reason}</P>
-        <Facts
-          rows={[
-            ["Order", d.orderNumber],
-            ["Customer", d.customerName ? `${d.customerName} (${d.customerEmail})` : d.customerEmail],
-            ["Package", d.packageName],
-            ["Amount", usd(d.amount, d.currency)],
-            ["PayPal transaction", d.txnId],
-          ]}
-        />
+        {paymentFacts(d)}
         <Cta href={link}>Open the order</Cta>
       </Layout>
     ),
