@@ -1,9 +1,14 @@
 import { defineConfig } from "vitest/config";
+import { inlineScripts } from "./scripts/inline-script-plugin.mjs";
+
+/** `?inline-script` imports give the script as the build bundles it (the tests compare it with the pages' own). */
+const plugins = [inlineScripts()];
 
 export default defineConfig({
   test: {
     projects: [
       {
+        plugins,
         test: {
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "domain/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
@@ -14,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        plugins,
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
@@ -28,6 +34,7 @@ export default defineConfig({
         },
       },
       {
+        plugins,
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
@@ -46,6 +53,7 @@ export default defineConfig({
         },
       },
       {
+        plugins,
         test: {
           // Issue 12's probes against the built server: page matrix, hostile bodies, memory, kill -9, outages.
           // FAULT_LONG=1 repeats the fault loops as long as the outside probe did.
