@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCOUNT_HOLD_MS, DISCOUNT_REFUSALS, UNKNOWN_PACKAGE_MESSAGE } from "#domain/discounts.ts";
 import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { signInAsAdmin } from "../support/accounts";
 import { CookieJar } from "../support/session";
 import { markGenuine, postIpn } from "../support/paypal";
 
@@ -14,7 +15,7 @@ let app: TestApp;
 const START = Date.UTC(2026, 10, 25, 15);
 /** The services' clock: moved forward by the hold's test, set back after it. */
 let clock = START;
-const admin = new CookieJar();
+let admin: CookieJar;
 type Pkg = { _id: string; packageName: string; packagePrice: number; packageValidity: number };
 let basic: Pkg;
 let premium: Pkg;
@@ -34,11 +35,7 @@ beforeAll(async () => {
   const pricing = (await (await app.request("/api/pricings")).json()) as Pkg[];
   basic = pricing.find((p) => p.packageName === "Basic")!;
   premium = pricing.find((p) => p.packageName === "Premium")!;
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-12" },
-    jar: admin,
-  });
+  admin = await signInAsAdmin(app);
 });
 afterAll(() => app?.close());
 

@@ -6,6 +6,7 @@ import type { Viewer } from "#server/services/accounts.ts";
 import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
 import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { signInAsAdmin } from "../support/accounts";
 import { CookieJar } from "../support/session";
 
 /**
@@ -16,7 +17,7 @@ import { CookieJar } from "../support/session";
  */
 let app: TestApp;
 let clock = Date.UTC(2026, 10, 25, 9);
-const admin = new CookieJar();
+let admin: CookieJar;
 let adminViewer: Viewer;
 let packages: { _id: string; packageName: string; packagePrice: number; packageValidity: number }[];
 const form = { customerName: "Rae Refund", customerAddress: "2 Dock Road, Hull", customerCountry: "United Kingdom" };
@@ -29,11 +30,7 @@ beforeAll(async () => {
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
   packages = (await (await app.request("/api/pricings")).json()) as typeof packages;
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "boss@example.org", password: "boss-pass-12" },
-    jar: admin,
-  });
+  admin = await signInAsAdmin(app);
   adminViewer = (await app.services.accounts.viewer(new Headers({ cookie: admin.header() })))!;
 });
 afterAll(() => app?.close());

@@ -6,6 +6,7 @@ import { DIRECT_OFFSET } from "#server/services/orders/tallies.ts";
 import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
 import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { signInAsAdmin } from "../support/accounts";
 import { CookieJar } from "../support/session";
 
 /**
@@ -24,12 +25,7 @@ beforeAll(async () => {
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
   pkg = ((await (await app.request("/api/pricings")).json()) as (typeof pkg)[])[0]!;
-  const adminJar = new CookieJar();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "tally@example.org", password: "tally-pass-1" },
-    jar: adminJar,
-  });
+  const adminJar = await signInAsAdmin(app);
   admin = (await app.services.accounts.viewer(new Headers({ cookie: adminJar.header() })))!;
   for (const email of ["ann@example.org", "ben@example.org", "cy@example.org"]) {
     const jar = new CookieJar();

@@ -4,6 +4,7 @@ import { dayKey } from "#domain/dates.ts";
 import { dayFacts, type Period, type ReportOrder } from "#domain/reports.ts";
 import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { signInAsAdmin } from "../support/accounts";
 import { CookieJar } from "../support/session";
 
 /**
@@ -27,12 +28,7 @@ beforeAll(async () => {
   );
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
-  adminJar = new CookieJar();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "reports@example.org", password: "reports-pass-1" },
-    jar: adminJar,
-  });
+  adminJar = await signInAsAdmin(app);
 });
 afterAll(() => app?.close());
 

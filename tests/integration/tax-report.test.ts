@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namedPeriod, type TaxReport } from "#domain/tax-report.ts";
 import { demoContent } from "#server/seed/demo-content.ts";
 import { createOrderTallies } from "#server/services/orders/tallies.ts";
-import { signUp, signUpStaff } from "../support/accounts";
+import { signInAsAdmin, signUp, signUpStaff } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { CookieJar } from "../support/session";
 
@@ -29,12 +29,7 @@ beforeAll(async () => {
   );
   await app.services.content.insertMany(demoContent);
   await app.services.accounts.ensureFirstAdmin();
-  adminJar = new CookieJar();
-  await app.request("/api/auth/sign-in/email", {
-    method: "POST",
-    json: { email: "tax@example.org", password: "tax-report-pass-1" },
-    jar: adminJar,
-  });
+  adminJar = await signInAsAdmin(app);
 }, 120_000);
 afterAll(() => app?.close());
 
