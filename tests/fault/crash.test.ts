@@ -11,7 +11,8 @@ import { createTestDatabase } from "../support/db";
 import { withClient } from "../support/global-db";
 import { databaseUrl, freePort, ROOT, startBuiltServer } from "../support/server";
 import { inject } from "vitest";
-import { LONG, runBuiltServer, sleep } from "./support";
+import { atRandomMoment, until } from "../support/wait";
+import { LONG, runBuiltServer } from "./support";
 
 /**
  * Issue 12: the app killed with kill -9 under write load (no acknowledged write may be lost), a crash that takes
@@ -65,7 +66,10 @@ describe("kill -9 under write load", () => {
         }
       };
       const writers = Array.from({ length: 4 }, (_, w) => writer(w));
-      await sleep(400 + Math.random() * 600);
+      // Killed once writes are landing, at no particular moment among them.
+      const landed = acknowledged.length;
+      await until("writes acknowledged", () => acknowledged.length > landed, 30_000, 20);
+      await atRandomMoment(600);
       await server.stop("SIGKILL");
       stop = true;
       await Promise.all(writers);
@@ -104,16 +108,16 @@ describe("a crash that also kills the database", () => {
         stdio: "ignore",
         detached: true,
       });
-      const deadline = Date.now() + 60_000;
-      while (
-        (await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        )) !== 200
-      ) {
-        if (Date.now() > deadline) throw new Error("the app did not start");
-        await sleep(100);
-      }
+      await until(
+        "the app started",
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 200,
+        60_000,
+        100,
+      );
       // Write load while it dies.
       const load = Array.from({ length: 20 }, () =>
         fetch(`http://127.0.0.1:${port}/api/add-message`, {

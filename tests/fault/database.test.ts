@@ -7,7 +7,8 @@ import { startEmbeddedPostgres, type EmbeddedServer } from "#server/db/embedded.
 import { silentLogger } from "#server/lib/logger.ts";
 import { withClient } from "../support/global-db";
 import { databaseUrl, startBuiltServer, type RunningServer } from "../support/server";
-import { signIn, signUp, sleep } from "./support";
+import { holdsFor, until } from "../support/wait";
+import { signIn, signUp } from "./support";
 
 /**
  * Issue 12: two app instances on one PostgreSQL, and that PostgreSQL stopped and started under them (D3, D11).
@@ -61,11 +62,10 @@ async function propagation(within: number): Promise<number> {
   });
   expect(res.status, await res.text()).toBe(200);
   const started = Date.now();
-  while (Date.now() - started < within) {
-    if ((await bannerText(b)).includes(heading)) return Date.now() - started;
-    await sleep(25);
-  }
-  return -1;
+  return until("B showing the new heading", async () => (await bannerText(b)).includes(heading), within, 25).then(
+    () => Date.now() - started,
+    () => -1,
+  );
 }
 
 describe("two instances on one PostgreSQL", () => {
@@ -147,7 +147,8 @@ describe("the database stopped and started under two running instances", () => {
     await pg.stop();
     const downAt = Date.now();
     await expect.poll(async () => (await fetch(a.url + "/healthz")).status, { timeout: 10_000 }).toBe(503);
-    await sleep(1500); // longer than the second after which the listener used to give up
+    // An outage longer than the second after which the listener used to give up, the process answering throughout.
+    await holdsFor("503 through the outage", 1500, async () => (await fetch(a.url + "/healthz")).status === 503);
 
     const home = await fetch(a.url + "/");
     expect(home.status, "an anonymous public page during the outage").toBe(200);

@@ -8,7 +8,8 @@ import { silentLogger } from "#server/lib/logger.ts";
 import { withClient } from "../support/global-db";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { databaseUrl, startBuiltServer, type RunningServer } from "../support/server";
-import { LONG, signIn, sleep } from "./support";
+import { atRandomMoment, untilTimed as until } from "../support/wait";
+import { LONG, signIn } from "./support";
 
 /**
  * Issue 36, part 4: the app killed (kill -9) in the middle of a newsletter's send and started again on the same
@@ -67,15 +68,6 @@ async function query<T>(text: string, params: unknown[] = []): Promise<T[]> {
   }
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms: number): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await sleep(250);
-  }
-  return Date.now() - started;
-}
-
 const SUBJECT = "Kill test letter";
 const ours = () => smtp.received.filter((m) => m.subject === SUBJECT);
 const messageId = (m: ReceivedMail) => /^Message-ID:\s*(<[^>]+>)/im.exec(m.raw.replace(/\r?\n(?=[ \t])/g, ""))?.[1];
@@ -109,7 +101,7 @@ describe("kill -9 in the middle of a newsletter's send", () => {
       throw e;
     });
     // At a moment of no particular mail (the count above is seen just after a group was accepted).
-    await sleep(Math.floor(Math.random() * 700));
+    await atRandomMoment(700);
     await app.stop("SIGKILL");
     const atKill = ours().length;
     const inFlight = await query<{ n: number }>(
@@ -123,7 +115,17 @@ describe("kill -9 in the middle of a newsletter's send", () => {
         (await query<{ state: string }>(`select state from newsletters where id = $1`, [id]))[0]?.state === "sent",
       180_000,
     );
-    await sleep(2_000);
+    // Its send's jobs all ended: nothing is left that could hand SMTP another copy.
+    await until(
+      "the send's jobs ended",
+      async () =>
+        (
+          await query<{ n: number }>(
+            `select count(*)::int as n from pgboss.job where name = 'newsletter-send' and state < 'completed'`,
+          )
+        )[0]!.n === 0,
+      30_000,
+    );
     const mails = ours();
     const byRecipient = new Map<string, Set<string>>();
     let copies = 0;

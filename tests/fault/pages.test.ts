@@ -298,17 +298,28 @@ describe("the PayPal simulator pays only the order's owner (D5)", () => {
       expect(start.status === 404 || toLogin(start), `pay button: status ${start.status}`).toBe(true);
     }
     const body = new URLSearchParams({ token: await startPaying(jars.customer), intent: "paypal" }).toString();
+    // What an approval at the simulator writes before it answers (its objects, the notices it will send): a refused
+    // press wrote none of it, so nothing can arrive later either.
+    const simulatorWrites = async () =>
+      (
+        await db.pool.query(
+          `select (select count(*) from paypal_simulator_messages) + (select count(*) from paypal_simulator_rest_objects)
+             + (select count(*) from paypal_simulator_webhook_transmissions) as n`,
+        )
+      ).rows[0].n as string;
+    const before = await simulatorWrites();
     for (const jar of [jars.visitor, jars.other]) {
       const res = await post("/paypal-simulator/checkoutnow", jar, body);
       await res.arrayBuffer();
       expect(res.status, `status ${res.status}`).toBe(403);
     }
-    await new Promise((r) => setTimeout(r, 500));
+    expect(await simulatorWrites()).toBe(before);
     expect(
       (await db.pool.query("select payment_status from orders where id = $1", [ids.order])).rows[0].payment_status,
     ).toBe("UnPaid");
     const paid = await post("/paypal-simulator/checkoutnow", jars.customer, body);
     expect(paid.status).toBe(303);
+    expect(Number(await simulatorWrites())).toBeGreaterThan(Number(before));
     await expect
       .poll(
         async () =>

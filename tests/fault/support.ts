@@ -63,5 +63,3 @@ export function runBuiltServer(
     });
   });
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,6 +7,7 @@ import { CookieJar } from "../support/session";
 import { cookieValue } from "#server/services/page-role.ts";
 import { sessionTokenOf } from "#server/services/session-token.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { queueDrained, untilNextSecond } from "../support/wait";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -137,11 +138,11 @@ describe("Send the link again (issue 33)", () => {
     const mailed = () => outbox(app.config.dataDir).filter((m) => m.to[0]!.includes(email)).length;
     await expect.poll(mailed).toBe(1); // the sign-up's
     // At the start of a second after the sign-up's: a new link (better-auth's links carry the second they were made).
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+    await untilNextSecond();
     expect(await app.services.accounts.resendVerification(viewer, ctx())).toBe(true);
     expect(await app.services.accounts.resendVerification(viewer, ctx())).toBe(false);
     await expect.poll(mailed).toBe(2);
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(app);
     expect(mailed()).toBe(2);
   });
 });
@@ -181,7 +182,7 @@ describe("password reset through the outbox", () => {
     await expect(
       app.services.accounts.requestPasswordReset({ email: "ghost@example.org" }, ctx("192.0.2.11")),
     ).resolves.toBeUndefined();
-    await new Promise((r) => setTimeout(r, 300));
+    await queueDrained(app);
     expect(outbox(app.config.dataDir).filter((m) => m.to[0]!.includes("ghost@example.org"))).toHaveLength(0);
   });
 });

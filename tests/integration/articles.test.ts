@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { imageOf } from "../support/images";
 import { DEMO_BYLINE, seedDemoArticles } from "#server/seed/demo-articles.ts";
 import { CookieJar } from "../support/session";
+import { until } from "../support/wait";
 
 /**
  * Issue 36, part 1: the back office's articles against the real database and app. Each call with each role (a visitor,
@@ -255,8 +256,7 @@ describe("an article's state", () => {
         app.services.articles.publishDue(),
       ]);
       expect(runs.sort()).toEqual([0, 0, 1]);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(heard).toContain("content_changed");
+      await until("the change heard", () => heard.includes("content_changed"), 5_000);
     } finally {
       await listener.query("unlisten content_changed");
       listener.release();

@@ -33,6 +33,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { withClient, withDatabase } from "../support/global-db";
 import { imageOf } from "../support/images";
 import type { CookieJar } from "../support/session";
+import { until } from "../support/wait";
 
 /**
  * Issue 24, part 1: a backup is one archive of one snapshot, taken while orders keep coming; it restores into an empty
@@ -170,11 +171,12 @@ describe("the restore drill", { timeout: 240_000 }, () => {
         placedDuring++;
       }
     })();
-    await new Promise((r) => setTimeout(r, 200)); // the load is under way
+    await until("the load under way", () => placedDuring > 0);
+    const atStart = placedDuring;
     const backup = await app.services.backups.run("manual");
     placing = false;
     await load;
-    expect(placedDuring).toBeGreaterThan(0);
+    expect(placedDuring, "orders placed while the backup ran").toBeGreaterThan(atStart);
     drill = { file: backup.file, manifest: backup.manifest };
 
     const m = backup.manifest;

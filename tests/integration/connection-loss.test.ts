@@ -24,13 +24,19 @@ describe("a connection lost while it is checked out", () => {
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => void uncaught.push(error);
     process.prependListener("uncaughtException", onUncaught);
+    // The transaction's connection (the pool's first): the moment its socket closes.
+    const closed = new Promise<void>((resolve) =>
+      app.pool.once("connect", (client) => {
+        client.once("end", () => resolve());
+      }),
+    );
     try {
       const failure = await app.db
         .transaction(async (tx) => {
           const [row] = (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows;
           await killer.pool.query("select pg_terminate_backend($1)", [row!.pid]);
           // Idle in the transaction while the socket closes: the error arrives as an event, not as a reply.
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          await closed;
           await tx.execute(sql`select 1`);
         })
         .then(

@@ -6,6 +6,7 @@ import { silentLogger } from "#server/lib/logger.ts";
 import { createContentService } from "#server/services/content.ts";
 import { createTestDatabase } from "../support/db";
 import { withDatabase } from "../support/global-db";
+import { until } from "../support/wait";
 
 /**
  * The content snapshot behind every public page (services/content.ts) on a real PostgreSQL. A page rendered after a
@@ -16,6 +17,8 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: pg.Pool;
 /** While set, each query's answer is held until it resolves: a read that is slow to come back. */
 let gate: Promise<void> | undefined;
+/** Reads that met the gate (their answer held until it opens). */
+let heldReads = 0;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -26,6 +29,7 @@ beforeAll(async () => {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   (pool as unknown as { query: typeof query }).query = async (...args: unknown[]) => {
     const held = gate;
+    if (held) heldReads++;
     const result = await query(...args);
     if (held) await held;
     return result;
@@ -50,7 +54,7 @@ describe("the content snapshot", () => {
     gate = new Promise<void>((resolve) => (release = resolve));
     // A page starts reading: it gets the content as it was, but its answer is slow to come back.
     const early = content.snapshot();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until("the early read under way", () => heldReads > 0);
     gate = undefined;
     // Meanwhile the content changes and the change is heard (as the LISTEN connection would hear it).
     await database.pool.query(

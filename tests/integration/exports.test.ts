@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvStream } from "#app/lib/csv.server.ts";
 import { createExportsService } from "#server/services/exports.ts";
 import { createTestDatabase } from "../support/db";
+import { holdsFor } from "../support/wait";
 
 /**
  * Issue 24, part 5: the CSV exports stream from a database cursor through csv-stringify. What is guarded is the
@@ -188,8 +189,7 @@ describe("the orders export streams from a cursor", () => {
     expect(rowsSoFar).toBeLessThan(MANY);
     expect(await ordersLockedByReader()).toBe(true);
     // Nobody reads for a while: the cursor stays where it is instead of reading the rest into memory.
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(await ordersLockedByReader()).toBe(true);
+    await holdsFor("the cursor open while nobody reads", 1_000, ordersLockedByReader);
     let rows = rowsSoFar;
     let tail = first.slice(first.lastIndexOf("\r\n") + 2);
     for (let next = await reader.next(); !next.done; next = await reader.next()) {

@@ -8,6 +8,7 @@ import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";
+import { gate, until } from "../support/wait";
 
 let app: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -232,10 +233,11 @@ describe("a crash between the change and the send", { timeout: 60_000 }, () => {
 
 describe("a recurring task", { timeout: 60_000 }, () => {
   it("is scheduled once and runs once, never twice at a time, however many instances run it", async () => {
-    // A throttle slot is a clock minute: start both instances well inside one.
-    const toNextMinute = 60_000 - (Date.now() % 60_000);
-    if (toNextMinute < 5_000) await new Promise((r) => setTimeout(r, toNextMinute + 100));
+    // A throttle slot is a clock minute: start both instances well inside one (in its first 55 s).
+    await until("a minute with 5 s left at least", () => Date.now() % 60_000 < 55_000, 10_000);
     const runs: string[] = [];
+    // The run holds until the test has seen it start: the other instance had that long to start one too.
+    const held = gate();
     let running = 0;
     let overlapped = false;
     const instances = ["a", "b"].map((label) => {
@@ -251,7 +253,7 @@ describe("a recurring task", { timeout: 60_000 }, () => {
           running++;
           if (running > 1) overlapped = true;
           runs.push(label);
-          await new Promise((r) => setTimeout(r, 200));
+          await held.opened;
           running--;
         },
         { firstRunAfterSeconds: 0 },
@@ -261,6 +263,7 @@ describe("a recurring task", { timeout: 60_000 }, () => {
     try {
       await Promise.all(instances.map((s) => s.start()));
       await expect.poll(() => runs.length, { timeout: 15_000 }).toBe(1);
+      held.open();
       await expect
         .poll(async () => (await instances[0]!.jobs.list()).pending.filter((j) => j.queue === "test-tick").length)
         .toBe(0);
@@ -269,6 +272,7 @@ describe("a recurring task", { timeout: 60_000 }, () => {
       const schedules = await app.db.pool.query("select cron from pgboss.schedule where name = 'test-tick'");
       expect(schedules.rows).toEqual([{ cron: "0 3 1 1 *" }]);
     } finally {
+      held.open();
       for (const s of instances) await s.close();
     }
   });

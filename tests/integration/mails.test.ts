@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { CookieJar } from "../support/session";
 import { markGenuine, postIpn } from "../support/paypal";
+import { queueDrained } from "../support/wait";
 
 /**
  * Each transactional mail against a real SMTP listener: sent exactly once for its event, to the right person, with
@@ -117,8 +118,7 @@ async function linksOpen(body: string, jar: CookieJar | undefined, expected: str
   }
 }
 const noMoreMail = async (count: number) => {
-  await new Promise((r) => setTimeout(r, 1500));
-  await expect.poll(async () => (await app.services.jobs.list()).pending.length, { timeout: 15_000 }).toBe(0);
+  await queueDrained(app);
   expect(smtp.received).toHaveLength(count);
 };
 

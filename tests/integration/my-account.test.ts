@@ -5,6 +5,7 @@ import { attemptSignIn, CUSTOMER_PASSWORD, signIn, signUpStaff } from "../suppor
 import { startTestApp, type TestApp } from "../support/app";
 import { linkOf, startSmtpServer } from "../support/mail";
 import { CookieJar } from "../support/session";
+import { queueDrained, untilNextSecond } from "../support/wait";
 
 /**
  * My account (issue 25, part 1) against the real database, the real app (pages through Vite) and a real SMTP
@@ -155,7 +156,7 @@ describe("email change", () => {
     await expect(
       app.services.myAccount.requestEmailChange({ newEmail: "not an email" }, headersOf(jar)),
     ).rejects.toMatchObject({ status: 400, errors: [{ field: "newEmail" }] });
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(app);
     expect(mailsTo(taken).filter((m) => m.subject === CONFIRM_SUBJECT)).toHaveLength(0);
     expect(mailsTo(email).filter((m) => m.subject === NOTICE_SUBJECT)).toHaveLength(0);
   });
@@ -175,9 +176,10 @@ describe("email change", () => {
     const newEmail = fresh("cancelled");
     const jar = await customer(oldEmail);
     await app.services.myAccount.requestEmailChange({ newEmail }, headersOf(jar));
+    const asked = Date.now();
     const link = linkOf((await mailTo(newEmail, CONFIRM_SUBJECT)).raw);
     // JWT times are in seconds: the password's change must fall in a later second than the token's issue.
-    await new Promise((r) => setTimeout(r, 1100));
+    await untilNextSecond(asked);
     await app.services.myAccount.changePassword(
       { currentPassword: CUSTOMER_PASSWORD, newPassword: "amber-quilt-river-9" },
       headersOf(jar),

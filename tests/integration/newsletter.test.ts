@@ -3,6 +3,7 @@ import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { startSmtpServer, type ReceivedMail } from "../support/mail";
 import { CookieJar } from "../support/session";
+import { queueDrained } from "../support/wait";
 
 /**
  * Issue 13, part 3: double opt-in and one-click unsubscribe, against a real database, the real job queue and a real
@@ -96,7 +97,7 @@ describe("signing up in the footer", () => {
     expect((await app.services.newsletter.confirm(confirmTokenOf(mails[1]!))).state).toBe("confirmed");
 
     await ask("ana@example.org"); // confirmed: no second subscription, no mail
-    await new Promise((r) => setTimeout(r, 1500)); // two polls of the queue
+    await queueDrained(app);
     expect(mailsTo("ana@example.org")).toHaveLength(2);
     expect((await row("ana@example.org"))!.state).toBe("confirmed");
 

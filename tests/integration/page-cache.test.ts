@@ -6,6 +6,7 @@ import type { PageCache } from "#server/http/page-cache.ts";
 import { signInAsAdmin, signUp } from "../support/accounts";
 import { startTestApp, type TestApp } from "../support/app";
 import { builtApp } from "../support/server";
+import { until } from "../support/wait";
 
 /**
  * The page cache's mechanisms (decisions 007 and 025), in process with the real build: hits answered before every
@@ -109,8 +110,19 @@ describe("a burst of views after a change", () => {
     const lock = await app.db.pool.connect();
     await lock.query("begin; lock table content_entries in access exclusive mode");
     await app.services.content.invalidate();
+    let arrived = 0;
+    const count = () => arrived++;
+    app.server.on("request", count);
     const views = Array.from({ length: 20 }, () => get("/contact-us"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every view has arrived, and the render is waiting on the lock.
+    await until("twenty views arrived", () => arrived === 20);
+    await until("the render waiting on the lock", async () => {
+      const { rows } = await app.db.pool.query(
+        "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%content_entries%'",
+      );
+      return rows.length > 0;
+    });
+    app.server.off("request", count);
     await lock.query("commit");
     lock.release();
     const answers = await Promise.all(views);

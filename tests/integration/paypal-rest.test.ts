@@ -15,6 +15,7 @@ import {
 } from "#server/services/payments/paypal/simulator.ts";
 import { createPayPalProvider } from "#server/services/payments/paypal/provider.ts";
 import { startTestApp, type TestApp } from "../support/app";
+import { until } from "../support/wait";
 
 /**
  * Issue 34 (parts 6 and "Faults"): PayPal's REST client against the simulator's REST API over real HTTP on loopback,
@@ -285,7 +286,7 @@ describe("PayPal's REST client against the simulator", () => {
     expect((error as Error).message).toBe("PayPal is unavailable: no answer within 150 ms after 3 attempts.");
     expect(Date.now() - started).toBeLessThan(1500);
     // The three slow attempts each reach the simulator later: one capture, and the same request id gets it back.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await until("PayPal caught up", async () => (await quick.orders.get(order.id)).status === "COMPLETED");
     const captured = await quick.orders.capture(order.id, requestId);
     expect(captured.purchase_units![0]!.payments!.captures).toHaveLength(1);
     const attempts = sim.received().filter((c) => c.path === `/v2/checkout/orders/${order.id}/capture`);

@@ -6,6 +6,7 @@ import { demoContent } from "#server/seed/demo-content.ts";
 import { startTestApp, type TestApp } from "../support/app";
 import { signInAsAdmin } from "../support/accounts";
 import { CookieJar } from "../support/session";
+import { until } from "../support/wait";
 
 /**
  * The reports (issue 26, part 4) against the real database: known orders give exact figures in the site's time zone;
@@ -578,6 +579,7 @@ describe("the tallies", () => {
     try {
       await a.query("begin");
       await b.query("begin");
+      const bPid = (await b.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
       // Each alone would count the other order as it was: the first refund makes the second the first paid order.
       await a.query(
         `update orders set payment_status = 'Refunded', membership_starts = null, membership_valid = null
@@ -589,7 +591,20 @@ describe("the tallies", () => {
                             membership_valid = null where id = $1`,
         [second],
       );
-      await new Promise((r) => setTimeout(r, 200));
+      // The second refund is under way: waiting on the first's locks (or through already).
+      let settled = false;
+      void late.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await until("the second refund under way", async () => {
+        if (settled) return true;
+        const { rows } = await app.db.pool.query(
+          "select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'",
+          [bPid],
+        );
+        return rows.length > 0;
+      });
       await a.query("commit");
       await late;
       await b.query("commit");

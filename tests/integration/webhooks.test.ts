@@ -9,6 +9,7 @@ import { customerViewer } from "../support/paypal";
 import { PAYPAL_ACTOR } from "#server/services/orders/index.ts";
 import { hashToken, unsubscribeToken } from "#server/services/newsletter-tokens.ts";
 import { startWebhookListener } from "../support/webhook-listener";
+import { until } from "../support/wait";
 
 /**
  * Issue 37 part 2: outgoing webhooks against a real HTTP listener on this machine (WEBHOOKS_ALLOW_PRIVATE, as local
@@ -26,16 +27,6 @@ const DAY = 86_400_000;
 
 const api = (path: string, init: { method?: string; json?: unknown; jar?: CookieJar } = {}, on = app) =>
   on.request(`/api${path}`, { method: init.method ?? "GET", json: init.json, jar: init.jar ?? admin });
-
-async function until<T>(what: string, check: () => Promise<T> | T, ms = 15_000): Promise<NonNullable<T>> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** An endpoint added through the REST call, to the listener at `path`: its id and secret. */
 async function endpoint(path: string, events: string[] = ["all"]) {

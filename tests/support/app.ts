@@ -19,6 +19,8 @@ export interface TestApp {
   url: string;
   /** The Express app (its locals: the page cache). */
   express: Express;
+  /** The HTTP server it listens on (its "request" events: what has arrived). */
+  server: Server;
   services: Services;
   config: Config;
   db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -81,6 +83,7 @@ export async function startTestApp(
   return {
     url,
     express: app,
+    server,
     services,
     config,
     db,
