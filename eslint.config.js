@@ -116,19 +116,6 @@ const LONG_FUNCTIONS_TO_SPLIT = [
   "server/services/webhooks.ts",
 ];
 
-/**
- * Tests that sleep a fixed time somewhere (issue 39: 38 sleeps in these 25 files when the rule came; some wait to prove
- * that nothing happens, or for the next second): each to be rewritten to poll, or to say why it must wait, and taken
- * off. tests/support/ holds the polling helpers themselves (a loop with a deadline sleeps between its looks).
- */
-const TESTS_THAT_STILL_SLEEP = [
-  "tests/e2e/back-office.test.ts",
-  "tests/e2e/catalogue.test.ts",
-  "tests/e2e/discount-limits.test.ts",
-  "tests/e2e/lifecycle.test.ts",
-  "tests/e2e/site-behaviour.test.ts",
-];
-
 export default tseslint.config(
   { ignores: ["build/", "data/", "node_modules/", ".react-router/", "public/", "coverage/", "drizzle/"] },
   js.configs.recommended,
@@ -247,10 +234,11 @@ export default tseslint.config(
     rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
   },
   {
-    // No fixed sleeps in tests (issue 39): wait for the state itself (expect.poll, a loop on a deadline), which passes as
-    // soon as it holds and fails with what it saw. The files below still sleep: rewrite them and take them off.
+    // No fixed sleeps in tests (issue 39): wait for the state itself (expect.poll, tests/support/wait.ts: until, gate,
+    // queueDrained, untilNextSecond; nextFrames in a page), which passes as soon as it holds and fails with what it saw.
+    // What must not happen over a span of time is watched through it (holdsFor). tests/support/ holds the helpers.
     files: ["tests/**/*.ts", "**/*.test.{ts,tsx}"],
-    ignores: ["tests/support/**", ...TESTS_THAT_STILL_SLEEP],
+    ignores: ["tests/support/**"],
     rules: {
       "no-restricted-syntax": [
         "error",
@@ -262,6 +250,10 @@ export default tseslint.config(
         {
           selector: "AwaitExpression > CallExpression[callee.name='sleep']",
           message: "A fixed sleep: poll for the state instead (expect.poll, or a loop with a deadline).",
+        },
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message: "A fixed sleep: wait for the state instead (expect.poll, waitForLoadState, nextFrames).",
         },
       ],
     },

@@ -6,6 +6,7 @@ import { CUSTOMER_PASSWORD, signUp, signUpStaff } from "../support/accounts";
 import { backOfficeNavLabels, heading, main, register, toast } from "../support/pages";
 import { adminPagesWithAreas, downloadOf } from "../support/routes";
 import { can, staffHome } from "#domain/capabilities.ts";
+import { gate } from "../support/wait";
 
 let env: E2EEnv;
 let admin: Page;
@@ -101,15 +102,17 @@ describe("editing the site", () => {
     const bannerHeading = main(admin).getByLabel("Banner Heading", { exact: true });
     await bannerHeading.fill("");
     // The page's data reloads slowly after the answer, as on a loaded server: the person corrects the field meanwhile,
-    // and what they type must survive the reload.
+    // and what they type must survive the reload. The reload is held until they have typed.
+    const typed = gate();
     const slowReload = async (route: Route) => {
-      if (route.request().method() === "GET") await new Promise((r) => setTimeout(r, 1500));
+      if (route.request().method() === "GET") await typed.opened;
       await route.fallback();
     };
     await admin.route(/\.data(\?|$)/, slowReload);
     await main(admin).getByRole("button", { name: "Update Banner" }).click();
     await expect.poll(() => main(admin).getByText("Banner Heading is required").count()).toBe(1);
     await bannerHeading.fill("Rooms that work as hard as you do");
+    typed.open();
     await expect.poll(() => main(admin).getByRole("button", { name: "Update Banner" }).isEnabled()).toBe(true);
     expect(await bannerHeading.inputValue()).toBe("Rooms that work as hard as you do");
     await admin.unroute(/\.data(\?|$)/, slowReload);

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOAST_LIMIT } from "#app/lib/toast-times.ts";
 import { CUSTOMER_PASSWORD, signIn, signUp } from "../support/accounts";
-import { DESKTOP, newPage } from "../support/browser";
+import { DESKTOP, newPage, nextFrames } from "../support/browser";
 import { ADMIN, logIn, startE2E, type E2EEnv } from "../support/e2e";
 import { main, toast } from "../support/pages";
 import { CookieJar } from "../support/session";
@@ -122,12 +122,23 @@ describe("the item page's toasts (item 7)", () => {
     await main(page).getByRole("button", { name: "Generate" }).click();
     const copy = page.getByTestId("generated").getByRole("button", { name: "Copy Subject" });
     await expect.poll(() => copy.count(), { timeout: 10_000 }).toBe(1);
+    // Each copy's write to the clipboard, counted when it has answered.
+    await page.evaluate(() => {
+      const w = window as unknown as { copied: number };
+      const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+      w.copied = 0;
+      navigator.clipboard.writeText = async (text: string) => {
+        await write(text);
+        w.copied++;
+      };
+    });
     await copy.evaluate((button: HTMLElement) => {
       for (let i = 0; i < 25; i++) button.click();
     });
     await expect.poll(() => toast(page, "Copied Subject!").count()).toBeGreaterThanOrEqual(TOAST_LIMIT);
-    // Every copy has answered (they take a moment each), and the region holds the limit, not one toast more.
-    await page.waitForTimeout(500);
+    // Every copy has answered, its toast drawn, and the region holds the limit, not one toast more.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { copied: number }).copied)).toBe(25);
+    await nextFrames(page);
     expect(await page.getByTestId("toasts").locator(":scope > *").count()).toBe(TOAST_LIMIT);
     await page.context().close();
   });
@@ -190,7 +201,7 @@ async function focusArea(page: Page, element: Locator, focus: () => Promise<void
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const before = (await page.screenshot({ clip, animations: "disabled" })).toString("base64");
   await focus();
-  await page.waitForTimeout(300);
+  await nextFrames(page);
   const after = (await page.screenshot({ clip, animations: "disabled" })).toString("base64");
   const calc = await page.context().newPage();
   const changed = await calc.evaluate(

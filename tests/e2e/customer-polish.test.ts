@@ -5,6 +5,7 @@ import { startE2E, type E2EEnv } from "../support/e2e";
 import { axeViolations } from "../support/axe";
 import { outbox } from "../support/mail";
 import { logIn, main, placeOrder, payInSimulator, register, submitLogin } from "../support/pages";
+import { untilNextSecond } from "../support/wait";
 
 /** Issue 28, part 2: what a customer meets between choosing a plan and waiting for their membership. */
 let env: E2EEnv;
@@ -111,7 +112,7 @@ describe("customer polish", () => {
     expect(await page.locator('script[type="module"]').count()).toBe(0);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     // In a later second than the sign-up's link, so that this link is a new one.
-    await page.waitForTimeout(1000 - (Date.now() % 1000) + 20);
+    await untilNextSecond();
     await main(page).getByRole("button", { name: "Send the link again" }).click();
     const answer = main(page).getByRole("status").filter({ hasText: "We sent a new link to resender@example.org." });
     await expect.poll(() => answer.count()).toBe(1);
@@ -121,7 +122,7 @@ describe("customer polish", () => {
 
     // Asked again within the same second, the same link is not mailed twice, and the answer says so (issue 33).
     await page.goto("/dashboard");
-    await page.waitForTimeout(1000 - (Date.now() % 1000) + 20);
+    await untilNextSecond();
     const again = main(page).getByRole("button", { name: "Send the link again" });
     await again.click();
     await expect.poll(() => answer.count()).toBe(1);

@@ -99,7 +99,10 @@ describe("the back office's form", () => {
     // The package is deleted (another admin, another tab) after this form was drawn, and then ticked here.
     await env.db.pool.query("delete from content_entries where type = 'pricing' and data->>'packageName' = 'Premium'");
     await notifyContentChanged(env.db);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The server has heard of it (its package list no longer has it).
+    await expect
+      .poll(async () => (await (await fetch(`${env.server.url}/api/pricings`)).text()).includes('"Premium"'))
+      .toBe(false);
     await add.getByLabel("Premium").check();
     await add.getByRole("button", { name: "Add discount code" }).click();
     await expect.poll(() => main(admin).getByText(UNKNOWN_PACKAGE_MESSAGE).count()).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, startBuiltServer } from "../support/server";
+import { gate } from "../support/wait";
 
 /** The production start on the embedded PostgreSQL: first start, second start, kill -9, clean stop, outage. */
 // A folder per attempt: a retried attempt starts on an empty DATA_DIR again, as the first did.
@@ -201,6 +202,7 @@ describe("a stop while a request is in flight", () => {
     const body = JSON.stringify({ name: "Ann", email: "ann@example.org", subject: "Hello", message: "In flight" });
     const agent = new Agent({ keepAlive: true });
     try {
+      const sentHalf = gate();
       // Half the body is sent: the request is in flight (not idle) when the stop comes, like the app's own call to its
       // PayPal simulator at the start.
       const answered = new Promise<number>((resolve, reject) => {
@@ -213,10 +215,12 @@ describe("a stop while a request is in flight", () => {
           },
         );
         req.on("error", reject);
-        req.write(body.slice(0, 10));
+        req.write(body.slice(0, 10), () => sentHalf.open());
         setTimeout(() => req.end(body.slice(10)), 1_000);
       });
-      await new Promise((r) => setTimeout(r, 300));
+      // Its first half handed to the socket, then a request made after it answered: the server has read the first.
+      await sentHalf.opened;
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
       const asked = Date.now();
       const stopped = app.stop("SIGINT");
       expect(await answered).toBe(201);

@@ -5,6 +5,7 @@ import { SIGNUP_NEXT_STEP } from "#domain/public-texts.ts";
 import { NAV_LINKS } from "#app/components/layout/Header.tsx";
 import { DESKTOP, newPage, PHONE } from "../support/browser";
 import { startE2E, type E2EEnv } from "../support/e2e";
+import { until } from "../support/wait";
 
 /**
  * The spec's global behaviour on the plain public pages (issue 28, part 1; decision 051): a 0.3 s fade between pages
@@ -83,7 +84,7 @@ describe.each(WIDTHS)("at $width px, with scripts", (viewport) => {
         el.getAnimations().map((a) => [(a as CSSAnimation).animationName, a.effect!.getTiming().duration]),
       ),
     ).toEqual([["page-bar", 400]]);
-    await page.waitForTimeout(800);
+    await bar.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
     const frames = await read<[number, number, number][]>(page, "__bar");
     expect(frames.some(([, scale, opacity]) => scale > 0 && scale < 1 && opacity > 0)).toBe(true);
     // It ends across the page and invisible (read once the animation has finished: on a loaded machine the last frame
@@ -103,10 +104,7 @@ describe.each(WIDTHS)("at $width px, with scripts", (viewport) => {
       await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(500);
       await page.locator("footer").getByRole("link", { name: "Contact", exact: true }).click();
       await page.waitForURL("/contact");
-      for (const deadline = Date.now() + 3000; Date.now() < deadline; await page.waitForTimeout(100)) {
-        seen = await read<unknown>(page, "__transition");
-        if (seen !== null) break;
-      }
+      seen = await until("a transition seen", () => read<unknown>(page, "__transition"), 3000, 100).catch(() => null);
     }
     expect(Array.isArray(seen), `the view transition: ${JSON.stringify(seen)}`).toBe(true);
     const animations = seen as [string, number][];

@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE } from "../support/browser";
+import { DESKTOP, newPage, nextFrames, PHONE } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { heading, logIn, main, toast } from "../support/pages";
+import { gate } from "../support/wait";
 
 /**
  * The site's global behaviour (issue 10, parts 7 and 9): toasts that keep off the header and clear a form's stale
@@ -91,12 +92,14 @@ describe("the contact form's phone number", () => {
 });
 
 describe("navigation", () => {
-  /** Holds the dashboard's data for a while, as a slow server would. */
-  async function slowDashboard(page: Page, ms: number) {
+  /** Holds the dashboard's data, as a slow server would, until the test has seen what the wait shows. */
+  async function slowDashboard(page: Page) {
+    const answer = gate();
     await page.route(/\/dashboard\.data/, async (route) => {
-      await new Promise((r) => setTimeout(r, ms));
+      await answer.opened;
       await route.continue();
     });
+    return answer;
   }
 
   it("the old page fades out over 0.3 s, the new one fades in; a spinner shows while the dashboard loads", async () => {
@@ -105,7 +108,7 @@ describe("navigation", () => {
     // From a page React runs (the public pages, the dashboard and My Orders are plain HTML: their links load whole
     // pages, which fade by the browser's own view transition). To the dashboard, React draws it.
     await page.goto("/account");
-    await slowDashboard(page, 1500);
+    const dashboardData = await slowDashboard(page);
     // The opacity of whichever <main> is on screen, every frame, from the click on.
     await page.evaluate(() => {
       const samples: [number, number, string][] = [];
@@ -115,6 +118,7 @@ describe("navigation", () => {
         const main = document.querySelector("main")!;
         samples.push([performance.now() - start, Number(getComputedStyle(main).opacity), location.pathname]);
         if (performance.now() - start < 3500) requestAnimationFrame(tick);
+        else (window as unknown as { sampled: boolean }).sampled = true;
       };
       requestAnimationFrame(tick);
     });
@@ -122,10 +126,21 @@ describe("navigation", () => {
     const spinner = page.getByTestId("page-spinner");
     await expect.poll(() => spinner.isVisible()).toBe(true);
     expect(await spinner.textContent()).toContain("Loading");
+    // The old page has faded out all the way while the data was held: now it comes.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { samples: [number, number, string][] }).samples.some(
+            ([, o, p]) => p === "/account" && o < 0.01,
+          ),
+        ),
+      )
+      .toBe(true);
+    dashboardData.open();
     await page.waitForURL((u) => u.pathname === "/dashboard");
     await expect.poll(() => main(page).locator("h1").textContent()).toMatch(/^Welcome back/);
     await expect.poll(() => spinner.count()).toBe(0);
-    await page.waitForTimeout(3600);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { sampled?: boolean }).sampled)).toBe(true);
     const samples = await page.evaluate(() => (window as unknown as { samples: [number, number, string][] }).samples);
 
     const old = samples.filter(([, , p]) => p === "/account");
@@ -186,7 +201,8 @@ describe("web fonts", () => {
         expect(state.heading.startsWith('Fraunces, "Fraunces Fallback: Georgia"')).toBe(true);
         expect(state.preloads).toHaveLength(2);
         // Let anything late (images, the header's account links) settle, then read the shifts.
-        await page.waitForTimeout(500);
+        await page.waitForLoadState("networkidle");
+        await nextFrames(page);
         const { cls, shifts } = await page.evaluate(() => {
           const w = window as unknown as { cls: number; shifts: unknown[] };
           return { cls: w.cls, shifts: w.shifts };
@@ -205,10 +221,11 @@ describe("web fonts", () => {
   );
 
   it.each(WIDTHS)("at $width px: fonts that arrive a second late move nothing", async (viewport) => {
-    // A slow first visit: every font file arrives a second after it is asked for, long after the first paint.
+    // A slow first visit: every font file arrives after the page's first paint (held until the test has seen it).
     const page = await newPage(env.browser, env.server.url, { viewport });
+    let fonts = gate();
     await page.route(/\.woff2$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await fonts.opened;
       await route.continue();
     });
     await page.addInitScript(() => {
@@ -220,9 +237,15 @@ describe("web fonts", () => {
       }).observe({ type: "layout-shift", buffered: true });
     });
     for (const path of ["/", "/pricing", "/contact"]) {
-      await page.goto(path, { waitUntil: "load" });
+      fonts = gate();
+      await page.goto(path, { waitUntil: "domcontentloaded" });
+      await expect
+        .poll(() => page.evaluate(() => performance.getEntriesByName("first-contentful-paint").length))
+        .toBe(1);
+      fonts.open();
+      await page.waitForLoadState("load");
       await page.evaluate(() => document.fonts.ready);
-      await page.waitForTimeout(300);
+      await nextFrames(page);
       const shifts = await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts);
       expect(shifts, `${path} moved when its fonts arrived`).toEqual([]);
       expect(await heading(page).first().isVisible()).toBe(true);

@@ -88,3 +88,13 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   );
   return page;
 }
+
+/**
+ * Until the page has drawn two more frames and run what those frames queued (a PerformanceObserver's entries, a
+ * toast's render): what the page did in answer to something already finished can be read at once after it.
+ */
+export const nextFrames = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
