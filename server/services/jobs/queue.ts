@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { fromDrizzle } from "pg-boss";
+import { fromDrizzle, type PgBoss } from "pg-boss";
 import { isErasedAddress } from "#domain/privacy.ts";
 import type { Db } from "#server/db/client.ts";
 import { jobKeys } from "#server/db/schema.ts";
@@ -66,12 +66,7 @@ export function every(
     expireInSeconds: extra.expireInSeconds ?? 15 * 60,
   };
   ctx.recurring.set(name, task);
-  if (ctx.boss && ctx.options.work) {
-    const b = ctx.boss;
-    void ctx.started
-      ?.then(() => startRecurring(ctx, b, name, task))
-      .catch((error: unknown) => ctx.logger.error({ name, error }, "recurring job could not start"));
-  }
+  startLate(ctx, name, (b) => startRecurring(ctx, b, name, task), "recurring job could not start");
 }
 
 /**
@@ -89,11 +84,14 @@ export function worker(
   if (ctx.workers.has(name)) throw new Error(`Queue ${name} is already registered`);
   const worker = { handler, expireInSeconds: extra.expireInSeconds ?? 15 * 60, title: extra.title ?? name };
   ctx.workers.set(name, worker);
+  startLate(ctx, name, (b) => startWorker(ctx, b, name, worker), "queue could not start");
+}
+
+/** A task or queue registered after start(): on a working instance, started once the queue is. */
+function startLate(ctx: JobsContext, name: string, start: (b: PgBoss) => Promise<void>, failure: string): void {
   if (ctx.boss && ctx.options.work) {
     const b = ctx.boss;
-    void ctx.started
-      ?.then(() => startWorker(ctx, b, name, worker))
-      .catch((error: unknown) => ctx.logger.error({ name, error }, "queue could not start"));
+    void ctx.started?.then(() => start(b)).catch((error: unknown) => ctx.logger.error({ name, error }, failure));
   }
 }
 
