@@ -111,27 +111,16 @@ interface MoveDeps {
  * stopped. To the bucket: each object is read back and its SHA-256 compared before the row lets go of its bytes.
  * Back: each object's bytes are compared before they go into the row; the objects are deleted once that committed.
  */
-export async function moveFiles({
-  db,
-  objects,
-  to,
-  signal,
-  progress,
-  pageSize = 50,
-  removeUnused,
-  changed,
-}: MoveDeps): Promise<MoveSummary> {
+export async function moveFiles(deps: MoveDeps): Promise<MoveSummary> {
+  const { db, objects, to, signal, progress, pageSize = 50, removeUnused, changed } = deps;
   const started = Date.now();
   const from: MediaStorage = to === "s3" ? "database" : "s3";
-  const target = objects.target;
-  if (to === "s3" && !target)
+  if (to === "s3" && !objects.target)
     throw new AppError(
       400,
       "There is no bucket to move the files to: set MEDIA_STORAGE=s3 and MEDIA_S3_BUCKET (and S3_ENDPOINT, S3_REGION and the keys for a service other than AWS).",
     );
-  let total = 0;
-  for (const set of SETS) total += (await db.execute<{ n: number }>(set.count(from))).rows[0]!.n;
-  const done: MoveProgress = { images: 0, files: 0, bytes: 0, total };
+  const done: MoveProgress = { images: 0, files: 0, bytes: 0, total: await imagesAt(db, from) };
   let removed = 0;
   let stopped = false;
 
@@ -148,40 +137,7 @@ export async function moveFiles({
           break;
         }
         after = group.id;
-        const moved = await db.transaction(async (tx) => {
-          await tx.execute(set.lock(group.id));
-          const { rows: files } = await tx.execute<FileRow & Record<string, unknown>>(set.files(group.id, from));
-          let bytes = 0;
-          for (const file of files) {
-            const name = mediaFileName(group.key, file.width, file.format);
-            if (to === "s3") {
-              const data = file.data!;
-              if (sha256Hex(data) !== file.sha256)
-                throw new MoveError(`The file ${name} in the database does not match its checksum: it was not moved.`);
-              const ref = await objects.put(target!, name, data, CONTENT_TYPES[file.format]);
-              const back = await objects.get(ref);
-              if (!back || sha256Hex(back) !== file.sha256)
-                throw new MoveError(
-                  `The bucket ${ref.bucket} did not give back the bytes stored as ${ref.key}: the file stays in the database.`,
-                );
-              await set.set(tx, group.id, file, { storage: "s3", data: null, bucket: ref.bucket, key: ref.key });
-              bytes += data.length;
-            } else {
-              const ref = { bucket: file.s3_bucket!, key: file.s3_key! };
-              const data = await objects.get(ref);
-              if (!data)
-                throw new MoveError(`The file ${name} is missing from the bucket ${ref.bucket} (object ${ref.key}).`);
-              if (sha256Hex(data) !== file.sha256)
-                throw new MoveError(
-                  `The object ${ref.key} in the bucket ${ref.bucket} does not match its checksum: it stays there.`,
-                );
-              await set.set(tx, group.id, file, { storage: "database", data, bucket: null, key: null });
-              toRemove.push(ref);
-              bytes += data.length;
-            }
-          }
-          return { files: files.length, bytes };
-        });
+        const moved = await moveImage(deps, set, group, from, toRemove);
         if (!moved.files) continue; // moved meanwhile (another run), or deleted
         done.images++;
         done.files += moved.files;
@@ -195,9 +151,62 @@ export async function moveFiles({
       if (stopped) break outer;
     }
   }
-  let left = 0;
-  for (const set of SETS) left += (await db.execute<{ n: number }>(set.count(from))).rows[0]!.n;
+  const left = await imagesAt(db, from);
   return { ...done, to, left, stopped, removed, ms: Date.now() - started };
+}
+
+/** The images (library and trash) that have files at `from`. */
+async function imagesAt(db: Db, from: MediaStorage): Promise<number> {
+  let n = 0;
+  for (const set of SETS) n += (await db.execute<{ n: number }>(set.count(from))).rows[0]!.n;
+  return n;
+}
+
+/**
+ * One image's files moved in one transaction, its row locked first: how many and their bytes (none: moved meanwhile,
+ * or deleted). The objects whose bytes went back into their rows are added to `toRemove`, to go once it committed.
+ */
+async function moveImage(
+  { db, objects, to }: MoveDeps,
+  set: (typeof SETS)[number],
+  group: Group,
+  from: MediaStorage,
+  toRemove: ObjectRef[],
+): Promise<{ files: number; bytes: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(set.lock(group.id));
+    const { rows: files } = await tx.execute<FileRow & Record<string, unknown>>(set.files(group.id, from));
+    let bytes = 0;
+    for (const file of files) {
+      const name = mediaFileName(group.key, file.width, file.format);
+      if (to === "s3") {
+        const data = file.data!;
+        if (sha256Hex(data) !== file.sha256)
+          throw new MoveError(`The file ${name} in the database does not match its checksum: it was not moved.`);
+        const ref = await objects.put(objects.target!, name, data, CONTENT_TYPES[file.format]);
+        const back = await objects.get(ref);
+        if (!back || sha256Hex(back) !== file.sha256)
+          throw new MoveError(
+            `The bucket ${ref.bucket} did not give back the bytes stored as ${ref.key}: the file stays in the database.`,
+          );
+        await set.set(tx, group.id, file, { storage: "s3", data: null, bucket: ref.bucket, key: ref.key });
+        bytes += data.length;
+      } else {
+        const ref = { bucket: file.s3_bucket!, key: file.s3_key! };
+        const data = await objects.get(ref);
+        if (!data)
+          throw new MoveError(`The file ${name} is missing from the bucket ${ref.bucket} (object ${ref.key}).`);
+        if (sha256Hex(data) !== file.sha256)
+          throw new MoveError(
+            `The object ${ref.key} in the bucket ${ref.bucket} does not match its checksum: it stays there.`,
+          );
+        await set.set(tx, group.id, file, { storage: "database", data, bucket: null, key: null });
+        toRemove.push(ref);
+        bytes += data.length;
+      }
+    }
+    return { files: files.length, bytes };
+  });
 }
 
 /** The summary line of a move, for people. */

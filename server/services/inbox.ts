@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import { pageOf } from "../lib/paging";
 import { messages } from "../db/schema";
 import { badRequest, tooMany } from "../lib/errors";
+import { withDeps } from "#server/lib/with-deps.ts";
 
 export interface MessageRecord {
   _id: string;
@@ -54,141 +55,156 @@ export interface Visitor {
 
 const TEN_MINUTES = 10 * 60_000;
 
-/**
- * What visitors send from the public site: contact messages (newsletter signups: services/newsletter.ts).
- * Validated here, limited per IP, honeypot-filtered; the pages and the REST API both call these.
- */
-export function createInboxService({
-  db,
-  limiter,
-  perIpLimit,
-  mails,
-  now = () => new Date(),
-  webhooks,
-}: {
+interface InboxDeps {
   db: Db;
   limiter: RateLimiter;
   /** Contact messages and signups one IP may send in ten minutes (RATE_LIMIT_PUBLIC_FORMS). */
   perIpLimit: number;
   mails: Pick<MailsService, "queueToAdmins">;
-  now?: () => Date;
+  now: () => Date;
   webhooks?: Pick<WebhookEmitter, "emitTx">;
-}) {
-  async function limit(name: string, visitor: Visitor) {
-    const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
-    if (!allowed) throw tooMany("You have sent this form too many times. Please wait a few minutes and try again.");
-  }
+}
 
+/**
+ * What visitors send from the public site: contact messages (newsletter signups: services/newsletter.ts).
+ * Validated here, limited per IP, honeypot-filtered; the pages and the REST API both call these.
+ */
+export function createInboxService({ now = () => new Date(), ...deps }: Omit<InboxDeps, "now"> & { now?: () => Date }) {
+  const ctx: InboxDeps = { ...deps, now };
   return {
-    async sendMessage(input: unknown, visitor: Visitor): Promise<{ id: string | null }> {
-      const parsed = parseWith(messageSchema, input ?? {});
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      await limit("contact", visitor);
-      if (visitor.isBot) return { id: null };
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(messages)
-          .values({ ...parsed.data, messageStatus: "UnRead" })
-          .returning({ id: messages.id });
-        // Every admin hears of it (Reply-To: the visitor), in the same transaction as the message.
-        await mails.queueToAdmins(
-          tx,
-          "adminContactMessage",
-          { messageId: row!.id, ...parsed.data },
-          jobKey("message", row!.id, "received"),
-        );
-        await webhooks?.emitTx(tx, "contact_message.received", {
-          message: { id: row!.id, ...parsed.data, receivedAt: now().toISOString() },
-        });
-        return { id: row!.id };
-      });
-    },
-
-    /**
-     * Messages of one status in the inbox (not archived), newest first, one page (the admin's Unread and Read tables
-     * page separately).
-     */
-    async messagesByStatus(
-      status: "UnRead" | "Read",
-      page: unknown,
-      perPage: number,
-    ): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
-      const { rows, page: info } = await pageOf(db, messages, {
-        where: and(eq(messages.messageStatus, status), isNull(messages.archivedAt)),
-        orderBy: [desc(messages.createdAt), desc(messages.id)],
-        page,
-        perPage,
-      });
-      return { messages: rows.map(toMessage), page: info };
-    },
-
-    /** Archived messages, the most recently archived first, one page. */
-    async archivedMessages(page: unknown, perPage: number): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
-      const { rows, page: info } = await pageOf(db, messages, {
-        where: isNotNull(messages.archivedAt),
-        orderBy: [desc(messages.archivedAt), desc(messages.id)],
-        page,
-        perPage,
-      });
-      return { messages: rows.map(toMessage), page: info };
-    },
-
-    /**
-     * Archives a message ({archived: true}: out of the inbox and the unread count) or brings it back ({archived:
-     * false}); its status stays as it was. Audited; asking for what is already so changes nothing.
-     */
-    async setArchived(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
-      const parsed = parseWith(archiveSchema, input ?? {});
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      if (!isId(id)) throw notFound("Message not found");
-      const archived = parsed.data.archived;
-      return audited(db, actor, "message", async (tx, audit) => {
-        const [row] = await tx
-          .select({ archivedAt: messages.archivedAt })
-          .from(messages)
-          .where(eq(messages.id, id))
-          .for("update");
-        if (!row) throw notFound("Message not found");
-        if ((row.archivedAt !== null) === archived) return { modified: false };
-        const archivedAt = archived ? now() : null;
-        await tx.update(messages).set({ archivedAt }).where(eq(messages.id, id));
-        await audit.updated(id, { archived: !archived }, { archived });
-        return { modified: true };
-      });
-    },
-
-    async allMessages(): Promise<MessageRecord[]> {
-      return (await db.select().from(messages).orderBy(desc(messages.createdAt))).map(toMessage);
-    },
-
-    async message(id: string): Promise<MessageRecord> {
-      if (!isId(id)) throw notFound("Message not found");
-      const [row] = await db.select().from(messages).where(eq(messages.id, id));
-      if (!row) throw notFound("Message not found");
-      return toMessage(row);
-    },
-
-    /** UnRead to Read ('Mark Read'); there is no way back (spec 2, section 4). */
-    async markRead(id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
-      const parsed = parseWith(markSchema, input ?? { messageStatus: "Read" });
-      if (!parsed.ok) throw badRequest(parsed.errors);
-      if (!isId(id)) throw notFound("Message not found");
-      return audited(db, actor, "message", async (tx, audit) => {
-        const updated = await tx
-          .update(messages)
-          .set({ messageStatus: "Read" })
-          .where(and(eq(messages.id, id), eq(messages.messageStatus, "UnRead")))
-          .returning({ id: messages.id });
-        if (updated.length === 0) {
-          const [exists] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.id, id));
-          if (!exists) throw notFound("Message not found");
-          return { modified: false };
-        }
-        await audit.updated(id, { messageStatus: "UnRead" }, { messageStatus: "Read" });
-        return { modified: true };
-      });
-    },
+    sendMessage: withDeps(ctx, sendMessage),
+    messagesByStatus: withDeps(ctx, messagesByStatus),
+    archivedMessages: withDeps(ctx, archivedMessages),
+    setArchived: withDeps(ctx, setArchived),
+    allMessages: withDeps(ctx, allMessages),
+    message: withDeps(ctx, message),
+    markRead: withDeps(ctx, markRead),
   };
+}
+
+async function limit({ limiter, perIpLimit }: InboxDeps, name: string, visitor: Visitor) {
+  const { allowed } = await limiter.hit({ name, limit: perIpLimit, windowMs: TEN_MINUTES }, visitor.ip);
+  if (!allowed) throw tooMany("You have sent this form too many times. Please wait a few minutes and try again.");
+}
+
+async function sendMessage(deps: InboxDeps, input: unknown, visitor: Visitor): Promise<{ id: string | null }> {
+  const { db, mails, webhooks, now } = deps;
+  const parsed = parseWith(messageSchema, input ?? {});
+  if (!parsed.ok) throw badRequest(parsed.errors);
+  await limit(deps, "contact", visitor);
+  if (visitor.isBot) return { id: null };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(messages)
+      .values({ ...parsed.data, messageStatus: "UnRead" })
+      .returning({ id: messages.id });
+    // Every admin hears of it (Reply-To: the visitor), in the same transaction as the message.
+    await mails.queueToAdmins(
+      tx,
+      "adminContactMessage",
+      { messageId: row!.id, ...parsed.data },
+      jobKey("message", row!.id, "received"),
+    );
+    await webhooks?.emitTx(tx, "contact_message.received", {
+      message: { id: row!.id, ...parsed.data, receivedAt: now().toISOString() },
+    });
+    return { id: row!.id };
+  });
+}
+
+/**
+ * Messages of one status in the inbox (not archived), newest first, one page (the admin's Unread and Read tables
+ * page separately).
+ */
+async function messagesByStatus(
+  { db }: InboxDeps,
+  status: "UnRead" | "Read",
+  page: unknown,
+  perPage: number,
+): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
+  const { rows, page: info } = await pageOf(db, messages, {
+    where: and(eq(messages.messageStatus, status), isNull(messages.archivedAt)),
+    orderBy: [desc(messages.createdAt), desc(messages.id)],
+    page,
+    perPage,
+  });
+  return { messages: rows.map(toMessage), page: info };
+}
+
+/** Archived messages, the most recently archived first, one page. */
+async function archivedMessages(
+  { db }: InboxDeps,
+  page: unknown,
+  perPage: number,
+): Promise<{ messages: MessageRecord[]; page: PageInfo }> {
+  const { rows, page: info } = await pageOf(db, messages, {
+    where: isNotNull(messages.archivedAt),
+    orderBy: [desc(messages.archivedAt), desc(messages.id)],
+    page,
+    perPage,
+  });
+  return { messages: rows.map(toMessage), page: info };
+}
+
+/**
+ * Archives a message ({archived: true}: out of the inbox and the unread count) or brings it back ({archived:
+ * false}); its status stays as it was. Audited; asking for what is already so changes nothing.
+ */
+async function setArchived(
+  { db, now }: InboxDeps,
+  id: string,
+  input: unknown,
+  actor: Actor,
+): Promise<{ modified: boolean }> {
+  const parsed = parseWith(archiveSchema, input ?? {});
+  if (!parsed.ok) throw badRequest(parsed.errors);
+  if (!isId(id)) throw notFound("Message not found");
+  const archived = parsed.data.archived;
+  return audited(db, actor, "message", async (tx, audit) => {
+    const [row] = await tx
+      .select({ archivedAt: messages.archivedAt })
+      .from(messages)
+      .where(eq(messages.id, id))
+      .for("update");
+    if (!row) throw notFound("Message not found");
+    if ((row.archivedAt !== null) === archived) return { modified: false };
+    const archivedAt = archived ? now() : null;
+    await tx.update(messages).set({ archivedAt }).where(eq(messages.id, id));
+    await audit.updated(id, { archived: !archived }, { archived });
+    return { modified: true };
+  });
+}
+
+async function allMessages({ db }: InboxDeps): Promise<MessageRecord[]> {
+  return (await db.select().from(messages).orderBy(desc(messages.createdAt))).map(toMessage);
+}
+
+async function message({ db }: InboxDeps, id: string): Promise<MessageRecord> {
+  if (!isId(id)) throw notFound("Message not found");
+  const [row] = await db.select().from(messages).where(eq(messages.id, id));
+  if (!row) throw notFound("Message not found");
+  return toMessage(row);
+}
+
+/** UnRead to Read ('Mark Read'); there is no way back (spec 2, section 4). */
+async function markRead({ db }: InboxDeps, id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
+  const parsed = parseWith(markSchema, input ?? { messageStatus: "Read" });
+  if (!parsed.ok) throw badRequest(parsed.errors);
+  if (!isId(id)) throw notFound("Message not found");
+  return audited(db, actor, "message", async (tx, audit) => {
+    const updated = await tx
+      .update(messages)
+      .set({ messageStatus: "Read" })
+      .where(and(eq(messages.id, id), eq(messages.messageStatus, "UnRead")))
+      .returning({ id: messages.id });
+    if (updated.length === 0) {
+      const [exists] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.id, id));
+      if (!exists) throw notFound("Message not found");
+      return { modified: false };
+    }
+    await audit.updated(id, { messageStatus: "UnRead" }, { messageStatus: "Read" });
+    return { modified: true };
+  });
 }
 
 export type InboxService = ReturnType<typeof createInboxService>;

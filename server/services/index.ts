@@ -21,7 +21,7 @@ import { createMailer } from "./mailer";
 import { createMailsService } from "./mails";
 import { createMailLogo, siteFileReader } from "../mail/logo";
 import { createMembershipReminders } from "./reminders";
-import { createMediaService } from "./media";
+import { createMediaService, type MediaService } from "./media";
 import { createOrdersService } from "./orders";
 import { createPaymentAccountsService } from "./payment-accounts";
 import { createPrivacyService } from "./privacy";
@@ -30,7 +30,7 @@ import { createTaxReportService } from "./tax-report";
 import { createStaffService } from "./staff";
 import { createPayPalService } from "./paypal";
 import { createPaymentsService } from "./payments";
-import { createSubscriptionsService } from "./subscriptions";
+import { createSubscriptionsService, type SubscriptionsService } from "./subscriptions";
 import { createInboxService } from "./inbox";
 import { createInvoicesService } from "./invoices";
 import { createCreditNotesService } from "./credit-notes";
@@ -47,8 +47,64 @@ import { createTwoFactorService } from "./two-factor";
 import { createDiscountsService } from "./discounts";
 import { createWebhooksService } from "./webhooks";
 
+/** What every step of the wiring is made from. */
+interface Wiring {
+  database: Database;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Services made in a later step that an earlier one asks for only once everything is made. */
+interface Later {
+  media: () => Pick<MediaService, "file">;
+  subscriptions: () => Pick<SubscriptionsService, "activeOf">;
+}
+
 /** Every domain service, wired once with its dependencies; pages and the REST API both receive this object. */
 export function createServices(database: Database, config: Config, logger: Logger, now: () => Date = () => new Date()) {
+  const w: Wiring = { database, config, logger, now };
+  const later: Later = { media: () => site.media, subscriptions: () => money.subscriptions };
+  const core = coreServices(w, later);
+  const audience = audienceServices(w, core, later);
+  const people = peopleServices(w, core);
+  const sales = salesServices(w, core);
+  const keeping = keepingServices(w, core, sales, people);
+  const money = paymentServices(w, core, sales);
+  const site = siteServices(w, core, sales);
+  const office = officeServices(w, core, sales, audience);
+  scheduleRetries(w, core, money);
+  const { content, jobs, mailer } = core;
+  return {
+    now,
+    ...core,
+    ...audience,
+    ...people,
+    ...sales,
+    ...keeping,
+    ...money,
+    ...site,
+    ...office,
+    async start() {
+      await content.start();
+      await sales.orders.start();
+      await jobs.start();
+    },
+    async close() {
+      await jobs.close();
+      mailer.close();
+      await content.close();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+type Core = ReturnType<typeof coreServices>;
+type Sales = ReturnType<typeof salesServices>;
+
+/** The rate limiter, content, the mailer, the job queue, the mails and the outgoing webhooks: what the rest use. */
+function coreServices({ database, config, logger, now }: Wiring, later: Later) {
   const rateLimiter = createRateLimiter({ pool: database.pool });
   const content = createContentService({
     db: database.db,
@@ -80,11 +136,11 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     jobs,
     // The mails' PNG logo, drawn from the site's logo: a shipped file (public/, the same folder from the sources and
-    // from the build) or a media library file (the media service, made below, is asked only when a mail is written).
+    // from the build) or a media library file (the media service, made later, is asked only when a mail is written).
     logo: createMailLogo(
       siteFileReader({
         publicDirs: [fileURLToPath(new URL("../../public", import.meta.url)), path.resolve("public")],
-        mediaFile: (key, width, format) => media.file(key, width, format),
+        mediaFile: (key, width, format) => later.media().file(key, width, format),
       }),
     ),
   });
@@ -97,6 +153,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     options: config.webhooks,
   });
+  return { rateLimiter, content, mailer, jobs, mails, webhooks };
+}
+
+/** The newsletter's subscribers and sends, the membership reminders, the contact form's inbox. */
+function audienceServices(
+  { database, config, logger, now }: Wiring,
+  { rateLimiter, jobs, mails, mailer, webhooks }: Core,
+  later: Later,
+) {
   const suppressions = createSuppressionsService({
     db: database.db,
     now,
@@ -131,8 +196,8 @@ export function createServices(database: Database, config: Config, logger: Logge
   const reminders = createMembershipReminders({
     db: database.db,
     mails,
-    // Read at scan time, once the subscriptions service below exists.
-    subscriptions: { activeOf: (userIds) => subscriptions.activeOf(userIds) },
+    // Read at scan time, once the subscriptions service (made later) exists.
+    subscriptions: { activeOf: (userIds) => later.subscriptions().activeOf(userIds) },
     now,
   });
   // Every 10 minutes, once across the instances: a reminder is at most that late.
@@ -152,6 +217,11 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
     webhooks,
   });
+  return { suppressions, newsletter, newsletters, reminders, inbox };
+}
+
+/** The staff, the accounts and their sign-in (better-auth), two-factor, the customers' own account. */
+function peopleServices({ database, config, logger, now }: Wiring, { rateLimiter, jobs, mails, webhooks }: Core) {
   const adminUsers = createAdminUsersService({ db: database.db });
   const staff = createStaffService({ db: database.db, mails, publicUrl: config.publicUrl });
   const auth = createAuth({ db: database.db, config, jobs, mails, logger, limiter: rateLimiter, webhooks });
@@ -164,6 +234,11 @@ export function createServices(database: Database, config: Config, logger: Logge
     now,
   });
   const myAccount = createMyAccountService({ auth, db: database.db, secret: config.authSecret });
+  return { adminUsers, staff, accounts, twoFactor, myAccount };
+}
+
+/** The settings, discount codes, invoices, credit notes and the orders. */
+function salesServices({ database, config, logger, now }: Wiring, { content, mails, webhooks }: Core) {
   const settings = createSettingsService({ db: database.db });
   const discounts = createDiscountsService({ db: database.db, content, timeZone: config.timeZone, now });
   const invoices = createInvoicesService({
@@ -186,6 +261,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     creditNotes,
     webhooks,
   });
+  return { settings, discounts, invoices, creditNotes, orders };
+}
+
+/** Privacy (access and erasure), the backups, the blog's reads. */
+function keepingServices(
+  { database, config, logger, now }: Wiring,
+  { content, jobs, mails, rateLimiter, webhooks }: Core,
+  { orders, creditNotes }: Sales,
+  { twoFactor }: Pick<ReturnType<typeof peopleServices>, "twoFactor">,
+) {
   const privacy = createPrivacyService({
     db: database.db,
     orders,
@@ -212,6 +297,12 @@ export function createServices(database: Database, config: Config, logger: Logge
   });
   // The blog's reads of the articles (issue 36): the articles service (engineer A's) is their one writer.
   const blog = createBlogService({ db: database.db, content, orders });
+  return { privacy, backups, blog };
+}
+
+/** The payment accounts, subscriptions, PayPal and the payments. */
+function paymentServices({ database, config, logger, now }: Wiring, { content, mails, webhooks }: Core, sales: Sales) {
+  const { orders, creditNotes } = sales;
   const paymentAccounts = createPaymentAccountsService({ db: database.db, fallbackEmail: config.paypalReceiverEmail });
   const subscriptions = createSubscriptionsService({ db: database.db, now, mails, webhooks });
   const paypal = createPayPalService({
@@ -233,6 +324,15 @@ export function createServices(database: Database, config: Config, logger: Logge
     subscriptions,
     receiver: () => paymentAccounts.receiver(),
   });
+  return { paymentAccounts, subscriptions, paypal, payments };
+}
+
+/** The activity log, API keys, the catalogue, the media library, the articles, the trash and the versions. */
+function siteServices(
+  { database, config, logger, now }: Wiring,
+  { content, jobs, rateLimiter }: Core,
+  { orders }: Sales,
+) {
   const activity = createActivityService({ db: database.db, timeZone: config.timeZone });
   // API keys (issue 37, decision 077): checked on every keyed REST request, with their own rate limit.
   const apiKeys = createApiKeysService({ db: database.db, limiter: rateLimiter, perMinute: config.apiKeyLimit, now });
@@ -269,6 +369,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { firstRunAfterSeconds: 60, title: "Trash: delete for good what was deleted 30 days ago" },
   );
+  return { activity, apiKeys, catalogue, media, articles, trash, versions };
+}
+
+/** The back office's exports, figures, reports and tax report, the customers and the member imports. */
+function officeServices(
+  { database, config, logger, now }: Wiring,
+  { jobs, mails, webhooks }: Core,
+  { orders }: Sales,
+  { newsletter }: Pick<ReturnType<typeof audienceServices>, "newsletter">,
+) {
   const csvExports = createExportsService({ pool: database.pool, timeZone: config.timeZone });
   const backOffice = createBackOfficeService({ db: database.db, orders, timeZone: config.timeZone, now, webhooks });
   const reports = createReportsService({ db: database.db, timeZone: config.timeZone, now });
@@ -293,10 +403,16 @@ export function createServices(database: Database, config: Config, logger: Logge
     timeZone: config.timeZone,
     dir: path.join(config.dataDir, "imports"),
   });
-  // What is stored but unfinished, on both rails (decision 069): IPN messages stored but not processed (the app stopped
-  // half-way) or not verifiable when they came (PayPal unreachable), and webhook notices left unapplied by a crash
-  // between storing and handling, are processed again: shortly after the start (once the app listens: the simulator's
-  // postback goes to the app itself), then every 5 minutes.
+  return { exports: csvExports, backOffice, reports, taxReport, customers, imports };
+}
+
+/**
+ * What is stored but unfinished, on both rails (decision 069): IPN messages stored but not processed (the app stopped
+ * half-way) or not verifiable when they came (PayPal unreachable), and webhook notices left unapplied by a crash
+ * between storing and handling, are processed again: shortly after the start (once the app listens: the simulator's
+ * postback goes to the app itself), then every 5 minutes.
+ */
+function scheduleRetries({ logger }: Wiring, { jobs }: Core, { payments }: ReturnType<typeof paymentServices>) {
   jobs.every(
     "paypal-retry",
     "*/5 * * * *",
@@ -320,60 +436,4 @@ export function createServices(database: Database, config: Config, logger: Logge
     },
     { firstRunAfterSeconds: 30, title: "PayPal checkouts looked at again" },
   );
-  return {
-    now,
-    activity,
-    apiKeys,
-    settings,
-    orders,
-    discounts,
-    invoices,
-    creditNotes,
-    paymentAccounts,
-    paypal,
-    payments,
-    subscriptions,
-    catalogue,
-    content,
-    blog,
-    articles,
-    media,
-    trash,
-    versions,
-    backups,
-    exports: csvExports,
-    backOffice,
-    reports,
-    taxReport,
-    customers,
-    imports,
-    inbox,
-    newsletter,
-    newsletters,
-    suppressions,
-    rateLimiter,
-    mailer,
-    mails,
-    reminders,
-    jobs,
-    adminUsers,
-    staff,
-    accounts,
-    myAccount,
-    twoFactor,
-    privacy,
-    webhooks,
-    async start() {
-      await content.start();
-      await orders.start();
-      await jobs.start();
-    },
-    async close() {
-      await jobs.close();
-      mailer.close();
-      await content.close();
-    },
-  };
 }
-
-export type Services = ReturnType<typeof createServices>;

@@ -74,57 +74,78 @@ const styles = StyleSheet.create({
   footer: { position: "absolute", left: 48, right: 48, bottom: 36, fontSize: 8.5, color: MIST },
 });
 
+/** The seller and the title. */
+function InvoiceHeader({ layout }: { layout: InvoiceLayout }) {
+  return (
+    <View style={styles.header}>
+      <View style={styles.grow}>
+        <Text style={styles.sellerName}>{layout.seller.name}</Text>
+        {layout.seller.lines.map((line) => (
+          <Text key={line} style={styles.small}>
+            {line}
+          </Text>
+        ))}
+      </View>
+      <Text style={styles.title}>{layout.title}</Text>
+    </View>
+  );
+}
+
+/** Who is billed, beside the invoice's facts (number, dates…). */
+function InvoiceParties({ layout }: { layout: InvoiceLayout }) {
+  return (
+    <View style={styles.columns}>
+      <View style={styles.grow}>
+        <Text style={styles.label}>Billed to</Text>
+        {layout.billedTo.map((line, i) => (
+          <Text key={`${i}-${line}`}>{line}</Text>
+        ))}
+      </View>
+      <View style={styles.facts}>
+        {layout.facts.map(([label, value]) => (
+          <View key={label} style={styles.factRow}>
+            <Text style={styles.factLabel}>{label}</Text>
+            <Text style={styles.factValue}>{value}</Text>
+          </View>
+        ))}
+      </View>
+    </View>
+  );
+}
+
+/** The table: the line and the discount, if any. */
+function InvoiceLines({ layout }: { layout: InvoiceLayout }) {
+  return (
+    <View style={styles.table}>
+      <View style={styles.tableHead}>
+        <Text style={[styles.description, styles.label]}>Description</Text>
+        <Text style={[styles.amount, styles.label]}>Amount</Text>
+      </View>
+      <View style={styles.tableRow}>
+        <View style={styles.description}>
+          <Text>{layout.line.description}</Text>
+          <Text style={styles.small}>{layout.line.detail}</Text>
+        </View>
+        <Text style={styles.amount}>{layout.line.amount}</Text>
+      </View>
+      {layout.discount ? (
+        <View style={styles.tableRow}>
+          <Text style={styles.description}>{layout.discount.description}</Text>
+          <Text style={styles.amount}>{layout.discount.amount}</Text>
+        </View>
+      ) : null}
+    </View>
+  );
+}
+
 function InvoiceDocument({ layout }: { layout: InvoiceLayout }) {
   const number = layout.facts[0]![1];
   return (
     <Document title={`${layout.title} ${number}`} author={layout.seller.name} creator={layout.seller.name}>
       <Page size="A4" style={styles.page}>
-        <View style={styles.header}>
-          <View style={styles.grow}>
-            <Text style={styles.sellerName}>{layout.seller.name}</Text>
-            {layout.seller.lines.map((line) => (
-              <Text key={line} style={styles.small}>
-                {line}
-              </Text>
-            ))}
-          </View>
-          <Text style={styles.title}>{layout.title}</Text>
-        </View>
-        <View style={styles.columns}>
-          <View style={styles.grow}>
-            <Text style={styles.label}>Billed to</Text>
-            {layout.billedTo.map((line, i) => (
-              <Text key={`${i}-${line}`}>{line}</Text>
-            ))}
-          </View>
-          <View style={styles.facts}>
-            {layout.facts.map(([label, value]) => (
-              <View key={label} style={styles.factRow}>
-                <Text style={styles.factLabel}>{label}</Text>
-                <Text style={styles.factValue}>{value}</Text>
-              </View>
-            ))}
-          </View>
-        </View>
-        <View style={styles.table}>
-          <View style={styles.tableHead}>
-            <Text style={[styles.description, styles.label]}>Description</Text>
-            <Text style={[styles.amount, styles.label]}>Amount</Text>
-          </View>
-          <View style={styles.tableRow}>
-            <View style={styles.description}>
-              <Text>{layout.line.description}</Text>
-              <Text style={styles.small}>{layout.line.detail}</Text>
-            </View>
-            <Text style={styles.amount}>{layout.line.amount}</Text>
-          </View>
-          {layout.discount ? (
-            <View style={styles.tableRow}>
-              <Text style={styles.description}>{layout.discount.description}</Text>
-              <Text style={styles.amount}>{layout.discount.amount}</Text>
-            </View>
-          ) : null}
-        </View>
+        <InvoiceHeader layout={layout} />
+        <InvoiceParties layout={layout} />
+        <InvoiceLines layout={layout} />
         {layout.vat.map(([label, value]) => (
           <View key={label} style={styles.subtotal}>
             <Text style={styles.subtotalLabel}>{label}</Text>

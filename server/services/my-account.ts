@@ -13,6 +13,7 @@ import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { session } from "../db/schema";
 import { AppError, badRequest } from "../lib/errors";
+import { withDeps } from "#server/lib/with-deps.ts";
 import type { Auth, Viewer } from "./accounts";
 import { REFUSAL_CODES } from "./auth-hooks";
 import { MY_ACCOUNT_CODES } from "./my-account-auth";
@@ -43,6 +44,13 @@ function parsed<T>(schema: Parameters<typeof parseWith>[0], input: unknown): T {
 const fieldError = (status: number, field: string, message: string) =>
   new AppError(status, message, [{ field, message }]);
 
+/** The service's dependencies, with the reader of this browser's session token (built once). */
+interface MyAccountContext {
+  auth: Auth;
+  db: Db;
+  tokenOf: (headers: Headers) => string;
+}
+
 /**
  * "My account" (issue 25, part 1): a signed-in person's name, email, password and sessions. Each change goes through
  * better-auth's own call (auth.api), so the rules in its hooks (auth-hooks.ts: the password rule; my-account-auth.ts:
@@ -53,131 +61,151 @@ export function createMyAccountService({ auth, db, secret }: { auth: Auth; db: D
   const sessionCookie = getCookies(auth.options).sessionToken.name;
   const tokenOf = (headers: Headers) =>
     sessionTokenOf(cookieValue(headers.get("cookie") ?? "", sessionCookie), secret) || "";
-
-  /** A refusal from a hook or from better-auth, as the form's answer; anything else is ours (5xx). */
-  function refusal(error: unknown, fields: { password?: string; email?: string } = {}): unknown {
-    if (!isAPIError(error)) return error;
-    const code = String(error.body?.code ?? "");
-    const message = String(error.body?.message ?? "");
-    switch (code) {
-      case MY_ACCOUNT_CODES.tooMany:
-        return new AppError(429, message);
-      case MY_ACCOUNT_CODES.emailTaken:
-        return fieldError(409, fields.email ?? "newEmail", message);
-      case MY_ACCOUNT_CODES.emailSame:
-        return fieldError(400, fields.email ?? "newEmail", message);
-      case REFUSAL_CODES.passwordRefused:
-        return fieldError(400, fields.password ?? "newPassword", message);
-      case "INVALID_PASSWORD":
-        return fieldError(400, "currentPassword", MY_ACCOUNT_MESSAGES.currentWrong);
-      case "PASSWORD_TOO_SHORT":
-        return fieldError(400, fields.password ?? "newPassword", message);
-    }
-    if (error.statusCode === 401) return new AppError(401, "Please sign in again.");
-    return error;
-  }
-
+  const ctx: MyAccountContext = { auth, db, tokenOf };
   return {
-    async updateName(input: unknown, headers: Headers): Promise<void> {
-      const { name } = parsed<{ name: string }>(profileSchema, input);
-      try {
-        await auth.api.updateUser({ body: { name }, headers });
-      } catch (error) {
-        throw refusal(error);
-      }
-    },
-
-    /** Sends the link to the new address (and the notice to the old one); the email is unchanged until it is followed. */
-    async requestEmailChange(input: unknown, headers: Headers): Promise<{ newEmail: string }> {
-      const { newEmail } = parsed<{ newEmail: string }>(emailChangeSchema, input);
-      try {
-        await auth.api.changeEmail({ body: { newEmail, callbackURL: EMAIL_CONFIRMED_PATH }, headers });
-      } catch (error) {
-        throw refusal(error);
-      }
-      return { newEmail };
-    },
-
-    /**
-     * Changes the password and ends every other session (better-auth ends them all and opens a new one for this
-     * browser): answers the Set-Cookie headers of that new session.
-     */
-    async changePassword(input: unknown, headers: Headers): Promise<Headers> {
-      const { currentPassword, newPassword } = parsed<{ currentPassword: string; newPassword: string }>(
-        passwordChangeSchema,
-        input,
-      );
-      try {
-        const result = await auth.api.changePassword({
-          body: { currentPassword, newPassword, revokeOtherSessions: true },
-          headers,
-          returnHeaders: true,
-        });
-        return result.headers;
-      } catch (error) {
-        throw refusal(error);
-      }
-    },
-
-    /** The person's sessions that have not expired, the most recently active first; this browser's is marked. */
-    async sessions(viewer: Viewer, headers: Headers): Promise<SessionRow[]> {
-      const current = tokenOf(headers);
-      const rows = await db
-        .select({
-          id: session.id,
-          userAgent: session.userAgent,
-          ipAddress: session.ipAddress,
-          createdAt: session.createdAt,
-          updatedAt: session.updatedAt,
-          current: sql<boolean>`${session.token} = ${current}`,
-        })
-        .from(session)
-        .where(and(eq(session.userId, viewer.id), gt(session.expiresAt, sql`now()`)))
-        .orderBy(desc(sql`${session.token} = ${current}`), desc(session.updatedAt), desc(session.createdAt))
-        .limit(100);
-      return rows.map((r) => ({
-        id: r.id,
-        device: deviceOf(r.userAgent),
-        ipAddress: r.ipAddress ?? "",
-        signedInAt: r.createdAt,
-        lastActiveAt: r.updatedAt,
-        current: r.current,
-      }));
-    },
-
-    /**
-     * Ends one of the person's other sessions, by its id: its row is deleted, so its cookie is refused at once by every
-     * lookup (decision 030). better-auth's /revoke-session takes a token, which a list never shows (issue #6940).
-     */
-    async endSession(viewer: Viewer, input: unknown, headers: Headers): Promise<void> {
-      const { sessionId } = parsed<{ sessionId: string }>(sessionIdSchema, input);
-      const [row] = await db
-        .select({ token: session.token })
-        .from(session)
-        .where(and(eq(session.id, sessionId), eq(session.userId, viewer.id)));
-      if (!row) throw new AppError(404, MY_ACCOUNT_MESSAGES.sessionGone);
-      if (row.token === tokenOf(headers)) throw new AppError(400, "To sign out of this device, use Sign Out.");
-      const ctx = await auth.$context;
-      await ctx.internalAdapter.deleteSession(row.token);
-    },
-
-    /** Ends every session of the person but this browser's; answers how many ended. */
-    async endOtherSessions(viewer: Viewer, headers: Headers): Promise<number> {
-      const current = tokenOf(headers);
-      const [{ n }] = (await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(session)
-        .where(
-          and(eq(session.userId, viewer.id), gt(session.expiresAt, sql`now()`), sql`${session.token} <> ${current}`),
-        )) as [{ n: number }];
-      try {
-        await auth.api.revokeOtherSessions({ headers });
-      } catch (error) {
-        throw refusal(error);
-      }
-      return n;
-    },
+    updateName: withDeps(ctx, updateName),
+    requestEmailChange: withDeps(ctx, requestEmailChange),
+    changePassword: withDeps(ctx, changePassword),
+    sessions: withDeps(ctx, sessions),
+    endSession: withDeps(ctx, endSession),
+    endOtherSessions: withDeps(ctx, endOtherSessions),
   };
+}
+
+/** A refusal from a hook or from better-auth, as the form's answer; anything else is ours (5xx). */
+function refusal(error: unknown, fields: { password?: string; email?: string } = {}): unknown {
+  if (!isAPIError(error)) return error;
+  const code = String(error.body?.code ?? "");
+  const message = String(error.body?.message ?? "");
+  switch (code) {
+    case MY_ACCOUNT_CODES.tooMany:
+      return new AppError(429, message);
+    case MY_ACCOUNT_CODES.emailTaken:
+      return fieldError(409, fields.email ?? "newEmail", message);
+    case MY_ACCOUNT_CODES.emailSame:
+      return fieldError(400, fields.email ?? "newEmail", message);
+    case REFUSAL_CODES.passwordRefused:
+      return fieldError(400, fields.password ?? "newPassword", message);
+    case "INVALID_PASSWORD":
+      return fieldError(400, "currentPassword", MY_ACCOUNT_MESSAGES.currentWrong);
+    case "PASSWORD_TOO_SHORT":
+      return fieldError(400, fields.password ?? "newPassword", message);
+  }
+  if (error.statusCode === 401) return new AppError(401, "Please sign in again.");
+  return error;
+}
+
+async function updateName({ auth }: MyAccountContext, input: unknown, headers: Headers): Promise<void> {
+  const { name } = parsed<{ name: string }>(profileSchema, input);
+  try {
+    await auth.api.updateUser({ body: { name }, headers });
+  } catch (error) {
+    throw refusal(error);
+  }
+}
+
+/** Sends the link to the new address (and the notice to the old one); the email is unchanged until it is followed. */
+async function requestEmailChange(
+  { auth }: MyAccountContext,
+  input: unknown,
+  headers: Headers,
+): Promise<{ newEmail: string }> {
+  const { newEmail } = parsed<{ newEmail: string }>(emailChangeSchema, input);
+  try {
+    await auth.api.changeEmail({ body: { newEmail, callbackURL: EMAIL_CONFIRMED_PATH }, headers });
+  } catch (error) {
+    throw refusal(error);
+  }
+  return { newEmail };
+}
+
+/**
+ * Changes the password and ends every other session (better-auth ends them all and opens a new one for this
+ * browser): answers the Set-Cookie headers of that new session.
+ */
+async function changePassword({ auth }: MyAccountContext, input: unknown, headers: Headers): Promise<Headers> {
+  const { currentPassword, newPassword } = parsed<{ currentPassword: string; newPassword: string }>(
+    passwordChangeSchema,
+    input,
+  );
+  try {
+    const result = await auth.api.changePassword({
+      body: { currentPassword, newPassword, revokeOtherSessions: true },
+      headers,
+      returnHeaders: true,
+    });
+    return result.headers;
+  } catch (error) {
+    throw refusal(error);
+  }
+}
+
+/** The person's sessions that have not expired, the most recently active first; this browser's is marked. */
+async function sessions({ db, tokenOf }: MyAccountContext, viewer: Viewer, headers: Headers): Promise<SessionRow[]> {
+  const current = tokenOf(headers);
+  const rows = await db
+    .select({
+      id: session.id,
+      userAgent: session.userAgent,
+      ipAddress: session.ipAddress,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+      current: sql<boolean>`${session.token} = ${current}`,
+    })
+    .from(session)
+    .where(and(eq(session.userId, viewer.id), gt(session.expiresAt, sql`now()`)))
+    .orderBy(desc(sql`${session.token} = ${current}`), desc(session.updatedAt), desc(session.createdAt))
+    .limit(100);
+  return rows.map((r) => ({
+    id: r.id,
+    device: deviceOf(r.userAgent),
+    ipAddress: r.ipAddress ?? "",
+    signedInAt: r.createdAt,
+    lastActiveAt: r.updatedAt,
+    current: r.current,
+  }));
+}
+
+/**
+ * Ends one of the person's other sessions, by its id: its row is deleted, so its cookie is refused at once by every
+ * lookup (decision 030). better-auth's /revoke-session takes a token, which a list never shows (issue #6940).
+ */
+async function endSession(
+  { auth, db, tokenOf }: MyAccountContext,
+  viewer: Viewer,
+  input: unknown,
+  headers: Headers,
+): Promise<void> {
+  const { sessionId } = parsed<{ sessionId: string }>(sessionIdSchema, input);
+  const [row] = await db
+    .select({ token: session.token })
+    .from(session)
+    .where(and(eq(session.id, sessionId), eq(session.userId, viewer.id)));
+  if (!row) throw new AppError(404, MY_ACCOUNT_MESSAGES.sessionGone);
+  if (row.token === tokenOf(headers)) throw new AppError(400, "To sign out of this device, use Sign Out.");
+  const ctx = await auth.$context;
+  await ctx.internalAdapter.deleteSession(row.token);
+}
+
+/** Ends every session of the person but this browser's; answers how many ended. */
+async function endOtherSessions(
+  { auth, db, tokenOf }: MyAccountContext,
+  viewer: Viewer,
+  headers: Headers,
+): Promise<number> {
+  const current = tokenOf(headers);
+  const [{ n }] = (await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(session)
+    .where(
+      and(eq(session.userId, viewer.id), gt(session.expiresAt, sql`now()`), sql`${session.token} <> ${current}`),
+    )) as [{ n: number }];
+  try {
+    await auth.api.revokeOtherSessions({ headers });
+  } catch (error) {
+    throw refusal(error);
+  }
+  return n;
 }
 
 export type MyAccountService = ReturnType<typeof createMyAccountService>;
