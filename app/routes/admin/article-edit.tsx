@@ -129,22 +129,17 @@ type OpenDialog = (name: string, value: string) => void;
 function PreviewLinks({ id }: { id: string }) {
   return (
     <>
-      <a
-        href={`/blog/preview/${id}?as=visitor`}
-        target="_blank"
-        rel="noopener"
-        className="btn-outline px-4 py-2 text-sm"
-      >
-        Preview as a visitor
-      </a>
-      <a
-        href={`/blog/preview/${id}?as=member`}
-        target="_blank"
-        rel="noopener"
-        className="btn-outline px-4 py-2 text-sm"
-      >
-        Preview as a member
-      </a>
+      {(["visitor", "member"] as const).map((as) => (
+        <a
+          key={as}
+          href={`/blog/preview/${id}?as=${as}`}
+          target="_blank"
+          rel="noopener"
+          className="btn-outline px-4 py-2 text-sm"
+        >
+          {`Preview as a ${as}`}
+        </a>
+      ))}
     </>
   );
 }

@@ -158,7 +158,7 @@ function Totals({ view }: { view: ReportView }) {
 }
 
 function RevenueReport({ view }: { view: ReportView }) {
-  const { period, rows, totals, labels, query, per, dollars } = view;
+  const { rows, totals, labels, query, per, dollars } = view;
   return (
     <Report name="revenue" query={query} stacked>
       <BarChart
@@ -171,25 +171,17 @@ function RevenueReport({ view }: { view: ReportView }) {
         ]}
         whole={false}
       />
-      <Table
-        head={[
-          per === "day" ? "Day" : "Month",
-          "Revenue",
-          "Subscription renewals",
-          "Orders placed by hand",
-          "Orders with a code",
-          "Discounts given",
-        ]}
-        rows={rows.map((r) => [
-          bucketLabel(r.key, period.unit, "table"),
+      <PeriodTable
+        view={view}
+        head={["Revenue", "Subscription renewals", "Orders placed by hand", "Orders with a code", "Discounts given"]}
+        cells={(r) => [
           dollars(r.revenue),
           dollars(r.subscriptionRevenue),
           dollars(r.manualRevenue),
           count(r.discountedOrders),
           dollars(r.discounts),
-        ])}
-        foot={[
-          "Total",
+        ]}
+        total={[
           dollars(totals.revenue),
           dollars(totals.subscriptionRevenue),
           dollars(totals.manualRevenue),
@@ -202,7 +194,7 @@ function RevenueReport({ view }: { view: ReportView }) {
 }
 
 function OrdersPaidReport({ view }: { view: ReportView }) {
-  const { period, rows, totals, labels, query, per } = view;
+  const { rows, totals, labels, query, per } = view;
   return (
     <Report name="orders-paid" query={query} stacked>
       <BarChart
@@ -215,23 +207,11 @@ function OrdersPaidReport({ view }: { view: ReportView }) {
           { name: "Given by the agency", values: rows.map((r) => r.givenOrders), fill: "fill-brass" },
         ]}
       />
-      <Table
-        head={[
-          per === "day" ? "Day" : "Month",
-          "Orders paid",
-          "Subscription renewals",
-          "Placed by hand",
-          "Given by the agency",
-        ]}
-        rows={rows.map((r) => [
-          bucketLabel(r.key, period.unit, "table"),
-          count(r.paidOrders),
-          count(r.subscriptionRenewals),
-          count(r.manualOrders),
-          count(r.givenOrders),
-        ])}
-        foot={[
-          "Total",
+      <PeriodTable
+        view={view}
+        head={["Orders paid", "Subscription renewals", "Placed by hand", "Given by the agency"]}
+        cells={(r) => [count(r.paidOrders), count(r.subscriptionRenewals), count(r.manualOrders), count(r.givenOrders)]}
+        total={[
           count(totals.paidOrders),
           count(totals.subscriptionRenewals),
           count(totals.manualOrders),
@@ -243,7 +223,7 @@ function OrdersPaidReport({ view }: { view: ReportView }) {
 }
 
 function NewCustomersReport({ view }: { view: ReportView }) {
-  const { period, rows, totals, labels, query, per } = view;
+  const { rows, totals, labels, query, per } = view;
   return (
     <Report name="new-customers" query={query}>
       <BarChart
@@ -255,17 +235,18 @@ function NewCustomersReport({ view }: { view: ReportView }) {
           { name: "Renewals", values: rows.map((r) => r.renewals), fill: "fill-forest" },
         ]}
       />
-      <Table
-        head={[per === "day" ? "Day" : "Month", "New customers", "Renewals"]}
-        rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.newCustomers), count(r.renewals)])}
-        foot={["Total", count(totals.newCustomers), count(totals.renewals)]}
+      <PeriodTable
+        view={view}
+        head={["New customers", "Renewals"]}
+        cells={(r) => [count(r.newCustomers), count(r.renewals)]}
+        total={[count(totals.newCustomers), count(totals.renewals)]}
       />
     </Report>
   );
 }
 
 function ActiveMembersReport({ view }: { view: ReportView }) {
-  const { period, rows, totals, labels, query, per } = view;
+  const { rows, totals, labels, query, per } = view;
   return (
     <Report name="active-members" query={query}>
       <LineChart
@@ -274,16 +255,13 @@ function ActiveMembersReport({ view }: { view: ReportView }) {
         labels={labels}
         values={rows.map((r) => r.activeMembers)}
       />
-      <Table
-        head={[per === "day" ? "Day" : "Month", "Active members"]}
-        rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.activeMembers)])}
-      />
+      <PeriodTable view={view} head={["Active members"]} cells={(r) => [count(r.activeMembers)]} />
     </Report>
   );
 }
 
 function ChurnReport({ view }: { view: ReportView }) {
-  const { period, rows, totals, labels, query, per } = view;
+  const { rows, totals, labels, query, per } = view;
   return (
     <Report name="churn" query={query} stacked>
       <BarChart
@@ -300,25 +278,11 @@ function ChurnReport({ view }: { view: ReportView }) {
           { name: "May still renew", values: rows.map((r) => r.waiting), fill: "fill-linen" },
         ]}
       />
-      <Table
-        head={[
-          per === "day" ? "Day" : "Month",
-          "Ended",
-          "Renewed",
-          "Not renewed",
-          "May still renew",
-          "Not renewed (%)",
-        ]}
-        rows={rows.map((r) => [
-          bucketLabel(r.key, period.unit, "table"),
-          count(r.ended),
-          count(r.renewed),
-          count(r.notRenewed),
-          count(r.waiting),
-          percent(r.churnRate),
-        ])}
-        foot={[
-          "Total",
+      <PeriodTable
+        view={view}
+        head={["Ended", "Renewed", "Not renewed", "May still renew", "Not renewed (%)"]}
+        cells={(r) => [count(r.ended), count(r.renewed), count(r.notRenewed), count(r.waiting), percent(r.churnRate)]}
+        total={[
           count(totals.ended),
           count(totals.renewed),
           count(totals.notRenewed),
@@ -405,6 +369,27 @@ function Report({
       </div>
       <div className={`mt-4 grid gap-6 ${stacked ? "" : "xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"}`}>{children}</div>
     </section>
+  );
+}
+
+/** A report's table, a row per day or month of the period, and its totals when they add up. */
+function PeriodTable({
+  view: { per, period, rows },
+  head,
+  cells,
+  total,
+}: {
+  view: ReportView;
+  head: string[];
+  cells: (row: Reports["rows"][number]) => string[];
+  total?: string[];
+}) {
+  return (
+    <Table
+      head={[per === "day" ? "Day" : "Month", ...head]}
+      rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), ...cells(r)])}
+      foot={total ? ["Total", ...total] : undefined}
+    />
   );
 }
 
