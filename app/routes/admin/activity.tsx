@@ -104,41 +104,7 @@ export default function Activity({
       <AdminHeader title="Activity log" lead="Every change made in the back office, newest first." />
       <PageAnswer form={RESTORE_FORM} />
       {restore ? <RestoreVersion key={search} restore={restore} /> : null}
-      <Form
-        method="get"
-        key={JSON.stringify(filters)}
-        className="mb-6 grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl bg-white p-5 ring-1 ring-linen lg:grid-cols-4"
-        data-testid="activity-filters"
-      >
-        <SelectField
-          label="Person"
-          name="who"
-          options={people.map((p) => ({ value: p, label: p }))}
-          placeholder="Anyone"
-          defaultValue={filters.who ?? ""}
-          className="col-span-2 lg:col-span-1"
-        />
-        <SelectField
-          label="Kind of record"
-          name="kind"
-          options={kinds}
-          placeholder="Any"
-          defaultValue={filters.kind ?? ""}
-          className="col-span-2 lg:col-span-1"
-        />
-        <TextField label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
-        <TextField label="Until" name="to" type="date" defaultValue={filters.to ?? ""} />
-        <div className="col-span-2 flex items-end gap-3 lg:col-span-4">
-          <button type="submit" className="btn-dark px-5 py-2.5">
-            Filter
-          </button>
-          {filtered ? (
-            <Link to="/activity" className="py-2.5 text-sm font-semibold text-clay hover:underline">
-              Clear
-            </Link>
-          ) : null}
-        </div>
-      </Form>
+      <ActivityFilters filters={filters} people={people} kinds={kinds} filtered={filtered} />
       <DataTable
         testId="activity"
         columns={[
@@ -150,59 +116,12 @@ export default function Activity({
           {
             header: "What",
             typed: true,
-            cell: (e) => (
-              <>
-                <span className="flex flex-wrap items-center gap-2">
-                  <Badge tone={activityActions.tone(e.action)}>{VERB[e.action]}</Badge>
-                  <span className="font-semibold">{e.kind}</span>
-                </span>
-                {e.href ? (
-                  <Link to={e.href} className="mt-1 block text-clay hover:underline">
-                    {e.recordTitle || "Open"}
-                  </Link>
-                ) : (
-                  <span className="mt-1 block text-mist">{e.recordTitle || "(no title)"}</span>
-                )}
-                {canRestore && restorable(e) ? (
-                  <Link
-                    to={restoreHref(e.id)}
-                    preventScrollReset
-                    className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
-                  >
-                    Restore this version
-                  </Link>
-                ) : null}
-                {e.action === "delete" && inTrash[e.recordId] ? (
-                  <Link
-                    to={`/trash?kind=${inTrash[e.recordId]}`}
-                    className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
-                  >
-                    Restore from the trash
-                  </Link>
-                ) : null}
-              </>
-            ),
+            cell: (e) => <WhatCell entry={e} canRestore={canRestore} inTrash={inTrash} restoreHref={restoreHref} />,
           },
           {
             header: "Changes",
             typed: true,
-            cell: (e) => (
-              <ul className="space-y-1 text-xs">
-                {e.changes.map((c) => (
-                  <li key={c.field}>
-                    <span className="font-semibold">{c.label}</span>:{" "}
-                    {e.action === "update" ? (
-                      <>
-                        <del className="text-mist">{c.before.slice(0, 80)}</del> <span aria-label="became">→</span>{" "}
-                        <ins className="no-underline">{c.after.slice(0, 80)}</ins>
-                      </>
-                    ) : (
-                      (e.action === "delete" || e.action === "purge" ? c.before : c.after).slice(0, 80)
-                    )}
-                  </li>
-                ))}
-              </ul>
-            ),
+            cell: (e) => <ChangesCell entry={e} />,
           },
         ]}
         rows={entries}
@@ -211,6 +130,122 @@ export default function Activity({
         page={page}
       />
     </>
+  );
+}
+
+type ActivityData = Route.ComponentProps["loaderData"];
+type Entry = ActivityData["entries"][number];
+
+/** Who, which kind of record, from and until when: a GET form, so that every view has an address. */
+function ActivityFilters({
+  filters,
+  people,
+  kinds,
+  filtered,
+}: Pick<ActivityData, "filters" | "people" | "kinds"> & { filtered: boolean }) {
+  return (
+    <Form
+      method="get"
+      key={JSON.stringify(filters)}
+      className="mb-6 grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl bg-white p-5 ring-1 ring-linen lg:grid-cols-4"
+      data-testid="activity-filters"
+    >
+      <SelectField
+        label="Person"
+        name="who"
+        options={people.map((p) => ({ value: p, label: p }))}
+        placeholder="Anyone"
+        defaultValue={filters.who ?? ""}
+        className="col-span-2 lg:col-span-1"
+      />
+      <SelectField
+        label="Kind of record"
+        name="kind"
+        options={kinds}
+        placeholder="Any"
+        defaultValue={filters.kind ?? ""}
+        className="col-span-2 lg:col-span-1"
+      />
+      <TextField label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
+      <TextField label="Until" name="to" type="date" defaultValue={filters.to ?? ""} />
+      <div className="col-span-2 flex items-end gap-3 lg:col-span-4">
+        <button type="submit" className="btn-dark px-5 py-2.5">
+          Filter
+        </button>
+        {filtered ? (
+          <Link to="/activity" className="py-2.5 text-sm font-semibold text-clay hover:underline">
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+/** What changed: the action, the record (a link when it still exists), and the ways back to an earlier state. */
+function WhatCell({
+  entry: e,
+  canRestore,
+  inTrash,
+  restoreHref,
+}: {
+  entry: Entry;
+  canRestore: boolean;
+  inTrash: ActivityData["inTrash"];
+  restoreHref: (id: string) => string;
+}) {
+  return (
+    <>
+      <span className="flex flex-wrap items-center gap-2">
+        <Badge tone={activityActions.tone(e.action)}>{VERB[e.action]}</Badge>
+        <span className="font-semibold">{e.kind}</span>
+      </span>
+      {e.href ? (
+        <Link to={e.href} className="mt-1 block text-clay hover:underline">
+          {e.recordTitle || "Open"}
+        </Link>
+      ) : (
+        <span className="mt-1 block text-mist">{e.recordTitle || "(no title)"}</span>
+      )}
+      {canRestore && restorable(e) ? (
+        <Link
+          to={restoreHref(e.id)}
+          preventScrollReset
+          className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
+        >
+          Restore this version
+        </Link>
+      ) : null}
+      {e.action === "delete" && inTrash[e.recordId] ? (
+        <Link
+          to={`/trash?kind=${inTrash[e.recordId]}`}
+          className="mt-2 inline-block text-xs font-semibold text-clay underline underline-offset-2 hover:text-clay-dark"
+        >
+          Restore from the trash
+        </Link>
+      ) : null}
+    </>
+  );
+}
+
+/** Each field before → after (or the value added or deleted). */
+function ChangesCell({ entry: e }: { entry: Entry }) {
+  return (
+    <ul className="space-y-1 text-xs">
+      {e.changes.map((c) => (
+        <li key={c.field}>
+          <span className="font-semibold">{c.label}</span>:{" "}
+          {e.action === "update" ? (
+            <>
+              <del className="text-mist">{c.before.slice(0, 80)}</del> <span aria-label="became">→</span>{" "}
+              <ins className="no-underline">{c.after.slice(0, 80)}</ins>
+            </>
+          ) : (
+            (e.action === "delete" || e.action === "purge" ? c.before : c.after).slice(0, 80)
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

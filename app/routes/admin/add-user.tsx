@@ -67,8 +67,6 @@ type StaffMember = Route.ComponentProps["loaderData"]["users"][number];
  */
 export default function AddUser({ loaderData: { users, me } }: Route.ComponentProps) {
   const admins = users.filter((u) => u.userRole === "Admin");
-  const [only] = admins;
-  const inviteForm = useActionForm({ id: "invite" });
   // Without JavaScript, a removal's answer comes with the page, whose list no longer has the row (nor its form).
   const answered = (useActionData() as { form?: unknown } | undefined)?.form;
   const removedForm =
@@ -81,26 +79,7 @@ export default function AddUser({ loaderData: { users, me } }: Route.ComponentPr
         title="Admin user"
         lead="The accounts whose email is listed here (once confirmed) run the back office, each in its role."
       />
-      <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-        {admins.length === 1 && only ? (
-          <div className="flex flex-wrap items-center justify-between gap-4">
-            <p className="text-sm">
-              {only.userEmail} · <span className="text-mist">{only.userRole}</span>
-            </p>
-            <Link to={`/admin-user/${only._id}`} className="btn-dark">
-              Edit Admin User
-            </Link>
-          </div>
-        ) : (
-          <SingleFieldForm
-            name="userEmail"
-            label="Admin email"
-            intent="add"
-            submit="Add Admin"
-            hidden={{ userRole: "Admin" }}
-          />
-        )}
-      </div>
+      <AdminAccount admins={admins} />
 
       <section aria-labelledby="staff-heading" className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
         <h2 id="staff-heading" className="font-serif text-xl text-forest">
@@ -124,31 +103,67 @@ export default function AddUser({ loaderData: { users, me } }: Route.ComponentPr
             <StaffRow key={u._id} member={u} isMe={u.userEmail.toLowerCase() === me} />
           ))}
         </ul>
-        <h3 className="mt-8 font-serif text-lg text-forest">Invite a staff member</h3>
-        <p className="mt-1 text-sm text-mist">
-          They get an email with a link to choose their password (valid for 7 days), or, with a confirmed account
-          already, a note that they can sign in.
-        </p>
-        <ActionForm
-          handle={inviteForm}
-          intent="invite"
-          className="mt-4 flex flex-wrap items-end gap-3"
-          testId="invite-form"
-        >
-          <TextField label="Email" name="userEmail" type="email" required className="min-w-64 flex-1" />
-          <SelectField
-            label="Role"
-            name="userRole"
-            options={staffRoles.options()}
-            defaultValue="Editor"
-            required
-            className="min-w-40"
-          />
-          <button type="submit" className="btn-dark" disabled={inviteForm.busy}>
-            {inviteForm.busy ? "Sending…" : "Send invitation"}
-          </button>
-        </ActionForm>
+        <InviteForm />
       </section>
+    </>
+  );
+}
+
+/** The Admin record: with one, its edit link; with none (or several), the add form. */
+function AdminAccount({ admins }: { admins: StaffMember[] }) {
+  const [only] = admins;
+  return (
+    <div className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+      {admins.length === 1 && only ? (
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <p className="text-sm">
+            {only.userEmail} · <span className="text-mist">{only.userRole}</span>
+          </p>
+          <Link to={`/admin-user/${only._id}`} className="btn-dark">
+            Edit Admin User
+          </Link>
+        </div>
+      ) : (
+        <SingleFieldForm
+          name="userEmail"
+          label="Admin email"
+          intent="add"
+          submit="Add Admin"
+          hidden={{ userRole: "Admin" }}
+        />
+      )}
+    </div>
+  );
+}
+
+function InviteForm() {
+  const inviteForm = useActionForm({ id: "invite" });
+  return (
+    <>
+      <h3 className="mt-8 font-serif text-lg text-forest">Invite a staff member</h3>
+      <p className="mt-1 text-sm text-mist">
+        They get an email with a link to choose their password (valid for 7 days), or, with a confirmed account already,
+        a note that they can sign in.
+      </p>
+      <ActionForm
+        handle={inviteForm}
+        intent="invite"
+        className="mt-4 flex flex-wrap items-end gap-3"
+        testId="invite-form"
+      >
+        <TextField label="Email" name="userEmail" type="email" required className="min-w-64 flex-1" />
+        <SelectField
+          label="Role"
+          name="userRole"
+          options={staffRoles.options()}
+          defaultValue="Editor"
+          required
+          className="min-w-40"
+        />
+        <button type="submit" className="btn-dark" disabled={inviteForm.busy}>
+          {inviteForm.busy ? "Sending…" : "Send invitation"}
+        </button>
+      </ActionForm>
     </>
   );
 }

@@ -89,26 +89,7 @@ export default function ArticleEdit({ loaderData }: Route.ComponentProps) {
           </>
         }
         back={{ to: "/articles", label: "Articles" }}
-        actions={
-          <>
-            <a
-              href={`/blog/preview/${article.id}?as=visitor`}
-              target="_blank"
-              rel="noopener"
-              className="btn-outline px-4 py-2 text-sm"
-            >
-              Preview as a visitor
-            </a>
-            <a
-              href={`/blog/preview/${article.id}?as=member`}
-              target="_blank"
-              rel="noopener"
-              className="btn-outline px-4 py-2 text-sm"
-            >
-              Preview as a member
-            </a>
-          </>
-        }
+        actions={<PreviewLinks id={article.id} />}
       />
       <ArticleForm
         // A new version (a restore) starts the form again from the saved values.
@@ -122,55 +103,9 @@ export default function ArticleEdit({ loaderData }: Route.ComponentProps) {
         isNew={false}
       />
 
-      <section className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-labelledby="history-heading">
-        <h2 id="history-heading" className="font-serif text-xl text-forest">
-          History
-        </h2>
-        <p className="mt-1 text-sm text-mist">
-          Every save is a version. Restoring one writes it back as a new version: nothing is lost, and the state stays.
-        </p>
-        <ol className="mt-4 divide-y divide-linen" data-testid="article-history">
-          {versions.map((v) => (
-            <li key={v.version} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-              <span>
-                <strong>Version {v.version}</strong> · {dateTime(v.savedAt, timeZone)} · {v.savedBy}
-                <span className="block text-mist">{v.title}</span>
-              </span>
-              {v.version === article.version ? (
-                <span className="text-mist">Current</span>
-              ) : (
-                <OpenDialogButton
-                  name="restore"
-                  value={String(v.version)}
-                  onOpen={() => open("restore", String(v.version))}
-                  className="btn-outline px-3 py-1.5 text-xs"
-                >
-                  Restore this version<span className="sr-only"> (number {v.version})</span>
-                </OpenDialogButton>
-              )}
-            </li>
-          ))}
-        </ol>
-      </section>
+      <History versions={versions} current={article.version} timeZone={timeZone} open={open} />
 
-      <section className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-labelledby="delete-heading">
-        <h2 id="delete-heading" className="font-serif text-xl text-forest">
-          Delete
-        </h2>
-        <p className="mt-1 text-sm text-mist">
-          The article leaves the site at once and stays in the trash for 30 days.
-        </p>
-        <div className="mt-4">
-          <OpenDialogButton
-            name="delete"
-            value="1"
-            onOpen={() => open("delete", "1")}
-            className="rounded-full px-4 py-2 text-sm font-semibold text-red-800 ring-1 ring-red-200 hover:bg-red-50"
-          >
-            Delete article
-          </OpenDialogButton>
-        </div>
-      </section>
+      <DeleteSection open={open} />
 
       <Modal open={params.has("delete")} onClose={close} title="Delete this article?" testId="delete-article-dialog">
         {params.has("delete") ? <ConfirmDelete title={article.title} onDone={close} /> : null}
@@ -184,6 +119,95 @@ export default function ArticleEdit({ loaderData }: Route.ComponentProps) {
         {restoring ? <ConfirmRestore version={restoring.version} current={article.version} onDone={close} /> : null}
       </Modal>
     </>
+  );
+}
+
+type Version = Route.ComponentProps["loaderData"]["versions"][number];
+/** Opens one of the page's dialogs (?delete, ?restore=N). */
+type OpenDialog = (name: string, value: string) => void;
+
+function PreviewLinks({ id }: { id: string }) {
+  return (
+    <>
+      {(["visitor", "member"] as const).map((as) => (
+        <a
+          key={as}
+          href={`/blog/preview/${id}?as=${as}`}
+          target="_blank"
+          rel="noopener"
+          className="btn-outline px-4 py-2 text-sm"
+        >
+          {`Preview as a ${as}`}
+        </a>
+      ))}
+    </>
+  );
+}
+
+/** Every saved version, each (but the current one) with its Restore button. */
+function History({
+  versions,
+  current,
+  timeZone,
+  open,
+}: {
+  versions: Version[];
+  current: number;
+  timeZone: string;
+  open: OpenDialog;
+}) {
+  return (
+    <section className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-labelledby="history-heading">
+      <h2 id="history-heading" className="font-serif text-xl text-forest">
+        History
+      </h2>
+      <p className="mt-1 text-sm text-mist">
+        Every save is a version. Restoring one writes it back as a new version: nothing is lost, and the state stays.
+      </p>
+      <ol className="mt-4 divide-y divide-linen" data-testid="article-history">
+        {versions.map((v) => (
+          <li key={v.version} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+            <span>
+              <strong>Version {v.version}</strong> · {dateTime(v.savedAt, timeZone)} · {v.savedBy}
+              <span className="block text-mist">{v.title}</span>
+            </span>
+            {v.version === current ? (
+              <span className="text-mist">Current</span>
+            ) : (
+              <OpenDialogButton
+                name="restore"
+                value={String(v.version)}
+                onOpen={() => open("restore", String(v.version))}
+                className="btn-outline px-3 py-1.5 text-xs"
+              >
+                Restore this version<span className="sr-only"> (number {v.version})</span>
+              </OpenDialogButton>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function DeleteSection({ open }: { open: OpenDialog }) {
+  return (
+    <section className="mt-6 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-labelledby="delete-heading">
+      <h2 id="delete-heading" className="font-serif text-xl text-forest">
+        Delete
+      </h2>
+      <p className="mt-1 text-sm text-mist">The article leaves the site at once and stays in the trash for 30 days.</p>
+      <div className="mt-4">
+        <OpenDialogButton
+          name="delete"
+          value="1"
+          onOpen={() => open("delete", "1")}
+          className="rounded-full px-4 py-2 text-sm font-semibold text-red-800 ring-1 ring-red-200 hover:bg-red-50"
+        >
+          Delete article
+        </OpenDialogButton>
+      </div>
+    </section>
   );
 }
 

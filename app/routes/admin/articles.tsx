@@ -3,7 +3,7 @@ import type { Route } from "./+types/articles";
 import { ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, ARTICLE_STATES, type ArticleState } from "#domain/articles.ts";
 import { dateTime } from "#domain/dates.ts";
 import { STATE_TONE } from "#app/components/admin/article-state.ts";
-import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { Badge, DataTable, type Column } from "#app/components/DataTable.tsx";
 import { requireStaff } from "#app/lib/guards.server.ts";
 import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
 
@@ -65,47 +65,53 @@ export default function Articles({ loaderData: { articles, page, state, timeZone
         empty={
           state ? `No ${ARTICLE_STATE_LABEL[state].toLowerCase()} article.` : "No article yet: write the first one."
         }
-        columns={[
-          {
-            header: "Title",
-            typed: true,
-            cell: (a) => (
-              <span>
-                <Link to={`/articles/${a.id}`} className="font-semibold text-forest hover:text-clay">
-                  {a.title}
-                </Link>
-                <span className="block text-xs text-mist">
-                  /blog/{a.slug} · {ARTICLE_ACCESS_LABEL[a.access]}
-                </span>
-              </span>
-            ),
-          },
-          { header: "State", cell: (a) => <Badge tone={STATE_TONE[a.state]}>{ARTICLE_STATE_LABEL[a.state]}</Badge> },
-          {
-            header: "Date",
-            cell: (a) => (
-              <span className="whitespace-nowrap">
-                {a.state === "scheduled" && a.publishAt
-                  ? `Goes out ${dateTime(a.publishAt, timeZone)}`
-                  : a.publishedAt
-                    ? `Published ${dateTime(a.publishedAt, timeZone)}`
-                    : `Changed ${dateTime(a.updatedAt, timeZone)}`}
-              </span>
-            ),
-          },
-          { header: "Author", typed: true, cell: (a) => a.authorName },
-          { header: "Tags", typed: true, cell: (a) => a.tags.join(", ") },
-          {
-            header: "Actions",
-            pinned: true,
-            cell: (a) => (
-              <Link to={`/articles/${a.id}`} className="btn-outline px-4 py-2 text-xs">
-                Edit<span className="sr-only"> {a.title}</span>
-              </Link>
-            ),
-          },
-        ]}
+        columns={articleColumns(timeZone)}
       />
     </>
   );
+}
+
+type ArticleRow = Route.ComponentProps["loaderData"]["articles"][number];
+
+function articleColumns(timeZone: string): Column<ArticleRow>[] {
+  return [
+    {
+      header: "Title",
+      typed: true,
+      cell: (a) => (
+        <span>
+          <Link to={`/articles/${a.id}`} className="font-semibold text-forest hover:text-clay">
+            {a.title}
+          </Link>
+          <span className="block text-xs text-mist">
+            /blog/{a.slug} · {ARTICLE_ACCESS_LABEL[a.access]}
+          </span>
+        </span>
+      ),
+    },
+    { header: "State", cell: (a) => <Badge tone={STATE_TONE[a.state]}>{ARTICLE_STATE_LABEL[a.state]}</Badge> },
+    {
+      header: "Date",
+      cell: (a) => (
+        <span className="whitespace-nowrap">
+          {a.state === "scheduled" && a.publishAt
+            ? `Goes out ${dateTime(a.publishAt, timeZone)}`
+            : a.publishedAt
+              ? `Published ${dateTime(a.publishedAt, timeZone)}`
+              : `Changed ${dateTime(a.updatedAt, timeZone)}`}
+        </span>
+      ),
+    },
+    { header: "Author", typed: true, cell: (a) => a.authorName },
+    { header: "Tags", typed: true, cell: (a) => a.tags.join(", ") },
+    {
+      header: "Actions",
+      pinned: true,
+      cell: (a) => (
+        <Link to={`/articles/${a.id}`} className="btn-outline px-4 py-2 text-xs">
+          Edit<span className="sr-only"> {a.title}</span>
+        </Link>
+      ),
+    },
+  ];
 }

@@ -1,5 +1,4 @@
-import { useEffect } from "react";
-import { data, useRevalidator } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/backups";
 import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
 import { DataTable, type Column } from "#app/components/DataTable.tsx";
@@ -10,6 +9,7 @@ import { dateTime } from "#domain/dates.ts";
 import { count, fileSize } from "#domain/format.ts";
 import { DRILL_STATE_LABELS, PLACE_LABELS, placesLabel, type BackupPlace } from "#domain/backups.ts";
 import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { usePollWhile } from "#app/components/admin/use-poll-while.ts";
 
 const SCREEN = "/backups";
 /** While a backup or a restore test waits or runs, the screen looks again this often. */
@@ -67,54 +67,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Backups" }, { name: "ro
 export default function Backups({
   loaderData: { backups, bucketError, drills, inProgress, dir, keep, target, timeZone },
 }: Route.ComponentProps) {
-  const revalidator = useRevalidator();
   const working = inProgress || drills.some((d) => d.state === "waiting" || d.state === "running");
-  useEffect(() => {
-    if (!working) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [working, revalidator]);
-
-  const taken = (b: BackupInfo) => dateTime(b.createdAt, timeZone);
-  const columns: Column<BackupInfo>[] = [
-    { header: "Taken", cell: taken },
-    { header: "Made", cell: (b) => b.reason },
-    { header: "Where", cell: (b) => placesLabel(b.places) },
-    { header: "Size", cell: (b) => fileSize(b.size) },
-    {
-      header: "Rows",
-      cell: (b) =>
-        b.counts ? (
-          <span>
-            {count(b.counts.total)} in all: {some(b.counts.orders, "order")}, {some(b.counts.accounts, "account")},{" "}
-            {some(b.counts.images, "image")}, {some(b.counts.messages, "message")}
-          </span>
-        ) : (
-          "The file cannot be read as a backup."
-        ),
-    },
-    { header: "Version", cell: (b) => (b.appVersion ? `${b.appVersion} (${b.migration})` : "—") },
-    {
-      header: "Actions",
-      pinned: true,
-      cell: (b) => (
-        <div className="flex flex-wrap gap-2">
-          {b.places.includes("server") ? (
-            <a href={`/backups/${b.name}`} download className="btn-outline px-4 py-1.5 text-xs">
-              Download<span className="sr-only"> the backup of {taken(b)}</span>
-            </a>
-          ) : null}
-          {b.counts
-            ? b.places.map((place) => (
-                <DrillButton key={place} name={b.name} place={place} both={b.places.length > 1} of={taken(b)} />
-              ))
-            : null}
-        </div>
-      ),
-    },
-  ];
+  usePollWhile(working, POLL_MS);
+  const columns = backupColumns(timeZone);
   return (
     <>
       <AdminHeader
@@ -160,6 +115,47 @@ export default function Backups({
       />
     </>
   );
+}
+
+function backupColumns(timeZone: string): Column<BackupInfo>[] {
+  const taken = (b: BackupInfo) => dateTime(b.createdAt, timeZone);
+  return [
+    { header: "Taken", cell: taken },
+    { header: "Made", cell: (b) => b.reason },
+    { header: "Where", cell: (b) => placesLabel(b.places) },
+    { header: "Size", cell: (b) => fileSize(b.size) },
+    {
+      header: "Rows",
+      cell: (b) =>
+        b.counts ? (
+          <span>
+            {count(b.counts.total)} in all: {some(b.counts.orders, "order")}, {some(b.counts.accounts, "account")},{" "}
+            {some(b.counts.images, "image")}, {some(b.counts.messages, "message")}
+          </span>
+        ) : (
+          "The file cannot be read as a backup."
+        ),
+    },
+    { header: "Version", cell: (b) => (b.appVersion ? `${b.appVersion} (${b.migration})` : "—") },
+    {
+      header: "Actions",
+      pinned: true,
+      cell: (b) => (
+        <div className="flex flex-wrap gap-2">
+          {b.places.includes("server") ? (
+            <a href={`/backups/${b.name}`} download className="btn-outline px-4 py-1.5 text-xs">
+              Download<span className="sr-only"> the backup of {taken(b)}</span>
+            </a>
+          ) : null}
+          {b.counts
+            ? b.places.map((place) => (
+                <DrillButton key={place} name={b.name} place={place} both={b.places.length > 1} of={taken(b)} />
+              ))
+            : null}
+        </div>
+      ),
+    },
+  ];
 }
 
 function drillColumns(timeZone: string): Column<DrillInfo>[] {

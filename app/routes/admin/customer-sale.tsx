@@ -126,17 +126,7 @@ export default function CustomerSale({
           autoComplete="off"
           className="md:col-span-2"
         />
-        <TextField label="Full name" name="customerName" maxLength={120} autoComplete="off" required />
-        <TextField label="Country" name="customerCountry" maxLength={80} autoComplete="off" required />
-        <TextAreaField
-          label="Address"
-          name="customerAddress"
-          maxLength={300}
-          rows={2}
-          required
-          className="md:col-span-2"
-        />
-        <TextField label="VAT number (a business only)" name="customerVatNumber" maxLength={20} autoComplete="off" />
+        <BuyerFields />
         <SelectField
           label="Payment"
           name="settle"
@@ -161,6 +151,25 @@ export default function CustomerSale({
           </Link>
         </div>
       </ActionForm>
+    </>
+  );
+}
+
+/** Who buys: the order's name, country, address and VAT number (the customer's last ones to start with). */
+function BuyerFields() {
+  return (
+    <>
+      <TextField label="Full name" name="customerName" maxLength={120} autoComplete="off" required />
+      <TextField label="Country" name="customerCountry" maxLength={80} autoComplete="off" required />
+      <TextAreaField
+        label="Address"
+        name="customerAddress"
+        maxLength={300}
+        rows={2}
+        required
+        className="md:col-span-2"
+      />
+      <TextField label="VAT number (a business only)" name="customerVatNumber" maxLength={20} autoComplete="off" />
     </>
   );
 }

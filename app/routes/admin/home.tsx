@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
-import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTable.tsx";
+import { Badge, DataTable, orderTone, paymentTone, type Column } from "#app/components/DataTable.tsx";
 import { SalesChart } from "#app/components/SalesChart.tsx";
 import { DASHBOARD_CARDS } from "#app/content/admin-screens.ts";
 import { requireStaffHome } from "#app/lib/guards.server.ts";
@@ -69,29 +69,7 @@ export default function AdminHome({
           testId="admin-orders"
           compact
           caption="Orders"
-          columns={[
-            { header: "Sl.", cell: (_o, i) => orders.page.offset + i + 1 },
-            { header: "Order Date", cell: (o) => o.orderDate },
-            { header: "Customer Name", typed: true, cell: (o) => o.customerName },
-            { header: "Customer Email", typed: true, cell: (o) => o.customerEmail },
-            { header: "Price", cell: (o) => moneyIn(o.packagePrice, o.currency) },
-            { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
-            {
-              header: "Payment Status",
-              cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge>,
-            },
-            {
-              header: "Action",
-              cell: (o) => (
-                <Link
-                  to={`/admin/payment-status/${o._id}`}
-                  className="text-sm font-semibold whitespace-nowrap text-clay hover:underline"
-                >
-                  Update Order
-                </Link>
-              ),
-            },
-          ]}
+          columns={orderColumns(orders.page.offset)}
           rows={orders.orders}
           rowKey={(o) => o._id}
           empty="No orders yet."
@@ -113,4 +91,33 @@ export default function AdminHome({
       </div>
     </>
   );
+}
+
+type OrderRow = Route.ComponentProps["loaderData"]["orders"]["orders"][number];
+
+/** The latest orders' columns, each with its Update Order link. */
+function orderColumns(offset: number): Column<OrderRow>[] {
+  return [
+    { header: "Sl.", cell: (_o, i) => offset + i + 1 },
+    { header: "Order Date", cell: (o) => o.orderDate },
+    { header: "Customer Name", typed: true, cell: (o) => o.customerName },
+    { header: "Customer Email", typed: true, cell: (o) => o.customerEmail },
+    { header: "Price", cell: (o) => moneyIn(o.packagePrice, o.currency) },
+    { header: "Order Status", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
+    {
+      header: "Payment Status",
+      cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge>,
+    },
+    {
+      header: "Action",
+      cell: (o) => (
+        <Link
+          to={`/admin/payment-status/${o._id}`}
+          className="text-sm font-semibold whitespace-nowrap text-clay hover:underline"
+        >
+          Update Order
+        </Link>
+      ),
+    },
+  ];
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, useActionData, useSearchParams } from "react-router";
 import type { Route } from "./+types/items-management";
 import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
-import { DataTable } from "#app/components/DataTable.tsx";
+import { DataTable, type Column } from "#app/components/DataTable.tsx";
 import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
 import { OpenDialogButton } from "#app/components/admin/OpenDialogButton.tsx";
 import { Modal } from "#app/components/Modal.tsx";
@@ -64,26 +64,7 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
   return (
     <>
       <div>
-        <div className="flex flex-wrap items-end justify-between gap-4">
-          <div>
-            <h1 className="text-3xl text-forest">Items Management</h1>
-            <p className="mt-2 text-sm text-mist">
-              Each item opens the cold-email generator of one category; a category belongs to one item at a time.
-            </p>
-          </div>
-          <span title={allUsed ? "All URLs are already in use" : undefined}>
-            <OpenDialogButton
-              name="editor"
-              value="new"
-              className="btn-primary"
-              disabled={allUsed}
-              title={allUsed ? "All URLs are already in use" : undefined}
-              onOpen={() => setEditor({ mode: "add" })}
-            >
-              + Add New Item
-            </OpenDialogButton>
-          </span>
-        </div>
+        <ItemsHeading allUsed={allUsed} onAdd={() => setEditor({ mode: "add" })} />
 
         {allUsed ? (
           <p
@@ -97,40 +78,7 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
         <div className="mt-8">
           <DataTable
             testId="items-table"
-            columns={[
-              {
-                header: "Item Name",
-                cell: (i) => (
-                  <span>
-                    <span className="font-medium text-forest">{i.itemName}</span>
-                    <span className="mt-0.5 block text-xs text-mist">{categoryLabel(i.itemDatabaseUrl)}</span>
-                  </span>
-                ),
-              },
-              {
-                header: "Description",
-                cell: (i) => <span className="line-clamp-2 text-mist">{i.itemsDescription}</span>,
-              },
-              {
-                header: "Actions",
-                pinned: true,
-                className: "md:w-48",
-                cell: (i) => (
-                  <span className="flex gap-2">
-                    <OpenDialogButton
-                      name="editor"
-                      value={i._id}
-                      className="btn-outline px-4 py-1.5 text-xs"
-                      onOpen={() => setEditor({ mode: "edit", item: i })}
-                      label={`Edit ${i.itemName}`}
-                    >
-                      Edit
-                    </OpenDialogButton>
-                    <DeleteItem item={i} />
-                  </span>
-                ),
-              },
-            ]}
+            columns={itemColumns((item) => setEditor({ mode: "edit", item }))}
             rows={items}
             rowKey={(i) => i._id}
             empty="No items found."
@@ -160,6 +108,70 @@ export default function ItemsManagement({ loaderData: { items } }: Route.Compone
       </Modal>
     </>
   );
+}
+
+/** The title, and the button that opens the modal to add an item (while a category is free). */
+function ItemsHeading({ allUsed, onAdd }: { allUsed: boolean; onAdd: () => void }) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-3xl text-forest">Items Management</h1>
+        <p className="mt-2 text-sm text-mist">
+          Each item opens the cold-email generator of one category; a category belongs to one item at a time.
+        </p>
+      </div>
+      <span title={allUsed ? "All URLs are already in use" : undefined}>
+        <OpenDialogButton
+          name="editor"
+          value="new"
+          className="btn-primary"
+          disabled={allUsed}
+          title={allUsed ? "All URLs are already in use" : undefined}
+          onOpen={onAdd}
+        >
+          + Add New Item
+        </OpenDialogButton>
+      </span>
+    </div>
+  );
+}
+
+/** The catalogue's columns; `edit` opens the modal on an item. */
+function itemColumns(edit: (item: CatalogueItem) => void): Column<CatalogueItem>[] {
+  return [
+    {
+      header: "Item Name",
+      cell: (i) => (
+        <span>
+          <span className="font-medium text-forest">{i.itemName}</span>
+          <span className="mt-0.5 block text-xs text-mist">{categoryLabel(i.itemDatabaseUrl)}</span>
+        </span>
+      ),
+    },
+    {
+      header: "Description",
+      cell: (i) => <span className="line-clamp-2 text-mist">{i.itemsDescription}</span>,
+    },
+    {
+      header: "Actions",
+      pinned: true,
+      className: "md:w-48",
+      cell: (i) => (
+        <span className="flex gap-2">
+          <OpenDialogButton
+            name="editor"
+            value={i._id}
+            className="btn-outline px-4 py-1.5 text-xs"
+            onOpen={() => edit(i)}
+            label={`Edit ${i.itemName}`}
+          >
+            Edit
+          </OpenDialogButton>
+          <DeleteItem item={i} />
+        </span>
+      ),
+    },
+  ];
 }
 
 /** 'Delete this item?' first; the server's refusal as a toast (spec 2: server error text). */

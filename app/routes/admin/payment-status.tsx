@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { data, isRouteErrorResponse, Link, useFetchers } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { orderStatusSchema, paymentStatusSchema } from "#domain/order-form.ts";
-import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { ActionForm, useActionForm, type ActionFormHandle } from "#app/components/ActionForm.tsx";
 import { Badge, orderTone, paymentTone } from "#app/components/DataTable.tsx";
 import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
 import { useToast } from "#app/components/toast.tsx";
@@ -121,15 +121,7 @@ export default function PaymentStatus({
 }: Route.ComponentProps) {
   // While any of the page's forms is being sent, none of its buttons can be pressed (spec 2, section 2).
   const busy = useFetchers().some((f) => f.state !== "idle");
-  const forms = useRef<HTMLDivElement>(null);
-  // The order as it was when "Deliver now" succeeded: once it is read again, the banner and its button are gone, and
-  // the focus goes to the order status field (which now says Delivered) rather than to the page's start.
-  const deliveredFrom = useRef<typeof order | null>(null);
-  useEffect(() => {
-    if (!deliveredFrom.current || deliveredFrom.current === order) return;
-    deliveredFrom.current = null;
-    forms.current?.querySelector<HTMLSelectElement>("select[name=orderStatus]")?.focus();
-  }, [order]);
+  const { forms, onDelivered } = useFocusAfterDelivery(order);
   const rows: [string, React.ReactNode][] = [
     ["Order #", <span className="font-mono text-xs break-all">{order.orderNumber}</span>],
     ["Order ID", <span className="font-mono text-xs break-all">{order._id}</span>],
@@ -146,67 +138,19 @@ export default function PaymentStatus({
     ["Membership", <Badge tone={memberBadgeTone(badge)}>{badge}</Badge>],
   ];
   // Its invoice (decision 038), once money was received for it: the page and the PDF.
-  if (order.invoiceNumber)
-    rows.push([
-      "Invoice",
-      <span className="flex flex-wrap gap-x-4 gap-y-1" data-testid="order-invoice">
-        <a href={`/invoice/${order.orderNumber}`} className="font-mono text-xs text-clay hover:underline">
-          {order.invoiceNumber}
-        </a>
-        <a href={`/invoice/${order.orderNumber}.pdf`} className="text-xs text-clay hover:underline" download>
-          Download PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
-        </a>
-      </span>,
-    ]);
+  if (order.invoiceNumber) rows.push(["Invoice", <InvoiceLinks order={order} />]);
   // Its credit notes (decision 073), one per refund: beside the invoice they correct.
-  if (creditNoteNumbers.length)
-    rows.push([
-      "Credit notes",
-      <span className="flex flex-col gap-y-1" data-testid="order-credit-notes">
-        {creditNoteNumbers.map((number) => (
-          <span key={number} className="flex flex-wrap gap-x-4">
-            <a href={`/credit-note/${number}`} className="font-mono text-xs text-clay hover:underline">
-              {number}
-            </a>
-            <a href={`/credit-note/${number}.pdf`} className="text-xs text-clay hover:underline" download>
-              Download PDF<span className="sr-only"> of credit note {number}</span>
-            </a>
-          </span>
-        ))}
-      </span>,
-    ]);
+  if (creditNoteNumbers.length) rows.push(["Credit notes", <CreditNoteLinks numbers={creditNoteNumbers} />]);
   // The PayPal subscription this order started or renewed (decision 046).
   if (s)
     rows.push([
       s.kind === "renewal" ? "Renewal of subscription" : "Subscription",
-      <span className="flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="order-subscription">
-        <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
-        <span>
-          {paymentsSoFar(s.payments)}
-          {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
-          {s.cancelledAt ? ` · cancelled ${longDate(s.cancelledAt, timeZone)}` : ""}
-          {s.kind === "renewal" ? ` · started with ${s.orderNumber}` : ""}
-        </span>
-        <Link to={`/customers/${s.userId}`} className="text-xs font-semibold text-clay hover:underline">
-          Customer&apos;s subscriptions
-        </Link>
-        {s.status === "active" ? (
-          <Link
-            to={`/subscriptions/${s.id}/cancel`}
-            className="text-xs font-semibold text-clay hover:underline"
-            data-testid="order-subscription-cancel"
-          >
-            {s.rail === "api" ? "Cancel at PayPal" : "Mark cancelled"}
-          </Link>
-        ) : null}
-      </span>,
+      <OrderSubscription s={s} timeZone={timeZone} />,
     ]);
   return (
     <>
       <OrderHeader />
-      {badge === "Awaiting Activation" ? (
-        <DeliverNow pageBusy={busy} onDelivered={() => (deliveredFrom.current = order)} />
-      ) : null}
+      {badge === "Awaiting Activation" ? <DeliverNow pageBusy={busy} onDelivered={onDelivered} /> : null}
       <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
         <dl
           className="grid gap-x-6 gap-y-3 rounded-2xl bg-white p-6 text-sm ring-1 ring-linen sm:grid-cols-[12rem_1fr]"
@@ -239,20 +183,104 @@ export default function PaymentStatus({
       {refunds && (refunds.state !== "none" || refunds.refunds.length) ? (
         <RefundPanel panel={refunds} canRefund={canRefund} pageBusy={busy} timeZone={timeZone} />
       ) : null}
-      {events.length ? (
-        <div className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen">
-          <h2 className="font-serif text-lg text-forest">PayPal notifications</h2>
-          <ul className="mt-3 space-y-1 text-sm">
-            {events.map((e) => (
-              <li key={e.id}>
-                <span className="text-mist">{dateTime(e.at, timeZone)}</span> · <strong>{e.outcome}</strong> ·{" "}
-                {e.reason}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {events.length ? <PayPalNotifications events={events} timeZone={timeZone} /> : null}
     </>
+  );
+}
+
+type Order = Route.ComponentProps["loaderData"]["order"];
+type Subscription = NonNullable<Route.ComponentProps["loaderData"]["subscription"]>;
+type PayPalEvent = Route.ComponentProps["loaderData"]["events"][number];
+
+/**
+ * The order as it was when "Deliver now" succeeded: once it is read again, the banner and its button are gone, and
+ * the focus goes to the order status field (which now says Delivered) rather than to the page's start.
+ */
+function useFocusAfterDelivery(order: Order) {
+  const forms = useRef<HTMLDivElement>(null);
+  const deliveredFrom = useRef<Order | null>(null);
+  useEffect(() => {
+    if (!deliveredFrom.current || deliveredFrom.current === order) return;
+    deliveredFrom.current = null;
+    forms.current?.querySelector<HTMLSelectElement>("select[name=orderStatus]")?.focus();
+  }, [order]);
+  const onDelivered = () => {
+    deliveredFrom.current = order;
+  };
+  return { forms, onDelivered };
+}
+
+/** Its invoice (decision 038): the page and the PDF. */
+function InvoiceLinks({ order }: { order: Order }) {
+  return (
+    <span className="flex flex-wrap gap-x-4 gap-y-1" data-testid="order-invoice">
+      <a href={`/invoice/${order.orderNumber}`} className="font-mono text-xs text-clay hover:underline">
+        {order.invoiceNumber}
+      </a>
+      <a href={`/invoice/${order.orderNumber}.pdf`} className="text-xs text-clay hover:underline" download>
+        Download PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
+      </a>
+    </span>
+  );
+}
+
+/** Its credit notes (decision 073), one per refund. */
+function CreditNoteLinks({ numbers }: { numbers: string[] }) {
+  return (
+    <span className="flex flex-col gap-y-1" data-testid="order-credit-notes">
+      {numbers.map((number) => (
+        <span key={number} className="flex flex-wrap gap-x-4">
+          <a href={`/credit-note/${number}`} className="font-mono text-xs text-clay hover:underline">
+            {number}
+          </a>
+          <a href={`/credit-note/${number}.pdf`} className="text-xs text-clay hover:underline" download>
+            Download PDF<span className="sr-only"> of credit note {number}</span>
+          </a>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** The PayPal subscription this order started or renewed (decision 046). */
+function OrderSubscription({ s, timeZone }: { s: Subscription; timeZone: string }) {
+  return (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="order-subscription">
+      <Badge tone={s.status === "active" ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
+      <span>
+        {paymentsSoFar(s.payments)}
+        {s.nextPaymentAt ? ` · next payment ${longDate(s.nextPaymentAt, timeZone)}` : ""}
+        {s.cancelledAt ? ` · cancelled ${longDate(s.cancelledAt, timeZone)}` : ""}
+        {s.kind === "renewal" ? ` · started with ${s.orderNumber}` : ""}
+      </span>
+      <Link to={`/customers/${s.userId}`} className="text-xs font-semibold text-clay hover:underline">
+        Customer&apos;s subscriptions
+      </Link>
+      {s.status === "active" ? (
+        <Link
+          to={`/subscriptions/${s.id}/cancel`}
+          className="text-xs font-semibold text-clay hover:underline"
+          data-testid="order-subscription-cancel"
+        >
+          {s.rail === "api" ? "Cancel at PayPal" : "Mark cancelled"}
+        </Link>
+      ) : null}
+    </span>
+  );
+}
+
+function PayPalNotifications({ events, timeZone }: { events: PayPalEvent[]; timeZone: string }) {
+  return (
+    <div className="mt-6 rounded-2xl bg-white p-6 ring-1 ring-linen">
+      <h2 className="font-serif text-lg text-forest">PayPal notifications</h2>
+      <ul className="mt-3 space-y-1 text-sm">
+        {events.map((e) => (
+          <li key={e.id}>
+            <span className="text-mist">{dateTime(e.at, timeZone)}</span> · <strong>{e.outcome}</strong> · {e.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -361,34 +389,7 @@ function RefundPanel({
           {panel.remaining}.
         </p>
       ) : null}
-      {panel.refunds.length ? (
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="refund-list">
-            <thead className="text-xs text-mist">
-              <tr>
-                <th className="py-1 pr-4 font-normal">Amount</th>
-                <th className="py-1 pr-4 font-normal">When</th>
-                <th className="py-1 pr-4 font-normal">By</th>
-                <th className="py-1 font-normal">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {panel.refunds.map((r) => (
-                <tr key={r.id} className="border-t border-linen align-top">
-                  <td className="py-2 pr-4 font-semibold">
-                    {symbolOf(panel.currency)}
-                    {r.amount}
-                    {r.reason ? <span className="block text-xs font-normal text-mist">{r.reason}</span> : null}
-                  </td>
-                  <td className="py-2 pr-4">{dateTime(r.at, timeZone)}</td>
-                  <td className="py-2 pr-4 break-all">{r.by ?? "In PayPal"}</td>
-                  <td className="py-2">{REFUND_STATUS[r.status]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {panel.refunds.length ? <RefundList panel={panel} timeZone={timeZone} /> : null}
       {panel.state === "dashboard" ? (
         <p className="mt-3 rounded-xl bg-sand/60 px-4 py-3 text-sm" data-testid="refund-in-dashboard">
           {REFUND_IN_DASHBOARD}
@@ -412,44 +413,93 @@ function RefundPanel({
       ) : panel.state === "open" && !canRefund ? (
         <p className="mt-3 text-sm">Only an Admin can refund a payment.</p>
       ) : panel.state === "open" ? (
-        <ActionForm
-          handle={form}
-          intent="refund"
-          hidden={{ seen: String(panel.seen) }}
-          className="mt-4 grid gap-4 md:grid-cols-2"
-        >
-          <TextField
-            label={`Amount in ${panel.currency}`}
-            name="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder={panel.remaining}
-          />
-          <p id="refund-amount-hint" className="self-end text-xs text-mist md:pb-3">
-            Leave it blank to refund everything that is left (${panel.remaining}).
-          </p>
-          <TextField label="Reason (kept for the studio)" name="reason" maxLength={500} autoComplete="off" />
-          <TextAreaField
-            label="Note to the customer (sent by PayPal and in our email)"
-            name="note"
-            maxLength={255}
-            className="md:col-span-2"
-          />
-          <div className="space-y-1 text-sm md:col-span-2" data-testid="refund-terms">
-            <p>PayPal refunds a payment only within 180 days of it: this one can be refunded until {deadline}.</p>
-            <p>
-              A part refund keeps the customer&apos;s membership days. Refunding everything that is left makes the order
-              Refunded and removes its days.
-            </p>
-          </div>
-          <div className="md:col-span-2">
-            <button type="submit" className="btn-dark" disabled={pageBusy || form.busy}>
-              {form.busy ? "Refunding…" : "Refund through PayPal"}
-            </button>
-          </div>
-        </ActionForm>
+        <RefundForm panel={panel} form={form} pageBusy={pageBusy} deadline={deadline} />
       ) : null}
     </section>
+  );
+}
+
+/** What went back so far. */
+function RefundList({ panel, timeZone }: { panel: Panel; timeZone: string }) {
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="refund-list">
+        <thead className="text-xs text-mist">
+          <tr>
+            <th className="py-1 pr-4 font-normal">Amount</th>
+            <th className="py-1 pr-4 font-normal">When</th>
+            <th className="py-1 pr-4 font-normal">By</th>
+            <th className="py-1 font-normal">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {panel.refunds.map((r) => (
+            <tr key={r.id} className="border-t border-linen align-top">
+              <td className="py-2 pr-4 font-semibold">
+                {symbolOf(panel.currency)}
+                {r.amount}
+                {r.reason ? <span className="block text-xs font-normal text-mist">{r.reason}</span> : null}
+              </td>
+              <td className="py-2 pr-4">{dateTime(r.at, timeZone)}</td>
+              <td className="py-2 pr-4 break-all">{r.by ?? "In PayPal"}</td>
+              <td className="py-2">{REFUND_STATUS[r.status]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The refund form, with PayPal's 180 days and what a part refund does said before the button. */
+function RefundForm({
+  panel,
+  form,
+  pageBusy,
+  deadline,
+}: {
+  panel: Panel;
+  form: ActionFormHandle;
+  pageBusy: boolean;
+  deadline: string | null;
+}) {
+  return (
+    <ActionForm
+      handle={form}
+      intent="refund"
+      hidden={{ seen: String(panel.seen) }}
+      className="mt-4 grid gap-4 md:grid-cols-2"
+    >
+      <TextField
+        label={`Amount in ${panel.currency}`}
+        name="amount"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={panel.remaining}
+      />
+      <p id="refund-amount-hint" className="self-end text-xs text-mist md:pb-3">
+        Leave it blank to refund everything that is left (${panel.remaining}).
+      </p>
+      <TextField label="Reason (kept for the studio)" name="reason" maxLength={500} autoComplete="off" />
+      <TextAreaField
+        label="Note to the customer (sent by PayPal and in our email)"
+        name="note"
+        maxLength={255}
+        className="md:col-span-2"
+      />
+      <div className="space-y-1 text-sm md:col-span-2" data-testid="refund-terms">
+        <p>PayPal refunds a payment only within 180 days of it: this one can be refunded until {deadline}.</p>
+        <p>
+          A part refund keeps the customer&apos;s membership days. Refunding everything that is left makes the order
+          Refunded and removes its days.
+        </p>
+      </div>
+      <div className="md:col-span-2">
+        <button type="submit" className="btn-dark" disabled={pageBusy || form.busy}>
+          {form.busy ? "Refunding…" : "Refund through PayPal"}
+        </button>
+      </div>
+    </ActionForm>
   );
 }
 

@@ -78,223 +78,249 @@ function ReportSections({ reports }: { reports: Reports }) {
   // Amounts in the site's currency (every order's: it cannot change once orders exist, decision 072).
   const currency = useCurrency();
   const dollars = (n: number) => moneyIn(n, currency);
-  const { period, rows, months, totals } = reports;
-  const labels = rows.map((r) => bucketLabel(r.key, period.unit, "axis"));
-  const query = periodQuery(period);
-  const per = period.unit === "day" ? "day" : "month";
+  const { period, rows } = reports;
+  const view: ReportView = {
+    ...reports,
+    dollars,
+    labels: rows.map((r) => bucketLabel(r.key, period.unit, "axis")),
+    query: periodQuery(period),
+    per: period.unit === "day" ? "day" : "month",
+  };
   return (
     <>
-      <dl className="mb-8 grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="report-totals">
-        <Figure
-          term="Revenue"
-          value={dollars(totals.revenue)}
-          note={
-            totals.subscriptionRenewals
-              ? `${dollars(totals.subscriptionRevenue)} from ${count(totals.subscriptionRenewals)} subscription renewals`
-              : undefined
-          }
-          more={
-            totals.discountedOrders
-              ? `after ${dollars(totals.discounts)} off with discount codes on ${count(totals.discountedOrders)} ${totals.discountedOrders === 1 ? "order" : "orders"}`
-              : undefined
-          }
-        />
-        <Figure
-          term="Orders paid"
-          value={count(totals.paidOrders)}
-          note={totals.givenOrders ? `and ${count(totals.givenOrders)} given by the agency` : undefined}
-        />
-        <Figure term="New customers" value={count(totals.newCustomers)} note={`${count(totals.renewals)} renewals`} />
-        <Figure
-          term="Active members"
-          value={count(totals.activeAtEnd)}
-          note={`${count(totals.activeAtStart)} when the period began`}
-        />
-        <Figure
-          term="Not renewed"
-          value={percent(totals.churnRate)}
-          note={`${count(totals.notRenewed)} of ${count(totals.renewed + totals.notRenewed)} memberships that ended`}
-        />
-        <Figure
-          term="Revenue per paying customer"
-          value={totals.revenuePerPayer === null ? "—" : dollars(totals.revenuePerPayer)}
-          note="a month, on average"
-        />
-      </dl>
+      <Totals view={view} />
 
-      <Report name="revenue" query={query} stacked>
-        <BarChart
-          title={`Revenue by ${per}`}
-          desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals. Discounts given: ${dollars(totals.discounts)} on ${count(totals.discountedOrders)} orders with a code.`}
-          labels={labels}
-          series={[
-            { name: "Orders placed by hand", values: rows.map((r) => r.manualRevenue), fill: "fill-clay" },
-            { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRevenue), fill: "fill-forest" },
-          ]}
-          whole={false}
-        />
-        <Table
-          head={[
-            per === "day" ? "Day" : "Month",
-            "Revenue",
-            "Subscription renewals",
-            "Orders placed by hand",
-            "Orders with a code",
-            "Discounts given",
-          ]}
-          rows={rows.map((r) => [
-            bucketLabel(r.key, period.unit, "table"),
-            dollars(r.revenue),
-            dollars(r.subscriptionRevenue),
-            dollars(r.manualRevenue),
-            count(r.discountedOrders),
-            dollars(r.discounts),
-          ])}
-          foot={[
-            "Total",
-            dollars(totals.revenue),
-            dollars(totals.subscriptionRevenue),
-            dollars(totals.manualRevenue),
-            count(totals.discountedOrders),
-            dollars(totals.discounts),
-          ]}
-        />
-      </Report>
+      <RevenueReport view={view} />
 
-      <Report name="orders-paid" query={query} stacked>
-        <BarChart
-          title={`Orders paid by ${per}`}
-          desc={`${count(totals.paidOrders)} orders paid (${count(totals.subscriptionRenewals)} subscription renewals, ${count(totals.manualOrders)} placed by hand) and ${count(totals.givenOrders)} memberships given by the agency.`}
-          labels={labels}
-          series={[
-            { name: "Placed by hand", values: rows.map((r) => r.manualOrders), fill: "fill-clay" },
-            { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRenewals), fill: "fill-forest" },
-            { name: "Given by the agency", values: rows.map((r) => r.givenOrders), fill: "fill-brass" },
-          ]}
-        />
-        <Table
-          head={[
-            per === "day" ? "Day" : "Month",
-            "Orders paid",
-            "Subscription renewals",
-            "Placed by hand",
-            "Given by the agency",
-          ]}
-          rows={rows.map((r) => [
-            bucketLabel(r.key, period.unit, "table"),
-            count(r.paidOrders),
-            count(r.subscriptionRenewals),
-            count(r.manualOrders),
-            count(r.givenOrders),
-          ])}
-          foot={[
-            "Total",
-            count(totals.paidOrders),
-            count(totals.subscriptionRenewals),
-            count(totals.manualOrders),
-            count(totals.givenOrders),
-          ]}
-        />
-      </Report>
+      <OrdersPaidReport view={view} />
 
-      <Report name="new-customers" query={query}>
-        <BarChart
-          title={`New customers and renewals by ${per}`}
-          desc={`${count(totals.newCustomers)} new customers and ${count(totals.renewals)} renewals.`}
-          labels={labels}
-          series={[
-            { name: "New customers", values: rows.map((r) => r.newCustomers), fill: "fill-clay" },
-            { name: "Renewals", values: rows.map((r) => r.renewals), fill: "fill-forest" },
-          ]}
-        />
-        <Table
-          head={[per === "day" ? "Day" : "Month", "New customers", "Renewals"]}
-          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.newCustomers), count(r.renewals)])}
-          foot={["Total", count(totals.newCustomers), count(totals.renewals)]}
-        />
-      </Report>
+      <NewCustomersReport view={view} />
 
-      <Report name="active-members" query={query}>
-        <LineChart
-          title={`Active members at the end of each ${per}`}
-          desc={`${count(totals.activeAtStart)} active members when the period began, ${count(totals.activeAtEnd)} at its end.`}
-          labels={labels}
-          values={rows.map((r) => r.activeMembers)}
-        />
-        <Table
-          head={[per === "day" ? "Day" : "Month", "Active members"]}
-          rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), count(r.activeMembers)])}
-        />
-      </Report>
+      <ActiveMembersReport view={view} />
 
-      <Report name="churn" query={query} stacked>
-        <BarChart
-          title={`Memberships that ended, by ${per}`}
-          desc={`${count(totals.ended)} memberships ended: ${count(totals.renewed)} renewed within ${RENEWAL_GRACE_DAYS} days, ${count(totals.notRenewed)} not renewed, ${count(totals.waiting)} may still renew. Not renewed: ${percent(totals.churnRate)}.`}
-          labels={labels}
-          series={[
-            { name: "Not renewed", values: rows.map((r) => r.notRenewed), fill: "fill-clay" },
-            {
-              name: `Renewed within ${RENEWAL_GRACE_DAYS} days`,
-              values: rows.map((r) => r.renewed),
-              fill: "fill-forest",
-            },
-            { name: "May still renew", values: rows.map((r) => r.waiting), fill: "fill-linen" },
-          ]}
-        />
-        <Table
-          head={[
-            per === "day" ? "Day" : "Month",
-            "Ended",
-            "Renewed",
-            "Not renewed",
-            "May still renew",
-            "Not renewed (%)",
-          ]}
-          rows={rows.map((r) => [
-            bucketLabel(r.key, period.unit, "table"),
-            count(r.ended),
-            count(r.renewed),
-            count(r.notRenewed),
-            count(r.waiting),
-            percent(r.churnRate),
-          ])}
-          foot={[
-            "Total",
-            count(totals.ended),
-            count(totals.renewed),
-            count(totals.notRenewed),
-            count(totals.waiting),
-            percent(totals.churnRate),
-          ]}
-        />
-      </Report>
+      <ChurnReport view={view} />
 
-      <Report name="revenue-per-customer" query={query}>
-        <BarChart
-          title="Revenue per paying customer by month"
-          desc={`Each month's revenue divided by the customers who paid in it; ${totals.revenuePerPayer === null ? "nobody paid" : `${dollars(totals.revenuePerPayer)} on average`}.`}
-          labels={months.map((m) => bucketLabel(m.month, "month", "axis"))}
-          whole={false}
-          series={[
-            {
-              name: "Revenue per paying customer",
-              values: months.map((m) => m.perPayer ?? 0),
-              fill: "fill-brass-dark",
-            },
-          ]}
-        />
-        <Table
-          head={["Month", "Revenue", "Paying customers", "Per paying customer"]}
-          rows={months.map((m) => [
-            bucketLabel(m.month, "month", "table"),
-            dollars(m.revenue),
-            count(m.payers),
-            m.perPayer === null ? "—" : dollars(m.perPayer),
-          ])}
-        />
-      </Report>
+      <RevenuePerCustomerReport view={view} />
     </>
+  );
+}
+
+/** What every report of the page draws from: the period's figures, their axis labels, the CSV query, the unit. */
+interface ReportView extends Reports {
+  dollars: (n: number) => string;
+  labels: string[];
+  query: string;
+  per: "day" | "month";
+}
+
+/** The period's headline figures. */
+function Totals({ view }: { view: ReportView }) {
+  const { totals, dollars } = view;
+  return (
+    <dl className="mb-8 grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="report-totals">
+      <Figure
+        term="Revenue"
+        value={dollars(totals.revenue)}
+        note={
+          totals.subscriptionRenewals
+            ? `${dollars(totals.subscriptionRevenue)} from ${count(totals.subscriptionRenewals)} subscription renewals`
+            : undefined
+        }
+        more={
+          totals.discountedOrders
+            ? `after ${dollars(totals.discounts)} off with discount codes on ${count(totals.discountedOrders)} ${totals.discountedOrders === 1 ? "order" : "orders"}`
+            : undefined
+        }
+      />
+      <Figure
+        term="Orders paid"
+        value={count(totals.paidOrders)}
+        note={totals.givenOrders ? `and ${count(totals.givenOrders)} given by the agency` : undefined}
+      />
+      <Figure term="New customers" value={count(totals.newCustomers)} note={`${count(totals.renewals)} renewals`} />
+      <Figure
+        term="Active members"
+        value={count(totals.activeAtEnd)}
+        note={`${count(totals.activeAtStart)} when the period began`}
+      />
+      <Figure
+        term="Not renewed"
+        value={percent(totals.churnRate)}
+        note={`${count(totals.notRenewed)} of ${count(totals.renewed + totals.notRenewed)} memberships that ended`}
+      />
+      <Figure
+        term="Revenue per paying customer"
+        value={totals.revenuePerPayer === null ? "—" : dollars(totals.revenuePerPayer)}
+        note="a month, on average"
+      />
+    </dl>
+  );
+}
+
+function RevenueReport({ view }: { view: ReportView }) {
+  const { rows, totals, labels, query, per, dollars } = view;
+  return (
+    <Report name="revenue" query={query} stacked>
+      <BarChart
+        title={`Revenue by ${per}`}
+        desc={`Revenue by ${per}, ${dollars(totals.revenue)} in all: ${dollars(totals.manualRevenue)} from orders placed by hand, ${dollars(totals.subscriptionRevenue)} from subscription renewals. Discounts given: ${dollars(totals.discounts)} on ${count(totals.discountedOrders)} orders with a code.`}
+        labels={labels}
+        series={[
+          { name: "Orders placed by hand", values: rows.map((r) => r.manualRevenue), fill: "fill-clay" },
+          { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRevenue), fill: "fill-forest" },
+        ]}
+        whole={false}
+      />
+      <PeriodTable
+        view={view}
+        head={["Revenue", "Subscription renewals", "Orders placed by hand", "Orders with a code", "Discounts given"]}
+        cells={(r) => [
+          dollars(r.revenue),
+          dollars(r.subscriptionRevenue),
+          dollars(r.manualRevenue),
+          count(r.discountedOrders),
+          dollars(r.discounts),
+        ]}
+        total={[
+          dollars(totals.revenue),
+          dollars(totals.subscriptionRevenue),
+          dollars(totals.manualRevenue),
+          count(totals.discountedOrders),
+          dollars(totals.discounts),
+        ]}
+      />
+    </Report>
+  );
+}
+
+function OrdersPaidReport({ view }: { view: ReportView }) {
+  const { rows, totals, labels, query, per } = view;
+  return (
+    <Report name="orders-paid" query={query} stacked>
+      <BarChart
+        title={`Orders paid by ${per}`}
+        desc={`${count(totals.paidOrders)} orders paid (${count(totals.subscriptionRenewals)} subscription renewals, ${count(totals.manualOrders)} placed by hand) and ${count(totals.givenOrders)} memberships given by the agency.`}
+        labels={labels}
+        series={[
+          { name: "Placed by hand", values: rows.map((r) => r.manualOrders), fill: "fill-clay" },
+          { name: "Subscription renewals", values: rows.map((r) => r.subscriptionRenewals), fill: "fill-forest" },
+          { name: "Given by the agency", values: rows.map((r) => r.givenOrders), fill: "fill-brass" },
+        ]}
+      />
+      <PeriodTable
+        view={view}
+        head={["Orders paid", "Subscription renewals", "Placed by hand", "Given by the agency"]}
+        cells={(r) => [count(r.paidOrders), count(r.subscriptionRenewals), count(r.manualOrders), count(r.givenOrders)]}
+        total={[
+          count(totals.paidOrders),
+          count(totals.subscriptionRenewals),
+          count(totals.manualOrders),
+          count(totals.givenOrders),
+        ]}
+      />
+    </Report>
+  );
+}
+
+function NewCustomersReport({ view }: { view: ReportView }) {
+  const { rows, totals, labels, query, per } = view;
+  return (
+    <Report name="new-customers" query={query}>
+      <BarChart
+        title={`New customers and renewals by ${per}`}
+        desc={`${count(totals.newCustomers)} new customers and ${count(totals.renewals)} renewals.`}
+        labels={labels}
+        series={[
+          { name: "New customers", values: rows.map((r) => r.newCustomers), fill: "fill-clay" },
+          { name: "Renewals", values: rows.map((r) => r.renewals), fill: "fill-forest" },
+        ]}
+      />
+      <PeriodTable
+        view={view}
+        head={["New customers", "Renewals"]}
+        cells={(r) => [count(r.newCustomers), count(r.renewals)]}
+        total={[count(totals.newCustomers), count(totals.renewals)]}
+      />
+    </Report>
+  );
+}
+
+function ActiveMembersReport({ view }: { view: ReportView }) {
+  const { rows, totals, labels, query, per } = view;
+  return (
+    <Report name="active-members" query={query}>
+      <LineChart
+        title={`Active members at the end of each ${per}`}
+        desc={`${count(totals.activeAtStart)} active members when the period began, ${count(totals.activeAtEnd)} at its end.`}
+        labels={labels}
+        values={rows.map((r) => r.activeMembers)}
+      />
+      <PeriodTable view={view} head={["Active members"]} cells={(r) => [count(r.activeMembers)]} />
+    </Report>
+  );
+}
+
+function ChurnReport({ view }: { view: ReportView }) {
+  const { rows, totals, labels, query, per } = view;
+  return (
+    <Report name="churn" query={query} stacked>
+      <BarChart
+        title={`Memberships that ended, by ${per}`}
+        desc={`${count(totals.ended)} memberships ended: ${count(totals.renewed)} renewed within ${RENEWAL_GRACE_DAYS} days, ${count(totals.notRenewed)} not renewed, ${count(totals.waiting)} may still renew. Not renewed: ${percent(totals.churnRate)}.`}
+        labels={labels}
+        series={[
+          { name: "Not renewed", values: rows.map((r) => r.notRenewed), fill: "fill-clay" },
+          {
+            name: `Renewed within ${RENEWAL_GRACE_DAYS} days`,
+            values: rows.map((r) => r.renewed),
+            fill: "fill-forest",
+          },
+          { name: "May still renew", values: rows.map((r) => r.waiting), fill: "fill-linen" },
+        ]}
+      />
+      <PeriodTable
+        view={view}
+        head={["Ended", "Renewed", "Not renewed", "May still renew", "Not renewed (%)"]}
+        cells={(r) => [count(r.ended), count(r.renewed), count(r.notRenewed), count(r.waiting), percent(r.churnRate)]}
+        total={[
+          count(totals.ended),
+          count(totals.renewed),
+          count(totals.notRenewed),
+          count(totals.waiting),
+          percent(totals.churnRate),
+        ]}
+      />
+    </Report>
+  );
+}
+
+function RevenuePerCustomerReport({ view }: { view: ReportView }) {
+  const { months, totals, query, dollars } = view;
+  return (
+    <Report name="revenue-per-customer" query={query}>
+      <BarChart
+        title="Revenue per paying customer by month"
+        desc={`Each month's revenue divided by the customers who paid in it; ${totals.revenuePerPayer === null ? "nobody paid" : `${dollars(totals.revenuePerPayer)} on average`}.`}
+        labels={months.map((m) => bucketLabel(m.month, "month", "axis"))}
+        whole={false}
+        series={[
+          {
+            name: "Revenue per paying customer",
+            values: months.map((m) => m.perPayer ?? 0),
+            fill: "fill-brass-dark",
+          },
+        ]}
+      />
+      <Table
+        head={["Month", "Revenue", "Paying customers", "Per paying customer"]}
+        rows={months.map((m) => [
+          bucketLabel(m.month, "month", "table"),
+          dollars(m.revenue),
+          count(m.payers),
+          m.perPayer === null ? "—" : dollars(m.perPayer),
+        ])}
+      />
+    </Report>
   );
 }
 
@@ -343,6 +369,27 @@ function Report({
       </div>
       <div className={`mt-4 grid gap-6 ${stacked ? "" : "xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"}`}>{children}</div>
     </section>
+  );
+}
+
+/** A report's table, a row per day or month of the period, and its totals when they add up. */
+function PeriodTable({
+  view: { per, period, rows },
+  head,
+  cells,
+  total,
+}: {
+  view: ReportView;
+  head: string[];
+  cells: (row: Reports["rows"][number]) => string[];
+  total?: string[];
+}) {
+  return (
+    <Table
+      head={[per === "day" ? "Day" : "Month", ...head]}
+      rows={rows.map((r) => [bucketLabel(r.key, period.unit, "table"), ...cells(r)])}
+      foot={total ? ["Total", ...total] : undefined}
+    />
   );
 }
 

@@ -63,40 +63,7 @@ export default function SubscriptionCancel({
     <>
       <AdminHeader title={atPayPal ? "Cancel subscription" : "Mark subscription cancelled"} back={back} />
       <article className="rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8" data-testid="subscription-cancel">
-        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
-          <dt className="text-mist">Customer</dt>
-          <dd>
-            {s.customerName.trim() ? `${s.customerName} · ` : ""}
-            {s.customerEmail}
-          </dd>
-          <dt className="text-mist">Package</dt>
-          <dd>
-            {s.packageName} · ${money(s.amount)} every {s.periodDays} days
-          </dd>
-          <dt className="text-mist">Status</dt>
-          <dd>
-            <Badge tone={active ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
-          </dd>
-          <dt className="text-mist">Started</dt>
-          <dd>{s.signedUpAt ? longDate(s.signedUpAt, timeZone) : "—"}</dd>
-          <dt className="text-mist">Payments so far</dt>
-          <dd>{s.payments}</dd>
-          {s.nextPaymentAt ? (
-            <>
-              <dt className="text-mist">Next payment</dt>
-              <dd>{longDate(s.nextPaymentAt, timeZone)}</dd>
-            </>
-          ) : null}
-          {s.cancelledAt ? (
-            <>
-              <dt className="text-mist">Cancelled</dt>
-              <dd>
-                {longDate(s.cancelledAt, timeZone)}
-                {s.cancelledBy ? ` by ${s.cancelledBy}` : ""}
-              </dd>
-            </>
-          ) : null}
-        </dl>
+        <SubscriptionFacts s={s} timeZone={timeZone} />
         {active ? (
           <>
             <div className="mt-6 space-y-3 text-sm text-ink/90">
@@ -137,6 +104,49 @@ export default function SubscriptionCancel({
         )}
       </article>
     </>
+  );
+}
+
+type Subscription = Route.ComponentProps["loaderData"]["subscription"];
+
+/** Who, which package, its status, its dates and its payments. */
+function SubscriptionFacts({ s, timeZone }: { s: Subscription; timeZone: string }) {
+  const active = s.status === "active";
+  return (
+    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
+      <dt className="text-mist">Customer</dt>
+      <dd>
+        {s.customerName.trim() ? `${s.customerName} · ` : ""}
+        {s.customerEmail}
+      </dd>
+      <dt className="text-mist">Package</dt>
+      <dd>
+        {s.packageName} · ${money(s.amount)} every {s.periodDays} days
+      </dd>
+      <dt className="text-mist">Status</dt>
+      <dd>
+        <Badge tone={active ? "green" : "grey"}>{SUBSCRIPTION_STATUS_LABELS[s.status]}</Badge>
+      </dd>
+      <dt className="text-mist">Started</dt>
+      <dd>{s.signedUpAt ? longDate(s.signedUpAt, timeZone) : "—"}</dd>
+      <dt className="text-mist">Payments so far</dt>
+      <dd>{s.payments}</dd>
+      {s.nextPaymentAt ? (
+        <>
+          <dt className="text-mist">Next payment</dt>
+          <dd>{longDate(s.nextPaymentAt, timeZone)}</dd>
+        </>
+      ) : null}
+      {s.cancelledAt ? (
+        <>
+          <dt className="text-mist">Cancelled</dt>
+          <dd>
+            {longDate(s.cancelledAt, timeZone)}
+            {s.cancelledBy ? ` by ${s.cancelledBy}` : ""}
+          </dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 

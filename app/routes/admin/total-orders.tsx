@@ -5,7 +5,7 @@ import { filtersHref, isFiltered, type OrderFilters } from "#domain/order-filter
 import { filtersFromSearch } from "#domain/order-filters.ts";
 import { SETTINGS, settingsSchema } from "#domain/settings.ts";
 import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
-import { Badge, DataTable, orderTone, paymentTone } from "#app/components/DataTable.tsx";
+import { Badge, DataTable, orderTone, paymentTone, type Column } from "#app/components/DataTable.tsx";
 import { SelectField, TextField } from "#app/components/forms.tsx";
 import { formAction } from "#app/lib/form.server.ts";
 import { requireStaff } from "#app/lib/guards.server.ts";
@@ -119,14 +119,7 @@ export default function TotalOrders({
   loaderData: { orders, page, filters, links, settings, activation },
 }: Route.ComponentProps) {
   const toDeliver = filters.view === "to-deliver";
-  const table = useRef<HTMLDivElement>(null);
-  const [delivered, setDelivered] = useState<Delivered | null>(null);
-  // Once the list is read again after a delivery, the focus goes where the pressed button was (it is gone).
-  useEffect(() => {
-    if (!delivered || delivered.orders === orders || !table.current) return;
-    setDelivered(null);
-    focusAfterDelivery(table.current, delivered);
-  }, [orders, delivered]);
+  const { table, setDelivered } = useFocusAfterDelivery(orders);
   return (
     <>
       <AdminHeader
@@ -150,97 +143,7 @@ export default function TotalOrders({
               </span>
             ) : undefined
           }
-          columns={[
-            { header: "Sl.", cell: (_o, i) => page.offset + i + 1 },
-            {
-              header: "Order Date",
-              cell: (o) => (
-                <>
-                  <span className="block">{o.orderDate}</span>
-                  <span className="font-mono text-xs whitespace-nowrap text-mist">{o.orderNumber}</span>
-                </>
-              ),
-            },
-            {
-              header: "Customer",
-              typed: true,
-              cell: (o) => (
-                <>
-                  <span className="block">{o.customerName}</span>
-                  <span className="text-xs text-mist">
-                    {/* Long addresses break after the @ rather than anywhere. */}
-                    {o.customerEmail.split("@")[0]}
-                    {o.customerEmail.includes("@") ? (
-                      <>
-                        @<wbr />
-                        {o.customerEmail.split("@").slice(1).join("@")}
-                      </>
-                    ) : null}
-                  </span>
-                </>
-              ),
-            },
-            {
-              header: "Package",
-              typed: true,
-              cell: (o) => (
-                <>
-                  <span className="block">{o.packageName}</span>
-                  <span className="text-xs text-mist">${o.price}</span>
-                  {o.subscription ? (
-                    <span className="mt-1 block" data-testid="order-subscription">
-                      <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
-                    </span>
-                  ) : null}
-                  {o.subscription ? (
-                    <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
-                      {o.subscription.facts}
-                    </span>
-                  ) : null}
-                </>
-              ),
-            },
-            { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
-            { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
-            {
-              header: "Membership Valid Until",
-              cell: (o) => (
-                // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
-                <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                  {o.validUntil ? <span className="whitespace-nowrap">{o.validUntil}</span> : null}
-                  <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>
-                    {o.marker}
-                  </Badge>
-                </span>
-              ),
-            },
-            {
-              header: "Status",
-              cell: (o) => <Badge tone={o.badgeTone}>{o.badge}</Badge>,
-            },
-            {
-              header: "Action",
-              cell: (o, i) => (
-                // One above the other: the column stays narrow, so every column fits beside the navigation at 1024 px.
-                <div className="flex flex-col items-start gap-1.5">
-                  {o.badge === "Awaiting Activation" ? (
-                    <DeliverButton
-                      id={o._id}
-                      name={o.customerName}
-                      onDelivered={() => setDelivered({ id: o._id, index: i, orders })}
-                    />
-                  ) : null}
-                  <Link
-                    to={`/admin/payment-status/${o._id}`}
-                    className="text-sm font-semibold text-clay hover:underline"
-                    data-order-update={o._id}
-                  >
-                    Update
-                  </Link>
-                </div>
-              ),
-            },
-          ]}
+          columns={orderColumns(page.offset, (id, index) => setDelivered({ id, index, orders }))}
           rows={orders}
           rowKey={(o) => o._id}
           empty={
@@ -254,6 +157,105 @@ export default function TotalOrders({
         />
       </div>
       <ActivationSetting autoActivate={settings.autoActivate} texts={activation} />
+    </>
+  );
+}
+
+type OrderRow = Route.ComponentProps["loaderData"]["orders"][number];
+
+/** The desk's columns; `deliver` is told which order of the page was delivered, and where it was. */
+function orderColumns(offset: number, deliver: (id: string, index: number) => void): Column<OrderRow>[] {
+  return [
+    { header: "Sl.", cell: (_o, i) => offset + i + 1 },
+    {
+      header: "Order Date",
+      cell: (o) => (
+        <>
+          <span className="block">{o.orderDate}</span>
+          <span className="font-mono text-xs whitespace-nowrap text-mist">{o.orderNumber}</span>
+        </>
+      ),
+    },
+    {
+      header: "Customer",
+      typed: true,
+      cell: (o) => <CustomerCell order={o} />,
+    },
+    {
+      header: "Package",
+      typed: true,
+      cell: (o) => <PackageCell order={o} />,
+    },
+    { header: "Payment", cell: (o) => <Badge tone={paymentTone(o.paymentStatus)}>{o.paymentStatus}</Badge> },
+    { header: "Order", cell: (o) => <Badge tone={orderTone(o.orderStatus)}>{o.orderStatus}</Badge> },
+    {
+      header: "Membership Valid Until",
+      cell: (o) => (
+        // The date and its Active / Expired / Not Set marker, in one cell (one column fewer to scroll).
+        <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          {o.validUntil ? <span className="whitespace-nowrap">{o.validUntil}</span> : null}
+          <Badge tone={o.marker === "Active" ? "green" : o.marker === "Expired" ? "red" : "grey"}>{o.marker}</Badge>
+        </span>
+      ),
+    },
+    {
+      header: "Status",
+      cell: (o) => <Badge tone={o.badgeTone}>{o.badge}</Badge>,
+    },
+    {
+      header: "Action",
+      cell: (o, i) => (
+        // One above the other: the column stays narrow, so every column fits beside the navigation at 1024 px.
+        <div className="flex flex-col items-start gap-1.5">
+          {o.badge === "Awaiting Activation" ? (
+            <DeliverButton id={o._id} name={o.customerName} onDelivered={() => deliver(o._id, i)} />
+          ) : null}
+          <Link
+            to={`/admin/payment-status/${o._id}`}
+            className="text-sm font-semibold text-clay hover:underline"
+            data-order-update={o._id}
+          >
+            Update
+          </Link>
+        </div>
+      ),
+    },
+  ];
+}
+
+function CustomerCell({ order: o }: { order: OrderRow }) {
+  return (
+    <>
+      <span className="block">{o.customerName}</span>
+      <span className="text-xs text-mist">
+        {/* Long addresses break after the @ rather than anywhere. */}
+        {o.customerEmail.split("@")[0]}
+        {o.customerEmail.includes("@") ? (
+          <>
+            @<wbr />
+            {o.customerEmail.split("@").slice(1).join("@")}
+          </>
+        ) : null}
+      </span>
+    </>
+  );
+}
+
+function PackageCell({ order: o }: { order: OrderRow }) {
+  return (
+    <>
+      <span className="block">{o.packageName}</span>
+      <span className="text-xs text-mist">${o.price}</span>
+      {o.subscription ? (
+        <span className="mt-1 block" data-testid="order-subscription">
+          <Badge tone="blue">{o.subscription.kind === "renewal" ? "Renewal" : "Subscription"}</Badge>
+        </span>
+      ) : null}
+      {o.subscription ? (
+        <span className="mt-1 block text-xs text-mist" data-testid="order-subscription-facts">
+          {o.subscription.facts}
+        </span>
+      ) : null}
     </>
   );
 }
@@ -339,6 +341,18 @@ interface Delivered {
   id: string;
   index: number;
   orders: unknown;
+}
+
+/** Once the list is read again after a delivery, the focus goes where the pressed button was (it is gone). */
+function useFocusAfterDelivery(orders: unknown) {
+  const table = useRef<HTMLDivElement>(null);
+  const [delivered, setDelivered] = useState<Delivered | null>(null);
+  useEffect(() => {
+    if (!delivered || delivered.orders === orders || !table.current) return;
+    setDelivered(null);
+    focusAfterDelivery(table.current, delivered);
+  }, [orders, delivered]);
+  return { table, setDelivered };
 }
 
 /**

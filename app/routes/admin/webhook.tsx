@@ -1,13 +1,13 @@
-import { redirect, useRevalidator } from "react-router";
-import { useEffect } from "react";
+import { redirect } from "react-router";
 import type { Route } from "./+types/webhook";
 import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
 import { WebhookFields } from "#app/components/admin/WebhookFields.tsx";
-import { Badge, DataTable } from "#app/components/DataTable.tsx";
+import { Badge, DataTable, type Column } from "#app/components/DataTable.tsx";
 import { DangerButton } from "#app/components/forms.tsx";
 import { formAction } from "#app/lib/form.server.ts";
 import { requireStaff } from "#app/lib/guards.server.ts";
 import { AdminHeader } from "#app/components/admin/AdminHeader.tsx";
+import { usePollWhile } from "#app/components/admin/use-poll-while.ts";
 import { dateTime } from "#domain/dates.ts";
 import {
   DELIVERY_STATE_TONE,
@@ -126,13 +126,7 @@ export default function Webhook({
   const edit = useActionForm({ id: "webhook-edit" });
   const remove = useActionForm({ id: "webhook-delete" });
   // Deliveries waiting or being retried: the table follows them every few seconds while the page is open.
-  const revalidator = useRevalidator();
-  const waiting = deliveries.some((d) => d.state === "pending" || d.state === "failing");
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => void revalidator.revalidate(), 3000);
-    return () => clearInterval(timer);
-  }, [waiting, revalidator]);
+  usePollWhile(deliveries.some((d) => d.state === "pending" || d.state === "failing"));
   return (
     <>
       <AdminHeader
@@ -149,34 +143,7 @@ export default function Webhook({
         back={{ to: "/webhooks", label: "Webhooks" }}
       />
       {endpoint.stateReason ? <p className="mb-6 text-sm text-ink">{endpoint.stateReason}</p> : null}
-      <section className="mb-8 rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
-        <h2 className="text-lg text-forest">Signing secret</h2>
-        <p className="mt-1 text-sm text-mist">
-          The receiver verifies each request with it and any Standard Webhooks library (the webhook-id,
-          webhook-timestamp and webhook-signature headers).
-        </p>
-        <details className="mt-3">
-          <summary className="cursor-pointer text-sm text-forest">Show the secret</summary>
-          <code className="mt-2 block break-all rounded bg-linen/40 p-3 text-sm" data-testid="webhook-secret">
-            {endpoint.secret}
-          </code>
-        </details>
-        <div className="mt-5 flex flex-wrap gap-3">
-          <IntentButton id="webhook-test" intent="test" label="Send test event" busyLabel="Sending…" />
-          {endpoint.state === "active" ? (
-            <IntentButton id="webhook-pause" intent="pause" label="Pause" busyLabel="Pausing…" />
-          ) : (
-            <IntentButton id="webhook-resume" intent="resume" label="Resume" busyLabel="Resuming…" />
-          )}
-          <IntentButton
-            id="webhook-rotate"
-            intent="rotate"
-            label="Make a new secret"
-            busyLabel="Making…"
-            confirmText="Make a new signing secret? The receiver must use the new one from now on."
-          />
-        </div>
-      </section>
+      <SigningSecret endpoint={endpoint} />
       <h2 className="mb-4 text-xl text-forest">Deliveries</h2>
       <DataTable
         caption="Deliveries, newest first"
@@ -185,34 +152,7 @@ export default function Webhook({
         rowKey={(d) => d.id}
         page={page}
         empty="Nothing sent yet."
-        columns={[
-          { header: "Event", cell: (d) => <code className="text-xs">{d.eventType}</code> },
-          {
-            header: "Status",
-            cell: (d) => <Badge tone={DELIVERY_STATE_TONE[d.state]}>{DELIVERY_STATE_WORDS[d.state]}</Badge>,
-          },
-          { header: "Attempts", cell: (d) => String(d.attempts) },
-          { header: "Response", cell: (d) => (d.lastStatus === null ? (d.attempts ? "No answer" : "") : d.lastStatus) },
-          { header: "Last error", typed: true, cell: (d) => d.lastError ?? "" },
-          { header: "Created", cell: (d) => dateTime(d.createdAt, timeZone) },
-          {
-            header: "Next attempt",
-            cell: (d) => (d.nextAttemptAt && d.state !== "succeeded" ? dateTime(d.nextAttemptAt, timeZone) : ""),
-          },
-          {
-            header: "Action",
-            pinned: true,
-            cell: (d) => (
-              <IntentButton
-                id={`webhook-resend-${d.id}`}
-                intent="resend"
-                hidden={{ deliveryId: d.id }}
-                label="Send again"
-                busyLabel="Sending…"
-              />
-            ),
-          },
-        ]}
+        columns={deliveryColumns(timeZone)}
       />
       <h2 className="mt-10 mb-4 text-xl text-forest">Address and events</h2>
       <ActionForm
@@ -241,4 +181,72 @@ export default function Webhook({
       </ActionForm>
     </>
   );
+}
+
+type Endpoint = Route.ComponentProps["loaderData"]["endpoint"];
+type Delivery = Route.ComponentProps["loaderData"]["deliveries"][number];
+
+/** The secret (shown on demand), a test event, pause or resume, and a new secret. */
+function SigningSecret({ endpoint }: { endpoint: Endpoint }) {
+  return (
+    <section className="mb-8 rounded-2xl bg-white p-6 ring-1 ring-linen sm:p-8">
+      <h2 className="text-lg text-forest">Signing secret</h2>
+      <p className="mt-1 text-sm text-mist">
+        The receiver verifies each request with it and any Standard Webhooks library (the webhook-id, webhook-timestamp
+        and webhook-signature headers).
+      </p>
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm text-forest">Show the secret</summary>
+        <code className="mt-2 block break-all rounded bg-linen/40 p-3 text-sm" data-testid="webhook-secret">
+          {endpoint.secret}
+        </code>
+      </details>
+      <div className="mt-5 flex flex-wrap gap-3">
+        <IntentButton id="webhook-test" intent="test" label="Send test event" busyLabel="Sending…" />
+        {endpoint.state === "active" ? (
+          <IntentButton id="webhook-pause" intent="pause" label="Pause" busyLabel="Pausing…" />
+        ) : (
+          <IntentButton id="webhook-resume" intent="resume" label="Resume" busyLabel="Resuming…" />
+        )}
+        <IntentButton
+          id="webhook-rotate"
+          intent="rotate"
+          label="Make a new secret"
+          busyLabel="Making…"
+          confirmText="Make a new signing secret? The receiver must use the new one from now on."
+        />
+      </div>
+    </section>
+  );
+}
+
+function deliveryColumns(timeZone: string): Column<Delivery>[] {
+  return [
+    { header: "Event", cell: (d) => <code className="text-xs">{d.eventType}</code> },
+    {
+      header: "Status",
+      cell: (d) => <Badge tone={DELIVERY_STATE_TONE[d.state]}>{DELIVERY_STATE_WORDS[d.state]}</Badge>,
+    },
+    { header: "Attempts", cell: (d) => String(d.attempts) },
+    { header: "Response", cell: (d) => (d.lastStatus === null ? (d.attempts ? "No answer" : "") : d.lastStatus) },
+    { header: "Last error", typed: true, cell: (d) => d.lastError ?? "" },
+    { header: "Created", cell: (d) => dateTime(d.createdAt, timeZone) },
+    {
+      header: "Next attempt",
+      cell: (d) => (d.nextAttemptAt && d.state !== "succeeded" ? dateTime(d.nextAttemptAt, timeZone) : ""),
+    },
+    {
+      header: "Action",
+      pinned: true,
+      cell: (d) => (
+        <IntentButton
+          id={`webhook-resend-${d.id}`}
+          intent="resend"
+          hidden={{ deliveryId: d.id }}
+          label="Send again"
+          busyLabel="Sending…"
+        />
+      ),
+    },
+  ];
 }
