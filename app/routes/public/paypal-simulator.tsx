@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/paypal-simulator";
 
@@ -53,6 +54,18 @@ export const meta: Route.MetaFunction = () => [{ title: "PayPal simulator" }, { 
 type Checkout = NonNullable<Route.ComponentProps["actionData"]>;
 type HeldSubscription = Route.ComponentProps["loaderData"]["subscriptions"][number];
 
+/** One line of what is paid: its name, and its value under a test id. */
+function CheckoutFact({ term, testId, children }: { term: string; testId: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-500">{term}</dt>
+      <dd className="text-right" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
 /** What PayPal would show of the order posted here, with its Pay (or Subscribe) and Cancel buttons. */
 function SimulatorCheckout({ checkout }: { checkout: Checkout }) {
   return (
@@ -62,12 +75,9 @@ function SimulatorCheckout({ checkout }: { checkout: Checkout }) {
           <dt className="shrink-0 text-slate-500">Item</dt>
           <dd className="text-right">{checkout.info.itemName}</dd>
         </div>
-        <div className="flex justify-between gap-4">
-          <dt className="text-slate-500">Pay to</dt>
-          <dd className="text-right" data-testid="payee">
-            {checkout.info.business}
-          </dd>
-        </div>
+        <CheckoutFact term="Pay to" testId="payee">
+          {checkout.info.business}
+        </CheckoutFact>
         <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
           <dt className="font-semibold">Total</dt>
           <dd className="text-lg font-semibold" data-testid="total">
@@ -75,20 +85,14 @@ function SimulatorCheckout({ checkout }: { checkout: Checkout }) {
           </dd>
         </div>
         {checkout.info.period ? (
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500">Billed every</dt>
-            <dd className="text-right" data-testid="period">
-              {checkout.info.period}
-            </dd>
-          </div>
+          <CheckoutFact term="Billed every" testId="period">
+            {checkout.info.period}
+          </CheckoutFact>
         ) : null}
         {checkout.info.laterAmount ? (
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500">Each later payment</dt>
-            <dd className="text-right" data-testid="later-amount">
-              ${checkout.info.laterAmount} {checkout.info.currency}
-            </dd>
-          </div>
+          <CheckoutFact term="Each later payment" testId="later-amount">
+            ${checkout.info.laterAmount} {checkout.info.currency}
+          </CheckoutFact>
         ) : null}
       </dl>
       <Form method="post" className="mt-8 space-y-3">
