@@ -43,7 +43,6 @@ const POLL_MS = 2000;
 const noChange = () => () => {};
 const POLL_FOR_MS = 120_000;
 
-/** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
 /** What the customer reads when PayPal took a payment this order could not take. */
 const REFUSED_TEXT =
   "PayPal took a payment for this order, but the order could no longer take it (its discount code was used up in the meantime, or the order had changed). The payment is on record and the studio refunds it to your PayPal account: there is nothing more for you to do. To buy this plan, place a new order.";
@@ -169,6 +168,7 @@ function WaitingForPayPal({
   );
 }
 
+/** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
 export default function ReceivedPayment({
   loaderData: { order, stage, refused, subscription, timeZone },
 }: Route.ComponentProps) {
