@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import { ARTICLE_ACCESS, ARTICLE_ACCESS_LABEL, ARTICLE_STATE_LABEL, type ArticleState } from "#domain/articles.ts";
 import { dateTime } from "#domain/dates.ts";
 import { descriptionHint, titleHint } from "#domain/page-seo.ts";
-import { ActionForm, useActionForm } from "../ActionForm";
+import { ActionForm, useActionForm, type ActionFormHandle } from "../ActionForm";
 import { SelectField, TextAreaField, TextField } from "../forms";
 import { ImageField } from "../media/ImageField";
 import { describedBy, LengthHint } from "./LengthHint";
@@ -93,6 +93,111 @@ function BodyField({ initialHtml, error, errorId }: { initialHtml: string; error
   );
 }
 
+/** The search listing's title, description and share image, with the length hints of the pages' own. */
+function SearchListing({ values, fields }: { values: ArticleFormValues; fields: ActionFormHandle["fields"] }) {
+  const [seoTitle, setSeoTitle] = useState(values.seoTitle);
+  const [seoDescription, setSeoDescription] = useState(values.seoDescription);
+  return (
+    <section
+      className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
+      aria-labelledby="article-seo-heading"
+    >
+      <h2 id="article-seo-heading" className="font-serif text-xl text-forest">
+        Search listing
+      </h2>
+      <div>
+        <TextField
+          label="Title in search results (optional)"
+          name="seoTitle"
+          placeholder="The article's title"
+          onInput={(e) => setSeoTitle(e.currentTarget.value)}
+          aria-describedby={describedBy(fields.seoTitle, "article-seoTitle-hint")}
+        />
+        <LengthHint id="article-seoTitle-hint" hint={titleHint(seoTitle)} />
+      </div>
+      <div>
+        <TextAreaField
+          label="Meta description (optional)"
+          name="seoDescription"
+          placeholder="The excerpt"
+          rows={3}
+          onInput={(e) => setSeoDescription(e.currentTarget.value)}
+          aria-describedby={describedBy(fields.seoDescription, "article-seoDescription-hint")}
+        />
+        <LengthHint id="article-seoDescription-hint" hint={descriptionHint(seoDescription)} />
+      </div>
+      <div>
+        <ImageField label="Share image (optional)" name="seoImage" required={false} kind="image" />
+        <p className="mt-2 text-sm text-mist">
+          Empty: shared links show the cover image. A wide image works best (1200 × 630 pixels).
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** Where the article stands, the time to schedule it at, and the buttons its state allows. */
+function Publishing({
+  state,
+  publishAt,
+  timeZone,
+  isNew,
+  busy,
+}: {
+  state: ArticleState;
+  publishAt: string | null;
+  timeZone: string;
+  isNew: boolean;
+  busy: boolean;
+}) {
+  const published = state === "published";
+  const button = "px-5 py-2.5 text-sm";
+  return (
+    <section
+      className="grid gap-4 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
+      aria-labelledby="article-state-heading"
+    >
+      <h2 id="article-state-heading" className="font-serif text-xl text-forest">
+        Publishing
+      </h2>
+      <p className="text-sm text-ink" data-testid="article-state">
+        {isNew
+          ? "Not saved yet."
+          : state === "scheduled" && publishAt
+            ? `Scheduled: goes out ${dateTime(publishAt, timeZone)}.`
+            : `${ARTICLE_STATE_LABEL[state]}.`}
+      </p>
+      {!published ? (
+        <div className="max-w-xs">
+          <TextField
+            label={`Publish at (${timeZone} time)`}
+            name="publishAt"
+            type="datetime-local"
+            aria-describedby="article-publishAt-help"
+          />
+          <p id="article-publishAt-help" className="mt-2 text-sm text-mist">
+            For “Schedule”: a day and time to come.
+          </p>
+        </div>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        {publishingButtons(state, isNew).map(({ intent, label, primary, saves }) => (
+          <button
+            key={`${intent}-${label}`}
+            type="submit"
+            name="intent"
+            value={intent}
+            className={`${primary ? "btn-primary" : "btn-outline"} ${button}`}
+            disabled={busy}
+          >
+            {saves && busy ? "Saving…" : label}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 /**
  * The article's form (/articles/new and /articles/:id): its fields, the search listing with the length hints of the
  * pages' own, and the state buttons the article's state allows (each saves the fields too).
@@ -116,11 +221,7 @@ export function ArticleForm({
   isNew: boolean;
 }) {
   const form = useActionForm({ id: formId, defaultValue: values });
-  const [seoTitle, setSeoTitle] = useState(values.seoTitle);
-  const [seoDescription, setSeoDescription] = useState(values.seoDescription);
   const body = form.fields.bodyHtml;
-  const published = state === "published";
-  const button = "px-5 py-2.5 text-sm";
   return (
     <ActionForm handle={form} encType="multipart/form-data" className="grid gap-6" testId="article-form">
       <section className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8" aria-label="The article">
@@ -157,84 +258,9 @@ export function ArticleForm({
         </div>
       </section>
 
-      <section
-        className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
-        aria-labelledby="article-seo-heading"
-      >
-        <h2 id="article-seo-heading" className="font-serif text-xl text-forest">
-          Search listing
-        </h2>
-        <div>
-          <TextField
-            label="Title in search results (optional)"
-            name="seoTitle"
-            placeholder="The article's title"
-            onInput={(e) => setSeoTitle(e.currentTarget.value)}
-            aria-describedby={describedBy(form.fields.seoTitle, "article-seoTitle-hint")}
-          />
-          <LengthHint id="article-seoTitle-hint" hint={titleHint(seoTitle)} />
-        </div>
-        <div>
-          <TextAreaField
-            label="Meta description (optional)"
-            name="seoDescription"
-            placeholder="The excerpt"
-            rows={3}
-            onInput={(e) => setSeoDescription(e.currentTarget.value)}
-            aria-describedby={describedBy(form.fields.seoDescription, "article-seoDescription-hint")}
-          />
-          <LengthHint id="article-seoDescription-hint" hint={descriptionHint(seoDescription)} />
-        </div>
-        <div>
-          <ImageField label="Share image (optional)" name="seoImage" required={false} kind="image" />
-          <p className="mt-2 text-sm text-mist">
-            Empty: shared links show the cover image. A wide image works best (1200 × 630 pixels).
-          </p>
-        </div>
-      </section>
+      <SearchListing values={values} fields={form.fields} />
 
-      <section
-        className="grid gap-4 rounded-2xl bg-white p-5 ring-1 ring-linen sm:p-8"
-        aria-labelledby="article-state-heading"
-      >
-        <h2 id="article-state-heading" className="font-serif text-xl text-forest">
-          Publishing
-        </h2>
-        <p className="text-sm text-ink" data-testid="article-state">
-          {isNew
-            ? "Not saved yet."
-            : state === "scheduled" && publishAt
-              ? `Scheduled: goes out ${dateTime(publishAt, timeZone)}.`
-              : `${ARTICLE_STATE_LABEL[state]}.`}
-        </p>
-        {!published ? (
-          <div className="max-w-xs">
-            <TextField
-              label={`Publish at (${timeZone} time)`}
-              name="publishAt"
-              type="datetime-local"
-              aria-describedby="article-publishAt-help"
-            />
-            <p id="article-publishAt-help" className="mt-2 text-sm text-mist">
-              For “Schedule”: a day and time to come.
-            </p>
-          </div>
-        ) : null}
-        <div className="flex flex-wrap gap-3">
-          {publishingButtons(state, isNew).map(({ intent, label, primary, saves }) => (
-            <button
-              key={`${intent}-${label}`}
-              type="submit"
-              name="intent"
-              value={intent}
-              className={`${primary ? "btn-primary" : "btn-outline"} ${button}`}
-              disabled={form.busy}
-            >
-              {saves && form.busy ? "Saving…" : label}
-            </button>
-          ))}
-        </div>
-      </section>
+      <Publishing state={state} publishAt={publishAt} timeZone={timeZone} isNew={isNew} busy={form.busy} />
     </ActionForm>
   );
 }

@@ -48,26 +48,7 @@ function Records({ section, records, editForm }: RecordListProps) {
   );
   switch (list.look) {
     case "cards":
-      return (
-        <ul className="mt-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {records.map((r, i) => (
-            <li key={r.record._id} className="rounded-xl bg-sand p-5">
-              <p className="font-serif text-lg text-forest">{r.title}</p>
-              {r.lines.map((line, n) => (
-                <p key={n} className={n === 0 ? "mt-2 text-sm" : "text-sm text-mist"}>
-                  {line}
-                </p>
-              ))}
-              <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-                <Link to={r.edit} className="btn-outline px-4 py-2 text-xs">
-                  {list.editText}
-                </Link>
-                {controls(r, i)}
-              </div>
-            </li>
-          ))}
-        </ul>
-      );
+      return <CardList records={records} look={list} controls={controls} />;
     case "steps":
       return (
         <ul className="mt-6 grid gap-4 sm:grid-cols-2">
@@ -124,18 +105,39 @@ function Records({ section, records, editForm }: RecordListProps) {
   }
 }
 
-/** One button per record, opening its edit form in a dialog with a close button (spec 2: the About sections). */
-function DialogList({
-  records,
-  look,
-  editForm,
-  controls,
-}: {
+/** A look's records, its settings, and what draws each record's controls (move up, move down, delete). */
+type LookProps<Look extends ListLook["look"]> = {
   records: readonly RecordView[];
-  look: Extract<ListLook, { look: "dialog" }>;
-  editForm: (record: ListedRecord, done: () => void) => ReactNode;
+  look: Extract<ListLook, { look: Look }>;
   controls: (record: RecordView, index: number) => ReactNode;
-}) {
+};
+
+/** A card per record: its title, its lines, its edit link and its controls. */
+function CardList({ records, look, controls }: LookProps<"cards">) {
+  return (
+    <ul className="mt-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      {records.map((r, i) => (
+        <li key={r.record._id} className="rounded-xl bg-sand p-5">
+          <p className="font-serif text-lg text-forest">{r.title}</p>
+          {r.lines.map((line, n) => (
+            <p key={n} className={n === 0 ? "mt-2 text-sm" : "text-sm text-mist"}>
+              {line}
+            </p>
+          ))}
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+            <Link to={r.edit} className="btn-outline px-4 py-2 text-xs">
+              {look.editText}
+            </Link>
+            {controls(r, i)}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One button per record, opening its edit form in a dialog with a close button (spec 2: the About sections). */
+function DialogList({ records, look, editForm, controls }: LookProps<"dialog"> & Pick<RecordListProps, "editForm">) {
   // Without JavaScript the button opens this screen with ?edit={id}, which renders the dialog open.
   const [params] = useSearchParams();
   const editing = useDialog(() => records.find((r) => r.record._id === params.get("edit"))?.record);

@@ -5,6 +5,55 @@ import { ContentImage } from "../media/ContentImage";
 import { ArticleBody } from "./ArticleBody";
 import { ArticleCard, ArticleDateLine, ArticleTags } from "./ArticleCard";
 
+/** The breadcrumb, the title and excerpt, the author and the date line. */
+function ArticleHeader({ article, timeZone }: { article: BlogArticle; timeZone: string }) {
+  return (
+    <header className="bg-sand">
+      <div className="mx-auto w-full max-w-3xl px-5 py-12 sm:px-8 sm:py-16">
+        <nav aria-label="Breadcrumb" className="text-sm text-mist">
+          <ol className="flex flex-wrap gap-2">
+            <li>
+              <Link to="/" className="hover:text-clay">
+                Home
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li>
+              <Link to="/blog" className="hover:text-clay">
+                Blog
+              </Link>
+            </li>
+          </ol>
+        </nav>
+        <h1 className="mt-4 text-4xl leading-tight text-forest sm:text-5xl">{article.title}</h1>
+        {article.excerpt ? <p className="section-lead">{article.excerpt}</p> : null}
+        <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2">
+          {article.authorName ? <p className="text-sm font-medium text-forest">{`By ${article.authorName}`}</p> : null}
+          <ArticleDateLine card={article} timeZone={timeZone} />
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** Other articles to read next, as cards. */
+function RelatedArticles({ related, timeZone }: { related: BlogCard[]; timeZone: string }) {
+  return (
+    <section aria-labelledby="related-heading" className="bg-sand/60 py-14">
+      <div className="container-page">
+        <h2 id="related-heading" className="text-3xl text-forest">
+          Related articles
+        </h2>
+        <div className="mt-8 grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
+          {related.map((r) => (
+            <ArticleCard key={r.id} card={r} timeZone={timeZone} headingLevel={3} />
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
 /**
  * An article's page (/blog/{slug}, and the staff preview, which draws the same): breadcrumb, title, author, date and
  * reading time, cover, the body as this reader may read it with its call to action, tags, related articles, and its
@@ -44,33 +93,7 @@ export function ArticlePage({
         />
       ) : null}
       <article className="pb-16">
-        <header className="bg-sand">
-          <div className="mx-auto w-full max-w-3xl px-5 py-12 sm:px-8 sm:py-16">
-            <nav aria-label="Breadcrumb" className="text-sm text-mist">
-              <ol className="flex flex-wrap gap-2">
-                <li>
-                  <Link to="/" className="hover:text-clay">
-                    Home
-                  </Link>
-                </li>
-                <li aria-hidden="true">/</li>
-                <li>
-                  <Link to="/blog" className="hover:text-clay">
-                    Blog
-                  </Link>
-                </li>
-              </ol>
-            </nav>
-            <h1 className="mt-4 text-4xl leading-tight text-forest sm:text-5xl">{article.title}</h1>
-            {article.excerpt ? <p className="section-lead">{article.excerpt}</p> : null}
-            <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2">
-              {article.authorName ? (
-                <p className="text-sm font-medium text-forest">{`By ${article.authorName}`}</p>
-              ) : null}
-              <ArticleDateLine card={article} timeZone={timeZone} />
-            </div>
-          </div>
-        </header>
+        <ArticleHeader article={article} timeZone={timeZone} />
         <div className="mx-auto w-full max-w-3xl px-5 sm:px-8">
           {article.coverImage ? (
             <ContentImage
@@ -91,20 +114,7 @@ export function ArticlePage({
           </div>
         </div>
       </article>
-      {related.length ? (
-        <section aria-labelledby="related-heading" className="bg-sand/60 py-14">
-          <div className="container-page">
-            <h2 id="related-heading" className="text-3xl text-forest">
-              Related articles
-            </h2>
-            <div className="mt-8 grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
-              {related.map((r) => (
-                <ArticleCard key={r.id} card={r} timeZone={timeZone} headingLevel={3} />
-              ))}
-            </div>
-          </div>
-        </section>
-      ) : null}
+      {related.length ? <RelatedArticles related={related} timeZone={timeZone} /> : null}
     </>
   );
 }

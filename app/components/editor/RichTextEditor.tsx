@@ -68,28 +68,16 @@ function ToolButton({
   );
 }
 
-/**
- * The article body's rich-text editor (issue 36) on Tiptap: headings 2 to 4, bold, italic, lists, links, quotes,
- * code, images from the media library, YouTube videos (the links the banner accepts), and the members-only marker.
- * The HTML goes with the form in a hidden input named `name`; the server cleans it (server/lib/clean-html.ts). Loaded
- * only by the article editing screen (React.lazy), so no other page carries Tiptap.
- */
-export default function RichTextEditor({
-  name,
+type ArticleEditorOptions = { initialHtml: string; labelId: string; describedBy?: string };
+
+/** The Tiptap editor with the article's extensions; `onChange` receives the HTML after each change. */
+function useArticleEditor({
   initialHtml,
   labelId,
   describedBy,
-}: {
-  name: string;
-  initialHtml: string;
-  /** The id of the field's visible label. */
-  labelId: string;
-  describedBy?: string;
-}) {
-  const hidden = useRef<HTMLInputElement>(null);
-  const [picking, setPicking] = useState(false);
-  const [message, setMessage] = useState("");
-  const editor = useEditor({
+  onChange,
+}: ArticleEditorOptions & { onChange: (html: string) => void }) {
+  return useEditor({
     immediatelyRender: false,
     extensions: [
       StarterKit.configure({
@@ -114,11 +102,13 @@ export default function RichTextEditor({
         "data-testid": "rich-text-body",
       },
     },
-    onUpdate: ({ editor: e }) => {
-      if (hidden.current) hidden.current.value = e.getHTML();
-    },
+    onUpdate: ({ editor: e }) => onChange(e.getHTML()),
   });
-  const state = useEditorState({
+}
+
+/** Which formats are on where the cursor is, whether the marker is in, and whether undo and redo can run. */
+function useToolState(editor: Editor | null) {
+  return useEditorState({
     editor,
     selector: ({ editor: e }) =>
       e
@@ -139,6 +129,14 @@ export default function RichTextEditor({
           }
         : null,
   });
+}
+
+/** A toolbar action: on the editor once it is there, clearing the last message first. */
+type Run = (f: (e: Editor) => void) => () => void;
+type ToolState = ReturnType<typeof useToolState>;
+
+/** `run`, and the two actions that ask for an address first (a link, a YouTube video). */
+function commandsOf(editor: Editor | null, setMessage: (message: string) => void) {
   const run = (f: (e: Editor) => void) => () => {
     if (!editor) return;
     setMessage("");
@@ -161,6 +159,144 @@ export default function RichTextEditor({
       .insertContent([{ type: "youtube", attrs: { src: watchUrl(id) } }, { type: "paragraph" }])
       .run();
   });
+  return { run, addLink, addVideo };
+}
+
+/** Headings, bold, italic, lists, quote and code: each pressed while its format is on. */
+function FormatButtons({ state, run }: { state: ToolState; run: Run }) {
+  return (
+    <>
+      <ToolButton
+        label="H2: heading"
+        active={state?.h2}
+        onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
+      >
+        H2
+      </ToolButton>
+      <ToolButton
+        label="H3: subheading"
+        active={state?.h3}
+        onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
+      >
+        H3
+      </ToolButton>
+      <ToolButton
+        label="H4: small heading"
+        active={state?.h4}
+        onClick={run((e) => e.chain().focus().toggleHeading({ level: 4 }).run())}
+      >
+        H4
+      </ToolButton>
+      <ToolButton label="Bold" active={state?.bold} onClick={run((e) => e.chain().focus().toggleBold().run())}>
+        <strong>B</strong>
+      </ToolButton>
+      <ToolButton label="Italic" active={state?.italic} onClick={run((e) => e.chain().focus().toggleItalic().run())}>
+        <em>I</em>
+      </ToolButton>
+      <ToolButton
+        label="• List: bulleted"
+        active={state?.bullet}
+        onClick={run((e) => e.chain().focus().toggleBulletList().run())}
+      >
+        • List
+      </ToolButton>
+      <ToolButton
+        label="1. List: numbered"
+        active={state?.ordered}
+        onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
+      >
+        1. List
+      </ToolButton>
+      <ToolButton label="Quote" active={state?.quote} onClick={run((e) => e.chain().focus().toggleBlockquote().run())}>
+        “ ”
+      </ToolButton>
+      <ToolButton label="Code" active={state?.code} onClick={run((e) => e.chain().focus().toggleCodeBlock().run())}>
+        {"</>"}
+      </ToolButton>
+    </>
+  );
+}
+
+/** Link, image, video and the members-only marker; then undo and redo. */
+function InsertButtons({
+  state,
+  run,
+  addLink,
+  addVideo,
+  onImage,
+}: { state: ToolState; run: Run; onImage: () => void } & Omit<ReturnType<typeof commandsOf>, "run">) {
+  return (
+    <>
+      <ToolButton label="Link" active={state?.link} onClick={addLink}>
+        Link
+      </ToolButton>
+      <ToolButton label="Image from the library" onClick={onImage} testId="editor-image">
+        Image
+      </ToolButton>
+      <ToolButton label="YouTube video" onClick={addVideo}>
+        Video
+      </ToolButton>
+      <ToolButton
+        label={
+          state?.marker
+            ? "Members only below: the marker is in the body already"
+            : "Members only below: the members-only part starts here"
+        }
+        disabled={state?.marker}
+        // With a paragraph after it, where the cursor goes: typing never replaces the marker.
+        onClick={run((e) =>
+          e
+            .chain()
+            .focus()
+            .insertContent([{ type: "membersOnly" }, { type: "paragraph" }])
+            .run(),
+        )}
+        testId="editor-marker"
+      >
+        Members only below
+      </ToolButton>
+      <ToolButton label="Undo" disabled={!state?.undo} onClick={run((e) => e.chain().focus().undo().run())}>
+        ↶
+      </ToolButton>
+      <ToolButton label="Redo" disabled={!state?.redo} onClick={run((e) => e.chain().focus().redo().run())}>
+        ↷
+      </ToolButton>
+    </>
+  );
+}
+
+/**
+ * The article body's rich-text editor (issue 36) on Tiptap: headings 2 to 4, bold, italic, lists, links, quotes,
+ * code, images from the media library, YouTube videos (the links the banner accepts), and the members-only marker.
+ * The HTML goes with the form in a hidden input named `name`; the server cleans it (server/lib/clean-html.ts). Loaded
+ * only by the article editing screen (React.lazy), so no other page carries Tiptap.
+ */
+export default function RichTextEditor({
+  name,
+  initialHtml,
+  labelId,
+  describedBy,
+}: {
+  name: string;
+  initialHtml: string;
+  /** The id of the field's visible label. */
+  labelId: string;
+  describedBy?: string;
+}) {
+  const hidden = useRef<HTMLInputElement>(null);
+  const [picking, setPicking] = useState(false);
+  const [message, setMessage] = useState("");
+  const editor = useArticleEditor({
+    initialHtml,
+    labelId,
+    describedBy,
+    // The HTML goes with the form in the hidden input.
+    onChange: (html) => {
+      if (hidden.current) hidden.current.value = html;
+    },
+  });
+  const state = useToolState(editor);
+  const { run, addLink, addVideo } = commandsOf(editor, setMessage);
   return (
     <div className="rounded-2xl ring-1 ring-linen" data-testid="rich-text-editor">
       <input ref={hidden} type="hidden" name={name} defaultValue={initialHtml} />
@@ -169,91 +305,8 @@ export default function RichTextEditor({
         aria-label="Formatting"
         className="flex flex-wrap gap-1.5 rounded-t-2xl border-b border-linen bg-sand/50 p-2"
       >
-        <ToolButton
-          label="H2: heading"
-          active={state?.h2}
-          onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
-        >
-          H2
-        </ToolButton>
-        <ToolButton
-          label="H3: subheading"
-          active={state?.h3}
-          onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
-        >
-          H3
-        </ToolButton>
-        <ToolButton
-          label="H4: small heading"
-          active={state?.h4}
-          onClick={run((e) => e.chain().focus().toggleHeading({ level: 4 }).run())}
-        >
-          H4
-        </ToolButton>
-        <ToolButton label="Bold" active={state?.bold} onClick={run((e) => e.chain().focus().toggleBold().run())}>
-          <strong>B</strong>
-        </ToolButton>
-        <ToolButton label="Italic" active={state?.italic} onClick={run((e) => e.chain().focus().toggleItalic().run())}>
-          <em>I</em>
-        </ToolButton>
-        <ToolButton
-          label="• List: bulleted"
-          active={state?.bullet}
-          onClick={run((e) => e.chain().focus().toggleBulletList().run())}
-        >
-          • List
-        </ToolButton>
-        <ToolButton
-          label="1. List: numbered"
-          active={state?.ordered}
-          onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
-        >
-          1. List
-        </ToolButton>
-        <ToolButton
-          label="Quote"
-          active={state?.quote}
-          onClick={run((e) => e.chain().focus().toggleBlockquote().run())}
-        >
-          “ ”
-        </ToolButton>
-        <ToolButton label="Code" active={state?.code} onClick={run((e) => e.chain().focus().toggleCodeBlock().run())}>
-          {"</>"}
-        </ToolButton>
-        <ToolButton label="Link" active={state?.link} onClick={addLink}>
-          Link
-        </ToolButton>
-        <ToolButton label="Image from the library" onClick={() => setPicking(true)} testId="editor-image">
-          Image
-        </ToolButton>
-        <ToolButton label="YouTube video" onClick={addVideo}>
-          Video
-        </ToolButton>
-        <ToolButton
-          label={
-            state?.marker
-              ? "Members only below: the marker is in the body already"
-              : "Members only below: the members-only part starts here"
-          }
-          disabled={state?.marker}
-          // With a paragraph after it, where the cursor goes: typing never replaces the marker.
-          onClick={run((e) =>
-            e
-              .chain()
-              .focus()
-              .insertContent([{ type: "membersOnly" }, { type: "paragraph" }])
-              .run(),
-          )}
-          testId="editor-marker"
-        >
-          Members only below
-        </ToolButton>
-        <ToolButton label="Undo" disabled={!state?.undo} onClick={run((e) => e.chain().focus().undo().run())}>
-          ↶
-        </ToolButton>
-        <ToolButton label="Redo" disabled={!state?.redo} onClick={run((e) => e.chain().focus().redo().run())}>
-          ↷
-        </ToolButton>
+        <FormatButtons state={state} run={run} />
+        <InsertButtons state={state} run={run} addLink={addLink} addVideo={addVideo} onImage={() => setPicking(true)} />
       </div>
       <EditorContent editor={editor} />
       {message ? (

@@ -47,58 +47,76 @@ export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
           </p>
         </header>
 
-        <div className="mt-10 flex flex-col items-center gap-4">
-          <button
-            type="button"
-            data-action="generate"
-            aria-busy="false"
-            {...gen("generate")}
-            className="group relative flex h-40 w-40 flex-col items-center justify-center gap-2 rounded-full bg-clay text-white shadow-xl ring-8 ring-clay/15 transition hover:bg-clay-dark focus-visible:outline-offset-4 disabled:cursor-wait disabled:opacity-90 sm:h-44 sm:w-44"
-          >
-            <span
-              aria-hidden="true"
-              hidden
-              {...gen("spinner")}
-              className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white"
-            />
-            <svg
-              width="40"
-              height="40"
-              viewBox="0 0 24 24"
-              aria-hidden="true"
-              fill="currentColor"
-              {...gen("idle-icon")}
-            >
-              <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9L12 2zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9L19 14zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7L5 15z" />
-            </svg>
-            <span className="text-sm font-semibold tracking-wide" {...gen("label")}>
-              Generate
-            </span>
-          </button>
-          <p role="status" hidden className="text-sm font-medium text-forest" {...gen("status")}>
-            Crafting perfect emails...
-          </p>
-        </div>
+        <GenerateButton />
 
         <div {...gen("error-slot")} />
         <div {...gen("results-slot")} />
 
-        <aside
-          data-testid="item-info"
-          className="mx-auto mt-12 max-w-3xl rounded-2xl bg-forest px-6 py-6 text-white sm:px-8"
-        >
-          <h2 className="font-serif text-xl">{item.itemName}</h2>
-          <p className="mt-2 text-sm leading-relaxed whitespace-pre-line text-white/80">{item.itemsDescription}</p>
-          {item.itemsGuideline ? (
-            <div className="mt-4 rounded-xl px-4 py-3 ring-1 ring-white/20">
-              {/* Outlined, not tinted: brass on a lighter box fell to 3.7:1; on the forest itself it reads 5:1. */}
-              <p className="text-sm font-semibold text-brass">Guidelines:</p>
-              <p className="mt-1 text-sm leading-relaxed whitespace-pre-line text-white/85">{item.itemsGuideline}</p>
-            </div>
-          ) : null}
-        </aside>
+        <ItemInfo item={item} />
       </div>
 
+      <GeneratorTemplates />
+
+      <TemplateEditor />
+    </section>
+  );
+}
+
+/** The round Generate button (its spinner hidden until it works) and the status line said while it does. */
+function GenerateButton() {
+  return (
+    <div className="mt-10 flex flex-col items-center gap-4">
+      <button
+        type="button"
+        data-action="generate"
+        aria-busy="false"
+        {...gen("generate")}
+        className="group relative flex h-40 w-40 flex-col items-center justify-center gap-2 rounded-full bg-clay text-white shadow-xl ring-8 ring-clay/15 transition hover:bg-clay-dark focus-visible:outline-offset-4 disabled:cursor-wait disabled:opacity-90 sm:h-44 sm:w-44"
+      >
+        <span
+          aria-hidden="true"
+          hidden
+          {...gen("spinner")}
+          className="h-10 w-10 animate-spin rounded-full border-4 border-white/30 border-t-white"
+        />
+        <svg width="40" height="40" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor" {...gen("idle-icon")}>
+          <path d="M12 2l1.9 5.6L19.5 9.5l-5.6 1.9L12 17l-1.9-5.6L4.5 9.5l5.6-1.9L12 2zM19 14l.9 2.6 2.6.9-2.6.9L19 21l-.9-2.6-2.6-.9 2.6-.9L19 14zM5 15l.7 1.8 1.8.7-1.8.7L5 20l-.7-1.8-1.8-.7 1.8-.7L5 15z" />
+        </svg>
+        <span className="text-sm font-semibold tracking-wide" {...gen("label")}>
+          Generate
+        </span>
+      </button>
+      <p role="status" hidden className="text-sm font-medium text-forest" {...gen("status")}>
+        Crafting perfect emails...
+      </p>
+    </div>
+  );
+}
+
+/** The item's name, description and guidelines, beside the generator. */
+function ItemInfo({ item }: { item: Item }) {
+  return (
+    <aside
+      data-testid="item-info"
+      className="mx-auto mt-12 max-w-3xl rounded-2xl bg-forest px-6 py-6 text-white sm:px-8"
+    >
+      <h2 className="font-serif text-xl">{item.itemName}</h2>
+      <p className="mt-2 text-sm leading-relaxed whitespace-pre-line text-white/80">{item.itemsDescription}</p>
+      {item.itemsGuideline ? (
+        <div className="mt-4 rounded-xl px-4 py-3 ring-1 ring-white/20">
+          {/* Outlined, not tinted: brass on a lighter box fell to 3.7:1; on the forest itself it reads 5:1. */}
+          <p className="text-sm font-semibold text-brass">Guidelines:</p>
+          <p className="mt-1 text-sm leading-relaxed whitespace-pre-line text-white/85">{item.itemsGuideline}</p>
+        </div>
+      ) : null}
+    </aside>
+  );
+}
+
+/** What the script clones: the results, a card, an error, a toast (each drawn once, inside a <template>). */
+function GeneratorTemplates() {
+  return (
+    <>
       <template {...gen("error-template")}>
         <GeneratorError />
       </template>
@@ -142,9 +160,7 @@ export function Generator({ item, delayMs }: { item: Item; delayMs: number }) {
           <span {...gen("text")} />
         </ToastView>
       </template>
-
-      <TemplateEditor />
-    </section>
+    </>
   );
 }
 

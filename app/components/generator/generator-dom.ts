@@ -59,9 +59,28 @@ export interface GeneratorOptions {
   notify?: (text: string) => void;
 }
 
-/** Wires the generator drawn inside `root` (its item id and wait in `data-item` and `data-delay-ms`); returns the
- * function that stops it (nothing lands after that). */
-export function startGenerator(root: HTMLElement, options: GeneratorOptions = {}): () => void {
+/** A generator's parts, found once, and what it holds while it runs. */
+interface Wired {
+  root: HTMLElement;
+  part: <E extends Element = HTMLElement>(name: GeneratorPart, within?: ParentNode) => E;
+  clone: (name: Template) => HTMLElement;
+  itemId: string;
+  delayMs: number;
+  title: HTMLElement;
+  button: HTMLButtonElement;
+  editor: HTMLDialogElement;
+  editorSubject: HTMLInputElement;
+  editorBody: HTMLTextAreaElement;
+  editButton: HTMLElement;
+  saveButton: HTMLElement;
+  notify: (text: string) => void;
+  emails: Email[];
+  editing: number | null;
+  run: number;
+}
+
+/** Finds the generator's parts inside `root` (a part missing throws) and starts with no emails. */
+function wire(root: HTMLElement, options: GeneratorOptions): Wired {
   const part = <E extends Element = HTMLElement>(name: GeneratorPart, within: ParentNode = root) => {
     return within.querySelector<E>(`[${GEN}="${name}"]`) ?? missing(name);
   };
@@ -83,162 +102,184 @@ export function startGenerator(root: HTMLElement, options: GeneratorOptions = {}
   const editorBody = part<HTMLTextAreaElement>("editor-body", editor);
   const editButton = part("editor-edit", editor);
   const saveButton = part("editor-save", editor);
+  const notify = options.notify ?? ((text: string) => showToast(part, clone, text));
+  return {
+    root,
+    part,
+    clone,
+    itemId,
+    delayMs,
+    title,
+    button,
+    editor,
+    editorSubject,
+    editorBody,
+    editButton,
+    saveButton,
+    notify,
+    emails: [],
+    editing: null,
+    run: 0,
+  };
+}
 
-  let emails: Email[] = [];
-  let editing: number | null = null;
-  let run = 0;
+/** The default notice: a toast cloned from the page's toast template into the page's toast region. */
+function showToast(part: Wired["part"], clone: Wired["clone"], text: string) {
+  const region = document.querySelector('[data-testid="toasts"]');
+  if (!region) return;
+  const toast = clone("toast");
+  part("text", toast).textContent = text;
+  region.append(toast);
+  // The oldest go once the region holds more than the limit, as in React's toasts.
+  const shown = [...region.children];
+  const kept = new Set(newestToasts(shown));
+  for (const old of shown) if (!kept.has(old)) old.remove();
+  setTimeout(() => toast.remove(), TOAST_MS.success);
+}
 
-  const notify =
-    options.notify ??
-    ((text: string) => {
-      const region = document.querySelector('[data-testid="toasts"]');
-      if (!region) return;
-      const toast = clone("toast");
-      part("text", toast).textContent = text;
-      region.append(toast);
-      // The oldest go once the region holds more than the limit, as in React's toasts.
-      const shown = [...region.children];
-      const kept = new Set(newestToasts(shown));
-      for (const old of shown) if (!kept.has(old)) old.remove();
-      setTimeout(() => toast.remove(), TOAST_MS.success);
-    });
+function setGenerating({ root, part, title, button }: Wired, on: boolean) {
+  title.textContent = on ? "AI is Writing Your Emails..." : (root.dataset.title ?? "");
+  button.disabled = on;
+  button.ariaBusy = String(on);
+  part("label", button).textContent = on ? "Generating" : "Generate";
+  part("idle-icon", button).toggleAttribute("hidden", on);
+  part("spinner", button).toggleAttribute("hidden", !on);
+  part("status").toggleAttribute("hidden", !on);
+}
 
-  function setGenerating(on: boolean) {
-    title.textContent = on ? "AI is Writing Your Emails..." : (root.dataset.title ?? "");
-    button.disabled = on;
-    button.ariaBusy = String(on);
-    part("label", button).textContent = on ? "Generating" : "Generate";
-    part("idle-icon", button).toggleAttribute("hidden", on);
-    part("spinner", button).toggleAttribute("hidden", !on);
-    part("status").toggleAttribute("hidden", !on);
+function showError({ part, clone }: Wired, message: string | null) {
+  const slot = part("error-slot");
+  slot.replaceChildren();
+  if (message === null) return;
+  const box = clone("error");
+  box.textContent = message;
+  slot.append(box);
+}
+
+function showEmails(g: Wired, list: Email[]) {
+  const { part, clone } = g;
+  g.emails = list;
+  const slot = part("results-slot");
+  slot.replaceChildren();
+  if (list.length === 0) return;
+  const results = clone("results");
+  part("count", results).textContent = String(list.length);
+  part("list", results).append(
+    ...list.map((email, i) => {
+      const card = clone("card");
+      card.dataset.index = String(i);
+      part("number", card).textContent = String(i + 1);
+      part("subject", card).textContent = email.subject;
+      part("body", card).textContent = email.body;
+      return card;
+    }),
+  );
+  slot.append(results);
+  setTimeout(() => {
+    if (results.isConnected) results.scrollIntoView({ behavior: "smooth", block: "start" });
+  }, SCROLL_DELAY_MS);
+}
+
+async function generate(g: Wired) {
+  const current = ++g.run;
+  setGenerating(g, true);
+  showEmails(g, []);
+  showError(g, null);
+  try {
+    const wait = new Promise((resolve) => setTimeout(resolve, g.delayMs));
+    const answer = apiFetch(`/api/database/${g.itemId}/templates`).catch((networkError: unknown) => ({
+      networkError,
+    }));
+    const [outcome] = await Promise.all([answer.then((a) => generationOutcome(a)), wait]);
+    if (current !== g.run) return;
+    if (outcome.ok) showEmails(g, outcome.emails);
+    else showError(g, outcome.message);
+  } catch (failure) {
+    if (current === g.run) showError(g, `Failed to generate emails: ${reasonOf(failure)}`);
+  } finally {
+    if (current === g.run) setGenerating(g, false);
   }
+}
 
-  function showError(message: string | null) {
-    const slot = part("error-slot");
-    slot.replaceChildren();
-    if (message === null) return;
-    const box = clone("error");
-    box.textContent = message;
-    slot.append(box);
+async function copy({ notify }: Wired, text: string, what: "Subject" | "Email Body") {
+  try {
+    await navigator.clipboard.writeText(text);
+    notify(`Copied ${what}!`);
+  } catch (failure) {
+    console.error("Copy to the clipboard failed:", failure);
   }
+}
 
-  function showEmails(list: Email[]) {
-    emails = list;
-    const slot = part("results-slot");
-    slot.replaceChildren();
-    if (list.length === 0) return;
-    const results = clone("results");
-    part("count", results).textContent = String(list.length);
-    part("list", results).append(
-      ...list.map((email, i) => {
-        const card = clone("card");
-        card.dataset.index = String(i);
-        part("number", card).textContent = String(i + 1);
-        part("subject", card).textContent = email.subject;
-        part("body", card).textContent = email.body;
-        return card;
-      }),
-    );
-    slot.append(results);
-    setTimeout(() => {
-      if (results.isConnected) results.scrollIntoView({ behavior: "smooth", block: "start" });
-    }, SCROLL_DELAY_MS);
+function setEditable({ editorSubject, editorBody, editButton, saveButton }: Wired, on: boolean) {
+  editorSubject.readOnly = !on;
+  editorBody.readOnly = !on;
+  editButton.toggleAttribute("hidden", on);
+  saveButton.toggleAttribute("hidden", !on);
+}
+
+function openEditor(g: Wired, index: number) {
+  const email = g.emails[index];
+  if (!email) return;
+  g.editing = index;
+  g.editorSubject.value = email.subject;
+  g.editorBody.value = email.body;
+  setEditable(g, false);
+  if (!g.editor.open) g.editor.showModal();
+}
+
+function save(g: Wired) {
+  const { editing, part } = g;
+  if (editing === null) return;
+  const changed = { subject: g.editorSubject.value, body: g.editorBody.value };
+  g.emails = g.emails.map((e, i) => (i === editing ? changed : e));
+  const card = g.root.querySelector(`[${GEN}="results-slot"] [data-index="${editing}"]`);
+  if (card) {
+    part("subject", card).textContent = changed.subject;
+    part("body", card).textContent = changed.body;
   }
+  g.editor.close();
+}
 
-  async function generate() {
-    const current = ++run;
-    setGenerating(true);
-    showEmails([]);
-    showError(null);
-    try {
-      const wait = new Promise((resolve) => setTimeout(resolve, delayMs));
-      const answer = apiFetch(`/api/database/${itemId}/templates`).catch((networkError: unknown) => ({
-        networkError,
-      }));
-      const [outcome] = await Promise.all([answer.then((a) => generationOutcome(a)), wait]);
-      if (current !== run) return;
-      if (outcome.ok) showEmails(outcome.emails);
-      else showError(outcome.message);
-    } catch (failure) {
-      if (current === run) showError(`Failed to generate emails: ${reasonOf(failure)}`);
-    } finally {
-      if (current === run) setGenerating(false);
-    }
+function onClick(g: Wired, event: MouseEvent) {
+  const { editor, emails } = g;
+  const target = event.target as Element;
+  // A click on the dialog element itself (not its content) is a click on the backdrop.
+  if (target === editor) return editor.close();
+  const action = target.closest<HTMLElement>("[data-action]")?.dataset.action;
+  const card = target.closest<HTMLElement>("[data-index]");
+  const index = Number(card?.dataset.index);
+  switch (action) {
+    case "generate":
+      return void generate(g);
+    case "copy-subject":
+      return void copy(g, emails[index]?.subject ?? "", "Subject");
+    case "copy-body":
+      return void copy(g, emails[index]?.body ?? "", "Email Body");
+    case "open-editor":
+      return openEditor(g, index);
+    case "edit":
+      setEditable(g, true);
+      return g.editorSubject.focus();
+    case "save":
+      return save(g);
+    case "close":
+      return editor.close();
   }
+}
 
-  async function copy(text: string, what: "Subject" | "Email Body") {
-    try {
-      await navigator.clipboard.writeText(text);
-      notify(`Copied ${what}!`);
-    } catch (failure) {
-      console.error("Copy to the clipboard failed:", failure);
-    }
-  }
-
-  function setEditable(on: boolean) {
-    editorSubject.readOnly = !on;
-    editorBody.readOnly = !on;
-    editButton.toggleAttribute("hidden", on);
-    saveButton.toggleAttribute("hidden", !on);
-  }
-
-  function openEditor(index: number) {
-    const email = emails[index];
-    if (!email) return;
-    editing = index;
-    editorSubject.value = email.subject;
-    editorBody.value = email.body;
-    setEditable(false);
-    if (!editor.open) editor.showModal();
-  }
-
-  function save() {
-    if (editing === null) return;
-    const changed = { subject: editorSubject.value, body: editorBody.value };
-    emails = emails.map((e, i) => (i === editing ? changed : e));
-    const card = root.querySelector(`[${GEN}="results-slot"] [data-index="${editing}"]`);
-    if (card) {
-      part("subject", card).textContent = changed.subject;
-      part("body", card).textContent = changed.body;
-    }
-    editor.close();
-  }
-
-  function onClick(event: MouseEvent) {
-    const target = event.target as Element;
-    // A click on the dialog element itself (not its content) is a click on the backdrop.
-    if (target === editor) return editor.close();
-    const action = target.closest<HTMLElement>("[data-action]")?.dataset.action;
-    const card = target.closest<HTMLElement>("[data-index]");
-    const index = Number(card?.dataset.index);
-    switch (action) {
-      case "generate":
-        return void generate();
-      case "copy-subject":
-        return void copy(emails[index]?.subject ?? "", "Subject");
-      case "copy-body":
-        return void copy(emails[index]?.body ?? "", "Email Body");
-      case "open-editor":
-        return openEditor(index);
-      case "edit":
-        setEditable(true);
-        return editorSubject.focus();
-      case "save":
-        return save();
-      case "close":
-        return editor.close();
-    }
-  }
-
-  function onClose() {
-    editing = null;
-  }
-
-  root.addEventListener("click", onClick);
-  editor.addEventListener("close", onClose);
+/** Wires the generator drawn inside `root` (its item id and wait in `data-item` and `data-delay-ms`); returns the
+ * function that stops it (nothing lands after that). */
+export function startGenerator(root: HTMLElement, options: GeneratorOptions = {}): () => void {
+  const g = wire(root, options);
+  const click = (event: MouseEvent) => onClick(g, event);
+  const close = () => {
+    g.editing = null;
+  };
+  root.addEventListener("click", click);
+  g.editor.addEventListener("close", close);
   return () => {
-    run++;
-    root.removeEventListener("click", onClick);
-    editor.removeEventListener("close", onClose);
+    g.run++;
+    root.removeEventListener("click", click);
+    g.editor.removeEventListener("close", close);
   };
 }

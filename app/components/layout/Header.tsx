@@ -31,9 +31,9 @@ interface HeaderProps {
   blog?: boolean;
 }
 
-export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
-  const links = navLinks(blog);
-  const accountLinks = user ? (
+/** Dashboard, Admin, My account and Sign Out for a signed-in person; Login for anyone else. In the bar and the menu. */
+function AccountLinks({ user }: { user: HeaderUser | null }) {
+  return user ? (
     <>
       <Link to="/dashboard" className="btn-dark px-4 py-2.5 xl:px-5">
         Dashboard
@@ -62,6 +62,10 @@ export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
       Login
     </Link>
   );
+}
+
+export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
+  const links = navLinks(blog);
 
   return (
     <header className="sticky top-0 print:hidden z-40 border-b border-linen/70 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/80">
@@ -94,7 +98,7 @@ export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
           ))}
         </nav>
         <div className="hidden items-center gap-2 whitespace-nowrap lg:flex xl:gap-3" data-testid="header-account">
-          {accountLinks}
+          <AccountLinks user={user} />
         </div>
         {/* A native popover: opens, closes (Escape, a tap outside, the close button) and announces its state without
             any script, so it works on the public pages, which are sent without JavaScript. */}
@@ -110,7 +114,7 @@ export function Header({ logo, siteName, user, blog = false }: HeaderProps) {
         </button>
       </div>
       <MobileMenu siteName={siteName} links={links}>
-        {accountLinks}
+        <AccountLinks user={user} />
       </MobileMenu>
     </header>
   );

@@ -21,6 +21,60 @@ export function MediaThumbnail({ item, className }: { item: MediaItem; className
   );
 }
 
+/** One page of the library while the picker is open: its images and page count, or why it could not be read. */
+function useLibraryPage(open: boolean, page: number) {
+  const [list, setList] = useState<{ items: MediaItem[]; pages: number } | { error: string } | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    void apiFetch<MediaItem[]>(`/api/media?page=${page}&limit=${PER_PAGE}`).then((answer) => {
+      if (!current) return;
+      if (answer.ok && Array.isArray(answer.data)) {
+        setList({ items: answer.data, pages: Number(answer.headers.get("x-pages") ?? 1) });
+      } else setList({ error: (answer.data as { error?: string }).error ?? "The library could not be read." });
+    });
+    return () => {
+      current = false;
+    };
+  }, [open, page]);
+  return list;
+}
+
+/** Newer and Older, with where the picker is among the library's pages. */
+function LibraryPager({
+  page,
+  pages,
+  setPage,
+}: {
+  page: number;
+  pages: number;
+  setPage: (update: (page: number) => number) => void;
+}) {
+  return (
+    <div className="mt-4 flex items-center justify-between text-sm">
+      <button
+        type="button"
+        className="btn-outline px-3 py-1.5 text-xs"
+        disabled={page <= 1}
+        onClick={() => setPage((p) => p - 1)}
+      >
+        Newer
+      </button>
+      <span className="text-mist">
+        Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        className="btn-outline px-3 py-1.5 text-xs"
+        disabled={page >= pages}
+        onClick={() => setPage((p) => p + 1)}
+      >
+        Older
+      </button>
+    </div>
+  );
+}
+
 /**
  * The library in a dialog, opened from an image field: upload in place (with its progress), or pick one of the
  * library's images (newest first, a page at a time). Either way the chosen image goes to `onPick`. Holds no <form>
@@ -36,20 +90,7 @@ export function MediaPicker({
   onPick: (item: MediaItem) => void;
 }) {
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ items: MediaItem[]; pages: number } | { error: string } | null>(null);
-  useEffect(() => {
-    if (!open) return;
-    let current = true;
-    void apiFetch<MediaItem[]>(`/api/media?page=${page}&limit=${PER_PAGE}`).then((answer) => {
-      if (!current) return;
-      if (answer.ok && Array.isArray(answer.data)) {
-        setList({ items: answer.data, pages: Number(answer.headers.get("x-pages") ?? 1) });
-      } else setList({ error: (answer.data as { error?: string }).error ?? "The library could not be read." });
-    });
-    return () => {
-      current = false;
-    };
-  }, [open, page]);
+  const list = useLibraryPage(open, page);
 
   return (
     <Modal
@@ -86,46 +127,19 @@ export function MediaPicker({
               </li>
             ))}
           </ul>
-          {list.pages > 1 ? (
-            <div className="mt-4 flex items-center justify-between text-sm">
-              <button
-                type="button"
-                className="btn-outline px-3 py-1.5 text-xs"
-                disabled={page <= 1}
-                onClick={() => setPage((p) => p - 1)}
-              >
-                Newer
-              </button>
-              <span className="text-mist">
-                Page {page} of {list.pages}
-              </span>
-              <button
-                type="button"
-                className="btn-outline px-3 py-1.5 text-xs"
-                disabled={page >= list.pages}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                Older
-              </button>
-            </div>
-          ) : null}
+          {list.pages > 1 ? <LibraryPager page={page} pages={list.pages} setPage={setPage} /> : null}
         </>
       )}
     </Modal>
   );
 }
 
-/**
- * A file chooser, an alt text and an upload button, with a progress bar while the bytes leave. `asForm` (the library
- * screen) makes it a real multipart form posting to the upload call, so that it works without JavaScript too; inside
- * another form (the picker) it is not one.
- */
-export function UploadBox({ onUploaded, asForm = false }: { onUploaded: (item: MediaItem) => void; asForm?: boolean }) {
+/** The upload's state: the chosen file, its alt text, the progress while the bytes leave, and what went wrong. */
+function useUpload(onUploaded: (item: MediaItem) => void) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [alt, setAlt] = useState("");
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const ids = { file: useId(), alt: useId(), error: useId() };
   const send = async () => {
     const file = fileRef.current?.files?.[0];
     if (!file) return setError("Choose an image file to upload.");
@@ -140,8 +154,22 @@ export function UploadBox({ onUploaded, asForm = false }: { onUploaded: (item: M
     if (fileRef.current) fileRef.current.value = "";
     onUploaded(answer.item);
   };
+  return { fileRef, alt, setAlt, progress, error, send };
+}
+
+/** The upload box's fields, button, progress bar and error, inside the form (or the box) UploadBox draws. */
+function UploadFields({
+  ids,
+  fileRef,
+  asForm,
+  alt,
+  setAlt,
+  progress,
+  error,
+  send,
+}: ReturnType<typeof useUpload> & { ids: { file: string; alt: string; error: string }; asForm: boolean }) {
   const busy = progress !== null;
-  const body = (
+  return (
     <>
       <div className="grid gap-3 sm:grid-cols-2">
         <div>
@@ -201,6 +229,28 @@ export function UploadBox({ onUploaded, asForm = false }: { onUploaded: (item: M
         </p>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A file chooser, an alt text and an upload button, with a progress bar while the bytes leave. `asForm` (the library
+ * screen) makes it a real multipart form posting to the upload call, so that it works without JavaScript too; inside
+ * another form (the picker) it is not one.
+ */
+export function UploadBox({ onUploaded, asForm = false }: { onUploaded: (item: MediaItem) => void; asForm?: boolean }) {
+  const { fileRef, alt, setAlt, progress, error, send } = useUpload(onUploaded);
+  const ids = { file: useId(), alt: useId(), error: useId() };
+  const body = (
+    <UploadFields
+      ids={ids}
+      fileRef={fileRef}
+      asForm={asForm}
+      alt={alt}
+      setAlt={setAlt}
+      progress={progress}
+      error={error}
+      send={send}
+    />
   );
   const className = "rounded-2xl bg-sand/60 p-4";
   if (!asForm) {

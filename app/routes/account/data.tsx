@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/data";
 import { dateTime, longDate } from "#domain/dates.ts";
 import { moneyIn, useCurrency } from "#app/lib/money.ts";
+import type { Currency } from "#domain/currency.ts";
 import { requireUser } from "#app/lib/guards.server.ts";
 
 /** "My data": what the site holds about the signed-in person, readable, and the same as one JSON file. */
@@ -35,67 +36,47 @@ function paidBy(method: string, reference: string | null): string {
   return `Paid by ${method}`;
 }
 
-export default function MyData({ loaderData }: Route.ComponentProps) {
-  const currency = useCurrency();
-  const { data, timeZone } = loaderData;
-  const when = (v: string | null) => (v ? dateTime(v, timeZone) : "—");
+type MyExport = Route.ComponentProps["loaderData"]["data"];
+/** A time in the site's zone, or a dash. */
+type When = (v: string | null) => string;
+
+/** One order: what, when, how it was paid, and whose details it carries. */
+function OrderItem({ order, when }: { order: MyExport["orders"][number]; when: When }) {
   return (
-    <div>
-      <p className="max-w-2xl text-ink/80">
-        As of {dateTime(data.exportedAt, timeZone)}. The file holds the same, in a format other services can read.
+    <li className="rounded-xl bg-sand/60 p-4">
+      <p className="font-semibold text-forest">
+        {order.number} · {order.packageName} · {moneyIn(order.amount, order.currency)}
       </p>
-      <p className="mt-5">
-        <a href="/account/data/download" className="btn-dark" download data-testid="download-data">
-          Download my data (JSON)
-        </a>
+      <p className="mt-1 text-sm text-ink/80">
+        {order.paymentStatus}, {order.orderStatus}. Placed {when(order.placedAt)}
+        {order.paidAt ? `; paid ${when(order.paidAt)}` : ""}
+        {order.deliveredAt ? `; delivered ${when(order.deliveredAt)}` : ""}.
       </p>
+      {order.paymentMethod || order.invoiceNumber || order.discountCode ? (
+        <p className="mt-1 text-sm text-ink/80" data-testid="data-order-payment">
+          {[
+            order.paymentMethod ? paidBy(order.paymentMethod, order.paymentReference) : null,
+            order.invoiceNumber ? `Invoice ${order.invoiceNumber}` : null,
+            order.discountCode
+              ? `Discount code ${order.discountCode} (−${moneyIn(order.discountAmount, order.currency)})`
+              : null,
+          ]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+      ) : null}
+      <p className="mt-1 text-sm text-mist">
+        {[order.name, order.email, order.address, order.country].filter(Boolean).join(" · ")}
+        {order.paypalTransactionId ? ` · PayPal ${order.paypalTransactionId}` : ""}
+      </p>
+    </li>
+  );
+}
 
-      <Part title="Profile">
-        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
-          <Row term="Name">{data.profile.name || "—"}</Row>
-          <Row term="Email">
-            {data.profile.email} {data.profile.emailVerified ? "(confirmed)" : "(not confirmed yet)"}
-          </Row>
-          <Row term="Account opened">{longDate(data.profile.createdAt, timeZone)}</Row>
-          {data.profile.staffRole ? <Row term="Staff role">{data.profile.staffRole}</Row> : null}
-          <Row term="Two-factor sign-in">{data.profile.twoFactorEnabled ? "On" : "Off"}</Row>
-        </dl>
-      </Part>
-
-      <Part title={`Orders (${data.orders.length})`} empty={data.orders.length === 0 ? "No orders." : undefined}>
-        <ul className="space-y-3">
-          {data.orders.map((o) => (
-            <li key={o.number} className="rounded-xl bg-sand/60 p-4">
-              <p className="font-semibold text-forest">
-                {o.number} · {o.packageName} · {moneyIn(o.amount, o.currency)}
-              </p>
-              <p className="mt-1 text-sm text-ink/80">
-                {o.paymentStatus}, {o.orderStatus}. Placed {when(o.placedAt)}
-                {o.paidAt ? `; paid ${when(o.paidAt)}` : ""}
-                {o.deliveredAt ? `; delivered ${when(o.deliveredAt)}` : ""}.
-              </p>
-              {o.paymentMethod || o.invoiceNumber || o.discountCode ? (
-                <p className="mt-1 text-sm text-ink/80" data-testid="data-order-payment">
-                  {[
-                    o.paymentMethod ? paidBy(o.paymentMethod, o.paymentReference) : null,
-                    o.invoiceNumber ? `Invoice ${o.invoiceNumber}` : null,
-                    o.discountCode
-                      ? `Discount code ${o.discountCode} (−${moneyIn(o.discountAmount, o.currency)})`
-                      : null,
-                  ]
-                    .filter(Boolean)
-                    .join(" · ")}
-                </p>
-              ) : null}
-              <p className="mt-1 text-sm text-mist">
-                {[o.name, o.email, o.address, o.country].filter(Boolean).join(" · ")}
-                {o.paypalTransactionId ? ` · PayPal ${o.paypalTransactionId}` : ""}
-              </p>
-            </li>
-          ))}
-        </ul>
-      </Part>
-
+/** What the orders gave: the membership's days, the subscriptions, the discount codes used. */
+function MembershipParts({ data, when, currency }: { data: MyExport; when: When; currency: Currency }) {
+  return (
+    <>
       <Part
         title="Membership"
         empty={data.membershipWindows.length === 0 ? "No paid and delivered order has given days yet." : undefined}
@@ -134,7 +115,14 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </Part>
+    </>
+  );
+}
 
+/** The studio's note, the newsletter sign-ups and the messages sent through the contact form. */
+function WhatYouToldUs({ data, when }: { data: MyExport; when: When }) {
+  return (
+    <>
       <Part title="Our note about you" empty={data.staffNote ? undefined : "We keep no note about you."}>
         <p className="text-sm whitespace-pre-line" data-testid="data-staff-note">
           {data.staffNote?.note}
@@ -173,6 +161,48 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </Part>
+    </>
+  );
+}
+
+export default function MyData({ loaderData }: Route.ComponentProps) {
+  const currency = useCurrency();
+  const { data, timeZone } = loaderData;
+  const when = (v: string | null) => (v ? dateTime(v, timeZone) : "—");
+  return (
+    <div>
+      <p className="max-w-2xl text-ink/80">
+        As of {dateTime(data.exportedAt, timeZone)}. The file holds the same, in a format other services can read.
+      </p>
+      <p className="mt-5">
+        <a href="/account/data/download" className="btn-dark" download data-testid="download-data">
+          Download my data (JSON)
+        </a>
+      </p>
+
+      <Part title="Profile">
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
+          <Row term="Name">{data.profile.name || "—"}</Row>
+          <Row term="Email">
+            {data.profile.email} {data.profile.emailVerified ? "(confirmed)" : "(not confirmed yet)"}
+          </Row>
+          <Row term="Account opened">{longDate(data.profile.createdAt, timeZone)}</Row>
+          {data.profile.staffRole ? <Row term="Staff role">{data.profile.staffRole}</Row> : null}
+          <Row term="Two-factor sign-in">{data.profile.twoFactorEnabled ? "On" : "Off"}</Row>
+        </dl>
+      </Part>
+
+      <Part title={`Orders (${data.orders.length})`} empty={data.orders.length === 0 ? "No orders." : undefined}>
+        <ul className="space-y-3">
+          {data.orders.map((o) => (
+            <OrderItem key={o.number} order={o} when={when} />
+          ))}
+        </ul>
+      </Part>
+
+      <MembershipParts data={data} when={when} currency={currency} />
+
+      <WhatYouToldUs data={data} when={when} />
 
       <Part title="What you accepted" empty={data.consents.length === 0 ? "Nothing recorded." : undefined}>
         <ul className="space-y-1 text-sm">

@@ -6,7 +6,7 @@ import {
   twoFactorOffSchema,
   twoFactorPasswordSchema,
 } from "#domain/two-factor.ts";
-import { ActionForm, useActionForm } from "#app/components/ActionForm.tsx";
+import { ActionForm, useActionForm, type ActionFormHandle } from "#app/components/ActionForm.tsx";
 import { FormAlert } from "#app/components/FormAlert.tsx";
 import { TextField } from "#app/components/forms.tsx";
 import { formAction } from "#app/lib/form.server.ts";
@@ -123,83 +123,93 @@ export default function Security({ loaderData }: Route.ComponentProps) {
             </ActionForm>
           ) : null}
 
-          {!enabled && pending ? (
-            <div className="mt-6 space-y-4">
-              <h2 className="text-xl text-forest">Scan this code with your authenticator app</h2>
-              <div
-                className="w-48 max-w-full rounded-xl bg-white p-2 ring-1 ring-linen"
-                role="img"
-                aria-label="QR code of your two-factor sign-in key"
-                // The SVG is drawn on our server by the qrcode package from the key's otpauth:// address.
-                dangerouslySetInnerHTML={{ __html: pending.qrSvg }}
-              />
-              <p className="text-sm text-mist">
-                Can't scan it? Enter this key in the app instead:{" "}
-                <code className="break-all font-mono text-forest" data-testid="two-factor-key">
-                  {pending.manualKey}
-                </code>
-              </p>
-              <ActionForm handle={confirm} intent="confirm" className="space-y-4">
-                <TextField
-                  label="Code from the app"
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9 ]{6,7}"
-                  maxLength={7}
-                  required
-                />
-                <button type="submit" className="btn-dark" disabled={confirm.busy}>
-                  {confirm.busy ? "Checking…" : "Turn on"}
-                </button>
-              </ActionForm>
-            </div>
-          ) : null}
+          {!enabled && pending ? <ScanToTurnOn pending={pending} confirm={confirm} /> : null}
 
-          {enabled ? (
-            <div className="mt-6 space-y-8">
-              <ActionForm handle={codes} intent="codes" className="space-y-4">
-                <h2 className="text-xl text-forest">New recovery codes</h2>
-                <p className="text-sm text-mist">
-                  Lost your codes, or used most of them? New ones replace all the old ones.
-                </p>
-                <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
-                <button type="submit" className="btn-outline" disabled={codes.busy}>
-                  {codes.busy ? "Making…" : "Make new recovery codes"}
-                </button>
-              </ActionForm>
-
-              {mayTurnOff ? (
-                <ActionForm handle={off} intent="off" className="space-y-4">
-                  <h2 className="text-xl text-forest">Turn off two-factor sign-in</h2>
-                  <TextField
-                    label="Password"
-                    name="password"
-                    type="password"
-                    autoComplete="current-password"
-                    required
-                  />
-                  <TextField
-                    label="Code from the app, or a recovery code"
-                    name="code"
-                    autoComplete="one-time-code"
-                    required
-                  />
-                  <button type="submit" className="btn-outline" disabled={off.busy}>
-                    {off.busy ? "Turning off…" : "Turn off"}
-                  </button>
-                </ActionForm>
-              ) : (
-                <p className="text-sm text-mist">
-                  {required
-                    ? "Staff must keep two-factor sign-in on. If you lose your phone, sign in with a recovery code, or ask an admin to reset it."
-                    : null}
-                </p>
-              )}
-            </div>
-          ) : null}
+          {enabled ? <WhileOn codes={codes} off={off} mayTurnOff={mayTurnOff} required={required} /> : null}
         </div>
       </div>
+    </div>
+  );
+}
+
+type SecurityData = Route.ComponentProps["loaderData"];
+
+/** The second step of turning it on: the key as a QR code and as text, and the first code from the app. */
+function ScanToTurnOn({
+  pending,
+  confirm,
+}: {
+  pending: NonNullable<SecurityData["pending"]>;
+  confirm: ActionFormHandle;
+}) {
+  return (
+    <div className="mt-6 space-y-4">
+      <h2 className="text-xl text-forest">Scan this code with your authenticator app</h2>
+      <div
+        className="w-48 max-w-full rounded-xl bg-white p-2 ring-1 ring-linen"
+        role="img"
+        aria-label="QR code of your two-factor sign-in key"
+        // The SVG is drawn on our server by the qrcode package from the key's otpauth:// address.
+        dangerouslySetInnerHTML={{ __html: pending.qrSvg }}
+      />
+      <p className="text-sm text-mist">
+        Can't scan it? Enter this key in the app instead:{" "}
+        <code className="break-all font-mono text-forest" data-testid="two-factor-key">
+          {pending.manualKey}
+        </code>
+      </p>
+      <ActionForm handle={confirm} intent="confirm" className="space-y-4">
+        <TextField
+          label="Code from the app"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]{6,7}"
+          maxLength={7}
+          required
+        />
+        <button type="submit" className="btn-dark" disabled={confirm.busy}>
+          {confirm.busy ? "Checking…" : "Turn on"}
+        </button>
+      </ActionForm>
+    </div>
+  );
+}
+
+/** While it is on: new recovery codes, and turning it off (for whom may). */
+function WhileOn({
+  codes,
+  off,
+  mayTurnOff,
+  required,
+}: Pick<SecurityData, "mayTurnOff" | "required"> & { codes: ActionFormHandle; off: ActionFormHandle }) {
+  return (
+    <div className="mt-6 space-y-8">
+      <ActionForm handle={codes} intent="codes" className="space-y-4">
+        <h2 className="text-xl text-forest">New recovery codes</h2>
+        <p className="text-sm text-mist">Lost your codes, or used most of them? New ones replace all the old ones.</p>
+        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        <button type="submit" className="btn-outline" disabled={codes.busy}>
+          {codes.busy ? "Making…" : "Make new recovery codes"}
+        </button>
+      </ActionForm>
+
+      {mayTurnOff ? (
+        <ActionForm handle={off} intent="off" className="space-y-4">
+          <h2 className="text-xl text-forest">Turn off two-factor sign-in</h2>
+          <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+          <TextField label="Code from the app, or a recovery code" name="code" autoComplete="one-time-code" required />
+          <button type="submit" className="btn-outline" disabled={off.busy}>
+            {off.busy ? "Turning off…" : "Turn off"}
+          </button>
+        </ActionForm>
+      ) : (
+        <p className="text-sm text-mist">
+          {required
+            ? "Staff must keep two-factor sign-in on. If you lose your phone, sign in with a recovery code, or ask an admin to reset it."
+            : null}
+        </p>
+      )}
     </div>
   );
 }

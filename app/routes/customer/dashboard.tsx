@@ -8,7 +8,7 @@ import { attempt, requireUser } from "#app/lib/guards.server.ts";
 import { STATIC_PAGE } from "#app/lib/hydration.ts";
 import { longDate } from "#domain/dates.ts";
 import { money } from "#domain/format.ts";
-import { CURRENCY_SYMBOL } from "#domain/currency.ts";
+import { CURRENCY_SYMBOL, type Currency } from "#domain/currency.ts";
 import { moneyIn, useCurrency } from "#app/lib/money.ts";
 import { GIVEN_TEXTS, WAITING_TEXTS, type RowAction } from "#domain/membership.ts";
 import { renewalOf } from "#domain/subscription-renewal.ts";
@@ -91,6 +91,125 @@ export function OrderAction({ action, timeZone }: { action: RowAction; timeZone:
   }
 }
 
+type DashboardData = Route.ComponentProps["loaderData"];
+
+/** The greeting, with the links to the customer's orders and account and the sign-out button. */
+function DashboardHeading({ displayName }: { displayName: string }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-4">
+      <div>
+        <p className="eyebrow">Dashboard</p>
+        <h1 className="mt-2 text-3xl text-forest sm:text-4xl">Welcome back, {displayName}</h1>
+      </div>
+      <div className="flex items-center gap-3">
+        <Link to="/my-order" className="btn-outline">
+          My Orders
+        </Link>
+        <Link to="/account" className="btn-outline">
+          My account
+        </Link>
+        <Form method="post" action="/logout">
+          <button type="submit" className="btn-dark">
+            Sign Out
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+/** An administrator's banner: every item opens, and the back office is one click away. */
+function AdminBanner() {
+  return (
+    <div
+      className="mt-8 flex flex-wrap items-center gap-4 rounded-2xl bg-forest px-6 py-5 text-white"
+      data-testid="admin-banner"
+    >
+      <svg
+        className="h-8 w-8 shrink-0 text-brass"
+        viewBox="0 0 24 24"
+        fill="currentColor"
+        aria-label="Crown"
+        role="img"
+      >
+        <path d="M3 7l4.5 4L12 4l4.5 7L21 7l-2 12H5L3 7zm3.7 10h10.6l.9-5.5-2.9 2.5L12 8.3 8.7 14l-2.9-2.5.9 5.5z" />
+      </svg>
+      <div className="flex-1">
+        <p className="font-serif text-xl">Administrator Access</p>
+        <p className="text-sm text-white/75">You can open every item and manage the site from the back office.</p>
+      </div>
+      <Link to="/admin" className="btn-primary">
+        Open Admin
+      </Link>
+    </div>
+  );
+}
+
+/** Where the customer's membership stands: active (and how it ends or renews), waiting for activation, or none. */
+function MembershipBanner({
+  membership,
+  renewal,
+  timeZone,
+  currency,
+}: Pick<DashboardData, "membership" | "renewal" | "timeZone"> & { currency: Currency }) {
+  return (
+    <div className="mt-8" data-testid="membership-banner" data-state={membership.state}>
+      {membership.state === "active" ? (
+        <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-forest px-6 py-5 text-white">
+          <div>
+            <p className="text-sm text-white/70">Active membership</p>
+            <p className="font-serif text-2xl">{membership.packageName}</p>
+          </div>
+          <div className="sm:text-right">
+            <p className="font-serif text-3xl text-brass">{membership.daysLeft} days left</p>
+            <p className="text-sm text-white/75" data-testid="membership-end">
+              {renewal
+                ? `Renews automatically on ${longDate(renewal.at, timeZone)}, ${moneyIn(renewal.amount, currency)}`
+                : `Ends on ${longDate(membership.expiresAt, timeZone)}`}
+            </p>
+            {renewal ? (
+              <Link to="/account/subscriptions" className="text-sm text-white underline underline-offset-2">
+                Manage automatic renewal
+              </Link>
+            ) : null}
+          </div>
+        </div>
+      ) : membership.state === "waiting" ? (
+        <div className="flex items-start gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-emerald-200 sm:items-center">
+          <span
+            className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-lg text-emerald-800"
+            aria-hidden="true"
+          >
+            ✓
+          </span>
+          <div className="min-w-0 flex-1">
+            <p className="font-serif text-xl text-forest">{WAITING_TEXTS.title}</p>
+            <p className="text-sm text-mist">
+              Thank you: your payment for the {membership.packageName} plan has arrived. {WAITING_TEXTS.next}
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
+          <div>
+            <p className="font-serif text-xl text-forest">
+              {membership.state === "expired" ? "Membership Expired" : "No Active Membership"}
+            </p>
+            <p className="text-sm text-mist">
+              {membership.state === "expired"
+                ? "Renew your membership to access Items."
+                : "Purchase a membership package to access Items."}
+            </p>
+          </div>
+          <Link to="/pricing" className="btn-primary">
+            {membership.state === "expired" ? "Renew" : "See the plans"}
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
+
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { viewer, membership, catalogue, totalSpent, orders, timeZone, renewal } = loaderData;
   const resend = useActionForm({ id: "resend", feedback: "inline" });
@@ -98,103 +217,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <section className="bg-sand/60">
       <div className="container-page py-12 sm:py-16">
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <div>
-            <p className="eyebrow">Dashboard</p>
-            <h1 className="mt-2 text-3xl text-forest sm:text-4xl">Welcome back, {viewer.displayName}</h1>
-          </div>
-          <div className="flex items-center gap-3">
-            <Link to="/my-order" className="btn-outline">
-              My Orders
-            </Link>
-            <Link to="/account" className="btn-outline">
-              My account
-            </Link>
-            <Form method="post" action="/logout">
-              <button type="submit" className="btn-dark">
-                Sign Out
-              </button>
-            </Form>
-          </div>
-        </div>
+        <DashboardHeading displayName={viewer.displayName} />
 
         {viewer.isAdmin ? (
-          <div
-            className="mt-8 flex flex-wrap items-center gap-4 rounded-2xl bg-forest px-6 py-5 text-white"
-            data-testid="admin-banner"
-          >
-            <svg
-              className="h-8 w-8 shrink-0 text-brass"
-              viewBox="0 0 24 24"
-              fill="currentColor"
-              aria-label="Crown"
-              role="img"
-            >
-              <path d="M3 7l4.5 4L12 4l4.5 7L21 7l-2 12H5L3 7zm3.7 10h10.6l.9-5.5-2.9 2.5L12 8.3 8.7 14l-2.9-2.5.9 5.5z" />
-            </svg>
-            <div className="flex-1">
-              <p className="font-serif text-xl">Administrator Access</p>
-              <p className="text-sm text-white/75">You can open every item and manage the site from the back office.</p>
-            </div>
-            <Link to="/admin" className="btn-primary">
-              Open Admin
-            </Link>
-          </div>
+          <AdminBanner />
         ) : (
-          <div className="mt-8" data-testid="membership-banner" data-state={membership.state}>
-            {membership.state === "active" ? (
-              <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-forest px-6 py-5 text-white">
-                <div>
-                  <p className="text-sm text-white/70">Active membership</p>
-                  <p className="font-serif text-2xl">{membership.packageName}</p>
-                </div>
-                <div className="sm:text-right">
-                  <p className="font-serif text-3xl text-brass">{membership.daysLeft} days left</p>
-                  <p className="text-sm text-white/75" data-testid="membership-end">
-                    {renewal
-                      ? `Renews automatically on ${longDate(renewal.at, timeZone)}, ${moneyIn(renewal.amount, currency)}`
-                      : `Ends on ${longDate(membership.expiresAt, timeZone)}`}
-                  </p>
-                  {renewal ? (
-                    <Link to="/account/subscriptions" className="text-sm text-white underline underline-offset-2">
-                      Manage automatic renewal
-                    </Link>
-                  ) : null}
-                </div>
-              </div>
-            ) : membership.state === "waiting" ? (
-              <div className="flex items-start gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-emerald-200 sm:items-center">
-                <span
-                  className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-lg text-emerald-800"
-                  aria-hidden="true"
-                >
-                  ✓
-                </span>
-                <div className="min-w-0 flex-1">
-                  <p className="font-serif text-xl text-forest">{WAITING_TEXTS.title}</p>
-                  <p className="text-sm text-mist">
-                    Thank you: your payment for the {membership.packageName} plan has arrived. {WAITING_TEXTS.next}
-                  </p>
-                </div>
-              </div>
-            ) : (
-              <div className="flex flex-wrap items-center justify-between gap-4 rounded-2xl bg-white px-6 py-5 ring-1 ring-linen">
-                <div>
-                  <p className="font-serif text-xl text-forest">
-                    {membership.state === "expired" ? "Membership Expired" : "No Active Membership"}
-                  </p>
-                  <p className="text-sm text-mist">
-                    {membership.state === "expired"
-                      ? "Renew your membership to access Items."
-                      : "Purchase a membership package to access Items."}
-                  </p>
-                </div>
-                <Link to="/pricing" className="btn-primary">
-                  {membership.state === "expired" ? "Renew" : "See the plans"}
-                </Link>
-              </div>
-            )}
-          </div>
+          <MembershipBanner membership={membership} renewal={renewal} timeZone={timeZone} currency={currency} />
         )}
 
         {!viewer.emailVerified ? (

@@ -135,6 +135,83 @@ function CancelPanel({ order }: { order: CancelTarget }) {
   );
 }
 
+type OrderRow = Route.ComponentProps["loaderData"]["orders"]["rows"][number];
+
+/** The customer's unpaid orders, each with its pay and cancel links. */
+function PendingOrders({ unpaid }: Pick<Route.ComponentProps["loaderData"], "unpaid">) {
+  return (
+    <div className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-amber-200" data-testid="pending-orders">
+      <h2 className="font-serif text-xl text-forest">Your Pending Orders</h2>
+      <ul className="mt-4 divide-y divide-linen">
+        {unpaid.map((o) => (
+          <li key={o._id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+            <span>
+              <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} ·{" "}
+              {moneyIn(o.packagePrice, o.currency)} · {o.orderDate}
+            </span>
+            <span className="flex items-center gap-4">
+              <CancelLink id={o._id} orderNumber={o.orderNumber} />
+              <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
+                Pay Now
+              </Link>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Once money was received for the order (decision 038): its invoice, to read, print or save. */
+function InvoiceLinks({ order }: { order: OrderRow }) {
+  return order.invoiceNumber ? (
+    <span className="flex flex-col gap-0.5 text-xs whitespace-nowrap">
+      <Link to={`/invoice/${order.orderNumber}`} className="font-semibold text-clay hover:underline">
+        View invoice<span className="sr-only"> {order.invoiceNumber}</span>
+      </Link>
+      <a href={`/invoice/${order.orderNumber}.pdf`} className="text-clay hover:underline" download>
+        PDF<span className="sr-only"> of invoice {order.invoiceNumber}</span>
+      </a>
+    </span>
+  ) : (
+    <span className="text-xs text-mist">
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">No invoice</span>
+    </span>
+  );
+}
+
+/** What the customer can do with an order, or where it stands. */
+function OrderAction({ order, timeZone }: { order: OrderRow; timeZone: string }) {
+  return order.paymentStatus === "UnPaid" ? (
+    <span className="flex items-center gap-3 whitespace-nowrap">
+      <Link to={`/pay-now/${order._id}`} className="btn-primary px-4 py-1.5 text-xs">
+        Pay Now
+      </Link>
+      <CancelLink id={order._id} orderNumber={order.orderNumber} />
+    </span>
+  ) : order.paymentStatus === "Paid" ? (
+    <span className="text-sm text-forest">
+      {order.given ? GIVEN_TEXTS.action : "You Have Paid"}
+      {order.action.kind === "waiting" ? (
+        <span className="block text-xs text-mist" data-testid="waiting-activation">
+          {WAITING_TEXTS.short}
+        </span>
+      ) : order.action.kind === "expires" ? (
+        <span className="block text-xs text-mist">
+          {order.packageValidity} days, until {longDate(order.action.date, timeZone)}
+        </span>
+      ) : order.action.kind === "membership-expired" ? (
+        <span className="block text-xs text-mist">Membership Expired</span>
+      ) : null}
+    </span>
+  ) : order.paymentStatus === "Cancelled" ? (
+    <span className="text-sm text-mist">You Have Cancelled</span>
+  ) : (
+    <span className="text-sm text-mist">Refunded</span>
+  );
+}
+
 export default function MyOrders({
   loaderData: { orders, unpaid, totalSpent, cancel, timeZone },
 }: Route.ComponentProps) {
@@ -163,27 +240,7 @@ export default function MyOrders({
           </Link>
         </div>
 
-        {unpaid.length ? (
-          <div className="mt-8 rounded-2xl bg-white p-6 ring-1 ring-amber-200" data-testid="pending-orders">
-            <h2 className="font-serif text-xl text-forest">Your Pending Orders</h2>
-            <ul className="mt-4 divide-y divide-linen">
-              {unpaid.map((o) => (
-                <li key={o._id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-                  <span>
-                    <span className="font-mono text-xs">{o.orderNumber}</span> · {o.packageName} ·{" "}
-                    {moneyIn(o.packagePrice, o.currency)} · {o.orderDate}
-                  </span>
-                  <span className="flex items-center gap-4">
-                    <CancelLink id={o._id} orderNumber={o.orderNumber} />
-                    <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
-                      Pay Now
-                    </Link>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        {unpaid.length ? <PendingOrders unpaid={unpaid} /> : null}
 
         <div className="mt-8">
           <DataTable
@@ -218,55 +275,12 @@ export default function MyOrders({
               },
               {
                 header: "Invoice",
-                // Once money was received for the order (decision 038): its invoice, to read, print or save.
-                cell: (o) =>
-                  o.invoiceNumber ? (
-                    <span className="flex flex-col gap-0.5 text-xs whitespace-nowrap">
-                      <Link to={`/invoice/${o.orderNumber}`} className="font-semibold text-clay hover:underline">
-                        View invoice<span className="sr-only"> {o.invoiceNumber}</span>
-                      </Link>
-                      <a href={`/invoice/${o.orderNumber}.pdf`} className="text-clay hover:underline" download>
-                        PDF<span className="sr-only"> of invoice {o.invoiceNumber}</span>
-                      </a>
-                    </span>
-                  ) : (
-                    <span className="text-xs text-mist">
-                      <span aria-hidden="true">—</span>
-                      <span className="sr-only">No invoice</span>
-                    </span>
-                  ),
+                cell: (o) => <InvoiceLinks order={o} />,
               },
               {
                 header: "Action",
                 pinned: true,
-                cell: (o) =>
-                  o.paymentStatus === "UnPaid" ? (
-                    <span className="flex items-center gap-3 whitespace-nowrap">
-                      <Link to={`/pay-now/${o._id}`} className="btn-primary px-4 py-1.5 text-xs">
-                        Pay Now
-                      </Link>
-                      <CancelLink id={o._id} orderNumber={o.orderNumber} />
-                    </span>
-                  ) : o.paymentStatus === "Paid" ? (
-                    <span className="text-sm text-forest">
-                      {o.given ? GIVEN_TEXTS.action : "You Have Paid"}
-                      {o.action.kind === "waiting" ? (
-                        <span className="block text-xs text-mist" data-testid="waiting-activation">
-                          {WAITING_TEXTS.short}
-                        </span>
-                      ) : o.action.kind === "expires" ? (
-                        <span className="block text-xs text-mist">
-                          {o.packageValidity} days, until {longDate(o.action.date, timeZone)}
-                        </span>
-                      ) : o.action.kind === "membership-expired" ? (
-                        <span className="block text-xs text-mist">Membership Expired</span>
-                      ) : null}
-                    </span>
-                  ) : o.paymentStatus === "Cancelled" ? (
-                    <span className="text-sm text-mist">You Have Cancelled</span>
-                  ) : (
-                    <span className="text-sm text-mist">Refunded</span>
-                  ),
+                cell: (o) => <OrderAction order={o} timeZone={timeZone} />,
               },
             ]}
             rows={orders.rows}

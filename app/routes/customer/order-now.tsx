@@ -99,12 +99,97 @@ function orderSummary(
   }
 }
 
-/** 'Get started with our {package} Plan today.': the package is read-only; the customer gives name, address, country. */
-export default function OrderNow({
-  loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey, money, day },
-}: Route.ComponentProps) {
-  const form = useActionForm({ id: "order", feedback: "inline" });
-  // What the buyer has typed so far, read from the form as it changes, and once a kept draft is back in it.
+type OrderPage = Route.ComponentProps["loaderData"];
+
+/** The package, its price and validity and the buyer's email: shown, not edited. */
+function PackageFields({ pkg, money, email }: Pick<OrderPage, "pkg" | "money" | "email">) {
+  return (
+    <>
+      <TextField
+        label="Package"
+        name="packageName"
+        value={pkg.name}
+        readOnly
+        className={`sm:col-span-2 ${READ_ONLY}`}
+      />
+      <TextField
+        label="Price"
+        name="packagePrice"
+        value={formatPrice(pkg.price, money.currency)}
+        readOnly
+        className={READ_ONLY}
+      />
+      <TextField
+        label="Validity"
+        name="packageValidity"
+        value={`${pkg.validity} days`}
+        readOnly
+        className={READ_ONLY}
+      />
+      <TextField label="Email" name="customerEmail" value={email} readOnly className={`sm:col-span-2 ${READ_ONLY}`} />
+    </>
+  );
+}
+
+/** The VAT number a business may give, and the tax the order will carry for the buyer typed so far. */
+function BuyerTax({ money, summary }: Pick<OrderPage, "money"> & { summary: ReturnType<typeof orderSummary> }) {
+  return (
+    <>
+      {money.vatRegistered && summary.asksVatNumber ? (
+        <div className="sm:col-span-2" data-testid="business">
+          <TextField
+            label="Buying for a business? VAT number (optional)"
+            name="customerVatNumber"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={20}
+          />
+          <p className="mt-1.5 text-xs text-mist">
+            {summary.vatNumberHint ??
+              "Printed on your invoice. A business in the EU outside our country is invoiced without VAT."}
+          </p>
+        </div>
+      ) : null}
+      {summary.lines ? (
+        <dl
+          className="grid gap-x-6 gap-y-2 rounded-2xl bg-sand/60 p-5 text-sm sm:col-span-2 sm:grid-cols-[12rem_1fr]"
+          data-testid="order-tax"
+          aria-live="polite"
+        >
+          <TaxLines tax={summary.lines} testId="order-tax" />
+        </dl>
+      ) : summary.problem ? (
+        <p className="text-sm text-mist sm:col-span-2" data-testid="order-tax-problem">
+          {summary.problem}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The plan's card beside the form. */
+function PlanAside({ pkg, money }: Pick<OrderPage, "pkg" | "money">) {
+  return (
+    <aside className="h-fit rounded-3xl bg-forest p-8 text-white">
+      <h2 className="font-serif text-2xl">{pkg.name}</h2>
+      <p className="mt-4 font-serif text-4xl text-brass">{formatPrice(pkg.price, money.currency)}</p>
+      {money.vatRegistered ? (
+        <p className="mt-1 text-sm text-white/75">
+          {money.pricesIncludeVat ? "VAT included where it applies" : "plus VAT where it applies"}
+        </p>
+      ) : null}
+      <p className="mt-1 text-sm text-white/75">for {pkg.validity} days of membership</p>
+      <p className="mt-6 text-sm leading-relaxed text-white/75">
+        You pay with PayPal on the next step. Your membership starts once PayPal confirms the payment and the studio has
+        set up your account.
+      </p>
+    </aside>
+  );
+}
+
+/** What the buyer has typed so far, read from the form as it changes, and once a kept draft is back in it. */
+function useBuyerSoFar(domId: string, viewerId: OrderPage["viewerId"]) {
   const [buyer, setBuyer] = useState({ country: "", vatNumber: "" });
   const readBuyer = (formElement: HTMLFormElement) => {
     const fields = new FormData(formElement);
@@ -114,12 +199,21 @@ export default function OrderNow({
     });
   };
   useFormDraft({
-    domId: form.form.id,
+    domId,
     formId: "order",
     owner: viewerId,
     fields: ORDER_DRAFT_FIELDS,
     onRestored: readBuyer,
   });
+  return { buyer, readBuyer };
+}
+
+/** 'Get started with our {package} Plan today.': the package is read-only; the customer gives name, address, country. */
+export default function OrderNow({
+  loaderData: { pkg, email, emailVerified, viewerId, idempotencyKey, money, day },
+}: Route.ComponentProps) {
+  const form = useActionForm({ id: "order", feedback: "inline" });
+  const { buyer, readBuyer } = useBuyerSoFar(form.form.id, viewerId);
   const summary = orderSummary(money, pkg.price, buyer, day);
   return (
     <section className="bg-sand/60">
@@ -143,34 +237,7 @@ export default function OrderNow({
             className="grid gap-5 rounded-3xl bg-white p-6 ring-1 ring-linen sm:grid-cols-2 sm:p-10"
           >
             <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-            <TextField
-              label="Package"
-              name="packageName"
-              value={pkg.name}
-              readOnly
-              className={`sm:col-span-2 ${READ_ONLY}`}
-            />
-            <TextField
-              label="Price"
-              name="packagePrice"
-              value={formatPrice(pkg.price, money.currency)}
-              readOnly
-              className={READ_ONLY}
-            />
-            <TextField
-              label="Validity"
-              name="packageValidity"
-              value={`${pkg.validity} days`}
-              readOnly
-              className={READ_ONLY}
-            />
-            <TextField
-              label="Email"
-              name="customerEmail"
-              value={email}
-              readOnly
-              className={`sm:col-span-2 ${READ_ONLY}`}
-            />
+            <PackageFields pkg={pkg} money={money} email={email} />
             <TextField label="Full Name" name="customerName" autoComplete="name" required className="sm:col-span-2" />
             <TextField
               label="Address"
@@ -192,35 +259,7 @@ export default function OrderNow({
                 <option key={code} value={name} />
               ))}
             </datalist>
-            {money.vatRegistered && summary.asksVatNumber ? (
-              <div className="sm:col-span-2" data-testid="business">
-                <TextField
-                  label="Buying for a business? VAT number (optional)"
-                  name="customerVatNumber"
-                  autoComplete="off"
-                  autoCapitalize="characters"
-                  spellCheck={false}
-                  maxLength={20}
-                />
-                <p className="mt-1.5 text-xs text-mist">
-                  {summary.vatNumberHint ??
-                    "Printed on your invoice. A business in the EU outside our country is invoiced without VAT."}
-                </p>
-              </div>
-            ) : null}
-            {summary.lines ? (
-              <dl
-                className="grid gap-x-6 gap-y-2 rounded-2xl bg-sand/60 p-5 text-sm sm:col-span-2 sm:grid-cols-[12rem_1fr]"
-                data-testid="order-tax"
-                aria-live="polite"
-              >
-                <TaxLines tax={summary.lines} testId="order-tax" />
-              </dl>
-            ) : summary.problem ? (
-              <p className="text-sm text-mist sm:col-span-2" data-testid="order-tax-problem">
-                {summary.problem}
-              </p>
-            ) : null}
+            <BuyerTax money={money} summary={summary} />
             <div className="sm:col-span-2">
               <TextField
                 label="Discount code (optional)"
@@ -238,20 +277,7 @@ export default function OrderNow({
               </button>
             </div>
           </ActionForm>
-          <aside className="h-fit rounded-3xl bg-forest p-8 text-white">
-            <h2 className="font-serif text-2xl">{pkg.name}</h2>
-            <p className="mt-4 font-serif text-4xl text-brass">{formatPrice(pkg.price, money.currency)}</p>
-            {money.vatRegistered ? (
-              <p className="mt-1 text-sm text-white/75">
-                {money.pricesIncludeVat ? "VAT included where it applies" : "plus VAT where it applies"}
-              </p>
-            ) : null}
-            <p className="mt-1 text-sm text-white/75">for {pkg.validity} days of membership</p>
-            <p className="mt-6 text-sm leading-relaxed text-white/75">
-              You pay with PayPal on the next step. Your membership starts once PayPal confirms the payment and the
-              studio has set up your account.
-            </p>
-          </aside>
+          <PlanAside pkg={pkg} money={money} />
         </div>
       </div>
     </section>

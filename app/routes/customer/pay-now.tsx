@@ -68,6 +68,113 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "Pay now" }, { name: "robots", content: "noindex" }];
 
+type PayPage = Route.ComponentProps["loaderData"];
+
+/** The pay buttons (once, or as a subscription) with what happens when PayPal is done. */
+function PayWithPayPal({
+  order,
+  subscribe,
+  mode,
+  autoActivate,
+  error,
+}: Pick<PayPage, "order" | "subscribe" | "mode" | "autoActivate"> & { error: string | undefined }) {
+  return (
+    <>
+      {mode !== "live" ? (
+        <p className="mt-8 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200" role="note">
+          {mode === "simulator"
+            ? "Test mode: this site uses the built-in PayPal simulator. No money moves."
+            : "Test mode: payments go to the PayPal sandbox. No real money moves."}
+        </p>
+      ) : null}
+      {error ? (
+        <p
+          className="mt-8 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900 ring-1 ring-red-200"
+          role="alert"
+          data-testid="pay-error"
+        >
+          {error}
+        </p>
+      ) : null}
+      <form method="post" className="mt-8">
+        <button
+          type="submit"
+          name="intent"
+          value="pay"
+          className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"
+        >
+          {subscribe ? "Pay once with PayPal" : "Pay Now With PayPal"}
+        </button>
+      </form>
+      {subscribe ? (
+        <form method="post" className="mt-3" data-testid="subscribe-form">
+          <button
+            type="submit"
+            name="intent"
+            value="subscribe"
+            className="btn w-full bg-[#003087] py-4 text-base text-white hover:bg-[#00246b]"
+          >
+            Subscribe with PayPal: renews every {order.packageValidity} days
+          </button>
+          <p className="mt-2 text-center text-xs text-mist" data-testid="subscribe-terms">
+            {subscribe.firstPayment !== null
+              ? `${orderAmount(Number(subscribe.firstPayment), order.currency)} now, then ${orderAmount(Number(subscribe.amount), order.currency)} every ${order.packageValidity} days until you cancel it.`
+              : `${orderAmount(Number(subscribe.amount), order.currency)} now, then every ${order.packageValidity} days until you cancel it.`}{" "}
+            You can cancel it at any time on your account&apos;s Automatic renewal page.
+          </p>
+        </form>
+      ) : null}
+      <ul className="mt-8 space-y-2 text-xs text-mist">
+        <li className="flex gap-2">
+          <LockIcon size={16} className="shrink-0 text-forest" />
+          You pay on PayPal's own page: we never see your card or PayPal password.
+        </li>
+        <li className="flex gap-2" data-testid="what-happens-next">
+          <CheckIcon size={16} className="shrink-0 text-forest" />
+          {autoActivate
+            ? "Your membership starts as soon as PayPal confirms the payment to us."
+            : "Once PayPal confirms the payment, the studio activates your membership; your dashboard shows where it stands until then."}
+        </li>
+        <li className="flex gap-2">
+          <ReturnIcon size={16} className="shrink-0 text-forest" />
+          Changed your mind? Cancel on PayPal's page and nothing is charged.
+        </li>
+      </ul>
+    </>
+  );
+}
+
+/** Why this order cannot be paid here, and where to go instead. */
+function NotPayable({ order, codeRefused }: Pick<PayPage, "order" | "codeRefused">) {
+  return (
+    <div className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink" role={codeRefused ? "alert" : undefined}>
+      {codeRefused
+        ? codeRefused
+        : order.paymentStatus === "Paid"
+          ? order.orderStatus === "Pending"
+            ? `This order is paid and waiting for activation. ${WAITING_TEXTS.next}`
+            : "This order is already paid."
+          : order.paymentStatus === "Cancelled"
+            ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
+            : "This order was refunded and cannot be paid again."}
+      <div className="mt-4 flex gap-3">
+        {codeRefused ? (
+          <Link to={`/my-order?cancel=${order._id}`} className="btn-dark">
+            Cancel this order
+          </Link>
+        ) : (
+          <Link to="/dashboard" className="btn-dark">
+            Dashboard
+          </Link>
+        )}
+        <Link to="/pricing" className="btn-outline">
+          Plans
+        </Link>
+      </div>
+    </div>
+  );
+}
+
 /**
  * The order summary and the pay button (spec 1). The spec's form posted `cmd=_xclick` to PayPal; it now posts to this
  * page, which starts PayPal Checkout (decision 066), or a subscription on PayPal's Subscriptions API (decision 070).
@@ -97,100 +204,15 @@ export default function PayNow({
           </dl>
 
           {checkout ? (
-            <>
-              {mode !== "live" ? (
-                <p
-                  className="mt-8 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200"
-                  role="note"
-                >
-                  {mode === "simulator"
-                    ? "Test mode: this site uses the built-in PayPal simulator. No money moves."
-                    : "Test mode: payments go to the PayPal sandbox. No real money moves."}
-                </p>
-              ) : null}
-              {actionData?.error ? (
-                <p
-                  className="mt-8 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900 ring-1 ring-red-200"
-                  role="alert"
-                  data-testid="pay-error"
-                >
-                  {actionData.error}
-                </p>
-              ) : null}
-              <form method="post" className="mt-8">
-                <button
-                  type="submit"
-                  name="intent"
-                  value="pay"
-                  className="btn w-full bg-[#ffc439] py-4 text-base text-[#003087] hover:bg-[#f2b82f]"
-                >
-                  {subscribe ? "Pay once with PayPal" : "Pay Now With PayPal"}
-                </button>
-              </form>
-              {subscribe ? (
-                <form method="post" className="mt-3" data-testid="subscribe-form">
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="subscribe"
-                    className="btn w-full bg-[#003087] py-4 text-base text-white hover:bg-[#00246b]"
-                  >
-                    Subscribe with PayPal: renews every {order.packageValidity} days
-                  </button>
-                  <p className="mt-2 text-center text-xs text-mist" data-testid="subscribe-terms">
-                    {subscribe.firstPayment !== null
-                      ? `${orderAmount(Number(subscribe.firstPayment), order.currency)} now, then ${orderAmount(Number(subscribe.amount), order.currency)} every ${order.packageValidity} days until you cancel it.`
-                      : `${orderAmount(Number(subscribe.amount), order.currency)} now, then every ${order.packageValidity} days until you cancel it.`}{" "}
-                    You can cancel it at any time on your account&apos;s Automatic renewal page.
-                  </p>
-                </form>
-              ) : null}
-              <ul className="mt-8 space-y-2 text-xs text-mist">
-                <li className="flex gap-2">
-                  <LockIcon size={16} className="shrink-0 text-forest" />
-                  You pay on PayPal's own page: we never see your card or PayPal password.
-                </li>
-                <li className="flex gap-2" data-testid="what-happens-next">
-                  <CheckIcon size={16} className="shrink-0 text-forest" />
-                  {autoActivate
-                    ? "Your membership starts as soon as PayPal confirms the payment to us."
-                    : "Once PayPal confirms the payment, the studio activates your membership; your dashboard shows where it stands until then."}
-                </li>
-                <li className="flex gap-2">
-                  <ReturnIcon size={16} className="shrink-0 text-forest" />
-                  Changed your mind? Cancel on PayPal's page and nothing is charged.
-                </li>
-              </ul>
-            </>
+            <PayWithPayPal
+              order={order}
+              subscribe={subscribe}
+              mode={mode}
+              autoActivate={autoActivate}
+              error={actionData?.error}
+            />
           ) : (
-            <div
-              className="mt-8 rounded-xl bg-sand px-5 py-4 text-sm text-ink"
-              role={codeRefused ? "alert" : undefined}
-            >
-              {codeRefused
-                ? codeRefused
-                : order.paymentStatus === "Paid"
-                  ? order.orderStatus === "Pending"
-                    ? `This order is paid and waiting for activation. ${WAITING_TEXTS.next}`
-                    : "This order is already paid."
-                  : order.paymentStatus === "Cancelled"
-                    ? "This order was cancelled and cannot be paid. Place a new order to buy this plan."
-                    : "This order was refunded and cannot be paid again."}
-              <div className="mt-4 flex gap-3">
-                {codeRefused ? (
-                  <Link to={`/my-order?cancel=${order._id}`} className="btn-dark">
-                    Cancel this order
-                  </Link>
-                ) : (
-                  <Link to="/dashboard" className="btn-dark">
-                    Dashboard
-                  </Link>
-                )}
-                <Link to="/pricing" className="btn-outline">
-                  Plans
-                </Link>
-              </div>
-            </div>
+            <NotPayable order={order} codeRefused={codeRefused} />
           )}
         </div>
       </div>

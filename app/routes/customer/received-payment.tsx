@@ -43,7 +43,6 @@ const POLL_MS = 2000;
 const noChange = () => () => {};
 const POLL_FOR_MS = 120_000;
 
-/** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
 /** What the customer reads when PayPal took a payment this order could not take. */
 const REFUSED_TEXT =
   "PayPal took a payment for this order, but the order could no longer take it (its discount code was used up in the meantime, or the order had changed). The payment is on record and the studio refunds it to your PayPal account: there is nothing more for you to do. To buy this plan, place a new order.";
@@ -55,14 +54,11 @@ const SUBSCRIPTION_STOPPED: Record<string, string> = {
   suspended: "PayPal has suspended this subscription: please check your PayPal account.",
 };
 
-export default function ReceivedPayment({
-  loaderData: { order, stage, refused, subscription, timeZone },
-}: Route.ComponentProps) {
+type Payment = Route.ComponentProps["loaderData"];
+
+/** Asks the server again every POLL_MS while `watching`, for POLL_FOR_MS at most; `polling`: this page's scripts run. */
+function usePaymentWatch(watching: boolean) {
   const revalidator = useRevalidator();
-  const denied = order.paymentStatus === "UnPaid" && order.providerStatus === "Denied" && !refused;
-  const waiting = order.paymentStatus === "UnPaid" && !refused && !denied;
-  // A cancelled order is watched too: a payment PayPal took from a page kept open may still be on its way to us.
-  const watching = waiting || (order.paymentStatus === "Cancelled" && !refused);
   const [gaveUp, setGaveUp] = useState(false);
   // Only a page whose scripts run asks again by itself: the server's HTML (and a browser without scripts) says how to.
   const polling = useSyncExternalStore(
@@ -83,6 +79,104 @@ export default function ReceivedPayment({
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [watching]); // eslint-disable-line react-hooks/exhaustive-deps
+  return { gaveUp, polling };
+}
+
+/** The payment is in: what it gave, and the automatic renewal it started. */
+function PaymentConfirmed({ order, stage, subscription, timeZone }: Omit<Payment, "refused">) {
+  return (
+    <>
+      <span
+        className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-white"
+        aria-hidden="true"
+      >
+        <CheckIcon size={30} />
+      </span>
+      {stage === "waiting" ? (
+        <>
+          <h1 className="mt-6 text-3xl text-forest">{WAITING_TEXTS.title}</h1>
+          <p className="mt-3 text-sm text-mist" data-testid="next-step">
+            PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
+            {WAITING_TEXTS.next}
+          </p>
+        </>
+      ) : (
+        <>
+          <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
+          <p className="mt-3 text-sm text-mist" data-testid="next-step">
+            PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
+            {stage === "expires" && order.membershipValid
+              ? `Your membership is active until ${longDate(order.membershipValid, timeZone)}: your items are open on your dashboard.`
+              : stage === "membership-expired"
+                ? "The membership it gave has ended; your dashboard has the plans to renew."
+                : ""}
+          </p>
+        </>
+      )}
+      {subscription?.status === "active" ? (
+        <p className="mt-3 text-sm text-mist" data-testid="subscription-started">
+          Your membership now renews automatically every {order.packageValidity} days. You can cancel it at any time on
+          your account&apos;s{" "}
+          <Link to="/account/subscriptions" className="font-semibold text-clay underline">
+            Automatic renewal
+          </Link>{" "}
+          page.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** PayPal has not confirmed the payment yet: what it reports, and how the page learns more. */
+function WaitingForPayPal({
+  order,
+  subscription,
+  gaveUp,
+  polling,
+}: Pick<Payment, "order" | "subscription"> & { gaveUp: boolean; polling: boolean }) {
+  return (
+    <>
+      <span
+        className="mx-auto block h-12 w-12 animate-spin rounded-full border-4 border-linen border-t-clay"
+        aria-hidden="true"
+      />
+      <h1 className="mt-6 text-3xl text-forest">Waiting for PayPal's confirmation</h1>
+      {subscription ? (
+        <p className="mt-3 text-sm text-mist" data-testid="subscription-state">
+          {SUBSCRIPTION_STOPPED[subscription.status] ??
+            "PayPal has started your subscription. Its first payment confirms this order."}
+        </p>
+      ) : null}
+      <p className="mt-3 text-sm text-mist" role="status">
+        {order.providerStatus ? (
+          `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`
+        ) : gaveUp ? (
+          "PayPal has not confirmed the payment yet. It can take a few minutes: your dashboard shows the order's status."
+        ) : polling ? (
+          "Thanks for paying. This page updates by itself as soon as PayPal confirms the payment."
+        ) : (
+          <>
+            Thanks for paying. PayPal usually confirms a payment within a minute:{" "}
+            <a href={`/received-payment/${order._id}`} className="font-semibold text-clay underline">
+              reload this page
+            </a>{" "}
+            to see it.
+          </>
+        )}
+      </p>
+    </>
+  );
+}
+
+/** PayPal's return address: where the payment stands. Never "paid" before PayPal's notification says so. */
+export default function ReceivedPayment({
+  loaderData: { order, stage, refused, subscription, timeZone },
+}: Route.ComponentProps) {
+  const denied = order.paymentStatus === "UnPaid" && order.providerStatus === "Denied" && !refused;
+  const waiting = order.paymentStatus === "UnPaid" && !refused && !denied;
+  // A cancelled order is watched too: a payment PayPal took from a page kept open may still be on its way to us.
+  const watching = waiting || (order.paymentStatus === "Cancelled" && !refused);
+  const { gaveUp, polling } = usePaymentWatch(watching);
 
   return (
     <section className="bg-sand/60">
@@ -93,45 +187,7 @@ export default function ReceivedPayment({
           data-status={order.paymentStatus}
         >
           {order.paymentStatus === "Paid" ? (
-            <>
-              <span
-                className="inline-flex h-16 w-16 items-center justify-center rounded-full bg-forest text-white"
-                aria-hidden="true"
-              >
-                <CheckIcon size={30} />
-              </span>
-              {stage === "waiting" ? (
-                <>
-                  <h1 className="mt-6 text-3xl text-forest">{WAITING_TEXTS.title}</h1>
-                  <p className="mt-3 text-sm text-mist" data-testid="next-step">
-                    PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
-                    {WAITING_TEXTS.next}
-                  </p>
-                </>
-              ) : (
-                <>
-                  <h1 className="mt-6 text-3xl text-forest">Payment confirmed</h1>
-                  <p className="mt-3 text-sm text-mist" data-testid="next-step">
-                    PayPal confirmed your payment of ${money(order.packagePrice)} for the {order.packageName} plan.{" "}
-                    {stage === "expires" && order.membershipValid
-                      ? `Your membership is active until ${longDate(order.membershipValid, timeZone)}: your items are open on your dashboard.`
-                      : stage === "membership-expired"
-                        ? "The membership it gave has ended; your dashboard has the plans to renew."
-                        : ""}
-                  </p>
-                </>
-              )}
-              {subscription?.status === "active" ? (
-                <p className="mt-3 text-sm text-mist" data-testid="subscription-started">
-                  Your membership now renews automatically every {order.packageValidity} days. You can cancel it at any
-                  time on your account&apos;s{" "}
-                  <Link to="/account/subscriptions" className="font-semibold text-clay underline">
-                    Automatic renewal
-                  </Link>{" "}
-                  page.
-                </p>
-              ) : null}
-            </>
+            <PaymentConfirmed order={order} stage={stage} subscription={subscription} timeZone={timeZone} />
           ) : refused ? (
             <>
               <h1 className="text-3xl text-forest">Your payment could not be applied</h1>
@@ -151,36 +207,7 @@ export default function ReceivedPayment({
               </a>
             </>
           ) : waiting ? (
-            <>
-              <span
-                className="mx-auto block h-12 w-12 animate-spin rounded-full border-4 border-linen border-t-clay"
-                aria-hidden="true"
-              />
-              <h1 className="mt-6 text-3xl text-forest">Waiting for PayPal's confirmation</h1>
-              {subscription ? (
-                <p className="mt-3 text-sm text-mist" data-testid="subscription-state">
-                  {SUBSCRIPTION_STOPPED[subscription.status] ??
-                    "PayPal has started your subscription. Its first payment confirms this order."}
-                </p>
-              ) : null}
-              <p className="mt-3 text-sm text-mist" role="status">
-                {order.providerStatus ? (
-                  `PayPal reports the payment as ${order.providerStatus}. We will update your order as soon as it clears.`
-                ) : gaveUp ? (
-                  "PayPal has not confirmed the payment yet. It can take a few minutes: your dashboard shows the order's status."
-                ) : polling ? (
-                  "Thanks for paying. This page updates by itself as soon as PayPal confirms the payment."
-                ) : (
-                  <>
-                    Thanks for paying. PayPal usually confirms a payment within a minute:{" "}
-                    <a href={`/received-payment/${order._id}`} className="font-semibold text-clay underline">
-                      reload this page
-                    </a>{" "}
-                    to see it.
-                  </>
-                )}
-              </p>
-            </>
+            <WaitingForPayPal order={order} subscription={subscription} gaveUp={gaveUp} polling={polling} />
           ) : (
             <>
               <h1 className="text-3xl text-forest">This order is {order.paymentStatus}</h1>

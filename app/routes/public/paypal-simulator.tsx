@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/paypal-simulator";
 
@@ -50,6 +51,105 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = () => [{ title: "PayPal simulator" }, { name: "robots", content: "noindex" }];
 
+type Checkout = NonNullable<Route.ComponentProps["actionData"]>;
+type HeldSubscription = Route.ComponentProps["loaderData"]["subscriptions"][number];
+
+/** One line of what is paid: its name, and its value under a test id. */
+function CheckoutFact({ term, testId, children }: { term: string; testId: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-500">{term}</dt>
+      <dd className="text-right" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** What PayPal would show of the order posted here, with its Pay (or Subscribe) and Cancel buttons. */
+function SimulatorCheckout({ checkout }: { checkout: Checkout }) {
+  return (
+    <>
+      <dl className="mt-6 space-y-3 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="shrink-0 text-slate-500">Item</dt>
+          <dd className="text-right">{checkout.info.itemName}</dd>
+        </div>
+        <CheckoutFact term="Pay to" testId="payee">
+          {checkout.info.business}
+        </CheckoutFact>
+        <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
+          <dt className="font-semibold">Total</dt>
+          <dd className="text-lg font-semibold" data-testid="total">
+            ${checkout.info.amount} {checkout.info.currency}
+          </dd>
+        </div>
+        {checkout.info.period ? (
+          <CheckoutFact term="Billed every" testId="period">
+            {checkout.info.period}
+          </CheckoutFact>
+        ) : null}
+        {checkout.info.laterAmount ? (
+          <CheckoutFact term="Each later payment" testId="later-amount">
+            ${checkout.info.laterAmount} {checkout.info.currency}
+          </CheckoutFact>
+        ) : null}
+      </dl>
+      <Form method="post" className="mt-8 space-y-3">
+        {Object.entries(checkout.fields).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        {checkout.info.payable ? (
+          <button type="submit" name="intent" value="pay" className="w-full rounded-full bg-[#0070ba] py-3 font-semibold text-white hover:bg-[#005ea6]">
+            {checkout.info.period ? "Subscribe" : "Pay"}
+          </button>
+        ) : (
+          <p className="text-center text-sm text-slate-600">This order cannot be paid any more.</p>
+        )}
+        <button type="submit" name="intent" value="cancel" className="w-full rounded-full py-3 text-sm font-semibold text-[#0070ba] ring-1 ring-[#0070ba] hover:bg-sky-50">
+          Cancel and return to the merchant
+        </button>
+      </Form>
+    </>
+  );
+}
+
+/** The signed-in customer's automatic payments, each with what PayPal may do next to it. */
+function SimulatorSubscriptions({ subscriptions }: { subscriptions: HeldSubscription[] }) {
+  return (
+    <div className="mt-6">
+      <h1 className="text-base font-semibold text-slate-800">Your automatic payments</h1>
+      <ul className="mt-3 space-y-4">
+        {subscriptions.map((s) => (
+          <li key={s.subscrId} className="rounded-xl p-4 ring-1 ring-slate-200" data-testid="sim-subscription">
+            <p className="text-sm">{s.itemName}</p>
+            <p className="mt-1 text-xs text-slate-500">
+              ${s.amount} USD each period · {s.status === "active" ? "Active" : s.status === "cancelled" ? "Cancelled" : "Ended"}
+            </p>
+            {s.status === "active" ? (
+              <Form method="post" className="mt-3 grid grid-cols-2 gap-2 text-sm">
+                <input type="hidden" name="subscr_id" value={s.subscrId} />
+                <button type="submit" name="intent" value="subscription-payment" className="rounded-full bg-[#0070ba] py-2 font-semibold text-white">
+                  Next payment
+                </button>
+                <button type="submit" name="intent" value="subscription-failed" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                  Payment fails
+                </button>
+                <button type="submit" name="intent" value="subscription-cancel" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                  Cancel
+                </button>
+                <button type="submit" name="intent" value="subscription-end" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
+                  End of term
+                </button>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** A stand-in for PayPal's checkout page, clearly labelled, for machines without internet and for tests. */
 export default function PayPalSimulator({ actionData, loaderData }: Route.ComponentProps) {
   return (
@@ -63,88 +163,9 @@ export default function PayPalSimulator({ actionData, loaderData }: Route.Compon
             Built-in test checkout (PAYPAL_MODE=simulator). No money moves.
           </p>
           {actionData ? (
-            <>
-              <dl className="mt-6 space-y-3 text-sm">
-                <div className="flex justify-between gap-4">
-                  <dt className="shrink-0 text-slate-500">Item</dt>
-                  <dd className="text-right">{actionData.info.itemName}</dd>
-                </div>
-                <div className="flex justify-between gap-4">
-                  <dt className="text-slate-500">Pay to</dt>
-                  <dd className="text-right" data-testid="payee">
-                    {actionData.info.business}
-                  </dd>
-                </div>
-                <div className="flex justify-between gap-4 border-t border-slate-200 pt-3">
-                  <dt className="font-semibold">Total</dt>
-                  <dd className="text-lg font-semibold" data-testid="total">
-                    ${actionData.info.amount} {actionData.info.currency}
-                  </dd>
-                </div>
-                {actionData.info.period ? (
-                  <div className="flex justify-between gap-4">
-                    <dt className="text-slate-500">Billed every</dt>
-                    <dd className="text-right" data-testid="period">
-                      {actionData.info.period}
-                    </dd>
-                  </div>
-                ) : null}
-                {actionData.info.laterAmount ? (
-                  <div className="flex justify-between gap-4">
-                    <dt className="text-slate-500">Each later payment</dt>
-                    <dd className="text-right" data-testid="later-amount">
-                      ${actionData.info.laterAmount} {actionData.info.currency}
-                    </dd>
-                  </div>
-                ) : null}
-              </dl>
-              <Form method="post" className="mt-8 space-y-3">
-                {Object.entries(actionData.fields).map(([k, v]) => (
-                  <input key={k} type="hidden" name={k} value={v} />
-                ))}
-                {actionData.info.payable ? (
-                  <button type="submit" name="intent" value="pay" className="w-full rounded-full bg-[#0070ba] py-3 font-semibold text-white hover:bg-[#005ea6]">
-                    {actionData.info.period ? "Subscribe" : "Pay"}
-                  </button>
-                ) : (
-                  <p className="text-center text-sm text-slate-600">This order cannot be paid any more.</p>
-                )}
-                <button type="submit" name="intent" value="cancel" className="w-full rounded-full py-3 text-sm font-semibold text-[#0070ba] ring-1 ring-[#0070ba] hover:bg-sky-50">
-                  Cancel and return to the merchant
-                </button>
-              </Form>
-            </>
+            <SimulatorCheckout checkout={actionData} />
           ) : loaderData?.subscriptions.length ? (
-            <div className="mt-6">
-              <h1 className="text-base font-semibold text-slate-800">Your automatic payments</h1>
-              <ul className="mt-3 space-y-4">
-                {loaderData.subscriptions.map((s) => (
-                  <li key={s.subscrId} className="rounded-xl p-4 ring-1 ring-slate-200" data-testid="sim-subscription">
-                    <p className="text-sm">{s.itemName}</p>
-                    <p className="mt-1 text-xs text-slate-500">
-                      ${s.amount} USD each period · {s.status === "active" ? "Active" : s.status === "cancelled" ? "Cancelled" : "Ended"}
-                    </p>
-                    {s.status === "active" ? (
-                      <Form method="post" className="mt-3 grid grid-cols-2 gap-2 text-sm">
-                        <input type="hidden" name="subscr_id" value={s.subscrId} />
-                        <button type="submit" name="intent" value="subscription-payment" className="rounded-full bg-[#0070ba] py-2 font-semibold text-white">
-                          Next payment
-                        </button>
-                        <button type="submit" name="intent" value="subscription-failed" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
-                          Payment fails
-                        </button>
-                        <button type="submit" name="intent" value="subscription-cancel" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
-                          Cancel
-                        </button>
-                        <button type="submit" name="intent" value="subscription-end" className="rounded-full py-2 font-semibold text-[#0070ba] ring-1 ring-[#0070ba]">
-                          End of term
-                        </button>
-                      </Form>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <SimulatorSubscriptions subscriptions={loaderData.subscriptions} />
           ) : (
             <p className="mt-6 text-center text-sm text-slate-600">Open the pay page of an order to use the simulator.</p>
           )}
