@@ -4,24 +4,14 @@ import { signUpStaff } from "../support/accounts";
 import { violations } from "../support/axe";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
-import { adminPages } from "../support/routes";
+import { adminPages, customerPages } from "../support/routes";
 
 /**
  * axe-core over the customer's pages and every page of the back office, at desktop and phone widths
  * (tests/support/axe.ts): the longest part of the accessibility checks, in a file of its own so that it runs beside
  * accessibility.test.ts.
  */
-/** The customer's pages; the back office's come from app/routes.ts (adminPages), every one without parameters. */
-const CUSTOMER = [
-  "/dashboard",
-  "/my-order",
-  "/account",
-  "/account/password",
-  "/account/sessions",
-  "/account/security",
-  "/account/subscriptions",
-  "/account/data",
-];
+/** The customer's pages and the back office's come from app/routes.ts (customerPages, adminPages), those without parameters. */
 
 let env: E2EEnv;
 beforeAll(async () => {
@@ -42,7 +32,7 @@ describe("accessibility of the customer's and the back office's pages (axe-core,
       await logIn(page, ADMIN.email, ADMIN.password);
       const [pkg] = (await (await fetch(env.server.url + "/api/pricings")).json()) as { _id: string }[];
       const found: string[] = [];
-      const paths = [...CUSTOMER, ...(await adminPages()), "/search-listings/home", `/order-now/${pkg!._id}`];
+      const paths = [...customerPages(), ...(await adminPages()), "/search-listings/home", `/order-now/${pkg!._id}`];
       expect(paths).toContain("/add-user");
       for (const path of paths) found.push(...(await violations(page, path)));
       expect(found).toEqual([]);

@@ -4,30 +4,26 @@ import { signIn, signUp } from "../support/accounts";
 import { violations } from "../support/axe";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn } from "../support/pages";
+import { PUBLIC_PAGES } from "../support/routes";
 
 /**
  * axe-core over every kind of page, at desktop and phone widths (tests/support/axe.ts). Any violation fails, with what
  * and where. The customer's and the back office's pages, the longest part, are in accessibility-back-office.test.ts, so
  * that the two files run side by side.
  */
+/** The public pages (tests/support/routes.ts), with the pages a visitor meets beside them. */
 const PUBLIC = [
-  "/",
-  "/service/",
-  "/pricing",
-  "/contact",
-  "/thanks",
-  "/privacy",
-  "/terms",
-  "/blog",
-  "/login",
-  "/register",
-  "/reset",
-  "/not-a-page",
-  "/newsletter/confirm/not-a-token",
-  "/newsletter/unsubscribe/not-a-token",
-  "/account/email-confirmed",
-  "/account/email-confirmed?error=INVALID_TOKEN",
-  "/staff/welcome?token=not-a-token",
+  ...new Set([
+    ...PUBLIC_PAGES,
+    "/blog",
+    "/reset",
+    "/not-a-page",
+    "/newsletter/confirm/not-a-token",
+    "/newsletter/unsubscribe/not-a-token",
+    "/account/email-confirmed",
+    "/account/email-confirmed?error=INVALID_TOKEN",
+    "/staff/welcome?token=not-a-token",
+  ]),
 ];
 let env: E2EEnv;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { signUp, signUpStaff } from "../support/accounts";
 import { newPage } from "../support/browser";
 import { ADMIN, startE2E, type E2EEnv } from "../support/e2e";
 import { logIn, placeOrder } from "../support/pages";
-import { adminPages, fromRecords, PUBLIC_PAGES } from "../support/routes";
+import { adminPages, customerPages, fromRecords, PUBLIC_PAGES } from "../support/routes";
 
 /**
  * Issue 28, part 4: words meant for us do not reach the people using the site. The text a page shows (its title, its
@@ -18,17 +18,8 @@ const INTERNAL = /\bspec(?:s|'s|’s)?\b|\bspecification\b|\bdecision \d+|\bissu
 const PUBLIC = [
   ...new Set([...PUBLIC_PAGES, "/reset", "/not-a-page", "/newsletter/confirm/not-a-token", "/account/email-confirmed"]),
 ];
-const CUSTOMER = [
-  "/dashboard",
-  "/my-order",
-  "/account",
-  "/account/password",
-  "/account/sessions",
-  "/account/security",
-  "/account/subscriptions",
-  "/account/data",
-  "/account/delete",
-];
+/** The signed-in customer's pages, from app/routes.ts. */
+const CUSTOMER = customerPages();
 
 let env: E2EEnv;
 beforeAll(async () => {

@@ -314,3 +314,18 @@ export function siteRecords(pool: Pool, ids: CustomerRecords): Fill {
     return Promise.resolve(admin(param, route)).catch(() => randomUUID());
   };
 }
+
+/** Pages of the customer's area that a link or an erasure leads to, not its menus: customerPages() leaves them out. */
+const REACHED_BY_A_LINK = new Set(["/account/email-confirmed", "/account/deleted"]);
+
+/**
+ * The signed-in customer's pages without parameters, read from app/routes.ts (the customer area, and the account pages
+ * under /account), so that a page added there is checked by every suite that lists them.
+ */
+export function customerPages(): string[] {
+  return siteRoutes()
+    .filter((r) => r.page && r.params.length === 0)
+    .filter((r) => r.audience === "customer" || (r.audience === "account" && /^\/account(\/|$)/.test(r.path)))
+    .map((r) => r.path)
+    .filter((p) => !REACHED_BY_A_LINK.has(p));
+}
