@@ -175,7 +175,7 @@ async function exchange(
 }
 
 async function fetchToken(session: Session): Promise<string> {
-  const { options } = session;
+  const { options, now } = session;
   const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString("base64");
   const { status, body } = await exchange(session, async () => ({
     url: options.baseUrl() + "/v1/oauth2/token",
@@ -202,21 +202,21 @@ async function fetchToken(session: Session): Promise<string> {
     throw refusedOf(status, body);
   }
   const parsed = parse(accessToken, body, "/v1/oauth2/token");
-  session.token = { value: parsed.access_token, expiresAt: session.now() + parsed.expires_in * 1000 };
+  session.token = { value: parsed.access_token, expiresAt: now() + parsed.expires_in * 1000 };
   return parsed.access_token;
 }
 
 /** The cached token, or a new one (one request however many calls wait for it). */
 async function bearer(session: Session): Promise<string> {
-  const { token } = session;
-  if (token && token.expiresAt - REFRESH_MARGIN_MS > session.now()) return token.value;
+  const { token, now } = session;
+  if (token && token.expiresAt - REFRESH_MARGIN_MS > now()) return token.value;
   session.pending ??= fetchToken(session).finally(() => {
     session.pending = null;
   });
   return session.pending;
 }
 
-async function call<T>(session: Session, c: Call<T>): Promise<T> {
+async function callApi<T>(session: Session, c: Call<T>): Promise<T> {
   for (let renewed = false; ; renewed = true) {
     const { status, body } = await exchange(session, async () => ({
       url: session.options.baseUrl() + c.path,
@@ -369,7 +369,7 @@ export function createPayPalClient(options: PayPalClientOptions) {
     token: null,
     pending: null,
   };
-  const caller: Caller = (c) => call(session, c);
+  const caller: Caller = (c) => callApi(session, c);
   return {
     /** The access token (cached); exposed for the start-up check of credentials. */
     accessToken: withDeps(session, bearer),

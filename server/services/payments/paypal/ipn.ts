@@ -328,7 +328,7 @@ async function settle({ db, logger, now }: IpnDeps, id: string, s: Settled) {
 }
 
 /** One stored message processed: its outcome, stored. */
-async function process(deps: IpnDeps, id: string, raw: string): Promise<string> {
+async function processStored(deps: IpnDeps, id: string, raw: string): Promise<string> {
   const settled = await decide(deps, id, raw);
   await settle(deps, id, settled);
   return settled.outcome;
@@ -336,13 +336,13 @@ async function process(deps: IpnDeps, id: string, raw: string): Promise<string> 
 
 /** Processes a stored message once PayPal has its answer; a failure is logged, and the job takes it again. */
 function processAfterAnswer(deps: IpnDeps, id: string, raw: string): void {
-  process(deps, id, raw).catch((error: unknown) => deps.logger.error({ error }, "paypal notification failed"));
+  processStored(deps, id, raw).catch((error: unknown) => deps.logger.error({ error }, "paypal notification failed"));
 }
 
 /** Stores a message, then processes it (the simulator and tests; the endpoint answers PayPal in between). */
 async function receiveAndProcess(deps: IpnDeps, raw: string): Promise<string | null> {
   const id = await receive(deps, raw);
-  return id ? process(deps, id, raw) : null;
+  return id ? processStored(deps, id, raw) : null;
 }
 
 /**
@@ -364,14 +364,14 @@ async function retry(deps: IpnDeps): Promise<{ retried: number }> {
     )
     .orderBy(paymentNotices.receivedAt)
     .limit(50);
-  for (const { id, raw } of pending) await process(deps, id, raw);
+  for (const { id, raw } of pending) await processStored(deps, id, raw);
   return { retried: pending.length };
 }
 
 export function createIpnListener(deps: IpnDeps) {
   return {
     receive: withDeps(deps, receive),
-    process: withDeps(deps, process),
+    process: withDeps(deps, processStored),
     processAfterAnswer: withDeps(deps, processAfterAnswer),
     handle: withDeps(deps, receiveAndProcess),
     retry: withDeps(deps, retry),
