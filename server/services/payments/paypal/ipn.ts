@@ -6,6 +6,7 @@ import type { Db } from "#server/db/client.ts";
 import { paymentNotices } from "#server/db/schema.ts";
 import { isId } from "#server/lib/errors.ts";
 import type { Logger } from "#server/lib/logger.ts";
+import { withDeps } from "#server/lib/with-deps.ts";
 import { handle, type Handled, type HandlerContext } from "../handlers";
 import type { Money, Notice } from "../provider";
 
@@ -169,7 +170,7 @@ interface Settled {
   notice?: Notice;
 }
 
-export function createIpnListener(deps: {
+export interface IpnDeps {
   db: Db;
   logger: Logger;
   now: () => Date;
@@ -178,200 +179,202 @@ export function createIpnListener(deps: {
   /** Our PayPal account's address (receiver_email). */
   receiver: () => Promise<string>;
   context: HandlerContext;
-}) {
-  const { db, logger, context } = deps;
+}
 
-  /**
-   * Stores a message as it came, before anything answers PayPal: once this returns, a crash loses nothing (the job
-   * processes it again). Text PostgreSQL cannot hold (a NUL) is no PayPal message: stored escaped, rejected, not
-   * processed (null).
-   */
-  async function receive(raw: string): Promise<string | null> {
-    let decoded: string[];
-    try {
-      decoded = [...new URLSearchParams(raw)].flat();
-    } catch {
-      decoded = [];
-    }
-    const base = { provider: IPN_PROVIDER, headers: {}, receivedAt: deps.now(), updatedAt: deps.now() };
-    if (UNSTORABLE.test(raw) || decoded.some((v) => UNSTORABLE.test(v))) {
-      await db.insert(paymentNotices).values({
-        ...base,
-        raw: raw.replace(UNSTORABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-        verdict: "malformed",
-        outcome: "rejected",
-        reason: "the notification holds a NUL character or an unpaired surrogate: not one of PayPal's",
-      });
-      logger.warn("paypal notification rejected: unstorable characters");
-      return null;
-    }
-    const p = new URLSearchParams(raw);
-    const [row] = await db
-      .insert(paymentNotices)
-      .values({
-        ...base,
-        raw,
-        claimedEventId: p.get("ipn_track_id")?.slice(0, 200) ?? null,
-        eventType: (p.get("txn_type") ?? p.get("payment_status"))?.slice(0, 100) ?? null,
-        verdict: "received",
-        outcome: IPN_RECEIVED,
-        reason: "stored; not processed yet",
-      })
-      .returning({ id: paymentNotices.id });
-    return row!.id;
+/**
+ * Stores a message as it came, before anything answers PayPal: once this returns, a crash loses nothing (the job
+ * processes it again). Text PostgreSQL cannot hold (a NUL) is no PayPal message: stored escaped, rejected, not
+ * processed (null).
+ */
+async function receive({ db, logger, now }: IpnDeps, raw: string): Promise<string | null> {
+  let decoded: string[];
+  try {
+    decoded = [...new URLSearchParams(raw)].flat();
+  } catch {
+    decoded = [];
   }
-
-  /** Posts the message back to PayPal (or the simulator) and requires VERIFIED. */
-  async function verify(raw: string): Promise<"VERIFIED" | "INVALID" | Error> {
-    try {
-      const res = await fetch(deps.verifyUrl(), {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Atelier-IPN-Verifier" },
-        body: `cmd=_notify-validate&${raw}`,
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = (await res.text()).trim();
-      if (text === "VERIFIED") return "VERIFIED";
-      if (text === "INVALID") return "INVALID";
-      return new Error(`unexpected verification answer (${res.status}): ${text.slice(0, 80)}`);
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
-  /**
-   * What only an IPN message needs checked before its notice is handled: the money went to our account, and a
-   * sign-up's terms are the ones the order's Subscribe button asked for (amount and period each time, the introductory
-   * period exactly as sent, or none). Null when it passes.
-   */
-  async function ipnRefusal(p: Fields, notice: Notice): Promise<string | null> {
-    const receiver = (p.get("receiver_email") ?? p.get("business") ?? "").toLowerCase();
-    if (receiver !== (await deps.receiver()).toLowerCase())
-      return `receiver ${receiver || "(none)"} is not our account`;
-    if (notice.type !== "subscription.activated") return null;
-    const order = await context.orders.byId(notice.orderId ?? "");
-    if (!order) return null;
-    const terms = subscriptionTerms(order);
-    const cents = (v: string | null) => (v === null ? null : moneyCents(v.trim()));
-    const want = (n: number) => Math.round(n * 100);
-    if (p.get("mc_currency") !== order.currency)
-      return `currency ${p.get("mc_currency")} is not the order's ${order.currency}`;
-    if (cents(p.get("mc_amount3") ?? p.get("amount3")) !== want(terms.regular))
-      return `amount ${p.get("mc_amount3")} is not the order's ${terms.regular.toFixed(2)} each period`;
-    if (periodDays(p.get("period3")) !== order.packageValidity)
-      return `period ${p.get("period3")} is not the order's ${order.packageValidity} days`;
-    const intro = p.get("mc_amount1") ?? p.get("amount1");
-    const introPeriod = p.get("period1");
-    if (terms.intro === null && (intro !== null || introPeriod !== null))
-      return `an introductory period (${intro ?? "?"} for ${introPeriod ?? "?"}) the order did not ask for`;
-    if (terms.intro !== null && cents(intro) !== want(terms.intro))
-      return `first period's amount ${intro ?? "(none)"} is not the order's ${terms.intro.toFixed(2)}`;
-    if (terms.intro !== null && periodDays(introPeriod) !== order.packageValidity)
-      return `first period ${introPeriod ?? "(none)"} is not the order's ${order.packageValidity} days`;
+  const base = { provider: IPN_PROVIDER, headers: {}, receivedAt: now(), updatedAt: now() };
+  if (UNSTORABLE.test(raw) || decoded.some((v) => UNSTORABLE.test(v))) {
+    await db.insert(paymentNotices).values({
+      ...base,
+      raw: raw.replace(UNSTORABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+      verdict: "malformed",
+      outcome: "rejected",
+      reason: "the notification holds a NUL character or an unpaired surrogate: not one of PayPal's",
+    });
+    logger.warn("paypal notification rejected: unstorable characters");
     return null;
   }
+  const p = new URLSearchParams(raw);
+  const [row] = await db
+    .insert(paymentNotices)
+    .values({
+      ...base,
+      raw,
+      claimedEventId: p.get("ipn_track_id")?.slice(0, 200) ?? null,
+      eventType: (p.get("txn_type") ?? p.get("payment_status"))?.slice(0, 100) ?? null,
+      verdict: "received",
+      outcome: IPN_RECEIVED,
+      reason: "stored; not processed yet",
+    })
+    .returning({ id: paymentNotices.id });
+  return row!.id;
+}
 
-  /** One stored message, verified, checked, parsed and handled: what becomes of it (not yet stored). */
-  async function decide(id: string, raw: string): Promise<Settled> {
-    const p = new URLSearchParams(raw);
-    const orderId = p.get("custom");
-    const verified = await verify(raw);
-    if (verified instanceof Error)
-      return {
-        verdict: "received",
-        outcome: IPN_UNVERIFIED,
-        reason: `verification failed: ${verified.message}`,
-        orderId,
-      };
-    if (verified === "INVALID")
-      return { verdict: "forged", outcome: "rejected", reason: "PayPal answered INVALID", orderId };
-    const parsed = ipnNotice(raw, id);
-    if (parsed.kind === "malformed")
-      return { verdict: "malformed", outcome: "rejected", reason: parsed.reason, orderId };
-    // A message naming no order of ours changes nothing (PayPal's account sends messages for other sales too).
-    if (!(await context.orders.byId(orderId ?? "")))
-      return {
-        verdict: parsed.kind === "notice" ? "accepted" : "ignored",
-        outcome: "ignored",
-        reason: "no order matches the custom field",
-        orderId,
-      };
-    if (parsed.kind === "ignored") return { verdict: "ignored", outcome: "ignored", reason: parsed.reason, orderId };
-    const { notice } = parsed;
-    const refusal = await ipnRefusal(p, notice);
-    if (refusal) return { verdict: "accepted", outcome: "refused", reason: refusal, orderId, notice };
-    const done: Handled = await handle(notice, context);
-    return { verdict: "accepted", ...done, orderId: done.orderId ?? orderId, notice };
+/** Posts the message back to PayPal (or the simulator) and requires VERIFIED. */
+async function verify({ verifyUrl }: IpnDeps, raw: string): Promise<"VERIFIED" | "INVALID" | Error> {
+  try {
+    const res = await fetch(verifyUrl(), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Atelier-IPN-Verifier" },
+      body: `cmd=_notify-validate&${raw}`,
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = (await res.text()).trim();
+    if (text === "VERIFIED") return "VERIFIED";
+    if (text === "INVALID") return "INVALID";
+    return new Error(`unexpected verification answer (${res.status}): ${text.slice(0, 80)}`);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
+}
 
-  /** The one place an IPN message's outcome is stored (and logged). */
-  async function settle(id: string, s: Settled) {
-    const n = s.notice;
-    const amount = n && "amount" in n && n.amount ? moneyCents(n.amount.value) : null;
-    await db
-      .update(paymentNotices)
-      .set({
-        verdict: s.verdict,
-        outcome: s.outcome,
-        reason: s.reason,
-        orderId: s.orderId && isId(s.orderId) ? s.orderId : null,
-        noticeType: n?.type ?? null,
-        subscriptionId: n && "subscriptionId" in n ? n.subscriptionId : null,
-        ...(n && "amount" in n && n.amount && amount !== null
-          ? { amount: amount / 100, currency: n.amount.currency }
-          : {}),
-        updatedAt: deps.now(),
-      })
-      .where(eq(paymentNotices.id, id));
-    const fields = { reason: s.reason, orderId: s.orderId, type: n?.type ?? null };
-    if (s.outcome === "applied" || s.outcome === "duplicate") logger.info(fields, `paypal notification ${s.outcome}`);
-    else logger.warn(fields, `paypal notification ${s.outcome}`);
-  }
+/**
+ * What only an IPN message needs checked before its notice is handled: the money went to our account, and a
+ * sign-up's terms are the ones the order's Subscribe button asked for (amount and period each time, the introductory
+ * period exactly as sent, or none). Null when it passes.
+ */
+async function ipnRefusal({ receiver: ours, context }: IpnDeps, p: Fields, notice: Notice): Promise<string | null> {
+  const receiver = (p.get("receiver_email") ?? p.get("business") ?? "").toLowerCase();
+  if (receiver !== (await ours()).toLowerCase()) return `receiver ${receiver || "(none)"} is not our account`;
+  if (notice.type !== "subscription.activated") return null;
+  const order = await context.orders.byId(notice.orderId ?? "");
+  if (!order) return null;
+  const terms = subscriptionTerms(order);
+  const cents = (v: string | null) => (v === null ? null : moneyCents(v.trim()));
+  const want = (n: number) => Math.round(n * 100);
+  if (p.get("mc_currency") !== order.currency)
+    return `currency ${p.get("mc_currency")} is not the order's ${order.currency}`;
+  if (cents(p.get("mc_amount3") ?? p.get("amount3")) !== want(terms.regular))
+    return `amount ${p.get("mc_amount3")} is not the order's ${terms.regular.toFixed(2)} each period`;
+  if (periodDays(p.get("period3")) !== order.packageValidity)
+    return `period ${p.get("period3")} is not the order's ${order.packageValidity} days`;
+  const intro = p.get("mc_amount1") ?? p.get("amount1");
+  const introPeriod = p.get("period1");
+  if (terms.intro === null && (intro !== null || introPeriod !== null))
+    return `an introductory period (${intro ?? "?"} for ${introPeriod ?? "?"}) the order did not ask for`;
+  if (terms.intro !== null && cents(intro) !== want(terms.intro))
+    return `first period's amount ${intro ?? "(none)"} is not the order's ${terms.intro.toFixed(2)}`;
+  if (terms.intro !== null && periodDays(introPeriod) !== order.packageValidity)
+    return `first period ${introPeriod ?? "(none)"} is not the order's ${order.packageValidity} days`;
+  return null;
+}
 
-  /** One stored message processed: its outcome, stored. */
-  async function process(id: string, raw: string): Promise<string> {
-    const settled = await decide(id, raw);
-    await settle(id, settled);
-    return settled.outcome;
-  }
+/** One stored message, verified, checked, parsed and handled: what becomes of it (not yet stored). */
+async function decide(deps: IpnDeps, id: string, raw: string): Promise<Settled> {
+  const { context } = deps;
+  const p = new URLSearchParams(raw);
+  const orderId = p.get("custom");
+  const verified = await verify(deps, raw);
+  if (verified instanceof Error)
+    return {
+      verdict: "received",
+      outcome: IPN_UNVERIFIED,
+      reason: `verification failed: ${verified.message}`,
+      orderId,
+    };
+  if (verified === "INVALID")
+    return { verdict: "forged", outcome: "rejected", reason: "PayPal answered INVALID", orderId };
+  const parsed = ipnNotice(raw, id);
+  if (parsed.kind === "malformed") return { verdict: "malformed", outcome: "rejected", reason: parsed.reason, orderId };
+  // A message naming no order of ours changes nothing (PayPal's account sends messages for other sales too).
+  if (!(await context.orders.byId(orderId ?? "")))
+    return {
+      verdict: parsed.kind === "notice" ? "accepted" : "ignored",
+      outcome: "ignored",
+      reason: "no order matches the custom field",
+      orderId,
+    };
+  if (parsed.kind === "ignored") return { verdict: "ignored", outcome: "ignored", reason: parsed.reason, orderId };
+  const { notice } = parsed;
+  const refusal = await ipnRefusal(deps, p, notice);
+  if (refusal) return { verdict: "accepted", outcome: "refused", reason: refusal, orderId, notice };
+  const done: Handled = await handle(notice, context);
+  return { verdict: "accepted", ...done, orderId: done.orderId ?? orderId, notice };
+}
 
+/** The one place an IPN message's outcome is stored (and logged). */
+async function settle({ db, logger, now }: IpnDeps, id: string, s: Settled) {
+  const n = s.notice;
+  const amount = n && "amount" in n && n.amount ? moneyCents(n.amount.value) : null;
+  await db
+    .update(paymentNotices)
+    .set({
+      verdict: s.verdict,
+      outcome: s.outcome,
+      reason: s.reason,
+      orderId: s.orderId && isId(s.orderId) ? s.orderId : null,
+      noticeType: n?.type ?? null,
+      subscriptionId: n && "subscriptionId" in n ? n.subscriptionId : null,
+      ...(n && "amount" in n && n.amount && amount !== null
+        ? { amount: amount / 100, currency: n.amount.currency }
+        : {}),
+      updatedAt: now(),
+    })
+    .where(eq(paymentNotices.id, id));
+  const fields = { reason: s.reason, orderId: s.orderId, type: n?.type ?? null };
+  if (s.outcome === "applied" || s.outcome === "duplicate") logger.info(fields, `paypal notification ${s.outcome}`);
+  else logger.warn(fields, `paypal notification ${s.outcome}`);
+}
+
+/** One stored message processed: its outcome, stored. */
+async function processStored(deps: IpnDeps, id: string, raw: string): Promise<string> {
+  const settled = await decide(deps, id, raw);
+  await settle(deps, id, settled);
+  return settled.outcome;
+}
+
+/** Processes a stored message once PayPal has its answer; a failure is logged, and the job takes it again. */
+function processAfterAnswer(deps: IpnDeps, id: string, raw: string): void {
+  processStored(deps, id, raw).catch((error: unknown) => deps.logger.error({ error }, "paypal notification failed"));
+}
+
+/** Stores a message, then processes it (the simulator and tests; the endpoint answers PayPal in between). */
+async function receiveAndProcess(deps: IpnDeps, raw: string): Promise<string | null> {
+  const id = await receive(deps, raw);
+  return id ? processStored(deps, id, raw) : null;
+}
+
+/**
+ * Processes again what is stored but unfinished: messages stored when the app stopped before processing them
+ * (older than a minute, so one being processed right now is left alone), and those of the last three days that
+ * could not be verified when they came (PayPal unreachable; it does not resend a message we answered 200).
+ */
+async function retry(deps: IpnDeps): Promise<{ retried: number }> {
+  const pending = await deps.db
+    .select({ id: paymentNotices.id, raw: paymentNotices.raw })
+    .from(paymentNotices)
+    .where(
+      and(
+        eq(paymentNotices.provider, IPN_PROVIDER),
+        inArray(paymentNotices.outcome, [IPN_RECEIVED, IPN_UNVERIFIED]),
+        sql`${paymentNotices.receivedAt} > now() - interval '3 days'`,
+        sql`(${paymentNotices.outcome} <> ${IPN_RECEIVED} or ${paymentNotices.receivedAt} < now() - interval '1 minute')`,
+      ),
+    )
+    .orderBy(paymentNotices.receivedAt)
+    .limit(50);
+  for (const { id, raw } of pending) await processStored(deps, id, raw);
+  return { retried: pending.length };
+}
+
+export function createIpnListener(deps: IpnDeps) {
   return {
-    receive,
-    process,
-
-    /** Processes a stored message once PayPal has its answer; a failure is logged, and the job takes it again. */
-    processAfterAnswer(id: string, raw: string): void {
-      process(id, raw).catch((error: unknown) => logger.error({ error }, "paypal notification failed"));
-    },
-
-    /** Stores a message, then processes it (the simulator and tests; the endpoint answers PayPal in between). */
-    async handle(raw: string): Promise<string | null> {
-      const id = await receive(raw);
-      return id ? process(id, raw) : null;
-    },
-
-    /**
-     * Processes again what is stored but unfinished: messages stored when the app stopped before processing them
-     * (older than a minute, so one being processed right now is left alone), and those of the last three days that
-     * could not be verified when they came (PayPal unreachable; it does not resend a message we answered 200).
-     */
-    async retry(): Promise<{ retried: number }> {
-      const pending = await db
-        .select({ id: paymentNotices.id, raw: paymentNotices.raw })
-        .from(paymentNotices)
-        .where(
-          and(
-            eq(paymentNotices.provider, IPN_PROVIDER),
-            inArray(paymentNotices.outcome, [IPN_RECEIVED, IPN_UNVERIFIED]),
-            sql`${paymentNotices.receivedAt} > now() - interval '3 days'`,
-            sql`(${paymentNotices.outcome} <> ${IPN_RECEIVED} or ${paymentNotices.receivedAt} < now() - interval '1 minute')`,
-          ),
-        )
-        .orderBy(paymentNotices.receivedAt)
-        .limit(50);
-      for (const { id, raw } of pending) await process(id, raw);
-      return { retried: pending.length };
-    },
+    receive: withDeps(deps, receive),
+    process: withDeps(deps, processStored),
+    processAfterAnswer: withDeps(deps, processAfterAnswer),
+    handle: withDeps(deps, receiveAndProcess),
+    retry: withDeps(deps, retry),
   };
 }
 export type IpnListener = ReturnType<typeof createIpnListener>;
