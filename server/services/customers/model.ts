@@ -253,7 +253,6 @@ export const rowOf = (
   };
 };
 
-/** The customer's user row, if it is a customer (an unknown id or a staff member: not found). */
 /**
  * An account's row as its record shows it (name, address, confirmed, joined), with `extra` columns where a reader
  * needs more (the privacy pages: the staff role, the second factor); undefined when `where` picks none.
@@ -273,6 +272,7 @@ export async function accountRow<E extends SelectedFields>(db: Db, where: SQL | 
   return row;
 }
 
+/** The customer's user row, if it is a customer (an unknown id or a staff member: not found). */
 export async function customerOf(db: Db, id: string) {
   if (typeof id !== "string" || id.length === 0 || id.length > 100) throw notFound("Customer not found");
   const row = await accountRow(db, and(eq(user.id, id), notStaff), {});
