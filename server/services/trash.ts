@@ -7,6 +7,7 @@ import { trash, trashFiles } from "../db/schema";
 import { AppError, isId, isUniqueViolation, notFound } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { pageOf } from "../lib/paging";
+import { withDeps } from "../lib/with-deps";
 import { audited, type Actor } from "./activity";
 import type { Tx } from "./jobs";
 
@@ -141,135 +142,146 @@ export interface TrashServiceDeps {
   ) => Promise<void>;
 }
 
-export function createTrashService({
-  db,
-  logger,
-  now,
-  restorers,
-  entityRestorers = {},
-  changed,
-  purgeFiles,
-}: TrashServiceDeps) {
-  async function find(kind: TrashKind, recordId: string) {
-    if (!isId(recordId)) throw notFound(NOT_IN_TRASH);
-    const [row] = await db
-      .select()
-      .from(trash)
-      .where(and(eq(trash.kind, kind), eq(trash.recordId, recordId)));
-    if (!row) throw notFound(NOT_IN_TRASH);
-    return row;
-  }
+async function find({ db }: TrashServiceDeps, kind: TrashKind, recordId: string) {
+  if (!isId(recordId)) throw notFound(NOT_IN_TRASH);
+  const [row] = await db
+    .select()
+    .from(trash)
+    .where(and(eq(trash.kind, kind), eq(trash.recordId, recordId)));
+  if (!row) throw notFound(NOT_IN_TRASH);
+  return row;
+}
 
-  /** Takes the entry out of the trash for good, with its log entry; false if it was gone already. */
-  async function purgeRow(row: typeof trash.$inferSelect, actor: Actor): Promise<boolean> {
-    return audited(db, actor, row.entity, async (tx, audit) => {
-      // Locked first, so a move of its files (decision 081) is finished before they are read.
-      const [held] = await tx.select({ id: trash.id }).from(trash).where(eq(trash.id, row.id)).for("update");
-      if (!held) return false;
-      const files =
-        row.kind === "media" && purgeFiles
-          ? await tx
-              .select({ storage: trashFiles.storage, s3Bucket: trashFiles.s3Bucket, s3Key: trashFiles.s3Key })
-              .from(trashFiles)
-              .where(and(eq(trashFiles.trashId, row.id), eq(trashFiles.storage, "s3")))
-          : [];
-      const gone = await tx.delete(trash).where(eq(trash.id, row.id)).returning({ id: trash.id });
-      if (!gone.length) return false;
-      if (files.length) await purgeFiles!(tx, files);
-      await audit.purged(row.recordId, loggedFields(row.kind, row.row));
-      return true;
+/** Takes the entry out of the trash for good, with its log entry; false if it was gone already. */
+async function purgeRow(
+  { db, purgeFiles }: TrashServiceDeps,
+  row: typeof trash.$inferSelect,
+  actor: Actor,
+): Promise<boolean> {
+  return audited(db, actor, row.entity, async (tx, audit) => {
+    // Locked first, so a move of its files (decision 081) is finished before they are read.
+    const [held] = await tx.select({ id: trash.id }).from(trash).where(eq(trash.id, row.id)).for("update");
+    if (!held) return false;
+    const files =
+      row.kind === "media" && purgeFiles
+        ? await tx
+            .select({ storage: trashFiles.storage, s3Bucket: trashFiles.s3Bucket, s3Key: trashFiles.s3Key })
+            .from(trashFiles)
+            .where(and(eq(trashFiles.trashId, row.id), eq(trashFiles.storage, "s3")))
+        : [];
+    const gone = await tx.delete(trash).where(eq(trash.id, row.id)).returning({ id: trash.id });
+    if (!gone.length) return false;
+    if (files.length) await purgeFiles!(tx, files);
+    await audit.purged(row.recordId, loggedFields(row.kind, row.row));
+    return true;
+  });
+}
+
+/** The trash of the given kinds, newest first, one page counted and cut in SQL. */
+async function list({ db }: TrashServiceDeps, kinds: readonly TrashKind[], page: unknown, perPage: number) {
+  const { rows, page: info } = await pageOf(db, trash, {
+    where: kinds.length ? inArray(trash.kind, [...kinds]) : sql`false`,
+    orderBy: [desc(trash.deletedAt), desc(trash.id)],
+    page,
+    perPage,
+  });
+  const entries: TrashEntry[] = rows.map((r) => ({
+    recordId: r.recordId,
+    kind: r.kind,
+    what: r.kind === "content" ? activityKind(r.entity).title : r.kind === "items" ? "Catalogue item" : "Image",
+    title: r.title,
+    deletedAt: r.deletedAt.toISOString(),
+    deletedBy: r.deletedBy,
+    purgeAt: purgeAt(r.deletedAt).toISOString(),
+  }));
+  return { entries, page: info as PageInfo };
+}
+
+/** Which of these records are in the trash now (the activity log offers to restore them). */
+async function holding({ db }: TrashServiceDeps, recordIds: string[]): Promise<Map<string, TrashKind>> {
+  const ids = [...new Set(recordIds.filter(isId))];
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ recordId: trash.recordId, kind: trash.kind })
+    .from(trash)
+    .where(inArray(trash.recordId, ids));
+  return new Map(rows.map((r) => [r.recordId, r.kind]));
+}
+
+/**
+ * Puts a record back where it was, as it was (its id, fields, place in its list, dates), audited; its pages show
+ * it again at once. Refused (409) when it no longer fits: a single record added again, a full list, a category
+ * taken, the same image uploaded again, fields the site no longer has.
+ */
+async function restore(
+  deps: TrashServiceDeps,
+  kind: TrashKind,
+  recordId: string,
+  actor: Actor,
+): Promise<{ recordId: string; title: string; href: string | null }> {
+  const { restorers, entityRestorers = {} } = deps;
+  const found = await find(deps, kind, recordId);
+  try {
+    await audited(deps.db, actor, found.entity, async (tx, audit) => {
+      const [row] = await tx.select().from(trash).where(eq(trash.id, found.id)).for("update");
+      if (!row) throw notFound(NOT_IN_TRASH);
+      const restorer = Object.hasOwn(entityRestorers, row.entity) ? entityRestorers[row.entity]! : restorers[kind];
+      await restorer(tx, { trashId: row.id, entity: row.entity, recordId: row.recordId, row: row.row });
+      await tx.delete(trash).where(eq(trash.id, row.id));
+      await audit.restored(row.recordId, loggedFields(kind, row.row));
     });
+  } catch (error) {
+    // Someone added the same thing between the restorer's check and its insert.
+    if (isUniqueViolation(error))
+      throw new AppError(409, `“${found.title}” cannot be restored: the same one exists again on the site.`);
+    throw error;
   }
+  deps.changed();
+  return { recordId, title: found.title, href: activityKind(found.entity).href?.(recordId) ?? null };
+}
 
+/** "Delete now": out of the trash for good (an image's files with it), audited. */
+async function purge(
+  deps: TrashServiceDeps,
+  kind: TrashKind,
+  recordId: string,
+  actor: Actor,
+): Promise<{ title: string }> {
+  const found = await find(deps, kind, recordId);
+  if (!(await purgeRow(deps, found, actor))) throw notFound(NOT_IN_TRASH);
+  return { title: found.title };
+}
+
+/** The clean-up: deletes for good what has been in the trash 30 days (the oldest first, at most `limit` a run). */
+async function purgeExpired(deps: TrashServiceDeps, limit = 500): Promise<number> {
+  const { db, logger, now } = deps;
+  const due = await db
+    .select()
+    .from(trash)
+    .where(lte(trash.deletedAt, purgeBefore(now())))
+    .orderBy(asc(trash.deletedAt))
+    .limit(limit);
+  let purged = 0;
+  for (const row of due) {
+    try {
+      if (await purgeRow(deps, row, CLEAN_UP)) purged++;
+    } catch (error) {
+      // An image whose files the bucket would not delete stays in the trash for the next run; the others go on.
+      logger.error({ error, recordId: row.recordId }, "trash: could not delete an entry for good");
+    }
+  }
+  if (purged) logger.info({ purged }, "trash: deleted for good what was kept 30 days");
+  return purged;
+}
+
+/** The trash's screen, restores and clean-up: each a function over the service's dependencies (decision 085). */
+export function createTrashService(deps: TrashServiceDeps) {
   return {
-    /** The trash of the given kinds, newest first, one page counted and cut in SQL. */
-    async list(kinds: readonly TrashKind[], page: unknown, perPage: number) {
-      const { rows, page: info } = await pageOf(db, trash, {
-        where: kinds.length ? inArray(trash.kind, [...kinds]) : sql`false`,
-        orderBy: [desc(trash.deletedAt), desc(trash.id)],
-        page,
-        perPage,
-      });
-      const entries: TrashEntry[] = rows.map((r) => ({
-        recordId: r.recordId,
-        kind: r.kind,
-        what: r.kind === "content" ? activityKind(r.entity).title : r.kind === "items" ? "Catalogue item" : "Image",
-        title: r.title,
-        deletedAt: r.deletedAt.toISOString(),
-        deletedBy: r.deletedBy,
-        purgeAt: purgeAt(r.deletedAt).toISOString(),
-      }));
-      return { entries, page: info as PageInfo };
-    },
-
-    /** Which of these records are in the trash now (the activity log offers to restore them). */
-    async holding(recordIds: string[]): Promise<Map<string, TrashKind>> {
-      const ids = [...new Set(recordIds.filter(isId))];
-      if (!ids.length) return new Map();
-      const rows = await db
-        .select({ recordId: trash.recordId, kind: trash.kind })
-        .from(trash)
-        .where(inArray(trash.recordId, ids));
-      return new Map(rows.map((r) => [r.recordId, r.kind]));
-    },
-
-    /**
-     * Puts a record back where it was, as it was (its id, fields, place in its list, dates), audited; its pages show
-     * it again at once. Refused (409) when it no longer fits: a single record added again, a full list, a category
-     * taken, the same image uploaded again, fields the site no longer has.
-     */
-    async restore(
-      kind: TrashKind,
-      recordId: string,
-      actor: Actor,
-    ): Promise<{ recordId: string; title: string; href: string | null }> {
-      const found = await find(kind, recordId);
-      try {
-        await audited(db, actor, found.entity, async (tx, audit) => {
-          const [row] = await tx.select().from(trash).where(eq(trash.id, found.id)).for("update");
-          if (!row) throw notFound(NOT_IN_TRASH);
-          const restorer = Object.hasOwn(entityRestorers, row.entity) ? entityRestorers[row.entity]! : restorers[kind];
-          await restorer(tx, { trashId: row.id, entity: row.entity, recordId: row.recordId, row: row.row });
-          await tx.delete(trash).where(eq(trash.id, row.id));
-          await audit.restored(row.recordId, loggedFields(kind, row.row));
-        });
-      } catch (error) {
-        // Someone added the same thing between the restorer's check and its insert.
-        if (isUniqueViolation(error))
-          throw new AppError(409, `“${found.title}” cannot be restored: the same one exists again on the site.`);
-        throw error;
-      }
-      changed();
-      return { recordId, title: found.title, href: activityKind(found.entity).href?.(recordId) ?? null };
-    },
-
-    /** "Delete now": out of the trash for good (an image's files with it), audited. */
-    async purge(kind: TrashKind, recordId: string, actor: Actor): Promise<{ title: string }> {
-      const found = await find(kind, recordId);
-      if (!(await purgeRow(found, actor))) throw notFound(NOT_IN_TRASH);
-      return { title: found.title };
-    },
-
-    /** The clean-up: deletes for good what has been in the trash 30 days (the oldest first, at most `limit` a run). */
-    async purgeExpired(limit = 500): Promise<number> {
-      const due = await db
-        .select()
-        .from(trash)
-        .where(lte(trash.deletedAt, purgeBefore(now())))
-        .orderBy(asc(trash.deletedAt))
-        .limit(limit);
-      let purged = 0;
-      for (const row of due) {
-        try {
-          if (await purgeRow(row, CLEAN_UP)) purged++;
-        } catch (error) {
-          // An image whose files the bucket would not delete stays in the trash for the next run; the others go on.
-          logger.error({ error, recordId: row.recordId }, "trash: could not delete an entry for good");
-        }
-      }
-      if (purged) logger.info({ purged }, "trash: deleted for good what was kept 30 days");
-      return purged;
-    },
+    list: withDeps(deps, list),
+    holding: withDeps(deps, holding),
+    restore: withDeps(deps, restore),
+    purge: withDeps(deps, purge),
+    purgeExpired: withDeps(deps, purgeExpired),
   };
 }
 

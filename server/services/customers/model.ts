@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
+import { PgDialect, type SelectedFields } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import {
   customerDisplayName,
@@ -253,9 +253,11 @@ export const rowOf = (
   };
 };
 
-/** The customer's user row, if it is a customer (an unknown id or a staff member: not found). */
-export async function customerOf(db: Db, id: string) {
-  if (typeof id !== "string" || id.length === 0 || id.length > 100) throw notFound("Customer not found");
+/**
+ * An account's row as its record shows it (name, address, confirmed, joined), with `extra` columns where a reader
+ * needs more (the privacy pages: the staff role, the second factor); undefined when `where` picks none.
+ */
+export async function accountRow<E extends SelectedFields>(db: Db, where: SQL | undefined, extra: E) {
   const [row] = await db
     .select({
       id: user.id,
@@ -263,9 +265,17 @@ export async function customerOf(db: Db, id: string) {
       email: user.email,
       emailVerified: user.emailVerified,
       createdAt: user.createdAt,
+      ...extra,
     })
     .from(user)
-    .where(and(eq(user.id, id), notStaff));
+    .where(where);
+  return row;
+}
+
+/** The customer's user row, if it is a customer (an unknown id or a staff member: not found). */
+export async function customerOf(db: Db, id: string) {
+  if (typeof id !== "string" || id.length === 0 || id.length > 100) throw notFound("Customer not found");
+  const row = await accountRow(db, and(eq(user.id, id), notStaff), {});
   if (!row) throw notFound("Customer not found");
   return row;
 }
