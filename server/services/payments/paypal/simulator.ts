@@ -38,16 +38,8 @@ export {
   SIMULATOR_REST_PREFIX,
 } from "./simulator/model";
 export { invalidRequest, paypalError } from "./simulator/errors";
-export {
-  cancelBody,
-  createOrderBody,
-  planBody,
-  productBody,
-  refundBody,
-  subscriptionBody,
-  verifyBody,
-  webhookBody,
-} from "./simulator/bodies";
+/** The request bodies the simulator accepts (createOrderBody, refundBody, …): the routes check them. */
+export * from "./simulator/bodies";
 
 /** The approval page's outcomes and what PayPal does later (the next step puts a page behind these). */
 const outcomesOf = (sim: Sim) => ({

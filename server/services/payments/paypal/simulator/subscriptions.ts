@@ -76,6 +76,12 @@ export async function getSubscription(sim: Sim, id: string): Promise<Answer> {
 const emitSubscription = (sim: Sim, tx: Q, eventType: string, s: Obj, summary: string) =>
   emit(sim, tx, eventType, "subscription", presentSubscription(sim, s), summary);
 
+/** The subscription saved as it now is, and its webhook of `eventType`. */
+async function saveAndEmit(sim: Sim, tx: Q, s: Obj, eventType: string, summary: string) {
+  await save(sim, tx, s.id, s);
+  return emitSubscription(sim, tx, eventType, s, summary);
+}
+
 export async function cancelSubscription(sim: Sim, id: string, reason: string, requestId?: string) {
   return idempotent(sim, `subscriptions.cancel.${id}`, requestId, async (tx) => {
     const s = await get(tx, "subscription", id, true);
@@ -95,12 +101,11 @@ export async function cancelSubscription(sim: Sim, id: string, reason: string, r
       update_time: sim.iso(),
       ...(s.billing_info ? { billing_info: billing } : {}),
     };
-    await save(sim, tx, id, cancelled);
-    const transmissions = await emitSubscription(
+    const transmissions = await saveAndEmit(
       sim,
       tx,
-      "BILLING.SUBSCRIPTION.CANCELLED",
       cancelled,
+      "BILLING.SUBSCRIPTION.CANCELLED",
       "Subscription cancelled",
     );
     return { status: 204, body: null, transmissions };
@@ -125,14 +130,7 @@ export async function approveSubscription(sim: Sim, id: string) {
         name: { given_name: "Simulated", surname: "Buyer" },
       },
     };
-    await save(sim, tx, id, active);
-    const activated = await emitSubscription(
-      sim,
-      tx,
-      "BILLING.SUBSCRIPTION.ACTIVATED",
-      active,
-      "Subscription activated",
-    );
+    const activated = await saveAndEmit(sim, tx, active, "BILLING.SUBSCRIPTION.ACTIVATED", "Subscription activated");
     const paid = await takePayment(sim, tx, active);
     const back = s._sim.experience?.return_url;
     return {
@@ -183,12 +181,11 @@ export async function failSubscriptionPayment(sim: Sim, id: string) {
         billing_info: { ...info, failed_payments_count: count },
         update_time: sim.iso(),
       };
-      await save(sim, tx, id, failed);
-      const transmissions = await emitSubscription(
+      const transmissions = await saveAndEmit(
         sim,
         tx,
-        "BILLING.SUBSCRIPTION.PAYMENT.FAILED",
         failed,
+        "BILLING.SUBSCRIPTION.PAYMENT.FAILED",
         "Subscription payment failed",
       );
       if (suspended)
@@ -208,12 +205,11 @@ export async function setSubscriptionStatus(sim: Sim, id: string, to: "SUSPENDED
       if (!s || (s.status !== "ACTIVE" && s.status !== "SUSPENDED"))
         return unprocessable("SUBSCRIPTION_STATUS_INVALID", "Only an active or suspended subscription changes.");
       const changed = { ...s, status: to, status_update_time: sim.iso(), update_time: sim.iso() };
-      await save(sim, tx, id, changed);
-      const transmissions = await emitSubscription(
+      const transmissions = await saveAndEmit(
         sim,
         tx,
-        `BILLING.SUBSCRIPTION.${to}`,
         changed,
+        `BILLING.SUBSCRIPTION.${to}`,
         `Subscription ${to.toLowerCase()}`,
       );
       return { status: 200, body: null, transmissions };
