@@ -17,48 +17,42 @@ import { BODY_LIMIT_BYTES } from "./body";
 
 type Answer = { status: number; body: unknown };
 
-/**
- * The simulator's REST API (PAYPAL_MODE=simulator): PayPal's own paths, mounted under SIMULATOR_REST_PREFIX. A
- * machine's door, not a person's: every call but the token and the signing key needs a bearer token of the
- * simulator's OAuth server (401 invalid_token as PayPal answers); bodies are checked as PayPal checks them (400
- * INVALID_REQUEST with the fields). Off in live and sandbox modes (the prefix is then an unknown page).
- */
-export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger: Logger): Router {
-  const r = Router({ caseSensitive: true });
-  r.use(express.json({ limit: BODY_LIMIT_BYTES, type: "application/json" }));
-  r.use(express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false }));
+type Handle = (run: (req: Request) => Promise<Answer>, opts?: { public?: boolean }) => RequestHandler;
 
-  const send = (res: Response, answer: Answer) => {
-    res.setHeader("Cache-Control", "no-store");
-    if (answer.status === 204 || answer.body === null) return void res.status(answer.status).end();
-    res.status(answer.status).json(answer.body);
+const send = (res: Response, answer: Answer) => {
+  res.setHeader("Cache-Control", "no-store");
+  if (answer.status === 204 || answer.body === null) return void res.status(answer.status).end();
+  res.status(answer.status).json(answer.body);
+};
+const requestId = (req: Request) => req.get("paypal-request-id") ?? undefined;
+const param = (req: Request, name: string) => String(req.params[name] ?? "");
+
+/** Notes the call, applies a fault set for it, checks the bearer token (unless public), then runs it. */
+const handlerOf =
+  (simulator: PayPalRestSimulator): Handle =>
+  (run, opts = {}) =>
+  (req, res, next) => {
+    (async () => {
+      const faulted = await simulator.intercept(req.method, req.path, req.get("paypal-request-id") ?? null);
+      if (faulted) return send(res, faulted);
+      if (!opts.public && !(await simulator.authorized(req.get("authorization"))))
+        return send(res, {
+          status: 401,
+          body: { error: "invalid_token", error_description: "The token passed in was not found in the system" },
+        });
+      send(res, await run(req));
+    })().catch(next);
   };
-  const requestId = (req: Request) => req.get("paypal-request-id") ?? undefined;
-  const param = (req: Request, name: string) => String(req.params[name] ?? "");
+/** The body checked with its schema, or PayPal's 400 INVALID_REQUEST. */
+const withBody =
+  <S extends z.ZodType>(schema: S, run: (req: Request, body: z.infer<S>) => Promise<Answer>) =>
+  async (req: Request): Promise<Answer> => {
+    const parsed = schema.safeParse(req.body ?? {});
+    return parsed.success ? run(req, parsed.data) : invalidRequest(parsed.error);
+  };
 
-  /** Notes the call, applies a fault set for it, checks the bearer token (unless public), then runs it. */
-  const handle =
-    (run: (req: Request) => Promise<Answer>, opts: { public?: boolean } = {}): RequestHandler =>
-    (req, res, next) => {
-      (async () => {
-        const faulted = await simulator.intercept(req.method, req.path, req.get("paypal-request-id") ?? null);
-        if (faulted) return send(res, faulted);
-        if (!opts.public && !(await simulator.authorized(req.get("authorization"))))
-          return send(res, {
-            status: 401,
-            body: { error: "invalid_token", error_description: "The token passed in was not found in the system" },
-          });
-        send(res, await run(req));
-      })().catch(next);
-    };
-  /** The body checked with its schema, or PayPal's 400 INVALID_REQUEST. */
-  const withBody =
-    <S extends z.ZodType>(schema: S, run: (req: Request, body: z.infer<S>) => Promise<Answer>) =>
-    async (req: Request): Promise<Answer> => {
-      const parsed = schema.safeParse(req.body ?? {});
-      return parsed.success ? run(req, parsed.data) : invalidRequest(parsed.error);
-    };
-
+/** The OAuth server, orders and captures (Orders v2, Payments v2). */
+function checkoutRoutes(r: Router, handle: Handle, simulator: PayPalRestSimulator) {
   r.post(
     "/v1/oauth2/token",
     handle((req) => simulator.token(req.get("authorization"), (req.body ?? {}) as Record<string, unknown>), {
@@ -85,6 +79,10 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
     "/v2/payments/captures/:id/refund",
     handle(withBody(refundBody, (req, body) => simulator.refundCapture(param(req, "id"), body, requestId(req)))),
   );
+}
+
+/** Products, plans and subscriptions (Catalog Products v1, Subscriptions v1). */
+function billingRoutes(r: Router, handle: Handle, simulator: PayPalRestSimulator) {
   r.post(
     "/v1/catalogs/products",
     handle(withBody(productBody, (req, body) => simulator.createProduct(body, requestId(req)))),
@@ -112,6 +110,10 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
       withBody(cancelBody, (req, body) => simulator.cancelSubscription(param(req, "id"), body.reason, requestId(req))),
     ),
   );
+}
+
+/** Webhooks, their signatures' verification and the signing key (Webhooks v1). */
+function webhookRoutes(r: Router, handle: Handle, simulator: PayPalRestSimulator) {
   r.get(
     "/v1/notifications/webhooks",
     handle(() => simulator.listWebhooks()),
@@ -127,8 +129,10 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
       res.type("application/x-pem-file").send(pem);
     }, next);
   });
+}
 
-  // Anything else under the prefix: PayPal's 404 shape; a malformed JSON body: PayPal's 400 MALFORMED_REQUEST_JSON.
+/** Anything else under the prefix: PayPal's 404 shape; a malformed JSON body: PayPal's 400 MALFORMED_REQUEST_JSON. */
+function fallbackRoutes(r: Router, logger: Logger) {
   r.use((_req, res) =>
     send(res, {
       status: 404,
@@ -152,5 +156,22 @@ export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger
       body: { name: "INTERNAL_SERVER_ERROR", message: "An internal server error has occurred.", details: [] },
     });
   }) satisfies express.ErrorRequestHandler);
+}
+
+/**
+ * The simulator's REST API (PAYPAL_MODE=simulator): PayPal's own paths, mounted under SIMULATOR_REST_PREFIX. A
+ * machine's door, not a person's: every call but the token and the signing key needs a bearer token of the
+ * simulator's OAuth server (401 invalid_token as PayPal answers); bodies are checked as PayPal checks them (400
+ * INVALID_REQUEST with the fields). Off in live and sandbox modes (the prefix is then an unknown page).
+ */
+export function paypalSimulatorRestRoutes(simulator: PayPalRestSimulator, logger: Logger): Router {
+  const r = Router({ caseSensitive: true });
+  r.use(express.json({ limit: BODY_LIMIT_BYTES, type: "application/json" }));
+  r.use(express.urlencoded({ limit: BODY_LIMIT_BYTES, extended: false }));
+  const handle = handlerOf(simulator);
+  checkoutRoutes(r, handle, simulator);
+  billingRoutes(r, handle, simulator);
+  webhookRoutes(r, handle, simulator);
+  fallbackRoutes(r, logger);
   return r;
 }
