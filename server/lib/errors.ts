@@ -1,5 +1,6 @@
+import type { z } from "zod";
 import { NO_PERMISSION } from "#domain/refusal.ts";
-import type { FieldError } from "#domain/validation.ts";
+import { parseWith, type FieldError } from "#domain/validation.ts";
 
 const BRAND = Symbol.for("atelier.AppError");
 
@@ -34,6 +35,16 @@ export const forbidden = () => new AppError(403, NO_PERMISSION);
 export const badRequest = (errors: FieldError[]) => new AppError(400, errors[0]?.message ?? "Invalid request", errors);
 export const tooMany = (message: string) => new AppError(429, message);
 export const conflict = (message: string) => new AppError(409, message);
+/** One field's refusal, its message also the error's. */
+export const fieldError = (status: number, field: string, message: string) =>
+  new AppError(status, message, [{ field, message }]);
+
+/** A form's values parsed by `schema` (a missing body as an empty one), or a 400 with each field's error. */
+export function parsedOr400<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = parseWith(schema, input ?? {});
+  if (!result.ok) throw badRequest(result.errors);
+  return result.data;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else names no record (and never reaches SQL). */

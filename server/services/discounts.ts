@@ -1,5 +1,4 @@
 import { and, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { dayKey } from "#domain/dates.ts";
 import {
   applyDiscount,
@@ -20,10 +19,9 @@ import {
   type DiscountPeriod,
 } from "#domain/discounts.ts";
 import type { PageInfo } from "#domain/pagination.ts";
-import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { discountCodes, orders } from "../db/schema";
-import { AppError, badRequest, isId, isUniqueViolation, notFound } from "../lib/errors";
+import { AppError, badRequest, isId, isUniqueViolation, notFound, parsedOr400 } from "../lib/errors";
 import { paginate } from "../lib/paging";
 import { audited, type Actor } from "./activity";
 import { changedColumns } from "../lib/row-changes";
@@ -171,13 +169,6 @@ async function checkPackages({ content }: DiscountsDeps, ids: readonly string[])
   if (ids.some((id) => !known.has(id))) throw badRequest([{ field: "packageIds", message: UNKNOWN_PACKAGE_MESSAGE }]);
 }
 
-/** The form's values, or a 400 with its errors. */
-function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
-  const result = parseWith(schema, input ?? {});
-  if (!result.ok) throw badRequest(result.errors);
-  return result.data;
-}
-
 /** The code `id`, its row locked in `tx` to the end of it, or a 404. */
 async function lockedTx(tx: Tx, id: string): Promise<Row> {
   const [existing] = await tx.select().from(discountCodes).where(eq(discountCodes.id, id)).for("update");
@@ -214,7 +205,7 @@ async function get(deps: DiscountsDeps, id: string): Promise<DiscountCodeRecord>
 }
 
 async function add(deps: DiscountsDeps, input: unknown, actor: Actor): Promise<string> {
-  const values = columnsOf(parsed(discountCodeSchema, input));
+  const values = columnsOf(parsedOr400(discountCodeSchema, input));
   await checkPackages(deps, values.packageIds);
   return audited(deps.db, actor, "discount_code", async (tx, audit) => {
     const [row] = await tx.insert(discountCodes).values(values).returning({ id: discountCodes.id });
@@ -224,7 +215,7 @@ async function add(deps: DiscountsDeps, input: unknown, actor: Actor): Promise<s
 }
 
 async function update(deps: DiscountsDeps, id: string, input: unknown, actor: Actor): Promise<{ modified: boolean }> {
-  const data = parsed(discountCodeSchema, input);
+  const data = parsedOr400(discountCodeSchema, input);
   if (!isId(id)) throw notFound("Discount code not found");
   const values = columnsOf(data);
   await checkPackages(deps, values.packageIds);
@@ -249,7 +240,7 @@ async function setDisabled(
   input: unknown,
   actor: Actor,
 ): Promise<{ modified: boolean }> {
-  const { disabled } = parsed(discountStateSchema, input);
+  const { disabled } = parsedOr400(discountStateSchema, input);
   if (!isId(id)) throw notFound("Discount code not found");
   return audited(deps.db, actor, "discount_code", async (tx, audit) => {
     const existing = await lockedTx(tx, id);

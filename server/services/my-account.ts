@@ -9,10 +9,9 @@ import {
   sessionIdSchema,
 } from "#domain/my-account-forms.ts";
 import { deviceOf } from "#domain/user-agent.ts";
-import { parseWith } from "#domain/validation.ts";
 import type { Db } from "../db/client";
 import { session } from "../db/schema";
-import { AppError, badRequest } from "../lib/errors";
+import { AppError, fieldError, parsedOr400 } from "../lib/errors";
 import { withDeps } from "#server/lib/with-deps.ts";
 import type { Auth, Viewer } from "./accounts";
 import { REFUSAL_CODES } from "./auth-hooks";
@@ -34,15 +33,6 @@ export interface SessionRow {
   lastActiveAt: Date;
   current: boolean;
 }
-
-function parsed<T>(schema: Parameters<typeof parseWith>[0], input: unknown): T {
-  const result = parseWith(schema, input ?? {});
-  if (!result.ok) throw badRequest(result.errors);
-  return result.data as T;
-}
-
-const fieldError = (status: number, field: string, message: string) =>
-  new AppError(status, message, [{ field, message }]);
 
 /** The service's dependencies, with the reader of this browser's session token (built once). */
 interface MyAccountContext {
@@ -96,7 +86,7 @@ function refusal(error: unknown, fields: { password?: string; email?: string } =
 }
 
 async function updateName({ auth }: MyAccountContext, input: unknown, headers: Headers): Promise<void> {
-  const { name } = parsed<{ name: string }>(profileSchema, input);
+  const { name } = parsedOr400<{ name: string }>(profileSchema, input);
   try {
     await auth.api.updateUser({ body: { name }, headers });
   } catch (error) {
@@ -110,7 +100,7 @@ async function requestEmailChange(
   input: unknown,
   headers: Headers,
 ): Promise<{ newEmail: string }> {
-  const { newEmail } = parsed<{ newEmail: string }>(emailChangeSchema, input);
+  const { newEmail } = parsedOr400<{ newEmail: string }>(emailChangeSchema, input);
   try {
     await auth.api.changeEmail({ body: { newEmail, callbackURL: EMAIL_CONFIRMED_PATH }, headers });
   } catch (error) {
@@ -124,7 +114,7 @@ async function requestEmailChange(
  * browser): answers the Set-Cookie headers of that new session.
  */
 async function changePassword({ auth }: MyAccountContext, input: unknown, headers: Headers): Promise<Headers> {
-  const { currentPassword, newPassword } = parsed<{ currentPassword: string; newPassword: string }>(
+  const { currentPassword, newPassword } = parsedOr400<{ currentPassword: string; newPassword: string }>(
     passwordChangeSchema,
     input,
   );
@@ -176,7 +166,7 @@ async function endSession(
   input: unknown,
   headers: Headers,
 ): Promise<void> {
-  const { sessionId } = parsed<{ sessionId: string }>(sessionIdSchema, input);
+  const { sessionId } = parsedOr400<{ sessionId: string }>(sessionIdSchema, input);
   const [row] = await db
     .select({ token: session.token })
     .from(session)

@@ -1,8 +1,5 @@
-import { z } from "zod";
 import type { StaffTwoFactorPolicy } from "#domain/two-factor.ts";
-import { parseWith } from "#domain/validation.ts";
 import type { Db } from "#server/db/client.ts";
-import { AppError, badRequest } from "#server/lib/errors.ts";
 import type { Auth } from "../accounts";
 import type { RateLimiter, RateLimitRule } from "../rate-limit";
 
@@ -55,11 +52,4 @@ export interface TwoFactorDeps {
 /** The deps as the service's functions use them: the clock given or the real one. */
 export type TwoFactorContext = Omit<TwoFactorDeps, "now"> & { now: () => Date };
 
-export function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
-  const result = parseWith(schema, input ?? {});
-  if (!result.ok) throw badRequest(result.errors);
-  return result.data;
-}
-
-export const fieldError = (status: number, field: string, message: string) =>
-  new AppError(status, message, [{ field, message }]);
+export { fieldError, parsedOr400 as parsed } from "#server/lib/errors.ts";
