@@ -65,7 +65,7 @@ const getSection = (type: string) => sections.find((s) => s.type === type)!;
 
 type Route = ReturnType<typeof routes>[number];
 type NamedKind = Exclude<SampleRecord, SectionType | `trashed ${TrashKind}`>;
-/** One call's records: those its sample named before (a customer's order follows the customer), and what to do after it. */
+/** One call's records: those its sample named so far (a customer's order follows them), and what runs after it. */
 interface Call {
   route: Route;
   made: Map<SampleRecord, string>;
