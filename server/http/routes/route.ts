@@ -31,7 +31,7 @@ interface RouteBase {
 }
 
 /** Plain JSON, as a sample's body holds it. */
-export type SampleJson = string | number | boolean | null | SampleJson[] | { [field: string]: SampleJson };
+type SampleJson = string | number | boolean | null | SampleJson[] | { [field: string]: SampleJson };
 
 /**
  * A kind of record a sample names by its id. The permission matrix (tests/integration/admin-api.test.ts) keeps one
