@@ -342,6 +342,17 @@ export const FROM_FILE = [
 export function loadConfig(env: NodeJS.ProcessEnv & { AUTH_SECRET: string }): Config;
 export function loadConfig(env?: NodeJS.ProcessEnv): EnvConfig;
 export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const e = parseEnv(given);
+  const paypalMode = checkedPayPalMode(e);
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return { ...siteConfig(e, dataDir), ...mailAndPaymentConfig(e, paypalMode), ...workConfig(e, dataDir) };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+/** The environment parsed by its schema; a bad value (or file setting) stops the start with every problem named. */
+function parseEnv(given: NodeJS.ProcessEnv): Env {
   const { env, fromFile, problems } = withFileSettings(given);
   const parsed = envSchema.safeParse(env);
   if (problems.length || !parsed.success) {
@@ -354,7 +365,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     ];
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** The settings that go together are set together; PayPal's mode, as set or as the public address implies. */
+function checkedPayPalMode(e: Env): EnvConfig["paypalMode"] {
   const dkimSet = [e.DKIM_PRIVATE_KEY, e.DKIM_SELECTOR, e.DKIM_DOMAIN].filter(Boolean).length;
   if (dkimSet > 0 && dkimSet < 3) {
     throw new ConfigError(
@@ -388,8 +403,11 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
         `Credentials, ${paypalMode === "live" ? "Live" : "Sandbox"}). See docs/operations/paypal.md.`,
     );
   }
-  const dataDir = path.resolve(e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  return paypalMode;
+}
+
+/** The server, the database, the site's address and secrets, logs, limits and the first admin. */
+function siteConfig(e: Env, dataDir: string) {
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -411,6 +429,12 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     staffTwoFactor: e.ADMIN_2FA,
+  } satisfies Partial<EnvConfig>;
+}
+
+/** Mail, PayPal, the site's time zone and the newsletters. */
+function mailAndPaymentConfig(e: Env, paypalMode: EnvConfig["paypalMode"]) {
+  return {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Atelier North <no-reply@${mailDomain(e.PUBLIC_URL)}>`,
     paypalMode,
@@ -428,6 +452,12 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       e.DKIM_PRIVATE_KEY && e.DKIM_SELECTOR && e.DKIM_DOMAIN
         ? { privateKey: e.DKIM_PRIVATE_KEY, keySelector: e.DKIM_SELECTOR, domainName: e.DKIM_DOMAIN }
         : undefined,
+  } satisfies Partial<EnvConfig>;
+}
+
+/** Background jobs, origins, processes, backups, S3 and the media store, outgoing webhooks. */
+function workConfig(e: Env, dataDir: string) {
+  return {
     // Tests: a short backoff and quick polling (few retries, one second apart, doubling).
     jobs: {
       retryLimit: e.JOB_RETRY_LIMIT ?? (e.NODE_ENV === "test" ? 2 : 8),
@@ -468,7 +498,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): EnvConfig {
       retrySchedule: e.WEBHOOKS_RETRY_SCHEDULE ?? RETRY_SCHEDULE_SECONDS,
       timeoutMs: Math.round(e.WEBHOOKS_TIMEOUT_SECONDS * 1000),
     },
-  };
+  } satisfies Partial<EnvConfig>;
 }
 
 /**

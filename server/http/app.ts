@@ -83,30 +83,43 @@ const jsonBodies: RequestHandler = (req, res, next) => {
 const unknownApiCall: RequestHandler = (_req, res) => void res.status(404).json({ error: "No such API call." });
 
 export function createApp(options: AppOptions): Express {
-  const { config, database, services, logger } = options;
+  const { config } = options;
   const app = express();
   app.disable("x-powered-by");
   // Never `true` (the left-most X-Forwarded-For address, which the client writes): hops or known proxies only.
   app.set("trust proxy", config.trustProxy);
   collectProcessMetrics();
-  // Every request, cache hits included: its id (a trusted proxy's X-Request-Id, or a new one), its access line and its
-  // duration (requests.ts). In development, what Vite serves (no route of ours) writes no line.
+  const pages = observedRequests(app, options);
+  frontMiddleware(app, options);
+  healthRoute(app, options);
+  apiCalls(app, options);
+  const staticImages = options.clientDir ? staticFiles(app, options.clientDir) : {};
+  if (options.beforePages) app.use(options.beforePages);
+  if (options.build) pageRoutes(app, options, { ...pages, build: options.build, staticImages });
+  return app;
+}
+
+/**
+ * Every request, cache hits included: its id (a trusted proxy's X-Request-Id, or a new one), its access line and its
+ * duration (requests.ts). Page cache hits are answered before Express and every middleware (decision 025).
+ */
+function observedRequests(app: Express, { config, services, logger, build }: AppOptions) {
+  // In development, what Vite serves (no route of ours) writes no line.
   const observe = requestLogger({
     logger,
     trust: app.get("trust proxy fn") as TrustProxy,
     quiet: config.env === "development" ? (route) => route === "unmatched" : undefined,
   });
-  const pagePattern = pagePatternsOf(options.build);
+  const pagePattern = pagePatternsOf(build);
   // No page cache in development: edited components must show at once.
   const pageCache =
-    options.build && config.env !== "development"
+    build && config.env !== "development"
       ? new PageCache({ generation: services.content.generation, ttlMs: config.contentCacheTtlMs }, (cookie) =>
           services.accounts.pageRoles.roleOf(cookie),
         )
       : undefined;
   if (pageCache) app.locals.pageCache = pageCache;
-  // Page cache hits are answered before Express and every middleware (decision 025): the entry carries every header
-  // they would have set, and writePage adds the request's id.
+  // The cache entry carries every header the middleware would have set, and writePage adds the request's id.
   const handle = (app as unknown as { handle: (req: unknown, res: unknown, next?: unknown) => void }).handle;
   (app as unknown as { handle: typeof handle }).handle = function (req, res, next) {
     const request = req as IncomingMessage;
@@ -120,14 +133,18 @@ export function createApp(options: AppOptions): Express {
     response.setHeader(REQUEST_ID_HEADER, String(request.id));
     handle.call(this, req, res, next);
   };
+  return { pagePattern, pageCache };
+}
+
+/** Headers, compression, /metrics, the uploads with their own bounds, then the general bound, origin and viewer. */
+function frontMiddleware(app: Express, { config, services, logger, metrics }: AppOptions) {
   app.use(securityHeaders(config.publicUrl, config.env === "development", mediaImageSources(config.media)));
   // Every text answer compressed (gzip or brotli, as the browser accepts): /__manifest, JSON, robots.txt, the sitemap,
   // SVG. Answers already compressed pass untouched: pages (compressed once with the page cache) and built assets
   // (their .br and .gz files). Under 1 KB it is not worth it.
   app.use(compression());
   // Prometheus's scrape on the site's port: only with METRICS_TOKEN (else /metrics is an unknown page, as any other).
-  if (config.metrics.token)
-    app.get("/metrics", noStore, metricsRoute(config.metrics.token, options.metrics ?? ownMetrics));
+  if (config.metrics.token) app.get("/metrics", noStore, metricsRoute(config.metrics.token, metrics ?? ownMetrics));
   // The media library's files and uploads: before the general body bound, since an upload has its own (10 MB).
   app.use(mediaRoutes({ services, config, logger }));
   // The member import's upload (multipart, up to 50 MB, streamed to DATA_DIR): before the general body bound too.
@@ -142,28 +159,35 @@ export function createApp(options: AppOptions): Express {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
     next();
   });
+}
 
-  const databaseAnswers = (ms: number) =>
-    Promise.race([
-      database.pool.query("select 1").then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
-    ]).catch(() => false);
+/** Whether the database answers a query within `ms`. */
+const databaseAnswers = (database: Database, ms: number) =>
+  Promise.race([
+    database.pool.query("select 1").then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+  ]).catch(() => false);
 
-  // Every answer names the version and commit that answer it: during a rolling upgrade, which hosts run which.
+/** /healthz: starting, ok or the database unreachable; every answer names the version and commit that answer it. */
+function healthRoute(app: Express, { database, isReady }: AppOptions) {
+  // During a rolling upgrade, which hosts run which.
   const { version, commit } = appVersion();
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    if (options.isReady && !options.isReady()) {
+    if (isReady && !isReady()) {
       res.status(503).json({ status: "starting", version, commit });
       return;
     }
-    if (await databaseAnswers(2000)) {
+    if (await databaseAnswers(database, 2000)) {
       res.json({ status: "ok", version, commit });
     } else {
       res.status(503).json({ status: "unavailable", error: "The database is unreachable.", version, commit });
     }
   });
+}
 
+/** The PayPal simulator's stand-ins, better-auth's calls and the REST API. */
+function apiCalls(app: Express, { services, logger }: AppOptions) {
   // The IPN simulator's stand-in for PayPal's verification postback.
   app.use(paypalSimulatorIpnRoutes(services));
 
@@ -208,60 +232,68 @@ export function createApp(options: AppOptions): Express {
     whenDatabaseDown,
     apiErrorHandler(logger),
   );
+}
 
-  // The shipped images' hashed copies (scripts/hash-images.mjs): pages draw these; the old addresses still answer.
-  const staticImages = options.clientDir ? loadStaticImages(options.clientDir) : {};
-  if (options.clientDir) {
-    app.use(
-      "/assets",
-      precompressedAssets(path.join(options.clientDir, "assets")),
-      express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-    );
-    // Only an address whose first segment names something in build/client can be one of its files: a page's address
-    // skips the file lookup (a stat per request).
-    const topLevel = new Set(readdirSync(options.clientDir));
-    const publicFiles = express.static(options.clientDir, { maxAge: "1h", index: false });
-    app.use((req, res, next) => {
-      const first = req.path.split("/", 2)[1] ?? "";
-      if (!topLevel.has(first) && !first.includes("%")) return next();
-      setRoute(req, topLevel.has(first) ? `/${first}${req.path.length > first.length + 1 ? "/*" : ""}` : "/{file}");
-      publicFiles(req, res, next);
-    });
-  }
-  if (options.beforePages) app.use(options.beforePages);
+/** The built browser files; answers the shipped images' hashed copies (scripts/hash-images.mjs). */
+function staticFiles(app: Express, clientDir: string) {
+  // Pages draw the hashed copies; the old addresses still answer.
+  const staticImages = loadStaticImages(clientDir);
+  app.use(
+    "/assets",
+    precompressedAssets(path.join(clientDir, "assets")),
+    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+  );
+  // Only an address whose first segment names something in build/client can be one of its files: a page's address
+  // skips the file lookup (a stat per request).
+  const topLevel = new Set(readdirSync(clientDir));
+  const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
+  app.use((req, res, next) => {
+    const first = req.path.split("/", 2)[1] ?? "";
+    if (!topLevel.has(first) && !first.includes("%")) return next();
+    setRoute(req, topLevel.has(first) ? `/${first}${req.path.length > first.length + 1 ? "/*" : ""}` : "/{file}");
+    publicFiles(req, res, next);
+  });
+  return staticImages;
+}
 
-  if (options.build) {
-    app.all(
-      "/{*splat}",
-      (req, _res, next) => {
-        pagePattern.of(req.path).then((pattern) => {
-          setRoute(req, pattern);
-          next();
-        }, next);
-      },
-      pageForm,
-      createPagesHandler({
-        build: options.build,
-        mode: config.env === "development" ? "development" : "production",
-        imageSources: mediaImageSources(config.media),
-        getLoadContext: (req) => ({
-          services,
-          config: publicConfig(config),
-          clientIp: req.ip ?? "unknown",
-          viewer: () => viewerOf(req),
-          staticImages,
-          requestId: String(req.id),
-          logger: requestLog(req, logger),
-        }),
-        databaseDown: async () => !(await databaseAnswers(1000)),
-        retryAfterSeconds: RETRY_AFTER_SECONDS,
-        cache: pageCache,
-        pageRole: (req) => requestPageRole(req, services.accounts.pageRoles),
-        signedIn: async (req) => (await viewerOf(req)) !== null,
+/** Every other address is a page, rendered by React Router (or answered from the page cache). */
+function pageRoutes(
+  app: Express,
+  { config, services, logger, database }: AppOptions,
+  pages: ReturnType<typeof observedRequests> & {
+    build: NonNullable<AppOptions["build"]>;
+    staticImages: ReturnType<typeof loadStaticImages>;
+  },
+) {
+  app.all(
+    "/{*splat}",
+    (req, _res, next) => {
+      pages.pagePattern.of(req.path).then((pattern) => {
+        setRoute(req, pattern);
+        next();
+      }, next);
+    },
+    pageForm,
+    createPagesHandler({
+      build: pages.build,
+      mode: config.env === "development" ? "development" : "production",
+      imageSources: mediaImageSources(config.media),
+      getLoadContext: (req) => ({
+        services,
+        config: publicConfig(config),
+        clientIp: req.ip ?? "unknown",
+        viewer: () => viewerOf(req),
+        staticImages: pages.staticImages,
+        requestId: String(req.id),
+        logger: requestLog(req, logger),
       }),
-    );
-  }
-  return app;
+      databaseDown: async () => !(await databaseAnswers(database, 1000)),
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+      cache: pages.pageCache,
+      pageRole: (req) => requestPageRole(req, services.accounts.pageRoles),
+      signedIn: async (req) => (await viewerOf(req)) !== null,
+    }),
+  );
 }
 
 const pathOf = (url: string | undefined) => {

@@ -59,13 +59,7 @@ interface Rendered {
   body: Buffer;
 }
 
-/**
- * React Router behind Express, with the page cache (page-cache.ts): a public page is rendered once per content
- * change and role instead of once per view. Hits are normally answered before Express (`PageCache.serve`); this
- * handler serves the rest: misses, variants whose role the cookies did not prove (looked up once, then proved by the
- * role cookie it sets), and the stale copy while the database is away.
- */
-export function createPagesHandler(options: {
+interface PagesOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "development" | "production";
   getLoadContext: (req: ExpressRequest) => AppLoadContext;
@@ -82,123 +76,38 @@ export function createPagesHandler(options: {
   imageSources?: readonly string[];
   /** Whether the request is a signed-in person's (their answers are private); a failed lookup counts as signed in. */
   signedIn?: (req: ExpressRequest) => Promise<boolean>;
-}): RequestHandler & { cacheSize(): number } {
-  const handle = createRequestHandler(withAppErrorsLazy(options.build), options.mode);
+}
+
+/** The handler's parts: its options, React Router's handler, and the renders under way, by cache key. */
+interface Pages {
+  options: PagesOptions;
+  handle: ReturnType<typeof createRequestHandler>;
+  renders: Map<string, Promise<void>>;
+}
+
+/**
+ * React Router behind Express, with the page cache (page-cache.ts): a public page is rendered once per content
+ * change and role instead of once per view. Hits are normally answered before Express (`PageCache.serve`); this
+ * handler serves the rest: misses, variants whose role the cookies did not prove (looked up once, then proved by the
+ * role cookie it sets), and the stale copy while the database is away.
+ */
+export function createPagesHandler(options: PagesOptions): RequestHandler & { cacheSize(): number } {
+  const pages: Pages = {
+    options,
+    handle: createRequestHandler(withAppErrorsLazy(options.build), options.mode),
+    renders: new Map(),
+  };
   const { cache } = options;
-
-  /** The role for this request, or undefined when it cannot be known (then nothing is cached or served from cache). */
-  const roleFor = async (req: ExpressRequest) => {
-    if (!options.pageRole) return undefined;
-    try {
-      return await options.pageRole(req);
-    } catch {
-      return undefined; // the session could not be looked up (database away): render as before, uncached
-    }
-  };
-
-  const signedIn = async (req: ExpressRequest) => {
-    if (!options.signedIn) return false;
-    try {
-      return await options.signedIn(req);
-    } catch {
-      return true; // the session could not be looked up: private is the safe side
-    }
-  };
-
-  /**
-   * Whether the answer is one person's: made for a signed-in person or setting a cookie, and not one of the answers
-   * that are the same for everyone (a public page's HTML, which the page cache serves, or a file marked public).
-   */
-  const isPrivate = async (req: ExpressRequest, response: Response, publicPage: boolean) =>
-    !publicPage &&
-    !/\bpublic\b/.test(response.headers.get("cache-control") ?? "") &&
-    (response.headers.has("set-cookie") || (await signedIn(req)));
-
-  /** Renders under way, by cache key. */
-  const renders = new Map<string, Promise<void>>();
-
   const handler = (async (req, res, next) => {
     let finish: (() => void) | undefined;
     try {
       const cacheable =
         cache !== undefined && (req.method === "GET" || req.method === "HEAD") && !req.headers.authorization;
-      let role: Awaited<ReturnType<typeof roleFor>>;
-      // An outdated entry stays until a new render replaces it: the copy served if that render fails for want of a
-      // database.
-      let stale: ReturnType<PageCache["stale"]>;
-      let staleKey: string | undefined;
-      let url = req.originalUrl;
-      if (cacheable && cache.knows(url)) {
-        role = await roleFor(req);
-        const key = role && cache.keyOf(url, role.role);
-        if (key) {
-          // One render per entry at a time: requests that come meanwhile wait for it and take its copy (fifty
-          // visitors arriving at once after a content change cost one render, not fifty).
-          const rendering = renders.get(key);
-          if (rendering) await rendering;
-          const hit = cache.fresh(key);
-          if (hit) {
-            writePage(req, res, hit, "HIT", role!.setCookie);
-            return;
-          }
-          stale = cache.stale(key);
-          staleKey = key;
-          url = cache.canonical(url)!; // rendered as the address without what the page does not read
-          if (!renders.has(key)) {
-            let done!: () => void;
-            renders.set(key, new Promise<void>((resolve) => (done = resolve)));
-            finish = () => {
-              renders.delete(key);
-              done();
-            };
-          }
-        }
-      }
-      const generation = cache?.generation();
-      const request = toWebRequest(req, res, url, cacheable ? "GET" : req.method);
-      const response = await handle(request, options.getLoadContext(req));
-      const reads = pageCacheReads(response.headers.get(PAGE_CACHE_HEADER));
-      response.headers.delete(PAGE_CACHE_HEADER);
-      if (await isPrivate(req, response, reads !== undefined && isHtml(response))) {
-        response.headers.set("cache-control", privateCacheControl(response.headers.get("cache-control")));
-        addVary(response.headers, "Cookie");
-      }
-      // The address answered again, with no page for all of its role (a redirect, a page made for this person, one
-      // taken down): an older copy of it is no longer its page, and is not to be served stale while the database is
-      // away. A failure (5xx) keeps it: that copy is what a visitor gets instead of an error.
-      const forgetStale = (status: number, kept: boolean) => {
-        if (staleKey && status < 500 && !kept) cache?.forget(staleKey);
-      };
-      if (!isHtml(response)) {
-        forgetStale(response.status, false);
-        if (reads) res.setHeader("X-Cache", "BYPASS");
-        await sendResponse(res, response);
-        return;
-      }
-      // A document is read whole: its inline scripts are hashed into its Content-Security-Policy, once per render.
-      const page = await renderedPage(response, options.mode === "development", options.imageSources);
-      if (page.status >= 500 && (page.status === 503 || (await options.databaseDown?.()))) {
-        if (stale) {
-          writePage(req, res, stale, "STALE");
-          return;
-        }
-        page.status = 503;
-        page.headers.push(["retry-after", String(options.retryAfterSeconds ?? 10)]);
-      }
-      if (cacheable && reads && page.status === 200 && !response.headers.has("set-cookie")) {
-        role ??= await roleFor(req);
-        if (role) {
-          // Every header this answer carries, the middleware's included (the page's own win): a hit sends these.
-          const own = new Set(page.headers.map(([k]) => k));
-          const base = [...headerList(Object.entries(res.getHeaders())).filter(([k]) => !own.has(k)), ...page.headers];
-          const entry = cache.store(role.role, url, reads, { base, body: page.body, generation: generation! });
-          writePage(req, res, entry, "MISS", role.setCookie);
-          return;
-        }
-      }
-      forgetStale(page.status, reads !== undefined && page.status === 200);
-      if (reads) res.setHeader("X-Cache", "BYPASS");
-      sendRendered(req, res, page);
+      const looked: Lookup | "served" =
+        cacheable && cache.knows(req.originalUrl) ? await lookUp(pages, cache, req, res) : { url: req.originalUrl };
+      if (looked === "served") return;
+      finish = looked.finish;
+      await render(pages, req, res, cacheable, looked);
     } catch (error) {
       if (res.destroyed) return; // the visitor left while the page was rendering
       next(error);
@@ -208,6 +117,135 @@ export function createPagesHandler(options: {
   }) as RequestHandler & { cacheSize(): number };
   handler.cacheSize = () => cache?.size ?? 0;
   return handler;
+}
+
+/** The role for this request, or undefined when it cannot be known (then nothing is cached or served from cache). */
+async function roleFor({ pageRole }: PagesOptions, req: ExpressRequest) {
+  if (!pageRole) return undefined;
+  try {
+    return await pageRole(req);
+  } catch {
+    return undefined; // the session could not be looked up (database away): render as before, uncached
+  }
+}
+
+async function isSignedIn(options: PagesOptions, req: ExpressRequest) {
+  if (!options.signedIn) return false;
+  try {
+    return await options.signedIn(req);
+  } catch {
+    return true; // the session could not be looked up: private is the safe side
+  }
+}
+
+/**
+ * Whether the answer is one person's: made for a signed-in person or setting a cookie, and not one of the answers
+ * that are the same for everyone (a public page's HTML, which the page cache serves, or a file marked public).
+ */
+const isPrivate = async (options: PagesOptions, req: ExpressRequest, response: Response, publicPage: boolean) =>
+  !publicPage &&
+  !/\bpublic\b/.test(response.headers.get("cache-control") ?? "") &&
+  (response.headers.has("set-cookie") || (await isSignedIn(options, req)));
+
+/**
+ * What the page cache knows of a request it may answer: its role; an outdated entry, which stays until a new render
+ * replaces it (the copy served if that render fails for want of a database); the address to render; and, for the
+ * render this request makes, the end of its turn.
+ */
+interface Lookup {
+  role?: Awaited<ReturnType<typeof roleFor>>;
+  stale?: ReturnType<PageCache["stale"]>;
+  staleKey?: string;
+  url: string;
+  finish?: () => void;
+}
+
+/** Answers a fresh entry ("served"), or says what to render. */
+async function lookUp(
+  { options, renders }: Pages,
+  cache: PageCache,
+  req: ExpressRequest,
+  res: ExpressResponse,
+): Promise<Lookup | "served"> {
+  const role = await roleFor(options, req);
+  const key = role && cache.keyOf(req.originalUrl, role.role);
+  if (!key) return { role, url: req.originalUrl };
+  // One render per entry at a time: requests that come meanwhile wait for it and take its copy (fifty visitors
+  // arriving at once after a content change cost one render, not fifty).
+  const rendering = renders.get(key);
+  if (rendering) await rendering;
+  const hit = cache.fresh(key);
+  if (hit) {
+    writePage(req, res, hit, "HIT", role!.setCookie);
+    return "served";
+  }
+  // Rendered as the address without what the page does not read.
+  const looked: Lookup = { role, stale: cache.stale(key), staleKey: key, url: cache.canonical(req.originalUrl)! };
+  if (!renders.has(key)) {
+    let done!: () => void;
+    renders.set(key, new Promise<void>((resolve) => (done = resolve)));
+    looked.finish = () => {
+      renders.delete(key);
+      done();
+    };
+  }
+  return looked;
+}
+
+/** Renders the page and answers it: stored in the cache when it is one for all of its role, else sent as it is. */
+async function render(
+  { options, handle }: Pages,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  cacheable: boolean,
+  { stale, staleKey, url, ...looked }: Lookup,
+) {
+  const { cache } = options;
+  const generation = cache?.generation();
+  const request = toWebRequest(req, res, url, cacheable ? "GET" : req.method);
+  const response = await handle(request, options.getLoadContext(req));
+  const reads = pageCacheReads(response.headers.get(PAGE_CACHE_HEADER));
+  response.headers.delete(PAGE_CACHE_HEADER);
+  if (await isPrivate(options, req, response, reads !== undefined && isHtml(response))) {
+    response.headers.set("cache-control", privateCacheControl(response.headers.get("cache-control")));
+    addVary(response.headers, "Cookie");
+  }
+  // The address answered again, with no page for all of its role (a redirect, a page made for this person, one
+  // taken down): an older copy of it is no longer its page, and is not to be served stale while the database is
+  // away. A failure (5xx) keeps it: that copy is what a visitor gets instead of an error.
+  const forgetStale = (status: number, kept: boolean) => {
+    if (staleKey && status < 500 && !kept) cache?.forget(staleKey);
+  };
+  if (!isHtml(response)) {
+    forgetStale(response.status, false);
+    if (reads) res.setHeader("X-Cache", "BYPASS");
+    await sendResponse(res, response);
+    return;
+  }
+  // A document is read whole: its inline scripts are hashed into its Content-Security-Policy, once per render.
+  const page = await renderedPage(response, options.mode === "development", options.imageSources);
+  if (page.status >= 500 && (page.status === 503 || (await options.databaseDown?.()))) {
+    if (stale) {
+      writePage(req, res, stale, "STALE");
+      return;
+    }
+    page.status = 503;
+    page.headers.push(["retry-after", String(options.retryAfterSeconds ?? 10)]);
+  }
+  if (cacheable && reads && page.status === 200 && !response.headers.has("set-cookie")) {
+    const role = looked.role ?? (await roleFor(options, req));
+    if (role) {
+      // Every header this answer carries, the middleware's included (the page's own win): a hit sends these.
+      const own = new Set(page.headers.map(([k]) => k));
+      const base = [...headerList(Object.entries(res.getHeaders())).filter(([k]) => !own.has(k)), ...page.headers];
+      const entry = cache!.store(role.role, url, reads, { base, body: page.body, generation: generation! });
+      writePage(req, res, entry, "MISS", role.setCookie);
+      return;
+    }
+  }
+  forgetStale(page.status, reads !== undefined && page.status === 200);
+  if (reads) res.setHeader("X-Cache", "BYPASS");
+  sendRendered(req, res, page);
 }
 
 const isHtml = (response: Response) =>

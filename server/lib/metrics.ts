@@ -31,46 +31,33 @@ interface ObservedPool {
   max: number;
 }
 
+type Backups = { last?: Date; source?: () => Promise<Date | undefined> };
+
 function createMetrics() {
   const queueSources = new Set<() => Promise<QueueCounts[]>>();
   const pools = new Set<ObservedPool>();
-  const backups: { last?: Date; source?: () => Promise<Date | undefined> } = {};
+  const backups: Backups = {};
+  const metrics = { queueSources, pools, backups, processMetrics: false, ...recordedMetrics() };
+  jobGauge(queueSources, metrics.jobFailures);
+  backupGauges(backups);
+  poolGauges(pools);
+  return metrics;
+}
 
-  const newestBackup = async () => {
-    const read = backups.source ? await withTimeout(backups.source(), 2_000).catch(() => undefined) : undefined;
-    if (read && (!backups.last || read > backups.last)) backups.last = read;
-    return backups.last;
-  };
+/** A counter with its label values shown from the start (at 0), as Prometheus's rate() wants. */
+function zeroed<T extends string>(counter: Counter<T>, outcomes: string[]) {
+  for (const outcome of outcomes) counter.labels(outcome).inc(0);
+  return counter;
+}
 
-  const poolGauge = (name: string, help: string, read: (p: ObservedPool) => number, aggregator: Aggregator = "sum") =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ["pool"] as const,
-      aggregator,
-      collect() {
-        this.reset();
-        for (const p of pools) this.set({ pool: p.name }, read(p));
-      },
-    });
-
-  /** A counter with its label values shown from the start (at 0), as Prometheus's rate() wants. */
-  function zeroed<T extends string>(counter: Counter<T>, outcomes: string[]) {
-    for (const outcome of outcomes) counter.labels(outcome).inc(0);
-    return counter;
-  }
-
+/** What the app counts as it goes: requests, the page cache, mails, failed jobs, waits for a connection. */
+function recordedMetrics() {
   const pageCache = new Counter({
     name: "atelier_page_cache_requests_total",
     help: "Page requests answered from the page cache (hit), rendered and stored (miss), or its outdated copy while the database is away (stale).",
     labelNames: ["outcome"] as const,
   });
-
-  const metrics = {
-    queueSources,
-    pools,
-    backups,
-    processMetrics: false,
+  return {
     http: new Histogram({
       name: "atelier_http_request_duration_seconds",
       help: "Time from a request's arrival to its response's last byte, by method, route pattern and status (499: the client left first).",
@@ -103,7 +90,10 @@ function createMetrics() {
       buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     }),
   };
+}
 
+/** The job queues' counts, read from each source when scraped. */
+function jobGauge(queueSources: Set<() => Promise<QueueCounts[]>>, jobFailures: Counter<"queue">) {
   new Gauge({
     name: "atelier_jobs",
     help: "Background jobs by queue and state: queued (ready or deferred), deferred, active, failed (kept for a while).",
@@ -116,7 +106,7 @@ function createMetrics() {
         const queues = await withTimeout(source(), 2_000).catch(() => []);
         // pg-boss's own queues (`__pgboss__…`) are its plumbing, not ours.
         for (const q of queues.filter((q) => !q.name.startsWith("__pgboss__"))) {
-          metrics.jobFailures.labels(q.name).inc(0); // every queue's failures start at 0, so rate() has a start
+          jobFailures.labels(q.name).inc(0); // every queue's failures start at 0, so rate() has a start
           this.set({ queue: q.name, state: "queued" }, q.queuedCount);
           this.set({ queue: q.name, state: "deferred" }, q.deferredCount);
           this.set({ queue: q.name, state: "active" }, q.activeCount);
@@ -125,12 +115,23 @@ function createMetrics() {
       }
     },
   });
+}
+
+/** The newest backup known: the last one made here, or a newer one its source reads (at most 2 s). */
+async function newestBackup(backups: Backups) {
+  const read = backups.source ? await withTimeout(backups.source(), 2_000).catch(() => undefined) : undefined;
+  if (read && (!backups.last || read > backups.last)) backups.last = read;
+  return backups.last;
+}
+
+/** When the newest backup was made, and its age. */
+function backupGauges(backups: Backups) {
   new Gauge({
     name: "atelier_backup_last_success_timestamp_seconds",
     help: "When the newest finished backup was made (Unix time; 0: none known).",
     aggregator: "max",
     async collect() {
-      const at = await newestBackup();
+      const at = await newestBackup(backups);
       this.set(at ? at.getTime() / 1000 : 0);
     },
   });
@@ -139,10 +140,25 @@ function createMetrics() {
     help: "Seconds since the newest finished backup was made (+Inf: none known).",
     aggregator: "min",
     async collect() {
-      const at = await newestBackup();
+      const at = await newestBackup(backups);
       this.set(at ? Math.max(0, (Date.now() - at.getTime()) / 1000) : Infinity);
     },
   });
+}
+
+/** The database pools' connections: open, in use, waited for, at most. */
+function poolGauges(pools: Set<ObservedPool>) {
+  const poolGauge = (name: string, help: string, read: (p: ObservedPool) => number, aggregator: Aggregator = "sum") =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["pool"] as const,
+      aggregator,
+      collect() {
+        this.reset();
+        for (const p of pools) this.set({ pool: p.name }, read(p));
+      },
+    });
   poolGauge("atelier_db_pool_connections", "Database connections open in the pool.", (p) => p.pool.totalCount);
   poolGauge("atelier_db_pool_connections_in_use", "Database connections running a query or a transaction.", (p) =>
     Math.max(0, p.pool.totalCount - p.pool.idleCount),
@@ -153,7 +169,6 @@ function createMetrics() {
     (p) => p.pool.waitingCount,
   );
   poolGauge("atelier_db_pool_max", "The most connections the pool opens.", (p) => p.max);
-  return metrics;
 }
 
 /**

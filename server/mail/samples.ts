@@ -22,72 +22,40 @@ export function sampleData(
   pkg: SamplePackage = FALLBACK_SAMPLE_PACKAGE,
 ): { [K in MailKind]: MailData[K] } {
   const inDays = (n: number) => new Date(now.getTime() + n * DAY);
-  const base = publicUrl.replace(/\/$/, "");
+  return { ...orderSamples(now, inDays, pkg), ...siteSamples(now, inDays, publicUrl) };
+}
+
+type Samples = Partial<{ [K in MailKind]: MailData[K] }>;
+
+/** The mails about an order: to its customer, and to the admin. */
+function orderSamples(now: Date, inDays: (n: number) => Date, pkg: SamplePackage) {
+  const order = { orderId: ORDER_ID, orderNumber: ORDER_NUMBER, customerName: "Jane Doe" };
+  const sale = { ...order, packageName: pkg.name, amount: pkg.price };
+  const adminSale = { ...order, customerEmail: "jane@example.com", packageName: pkg.name, amount: pkg.price };
   return {
-    orderPlaced: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      amount: pkg.price,
-    },
-    payLink: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      amount: pkg.price,
-      currency: "USD",
-    },
+    orderPlaced: { ...sale },
+    payLink: { ...sale, currency: "USD" },
     paymentReceived: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      amount: pkg.price,
+      ...sale,
       paidAt: now,
       txnId: "8MC585209K746392H",
       activated: false,
       invoiceNumber: "INV-2026-00042",
     },
-    membershipActive: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      expiresAt: inDays(pkg.validity),
-    },
-    membershipGiven: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      days: 10,
-      expiresAt: inDays(40),
-    },
+    membershipActive: { ...order, packageName: pkg.name, expiresAt: inDays(pkg.validity) },
+    membershipGiven: { ...order, days: 10, expiresAt: inDays(40) },
     membershipEndingSoon: { customerName: "Jane Doe", packageName: pkg.name, expiresAt: inDays(7) },
     membershipRenewsSoon: { customerName: "Jane Doe", packageName: pkg.name, renewsAt: inDays(7), amount: pkg.price },
     membershipEnded: { customerName: "Jane Doe", packageName: pkg.name, endedAt: now },
-    orderCancelled: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      amount: pkg.price,
-    },
+    orderCancelled: { ...sale },
     paymentRefunded: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      amount: pkg.price,
+      ...sale,
       membershipEnds: inDays(12),
       note: "We are sorry the catalogue did not suit your project.",
       creditNoteNumber: "CN-2026-00002",
     },
     paymentPartlyRefunded: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
+      ...order,
       packageName: pkg.name,
       amount: 10,
       refundedSoFar: 10,
@@ -95,49 +63,23 @@ export function sampleData(
       note: "As agreed on the phone: the two weeks you could not use.",
       creditNoteNumber: "CN-2026-00001",
     },
-    adminPaymentWaiting: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      customerEmail: "jane@example.com",
-      packageName: pkg.name,
-      amount: pkg.price,
-      txnId: "8MC585209K746392H",
-    },
+    adminPaymentWaiting: { ...adminSale, txnId: "8MC585209K746392H" },
     adminPaymentNotApplied: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      customerEmail: "jane@example.com",
-      packageName: pkg.name,
-      amount: pkg.price,
+      ...adminSale,
       txnId: "8MC585209K746392H",
       reason:
         "The discount code WELCOME25 has been used up by other paid orders since this order was placed: the payment was not applied. Refund it at PayPal, or ask the customer to order again.",
     },
-    subscriptionPaymentFailed: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      customerEmail: "jane@example.com",
-      packageName: pkg.name,
-      amount: pkg.price,
-    },
-    adminSubscriptionPaymentFailed: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      customerEmail: "jane@example.com",
-      packageName: pkg.name,
-      amount: pkg.price,
-    },
-    subscriptionCancelled: {
-      orderId: ORDER_ID,
-      orderNumber: ORDER_NUMBER,
-      customerName: "Jane Doe",
-      packageName: pkg.name,
-      membershipEnds: inDays(12),
-    },
+    subscriptionPaymentFailed: { ...adminSale },
+    adminSubscriptionPaymentFailed: { ...adminSale },
+    subscriptionCancelled: { ...order, packageName: pkg.name, membershipEnds: inDays(12) },
+  } satisfies Samples;
+}
+
+/** The site's other mails: the admin's alerts, the newsletter's confirmation, the accounts'. */
+function siteSamples(now: Date, inDays: (n: number) => Date, publicUrl: string) {
+  const base = publicUrl.replace(/\/$/, "");
+  return {
     adminContactMessage: {
       messageId: ORDER_ID,
       name: "Jane Doe",
@@ -163,5 +105,5 @@ export function sampleData(
     staffInvite: { role: "Editor", invitedBy: "owner@example.com", url: `${base}/reset-password`, setPassword: true },
     emailChangeConfirm: { url: `${base}/account/email-confirmed`, oldEmail: "jane@example.com" },
     emailChangeNotice: { newEmail: "jane.doe@example.net" },
-  };
+  } satisfies Samples;
 }

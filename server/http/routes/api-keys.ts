@@ -26,6 +26,7 @@ export function apiKeyRoutes({ apiKeys }: Services): ApiRoute[] {
       area: "settings",
       noKeys: true,
       what: "make an API key (name, areas: staff areas, access read|write); the answer's `secret` is shown this once",
+      sample: { body: { name: "Accounting", areas: ["orders"], access: "read" } },
       handler: async (req, res, viewer) => {
         const { key, secret } = await apiKeys.create(req.body, viewer);
         return { ...added(res, key._id), secret, key };
@@ -38,6 +39,7 @@ export function apiKeyRoutes({ apiKeys }: Services): ApiRoute[] {
       area: "settings",
       noKeys: true,
       what: "revoke an API key: refused from the next request on (it stays listed, marked revoked)",
+      sample: { ids: { id: "API key" } },
       handler: async (req, _res, viewer) => updated((await apiKeys.revoke(id(req), viewer)).modified),
     },
   ];

@@ -6,6 +6,11 @@ import { added, id, type ApiRoute } from "./route";
  * may see an item; ?email= is accepted and ignored.
  */
 export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
+  return [...itemReadRoutes(catalogue), ...itemEditRoutes(catalogue)];
+}
+
+/** The items and their templates, as the viewer may see them. */
+function itemReadRoutes(catalogue: Services["catalogue"]): ApiRoute[] {
   return [
     {
       method: "get",
@@ -34,6 +39,12 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
       what: "an item's templates (members and admins)",
       handler: (req, _res, viewer) => catalogue.templatesFor(viewer, id(req)),
     },
+  ];
+}
+
+/** The admin's edits of the items. */
+function itemEditRoutes(catalogue: Services["catalogue"]): ApiRoute[] {
+  return [
     {
       method: "post",
       path: "/add-database",
@@ -41,6 +52,14 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
       area: "items",
       envelope: true,
       what: "add an item",
+      sample: {
+        body: {
+          itemName: "Web design leads",
+          itemsDescription: "Studios",
+          itemDatabaseUrl: "web-design",
+          itemsGuideline: "Be brief",
+        },
+      },
       handler: async (req, res, viewer) => {
         const item = await catalogue.add(viewer, req.body);
         res.status(201);
@@ -54,6 +73,15 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
       area: "items",
       envelope: true,
       what: "update an item",
+      sample: {
+        ids: { id: "item" },
+        body: {
+          itemName: "SEO leads",
+          itemsDescription: "Shops",
+          itemDatabaseUrl: "seo-service",
+          itemsGuideline: "Be brief",
+        },
+      },
       handler: (req, _res, viewer) => catalogue.update(viewer, id(req), req.body),
     },
     {
@@ -63,6 +91,7 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
       area: "items",
       envelope: true,
       what: "delete an item",
+      sample: { ids: { id: "item" } },
       handler: async (req, _res, viewer) => {
         await catalogue.remove(viewer, id(req));
         return { _id: id(req) };
@@ -74,6 +103,15 @@ export function catalogueRoutes({ catalogue }: Services): ApiRoute[] {
       access: "staff",
       area: "items",
       what: "add a simple item",
+      sample: {
+        body: {
+          format: "Facebook",
+          canvaLink: "https://www.canva.com/design/x",
+          imageLink: "https://example.com/a.png",
+          category: "web-design",
+          freeOrPaid: "Paid",
+        },
+      },
       handler: async (req, res, viewer) => added(res, (await catalogue.addSimpleItem(viewer, req.body))._id),
     },
   ];

@@ -2,8 +2,15 @@ import type { Services } from "#server/services/index.ts";
 import { AppError } from "#server/lib/errors.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
+type CustomersService = Services["customers"];
+
 /** Customers (issue 26, part 2): the list and the record, and the record's actions; Admins only (area customers). */
 export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
+  return [...customerRecordRoutes(customers), ...customerAccountRoutes(customers, payments)];
+}
+
+/** The list, the record, and what gives a membership (a gift, a sale by hand). */
+function customerRecordRoutes(customers: CustomersService): ApiRoute[] {
   return [
     {
       method: "get",
@@ -26,6 +33,7 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "one customer's record: membership timeline, orders, mails, activity, note",
+      sample: { ids: { id: "customer" } },
       handler: (req) => customers.get(id(req)),
     },
     {
@@ -34,6 +42,7 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "give or extend a membership (days 1-3650, reason; an Idempotency-Key header gives one order per key)",
+      sample: { ids: { id: "customer" }, body: { days: 10, reason: "A gift" } },
       handler: async (req, res, viewer) => {
         const r = await customers.grant(id(req), req.body, viewer, req.get("idempotency-key"));
         return {
@@ -51,17 +60,28 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       // Making an order and recording its payment: what the order screen's payment status is guarded by.
       area: "orders",
       what: "a sale made by hand (issue 35 part 7): packageId, price and reason (another price), customerName, customerAddress, customerCountry, customerVatNumber (each left out: the latest order's), settle (bank-transfer, cash, paypal: paid and invoiced, with reference; pay-link: the link mailed), activate; an Idempotency-Key header gives one order per key",
+      sample: {
+        ids: { id: "customer", packageId: "pricing" },
+        body: { customerName: "R", customerAddress: "A", customerCountry: "UK", settle: "cash" },
+      },
       handler: async (req, res, viewer) => {
         const r = await customers.sell(id(req), req.body, viewer, req.get("idempotency-key"));
         return { ...added(res, r.orderId), ...r };
       },
     },
+  ];
+}
+
+/** A customer's payments and mails, their sessions, the note, and cancelling a subscription. */
+function customerAccountRoutes(customers: CustomersService, payments: Services["payments"]): ApiRoute[] {
+  return [
     {
       method: "post",
       path: "/customers/:id/bank-transfer",
       access: "staff",
       area: "customers",
       what: "record a payment received outside PayPal on an unpaid order (orderId, reference, activate)",
+      sample: { ids: { id: "customer", orderId: "customer's unpaid order" }, body: { reference: "BT-1" } },
       handler: async (req, _res, viewer) => {
         const r = await customers.bankTransfer(id(req), req.body, viewer);
         return updated(r.modified, { orderNumber: r.orderNumber, membershipValid: r.membershipValid });
@@ -73,6 +93,7 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "send an order's confirmation (unpaid) or payment receipt (paid) again (orderId)",
+      sample: { ids: { id: "customer", orderId: "customer's unpaid order" } },
       handler: async (req, _res, viewer) => customers.resend(id(req), req.body, viewer),
     },
     {
@@ -81,6 +102,7 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "sign a customer out on every device (their sessions deleted)",
+      sample: { ids: { id: "customer" } },
       handler: async (req, _res, viewer) => customers.signOutEverywhere(id(req), viewer),
     },
     {
@@ -89,6 +111,7 @@ export function customerRoutes({ customers, payments }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "the private note about a customer (note; empty removes it)",
+      sample: { ids: { id: "customer" }, body: { note: "Called on Monday" } },
       handler: async (req, _res, viewer) => updated((await customers.setNote(id(req), req.body, viewer)).modified),
     },
     {

@@ -21,6 +21,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
       access: "staff",
       area: "orders",
       what: "one discount code with its uses",
+      sample: { ids: { id: "discount code" } },
       handler: (req) => discounts.get(id(req)),
     },
     {
@@ -29,6 +30,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
       access: "staff",
       area: "orders",
       what: "add a discount code (code, kind percent|amount, value, validFrom, validTo, maxUses, oncePerCustomer, packageIds, period first|every, note)",
+      sample: { body: { code: "WELCOME10", kind: "percent", value: 10 } },
       handler: async (req, res, viewer) => added(res, await discounts.add(req.body, viewer)),
     },
     {
@@ -37,6 +39,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
       access: "staff",
       area: "orders",
       what: "update a discount code (the same fields as adding one)",
+      sample: { ids: { id: "discount code" }, body: { code: "WELCOME6", kind: "amount", value: 6 } },
       handler: async (req, _res, viewer) => updated((await discounts.update(id(req), req.body, viewer)).modified),
     },
     {
@@ -45,6 +48,7 @@ export function discountRoutes({ discounts }: Services): ApiRoute[] {
       access: "staff",
       area: "orders",
       what: "disable a discount code or enable it again (disabled true|false)",
+      sample: { ids: { id: "discount code" }, body: { disabled: true } },
       handler: async (req, _res, viewer) => updated((await discounts.setDisabled(id(req), req.body, viewer)).modified),
     },
   ];

@@ -36,6 +36,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "upload a CSV of members: multipart/form-data with the file in file (at most 50 MB), or JSON {fileName, csv} for a small one; answers the header and the proposed mapping",
+      sample: { body: { fileName: "members.csv", csv: "email,name\\nimported@example.org,Imported\\n" } },
       handler: async (req, res, viewer) => {
         const parsed = parseWith(jsonUploadSchema, req.body ?? {});
         if (!parsed.ok) throw badRequest(parsed.errors);
@@ -53,6 +54,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "one import: its columns, mapping, ignored columns, state, counts of the dry run and progress (cursor of rowsTotal)",
+      sample: { ids: { id: "import" } },
       handler: (req) => imports.get(id(req)),
     },
     {
@@ -61,6 +63,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "the dry run's rows in the file's order, each with its action (create, update, skip, refuse) and reason (?action= ?page= ?limit=)",
+      sample: { ids: { id: "import" } },
       handler: async (req, res) => {
         const { rows, page } = await imports.rows(id(req), req.query.action, req.query.page, perPage(req, 50));
         return paged(res, rows, page);
@@ -72,6 +75,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "choose the preset (ours, ghost, pmpro, memberpress, custom), the columns (mapping: field to column number) and sendOptIn, and check the file again (the dry run, in the background)",
+      sample: { ids: { id: "import" }, body: { preset: "custom" } },
       handler: async (req) => updated(true, { ...(await imports.checkFile(id(req), req.body)) }),
     },
     {
@@ -80,6 +84,7 @@ export function importRoutes({ imports }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "import the checked rows in the background (once: starting again changes nothing)",
+      sample: { ids: { id: "import" } },
       handler: async (req, _res, viewer) => {
         const { record, started } = await imports.start(id(req), viewer);
         return updated(started, { ...record });

@@ -14,6 +14,11 @@ const visitor = (req: Request): Visitor => ({
 
 /** What visitors send (contact messages, newsletter signups) and the admin's reading of it. */
 export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
+  return [...publicFormRoutes(inbox, newsletter), ...messageRoutes(inbox), ...subscriberRoutes(newsletter)];
+}
+
+/** The public forms: a contact message, a newsletter signup. */
+function publicFormRoutes(inbox: Services["inbox"], newsletter: Services["newsletter"]): ApiRoute[] {
   return [
     {
       method: "post",
@@ -34,6 +39,12 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
         return { acknowledged: true, insertedId: null };
       },
     },
+  ];
+}
+
+/** The admin's reading of the contact messages. */
+function messageRoutes(inbox: Services["inbox"]): ApiRoute[] {
+  return [
     {
       method: "get",
       path: "/messages",
@@ -57,6 +68,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       access: "staff",
       area: "messages",
       what: "one message",
+      sample: { ids: { id: "message" } },
       handler: (req) => inbox.message(id(req)),
     },
     {
@@ -65,6 +77,7 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       access: "staff",
       area: "messages",
       what: "mark a message read",
+      sample: { ids: { id: "message" }, body: { messageStatus: "Read" } },
       handler: async (req, _res, viewer) => updated((await inbox.markRead(id(req), req.body, viewer)).modified),
     },
     {
@@ -73,8 +86,15 @@ export function inboxRoutes({ inbox, newsletter }: Services): ApiRoute[] {
       access: "staff",
       area: "messages",
       what: "archive a message ({archived: true}) or bring it back to the inbox ({archived: false})",
+      sample: { ids: { id: "message" }, body: { archived: false } },
       handler: async (req, _res, viewer) => updated((await inbox.setArchived(id(req), req.body, viewer)).modified),
     },
+  ];
+}
+
+/** The newsletter's subscribers, by state. */
+function subscriberRoutes(newsletter: Services["newsletter"]): ApiRoute[] {
+  return [
     {
       method: "get",
       path: "/subscribers",

@@ -18,6 +18,7 @@ export function jobRoutes({ jobs }: Services): ApiRoute[] {
       access: "staff",
       area: "settings",
       what: "run a failed background job again",
+      sample: { ids: { id: "failed job" } },
       handler: async (req) => {
         await jobs.retry(id(req));
         return { acknowledged: true };

@@ -24,6 +24,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       access: "staff",
       area: "media",
       what: "Media library: one image and where it is used",
+      sample: { ids: { id: "image" } },
       handler: async (req) => ({ ...(await media.get(id(req))), usages: await media.usages(id(req)) }),
     },
     {
@@ -32,6 +33,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       access: "staff",
       area: "media",
       what: "Media library: change an image's alt text",
+      sample: { ids: { id: "image" }, body: { alt: "A room" } },
       handler: async (req, _res, viewer) => updated((await media.setAlt(id(req), req.body, viewer)).modified),
     },
     {
@@ -40,6 +42,7 @@ export function mediaRoutes({ media }: Services): ApiRoute[] {
       access: "staff",
       area: "media",
       what: "Media library: delete an image no section uses",
+      sample: { ids: { id: "image" } },
       handler: async (req, _res, viewer) => {
         await media.remove(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };

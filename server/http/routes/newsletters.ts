@@ -18,6 +18,11 @@ function basicSecret(req: Request): string {
  * the subscribers they are sent to. The mail providers' webhooks are public calls that present MAIL_WEBHOOK_SECRET.
  */
 export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRoute[] {
+  return [...draftRoutes(newsletters), ...sendingRoutes(newsletters), ...suppressionRoutes(suppressions)];
+}
+
+/** A draft made, counted, read, changed and deleted. */
+function draftRoutes(newsletters: Services["newsletters"]): ApiRoute[] {
   return [
     {
       method: "get",
@@ -36,6 +41,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "a newsletter draft",
+      sample: { body: { subject: "News from the studio", bodyText: "Hello.", audience: ["subscribers"] } },
       handler: async (req, res, viewer) => added(res, await newsletters.create(req.body, viewer)),
     },
     {
@@ -44,6 +50,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "how many distinct addresses an audience reaches",
+      sample: { body: { audience: ["subscribers"] } },
       handler: (req) => newsletters.count(req.body),
     },
     {
@@ -52,6 +59,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "one newsletter and its recipients' counts",
+      sample: { ids: { id: "newsletter" } },
       handler: (req) => newsletters.get(id(req)),
     },
     {
@@ -60,6 +68,10 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "change a newsletter draft",
+      sample: {
+        ids: { id: "newsletter" },
+        body: { subject: "News from the studio", bodyText: "Hello again.", audience: ["subscribers"] },
+      },
       handler: async (req, _res, viewer) => updated((await newsletters.update(id(req), req.body, viewer)).modified),
     },
     {
@@ -68,17 +80,25 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "delete a newsletter draft",
+      sample: { ids: { id: "newsletter" } },
       handler: async (req, _res, viewer) => {
         await newsletters.remove(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };
       },
     },
+  ];
+}
+
+/** A test to oneself, the send (now or at a time), and sending again to those it failed. */
+function sendingRoutes(newsletters: Services["newsletters"]): ApiRoute[] {
+  return [
     {
       method: "post",
       path: "/newsletters/:id/test",
       access: "staff",
       area: "subscribers",
       what: "send a test of a newsletter to oneself",
+      sample: { ids: { id: "newsletter" } },
       handler: (req, _res, viewer) => newsletters.sendTest(id(req), viewer),
     },
     {
@@ -87,6 +107,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "send a newsletter now or at a time ({at})",
+      sample: { ids: { id: "newsletter" }, body: { at: null } },
       handler: async (req, res, viewer) => {
         res.status(202);
         return newsletters.send(id(req), req.body, viewer);
@@ -98,6 +119,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "a scheduled newsletter back to a draft",
+      sample: { ids: { id: "scheduled newsletter" } },
       handler: async (req, _res, viewer) => {
         await newsletters.unschedule(id(req), viewer);
         return updated(true);
@@ -109,11 +131,18 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "send a partly sent newsletter again to those it failed",
+      sample: { ids: { id: "newsletter" } },
       handler: async (req, res, viewer) => {
         res.status(202);
         return newsletters.retryFailed(id(req), viewer);
       },
     },
+  ];
+}
+
+/** The addresses no mail goes to. */
+function suppressionRoutes(suppressions: Services["suppressions"]): ApiRoute[] {
+  return [
     {
       method: "get",
       path: "/suppressions",
@@ -131,6 +160,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "add an address to the suppression list",
+      sample: { body: { address: "gone@example.org" } },
       handler: async (req, res, viewer) => {
         const { added: isNew } = await suppressions.add(req.body, viewer);
         res.status(isNew ? 201 : 200);
@@ -143,6 +173,7 @@ export function newsletterRoutes({ newsletters, suppressions }: Services): ApiRo
       access: "staff",
       area: "subscribers",
       what: "take an address off the suppression list",
+      sample: { ids: { address: "suppressed address" } },
       handler: async (req, _res, viewer) => {
         await suppressions.remove(String(req.params.address), viewer);
         return { acknowledged: true, deletedCount: 1 };

@@ -1,11 +1,20 @@
+import type { Request, Response } from "express";
 import { orderFiltersSchema } from "#domain/order-filters.ts";
 import { parseWith } from "#domain/validation.ts";
 import { AppError, badRequest } from "#server/lib/errors.ts";
+import type { Viewer } from "#server/services/accounts.ts";
 import type { Services } from "#server/services/index.ts";
 import { added, id, paged, perPage, updated, type ApiRoute } from "./route";
 
+type OrdersService = Services["orders"];
+
 /** Orders: a customer's own (placed, listed, cancelled); an admin's view of all and their statuses. */
 export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
+  return [...ownOrderRoutes(orders), ...orderStatusRoutes(orders), ...settingsRoutes(settings)];
+}
+
+/** A customer's own orders (staff whose role opens orders: every order). */
+function ownOrderRoutes(orders: OrdersService): ApiRoute[] {
   return [
     {
       method: "post",
@@ -26,34 +35,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       access: "user",
       area: "orders",
       what: "orders (own; admin: all), filtered by ?q= ?payment= ?status= ?from= ?to= ?view=to-deliver, by ?page= or ?after=",
-      handler: async (req, res, viewer) => {
-        const filters = parseWith(orderFiltersSchema, req.query);
-        if (!filters.ok) throw badRequest(filters.errors);
-        // ?after=<X-Next-Cursor>: the next page by keyset (constant time at any depth, no order twice); else ?page=.
-        const after = req.query.after;
-        if (after !== undefined) {
-          const r = await orders.listAfter(viewer, {
-            after: String(after),
-            perPage: perPage(req),
-            filters: filters.data,
-          });
-          res.setHeader("X-Total-Count", String(r.total));
-          if (r.capped) res.setHeader("X-Total-Capped", "true");
-          if (r.next) res.setHeader("X-Next-Cursor", r.next);
-          return r.orders;
-        }
-        const {
-          orders: rows,
-          page,
-          next,
-        } = await orders.list(viewer, {
-          page: req.query.page,
-          perPage: perPage(req),
-          filters: filters.data,
-        });
-        if (next) res.setHeader("X-Next-Cursor", next);
-        return paged(res, rows, page);
-      },
+      handler: (req, res, viewer) => listOrders(orders, req, res, viewer),
     },
     {
       method: "get",
@@ -78,12 +60,49 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
         return updated((await orders.cancel(viewer, id(req))).modified);
       },
     },
+  ];
+}
+
+/** GET /orders: one page of the orders the viewer may see, by ?page= or by keyset after ?after=. */
+async function listOrders(orders: OrdersService, req: Request, res: Response, viewer: Viewer) {
+  const filters = parseWith(orderFiltersSchema, req.query);
+  if (!filters.ok) throw badRequest(filters.errors);
+  // ?after=<X-Next-Cursor>: the next page by keyset (constant time at any depth, no order twice); else ?page=.
+  const after = req.query.after;
+  if (after !== undefined) {
+    const r = await orders.listAfter(viewer, {
+      after: String(after),
+      perPage: perPage(req),
+      filters: filters.data,
+    });
+    res.setHeader("X-Total-Count", String(r.total));
+    if (r.capped) res.setHeader("X-Total-Capped", "true");
+    if (r.next) res.setHeader("X-Next-Cursor", r.next);
+    return r.orders;
+  }
+  const {
+    orders: rows,
+    page,
+    next,
+  } = await orders.list(viewer, {
+    page: req.query.page,
+    perPage: perPage(req),
+    filters: filters.data,
+  });
+  if (next) res.setHeader("X-Next-Cursor", next);
+  return paged(res, rows, page);
+}
+
+/** The admin's statuses of an order, and what waits for delivery. */
+function orderStatusRoutes(orders: OrdersService): ApiRoute[] {
+  return [
     {
       method: "put",
       path: "/order/:id",
       access: "staff",
       area: "orders",
       what: "set payment status",
+      sample: { ids: { id: "order" }, body: { paymentStatus: "Paid" } },
       handler: async (req, _res, viewer) => {
         const r = await orders.setPaymentStatus(id(req), req.body, viewer);
         return updated(r.modified, { membershipValid: r.membershipValid });
@@ -95,6 +114,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       access: "staff",
       area: "orders",
       what: "set order status",
+      sample: { ids: { id: "order" }, body: { orderStatus: "Delivered" } },
       handler: async (req, _res, viewer) => updated((await orders.setOrderStatus(id(req), req.body, viewer)).modified),
     },
     {
@@ -105,6 +125,12 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       what: "how many paid orders wait for delivery",
       handler: () => orders.toDeliverCount(),
     },
+  ];
+}
+
+/** The back office's settings. */
+function settingsRoutes(settings: Services["settings"]): ApiRoute[] {
+  return [
     {
       method: "get",
       path: "/settings",
@@ -119,6 +145,7 @@ export function orderRoutes({ orders, settings }: Services): ApiRoute[] {
       access: "staff",
       area: "settings",
       what: "change settings (autoActivate)",
+      sample: { body: { autoActivate: false } },
       handler: async (req, _res, viewer) => {
         const r = await settings.update(req.body, viewer);
         return updated(r.modified, { settings: r.settings });

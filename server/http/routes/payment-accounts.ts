@@ -13,6 +13,11 @@ export function paymentAccountRoutes({ paymentAccounts }: Services): ApiRoute[] 
     },
     read: "staff",
     area: "payments",
+    sample: {
+      record: "payment account",
+      add: { paypalEmail: "till@example.org" },
+      update: { paypalEmail: "till2@example.org" },
+    },
     store: paymentAccounts,
   });
 }

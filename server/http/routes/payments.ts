@@ -44,6 +44,7 @@ export function paymentRoutes({ payments, paypal, rateLimiter }: Services): ApiR
       access: "staff",
       area: "orders",
       what: "an order's refunds: how it was paid, the refunds so far, what is left, PayPal's last day (decision 067)",
+      sample: { ids: { id: "order" } },
       handler: (req) => refunds().panel(id(req)),
     },
     {
@@ -53,6 +54,7 @@ export function paymentRoutes({ payments, paypal, rateLimiter }: Services): ApiR
       access: "staff",
       area: "payments",
       what: "refund all (blank amount) or part of an order's PayPal Checkout payment: {amount, reason, note, seen}",
+      sample: { ids: { id: "paid order" }, body: { amount: "1.00", reason: "Admin API check" } },
       handler: async (req, res, viewer) => {
         const made = await refunds().refund(id(req), req.body, { id: viewer.id, email: viewer.email });
         res.status(201);

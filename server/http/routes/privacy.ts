@@ -10,6 +10,7 @@ export function privacyRoutes({ privacy }: Services): ApiRoute[] {
       access: "staff",
       area: "customers",
       what: "erase a customer's personal data at their request (not staff); paid orders are kept, anonymised",
+      sample: { ids: { id: "customer" } },
       handler: async (req, _res, viewer) => {
         await privacy.eraseCustomer(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };

@@ -1,6 +1,8 @@
 import type { Request, Response } from "express";
 import type { PageInfo } from "#domain/pagination.ts";
 import type { StaffArea } from "#domain/capabilities.ts";
+import type { SectionType } from "#domain/registry.ts";
+import type { TrashKind } from "#domain/trash.ts";
 import type { Viewer } from "#server/services/accounts.ts";
 
 /** Who may call: anyone, anyone signed in, or staff (the back office: its `area` says which roles open it). */
@@ -24,6 +26,58 @@ interface RouteBase {
    * for oneself) and the key calls themselves (no key makes keys).
    */
   noKeys?: true;
+  /** An example of the call (see RouteSample): a back-office write declares one, any other call may. */
+  sample?: RouteSample;
+}
+
+/** Plain JSON, as a sample's body holds it. */
+type SampleJson = string | number | boolean | null | SampleJson[] | { [field: string]: SampleJson };
+
+/**
+ * A kind of record a sample names by its id. The permission matrix (tests/integration/admin-api.test.ts) keeps one
+ * fixture per kind, which makes or finds one: a content section's record (by its type), a record in the trash (by
+ * the trash's kind), or one of these.
+ */
+export type SampleRecord =
+  | SectionType
+  | `trashed ${TrashKind}`
+  | "admin user"
+  | "staff member"
+  | "staff member with two-factor"
+  | "message"
+  | "order"
+  | "paid order"
+  | "customer"
+  | "customer's unpaid order"
+  | "item"
+  | "payment account"
+  | "discount code"
+  | "image"
+  | "failed job"
+  | "import"
+  | "content change"
+  | "article"
+  | "article version"
+  | "newsletter"
+  | "scheduled newsletter"
+  | "suppressed address"
+  | "API key"
+  | "webhook endpoint"
+  | "webhook delivery";
+
+/**
+ * An example of a call, declared with it (issue 39): documentation of the call, and the request the permission matrix
+ * sends for it. Declaration only: the router and the handlers never read it.
+ */
+export interface RouteSample {
+  /**
+   * The record each parameter of the path names (`id: "order"`), and each field of the body that holds an id (put in
+   * the body: `orderId: "customer's unpaid order"`); a kind in brackets (`ids: ["faq"]`) is every record of that kind,
+   * in a new order. Named in order: a record that belongs to another (a customer's order) comes after it.
+   */
+  ids?: Record<string, SampleRecord | [SampleRecord]>;
+  /** The body, without those ids: plain JSON, with the spec's field names. None: the call takes no body. */
+  body?: { [field: string]: SampleJson };
 }
 
 /** A call anyone may make: its handler gets no viewer. */
@@ -36,11 +90,24 @@ interface SignedInBase extends RouteBase {
   handler: (req: Request, res: Response, viewer: Viewer) => Promise<unknown>;
 }
 
-/** A back-office call: for staff whose role opens its area (domain/capabilities.ts, decision 036). */
-export interface StaffRoute extends SignedInBase {
+interface StaffBase extends SignedInBase {
   access: "staff";
   area: StaffArea;
 }
+
+/** A back-office read: its sample names the records its path's parameters name, when it has any. */
+interface StaffRead extends StaffBase {
+  method: "get";
+}
+
+/** A back-office write: it declares its sample (the permission matrix sends it). */
+interface StaffWrite extends StaffBase {
+  method: "post" | "put" | "delete";
+  sample: RouteSample;
+}
+
+/** A back-office call: for staff whose role opens its area (domain/capabilities.ts, decision 036). */
+export type StaffRoute = StaffRead | StaffWrite;
 
 /**
  * A call for anyone signed in (a customer's own records). With an area, staff call it as staff (every record), so a
@@ -95,21 +162,27 @@ export function paged<T>(res: Response, rows: T[], page: Pick<PageInfo, "total" 
 
 type Quartet<T> = { list: T; one: T; add: T; update: T };
 
+/** A sample's body. */
+type SampleBody = NonNullable<RouteSample["body"]>;
+
 /**
  * The spec's four calls for one kind of record, at its paths: list and one (open to `read`), add (201 with the insert
- * answer) and update (the update answer), for the staff whose role opens `area`.
+ * answer) and update (the update answer), for the staff whose role opens `area`. `sample`: the kind of record the
+ * paths' ids name, and the bodies of an add and an update.
  */
 export function recordRoutes({
   paths,
   what,
   read,
   area,
+  sample,
   store,
 }: {
   paths: Quartet<string>;
   what: Quartet<string>;
   read: Access;
   area: StaffArea;
+  sample: { record: SampleRecord; add: SampleBody; update: SampleBody };
   store: {
     list: () => Promise<unknown>;
     get: (id: string) => Promise<unknown>;
@@ -118,21 +191,28 @@ export function recordRoutes({
   };
 }): ApiRoute[] {
   // A read as `read` says: open to anyone, or to the signed-in (staff whose role opens `area` read every record).
-  const reading = (path: string, what: string, handler: (req: Request) => Promise<unknown>): ApiRoute =>
+  const reading = (
+    path: string,
+    what: string,
+    handler: (req: Request) => Promise<unknown>,
+    oneSample?: RouteSample,
+  ): ApiRoute =>
     read === "public"
-      ? { method: "get", path, what, access: "public", handler }
+      ? { method: "get", path, what, access: "public", handler, sample: oneSample }
       : read === "user"
-        ? { method: "get", path, what, access: "user", area, handler }
-        : { method: "get", path, what, access: "staff", area, handler };
+        ? { method: "get", path, what, access: "user", area, handler, sample: oneSample }
+        : { method: "get", path, what, access: "staff", area, handler, sample: oneSample };
+  const ids = { id: sample.record };
   return [
     reading(paths.list, what.list, () => store.list()),
-    reading(paths.one, what.one, (req) => store.get(id(req))),
+    reading(paths.one, what.one, (req) => store.get(id(req)), { ids }),
     {
       method: "post",
       path: paths.add,
       access: "staff",
       area,
       what: what.add,
+      sample: { body: sample.add },
       handler: async (req, res, viewer) => added(res, await store.add(req.body, viewer)),
     },
     {
@@ -141,6 +221,7 @@ export function recordRoutes({
       access: "staff",
       area,
       what: what.update,
+      sample: { ids, body: sample.update },
       handler: async (req, _res, viewer) => updated((await store.update(id(req), req.body, viewer)).modified),
     },
   ];

@@ -29,6 +29,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
           access: "staff",
           area,
           what: `trash: restore one of the ${title.toLowerCase()}`,
+          sample: { ids: { id: `trashed ${kind}` } },
           handler: async (req, _res, viewer) => {
             const restored = await trash.restore(kind, id(req), viewer);
             return { acknowledged: true, restoredId: restored.recordId };
@@ -40,6 +41,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
           access: "staff",
           area,
           what: `trash: delete one of the ${title.toLowerCase()} for good`,
+          sample: { ids: { id: `trashed ${kind}` } },
           handler: async (req, _res, viewer) => {
             await trash.purge(kind, id(req), viewer);
             return { acknowledged: true, deletedCount: 1 };
@@ -53,6 +55,7 @@ export function trashRoutes({ trash, versions }: Services): ApiRoute[] {
       access: "staff",
       area: "activity",
       what: "restore the version of site content an activity-log entry changed (a new change)",
+      sample: { ids: { id: "content change" } },
       handler: async (req, _res, viewer) => updated((await versions.restore(id(req), viewer)).modified),
     },
   ];

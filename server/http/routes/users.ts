@@ -27,6 +27,12 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       },
       read: "staff",
       area: "users",
+      // The admin user (spec 2) stays at the address of a confirmed account: the sample moves it to its own.
+      sample: {
+        record: "admin user",
+        add: { userEmail: "chief@example.org", userRole: "Admin" },
+        update: { userEmail: "chief@example.org", userRole: "Admin" },
+      },
       store: {
         list: () => adminUsers.list(),
         get: (userId) => adminUsers.get(userId),
@@ -40,6 +46,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       access: "staff",
       area: "users",
       what: "invite a staff member (userEmail, userRole): a mail with a link to choose a password",
+      sample: { body: { userEmail: "invitee@example.org", userRole: "Editor" } },
       handler: async (req, res, viewer) => added(res, (await staff.invite(req.body, viewer)).id),
     },
     {
@@ -48,6 +55,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       access: "staff",
       area: "users",
       what: "change a staff member's role (userRole); the last Admin stays one",
+      sample: { ids: { id: "staff member" }, body: { userRole: "Admin" } },
       handler: async (req, _res, viewer) => updated((await adminUsers.setRole(id(req), req.body, viewer)).modified),
     },
     {
@@ -56,6 +64,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       access: "staff",
       area: "users",
       what: "remove a staff member (not the last Admin)",
+      sample: { ids: { id: "staff member" } },
       handler: async (req, _res, viewer) => {
         await adminUsers.remove(id(req), viewer);
         return { acknowledged: true, deletedCount: 1 };
@@ -67,6 +76,7 @@ export function userRoutes({ adminUsers, staff, twoFactor }: Services): ApiRoute
       access: "staff",
       area: "users",
       what: "reset a staff member's two-factor sign-in (a lost phone): their sessions end, they enrol again",
+      sample: { ids: { id: "staff member with two-factor" } },
       handler: async (req, _res, viewer) => {
         await twoFactor.resetForStaff(id(req), viewer);
         return { acknowledged: true };
