@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { articleStateSchema } from "#domain/article-edits.ts";
+import { articleStateSchema, type ArticleInput } from "#domain/article-edits.ts";
 import { articleSlug, type ArticleAccess, type ArticleState } from "#domain/articles.ts";
 import { parseWith } from "#domain/validation.ts";
 import { articles, articleVersions, user } from "#server/db/schema.ts";
@@ -10,6 +10,26 @@ import { after, locked, recordVersion, save } from "./context.ts";
 import { applyTransition, authorOf, checkImages, claimSlug, parseInput } from "./input.ts";
 import { ARTICLE_ENTITY, NOT_FOUND, type ArticlesServiceDeps } from "./model.ts";
 import { publishOnTime } from "./schedule.ts";
+
+/** The form's fields as an article stores them: its address, its cleaned body and its byline as decided. */
+const stored = (
+  fields: ArticleInput,
+  slug: string,
+  bodyHtml: string,
+  author: { authorId: string | null; authorName: string },
+) => ({
+  slug,
+  title: fields.title,
+  excerpt: fields.excerpt,
+  coverImage: fields.coverImage,
+  bodyHtml,
+  access: fields.access,
+  tags: fields.tags,
+  ...author,
+  seoTitle: fields.seoTitle,
+  seoDescription: fields.seoDescription,
+  seoImage: fields.seoImage,
+});
 
 /** A new article (version 1), a draft unless the input's intent says otherwise; its author is its writer by default. */
 export async function create(
@@ -36,18 +56,8 @@ export async function create(
       const [row] = await tx
         .insert(articles)
         .values({
-          slug,
-          title: fields.title,
-          excerpt: fields.excerpt,
-          coverImage: fields.coverImage,
-          bodyHtml,
-          access: fields.access,
-          tags: fields.tags,
+          ...stored(fields, slug, bodyHtml, author),
           tagSlugs: fields.tags.map(articleSlug),
-          ...author,
-          seoTitle: fields.seoTitle,
-          seoDescription: fields.seoDescription,
-          seoImage: fields.seoImage,
           ...times,
           version: 1,
           createdAt: at,
@@ -81,27 +91,7 @@ export async function update(
       const times = applyTransition(deps, before, fields.intent, fields.publishAt);
       await checkImages(tx, fields);
       const author = await authorOf(tx, fields.authorId, actor, before);
-      const modified = await save(
-        deps,
-        tx,
-        audit,
-        actor,
-        before,
-        {
-          slug,
-          title: fields.title,
-          excerpt: fields.excerpt,
-          coverImage: fields.coverImage,
-          bodyHtml,
-          access: fields.access,
-          tags: fields.tags,
-          ...author,
-          seoTitle: fields.seoTitle,
-          seoDescription: fields.seoDescription,
-          seoImage: fields.seoImage,
-        },
-        times,
-      );
+      const modified = await save(deps, tx, audit, actor, before, stored(fields, slug, bodyHtml, author), times);
       return { modified, slug };
     }),
   );
