@@ -223,202 +223,240 @@ const ratio = (a: Figure | undefined, b: Figure | undefined) => (a && b ? a.rps 
 const verdict = (value: number, goal: number) =>
   `${value.toFixed(2)} (goal ≥ ${goal}: ${value >= goal ? "met" : "NOT met"})`;
 
-async function main() {
-  const { pgServer, databaseUrl } = await prepare(scratch);
+type App = Awaited<ReturnType<typeof startApp>>;
+type Who = WorkRow[2];
 
-  const env = (url: string, dir: string) => ({
-    DATABASE_URL: url,
-    DATA_DIR: path.join(scratch, dir),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    RATE_LIMIT_PUBLIC_FORMS: "1000",
-    WEB_CONCURRENCY: String(PROCESSES),
-    // Staff sign in with a password alone here: with a second factor due, every back-office row measured the redirect
-    // to /account/security (and every admin REST row a 403) instead of the page.
-    ADMIN_2FA: "optional",
-  });
-  const app = await startApp(env(databaseUrl, "app"));
+/** The two apps, the nearly empty shop's and the one that gets the orders, and who is signed in on each. */
+interface Bench {
+  app: App;
+  emptyApp: App;
+  cookies: Record<Who, string>;
+  emptyCookies: Record<Who, string>;
+  figures: Record<string, Figure>;
+}
+
+const appEnv = (url: string, dir: string) => ({
+  DATABASE_URL: url,
+  DATA_DIR: path.join(scratch, dir),
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  RATE_LIMIT_PUBLIC_FORMS: "1000",
+  WEB_CONCURRENCY: String(PROCESSES),
+  // Staff sign in with a password alone here: with a second factor due, every back-office row measured the redirect
+  // to /account/security (and every admin REST row a 403) instead of the page.
+  ADMIN_2FA: "optional",
+});
+
+async function startApps(connection: pg.ClientConfig, databaseUrl: string) {
+  const app = await startApp(appEnv(databaseUrl, "app"));
   // A second app on a database that stays empty: each signed-in row is measured on both back to back, so that the
   // ratio compares figures taken under the same load of this shared machine.
-  const setup = new pg.Client(pgServer.connection);
+  const setup = new pg.Client(connection);
   await setup.connect();
   await setup.query("create database bench_empty");
   await setup.end();
-  const emptyApp = await startApp(env(databaseUrl.replace("/bench?", "/bench_empty?"), "app-empty"));
+  const emptyApp = await startApp(appEnv(databaseUrl.replace("/bench?", "/bench_empty?"), "app-empty"));
+  return { app, emptyApp };
+}
+
+async function signInBoth(app: App, emptyApp: App) {
+  const cookies = { admin: await signIn(app.url, ADMIN), customer: await signIn(app.url, CUSTOMER, true) };
+  const emptyCookies = {
+    admin: await signIn(emptyApp.url, ADMIN),
+    customer: await signIn(emptyApp.url, CUSTOMER, true),
+  };
+  return { cookies, emptyCookies };
+}
+
+/** The static servers of anonymous /'s very bytes. */
+async function homeReferences(appUrl: string) {
+  const home = await fetch(`${appUrl}/`);
+  const homeBytes = Buffer.from(await home.arrayBuffer());
+  const references = await staticReferences(homeBytes, home.headers.get("content-type") ?? "text/html");
+  console.log(
+    `\nanonymous / is ${(homeBytes.length / 1024).toFixed(1)} KB; the app runs ${PROCESSES} processes, nginx as many workers`,
+  );
+  return references;
+}
+
+/** The public pages, anonymous and signed in, and /api/me, on the app that gets the orders. */
+async function measure({ app, cookies, figures }: Bench, phase: string) {
+  console.log(`\n${phase}`);
+  const as = (cookie: string) => ({ headers: { cookie } });
+  const f = (name: string, url: string, options?: Parameters<typeof wrk>[2]) =>
+    (figures[`${phase}:${name}`] = wrk(name, url, options));
+  const customerPages = await withRoleCookie(app.url, cookies.customer);
+  const adminPages = await withRoleCookie(app.url, cookies.admin);
+  f("anonymous /", `${app.url}/`);
+  f("signed-in /", `${app.url}/`, as(customerPages));
+  f("signed-in / (admin)", `${app.url}/`, as(adminPages));
+  f("anonymous /pricing", `${app.url}/pricing`);
+  f("signed-in /pricing", `${app.url}/pricing`, as(customerPages));
+  figures[`${phase}:anonymous /, random query strings`] = measureWith(
+    RANDOM_QUERY_LUA,
+    "anonymous /, random query strings",
+    `${app.url}/`,
+  );
+  // The other way (a): everyone gets the visitor's copy, and each view also asks who is signed in.
+  f("signed-in / without its role cookie (session looked up)", `${app.url}/`, as(cookies.customer));
+  f("GET /api/me (customer)", `${app.url}/api/me`, as(cookies.customer));
+}
+
+/** Where a row is measured on one shop, and as whom. */
+function target(bench: Bench, [, path, who, options]: WorkRow, phase: "empty" | "1M") {
+  return {
+    url: `${phase === "empty" ? bench.emptyApp.url : bench.app.url}${phase === "empty" ? (options?.few ?? path) : path}`,
+    cookie:
+      phase === "empty" ? bench.emptyCookies[who] : who === "admin" ? bench.cookies.admin : bench.cookies.customer,
+  };
+}
+
+/**
+ * The signed-in rows, each on the nearly empty shop and on the orders in the order few, many, many, few
+ * (a drift of the machine's load then weighs on both alike); each figure is the mean of its two.
+ */
+async function work(bench: Bench) {
+  console.log(`\nsigned-in pages, ${thousands(FEW_ORDERS)} and ${thousands(ORDERS)} orders, alternately`);
+  for (const row of WORK_RUN) {
+    const [name] = row;
+    const on = (phase: "empty" | "1M", warmUp?: { seconds: number; quiet: boolean }) => {
+      const { url, cookie } = target(bench, row, phase);
+      return wrk(`${name}, ${phase}`, url, { ...warmUp, connections: 10, headers: { cookie } });
+    };
+    // A row measures its page: a redirect (to sign in, to a second factor) or a refusal would be measured instead.
+    for (const phase of ["empty", "1M"] as const) {
+      const { url, cookie } = target(bench, row, phase);
+      const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name} (${phase}) answers ${res.status}, not 200`);
+    }
+    // Warm up both first (the first requests of a page compile code and fill caches).
+    on("empty", { seconds: 2, quiet: true });
+    on("1M", { seconds: 2, quiet: true });
+    const [a, b, c, d] = [on("empty"), on("1M"), on("1M"), on("empty")];
+    bench.figures[`empty:${name}`] = mean(a, d);
+    bench.figures[`1M:${name}`] = mean(b, c);
+  }
+}
+
+/** A row's goal with the orders, as the table states it. */
+function goalOf(name: string) {
+  return WORK.find(([n]) => n === name)?.[3]?.floor
+    ? "the floor of a signed-in page"
+    : WORK.find(([n]) => n === name)?.[2] === "admin"
+      ? "p97.5 ≤ 50 ms"
+      : name.startsWith("/dashboard")
+        ? "≥ 400 req/s"
+        : "";
+}
+
+function printFigures(figures: Record<string, Figure>) {
+  const g = (k: string) => figures[k];
+  const few = (name: string) => WORK.find(([n]) => n === name)?.[3]?.few;
+  console.log("\n## Figures\n");
+  console.log(
+    table([
+      ...(ONLY
+        ? []
+        : ([
+            [`nginx (${PROCESSES} workers), same bytes`, g("nginx"), ""],
+            ["bare node:http (one process), same bytes", g("node"), ""],
+          ] as Array<[string, Figure | undefined, string]>)),
+      ...[
+        ...(ONLY
+          ? []
+          : [
+              "anonymous /",
+              "signed-in /",
+              "signed-in / (admin)",
+              "anonymous /pricing",
+              "signed-in /pricing",
+              "anonymous /, random query strings",
+              "signed-in / without its role cookie (session looked up)",
+              "GET /api/me (customer)",
+            ]),
+        ...WORK_RUN.map(([name]) => name),
+      ].flatMap((name): Array<[string, Figure | undefined, string]> => [
+        [
+          `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders${few(name) ? `: ${few(name)}, their middle page` : ""}` : "empty database"}`,
+          g(`empty:${name}`),
+          "",
+        ],
+        [`${name}, ${thousands(ORDERS)} orders`, g(`1M:${name}`), goalOf(name)],
+      ]),
+    ]),
+  );
+}
+
+/** The public pages' ratios, and the ways of decision 025 not chosen. */
+function printPublicRatios(g: (k: string) => Figure | undefined) {
+  console.log(`- anonymous / ÷ nginx: ${verdict(ratio(g("1M:anonymous /"), g("nginx")), 0.8)}`);
+  console.log(`- signed-in / ÷ anonymous /: ${verdict(ratio(g("1M:signed-in /"), g("1M:anonymous /")), 0.8)}`);
+  console.log(
+    `- signed-in / (admin) ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / (admin)"), g("1M:anonymous /")), 0.8)}`,
+  );
+  console.log(
+    `- signed-in /pricing ÷ anonymous /pricing: ${verdict(ratio(g("1M:signed-in /pricing"), g("1M:anonymous /pricing")), 0.8)}`,
+  );
+  console.log(
+    `- anonymous / with random query strings ÷ without: ${verdict(ratio(g("1M:anonymous /, random query strings"), g("1M:anonymous /")), 0.8)}`,
+  );
+  // Way (a): one page view = the shared copy (as fast as anonymous) plus a per-person call (as costly as /api/me).
+  const anonymous = g("1M:anonymous /")?.rps ?? NaN;
+  const me = g("1M:GET /api/me (customer)")?.rps ?? NaN;
+  const perView = 1 / (1 / anonymous + 1 / me);
+  console.log(
+    `- for comparison, the ways not chosen (decision 025): (a) shared copy + per-person call, views/s ÷ anonymous /: ${(perView / anonymous).toFixed(2)} (${perView.toFixed(0)} views/s)`,
+  );
+  console.log(
+    `- for comparison: (b) without the role cookie (a session lookup per view) ÷ anonymous /: ${ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")).toFixed(2)}`,
+  );
+}
+
+function printRatios(figures: Record<string, Figure>) {
+  const g = (k: string) => figures[k];
+  console.log("\n## Ratios\n");
+  if (!ONLY) printPublicRatios(g);
+  for (const [name, , who, options] of WORK_RUN) {
+    if (who !== "admin") continue;
+    const f = g(`1M:${name}`);
+    const p975 = `p97.5 ${f ? f.p975.toFixed(1) : "-"} ms`;
+    if (options?.floor) {
+      console.log(`- ${name}, the floor of a signed-in page on this machine: ${p975}`);
+      continue;
+    }
+    const against = options?.against
+      ? `÷ ${options.against}, both with ${thousands(ORDERS)} orders: ${verdict(ratio(f, g(`1M:${options.against}`)), 0.8)}`
+      : `with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders${options?.few ? ` (on the few: ${options.few}, their middle page)` : ""}: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}`;
+    console.log(`- ${name} ${against}; ${p975} (goal ≤ 50: ${f && f.p975 <= 50 ? "met" : "NOT met"})`);
+  }
+  const dashboard = g("1M:/dashboard (customer, c10)");
+  if (dashboard)
+    console.log(
+      `- /dashboard with orders: ${dashboard.rps.toFixed(0)} req/s (goal ≥ 400: ${dashboard.rps >= 400 ? "met" : "NOT met"})`,
+    );
+}
+
+async function main() {
+  const { pgServer, databaseUrl } = await prepare(scratch);
+  const { app, emptyApp } = await startApps(pgServer.connection, databaseUrl);
   const figures: Record<string, Figure> = {};
   let references: Awaited<ReturnType<typeof staticReferences>> | undefined;
   try {
-    const adminCookie = await signIn(app.url, ADMIN);
-    const customerCookie = await signIn(app.url, CUSTOMER, true);
-    const emptyCookies = {
-      admin: await signIn(emptyApp.url, ADMIN),
-      customer: await signIn(emptyApp.url, CUSTOMER, true),
-    };
-    const home = await fetch(`${app.url}/`);
-    const homeBytes = Buffer.from(await home.arrayBuffer());
-    references = await staticReferences(homeBytes, home.headers.get("content-type") ?? "text/html");
-    console.log(
-      `\nanonymous / is ${(homeBytes.length / 1024).toFixed(1)} KB; the app runs ${PROCESSES} processes, nginx as many workers`,
-    );
-
-    const measure = async (phase: string) => {
-      console.log(`\n${phase}`);
-      const as = (cookie: string) => ({ headers: { cookie } });
-      const f = (name: string, url: string, options?: Parameters<typeof wrk>[2]) =>
-        (figures[`${phase}:${name}`] = wrk(name, url, options));
-      const customerPages = await withRoleCookie(app.url, customerCookie);
-      const adminPages = await withRoleCookie(app.url, adminCookie);
-      f("anonymous /", `${app.url}/`);
-      f("signed-in /", `${app.url}/`, as(customerPages));
-      f("signed-in / (admin)", `${app.url}/`, as(adminPages));
-      f("anonymous /pricing", `${app.url}/pricing`);
-      f("signed-in /pricing", `${app.url}/pricing`, as(customerPages));
-      figures[`${phase}:anonymous /, random query strings`] = measureWith(
-        RANDOM_QUERY_LUA,
-        "anonymous /, random query strings",
-        `${app.url}/`,
-      );
-      // The other way (a): everyone gets the visitor's copy, and each view also asks who is signed in.
-      f("signed-in / without its role cookie (session looked up)", `${app.url}/`, as(customerCookie));
-      f("GET /api/me (customer)", `${app.url}/api/me`, as(customerCookie));
-    };
-
-    /**
-     * The signed-in rows, each on the nearly empty shop and on the orders in the order few, many, many, few
-     * (a drift of the machine's load then weighs on both alike); each figure is the mean of its two.
-     */
-    const work = async () => {
-      console.log(`\nsigned-in pages, ${thousands(FEW_ORDERS)} and ${thousands(ORDERS)} orders, alternately`);
-      for (const [name, path, who, options] of WORK_RUN) {
-        const on = (phase: "empty" | "1M", warmUp?: { seconds: number; quiet: boolean }) =>
-          wrk(
-            `${name}, ${phase}`,
-            `${phase === "empty" ? emptyApp.url : app.url}${phase === "empty" ? (options?.few ?? path) : path}`,
-            {
-              ...warmUp,
-              connections: 10,
-              headers: {
-                cookie: phase === "empty" ? emptyCookies[who] : who === "admin" ? adminCookie : customerCookie,
-              },
-            },
-          );
-        // A row measures its page: a redirect (to sign in, to a second factor) or a refusal would be measured instead.
-        for (const phase of ["empty", "1M"] as const) {
-          const base = phase === "empty" ? emptyApp.url : app.url;
-          const res = await fetch(`${base}${phase === "empty" ? (options?.few ?? path) : path}`, {
-            headers: { cookie: phase === "empty" ? emptyCookies[who] : who === "admin" ? adminCookie : customerCookie },
-            redirect: "manual",
-          });
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`${name} (${phase}) answers ${res.status}, not 200`);
-        }
-        // Warm up both first (the first requests of a page compile code and fill caches).
-        on("empty", { seconds: 2, quiet: true });
-        on("1M", { seconds: 2, quiet: true });
-        const [a, b, c, d] = [on("empty"), on("1M"), on("1M"), on("empty")];
-        figures[`empty:${name}`] = mean(a, d);
-        figures[`1M:${name}`] = mean(b, c);
-      }
-    };
-
+    const bench: Bench = { app, emptyApp, ...(await signInBoth(app, emptyApp)), figures };
+    references = await homeReferences(app.url);
     if (!ONLY) {
       console.log("\nreferences (same bytes as anonymous /)");
       figures["nginx"] = wrk("nginx, static file", references.nginx);
       figures["node"] = wrk("bare node:http", references.node);
-      await measure("empty");
+      await measure(bench, "empty");
     }
     await insertOrders(pgServer.connection, "bench", ORDERS);
     await insertOrders(pgServer.connection, "bench_empty", FEW_ORDERS);
-    if (!ONLY) await measure("1M");
-    await work();
-
-    const g = (k: string) => figures[k];
-    const few = (name: string) => WORK.find(([n]) => n === name)?.[3]?.few;
-    console.log("\n## Figures\n");
-    console.log(
-      table([
-        ...(ONLY
-          ? []
-          : ([
-              [`nginx (${PROCESSES} workers), same bytes`, g("nginx"), ""],
-              ["bare node:http (one process), same bytes", g("node"), ""],
-            ] as Array<[string, Figure | undefined, string]>)),
-        ...[
-          ...(ONLY
-            ? []
-            : [
-                "anonymous /",
-                "signed-in /",
-                "signed-in / (admin)",
-                "anonymous /pricing",
-                "signed-in /pricing",
-                "anonymous /, random query strings",
-                "signed-in / without its role cookie (session looked up)",
-                "GET /api/me (customer)",
-              ]),
-          ...WORK_RUN.map(([name]) => name),
-        ].flatMap((name): Array<[string, Figure | undefined, string]> => [
-          [
-            `${name}, ${WORK.some(([n]) => n === name) ? `${thousands(FEW_ORDERS)} orders${few(name) ? `: ${few(name)}, their middle page` : ""}` : "empty database"}`,
-            g(`empty:${name}`),
-            "",
-          ],
-          [
-            `${name}, ${thousands(ORDERS)} orders`,
-            g(`1M:${name}`),
-            WORK.find(([n]) => n === name)?.[3]?.floor
-              ? "the floor of a signed-in page"
-              : WORK.find(([n]) => n === name)?.[2] === "admin"
-                ? "p97.5 ≤ 50 ms"
-                : name.startsWith("/dashboard")
-                  ? "≥ 400 req/s"
-                  : "",
-          ],
-        ]),
-      ]),
-    );
-    console.log("\n## Ratios\n");
-    if (!ONLY) {
-      console.log(`- anonymous / ÷ nginx: ${verdict(ratio(g("1M:anonymous /"), g("nginx")), 0.8)}`);
-      console.log(`- signed-in / ÷ anonymous /: ${verdict(ratio(g("1M:signed-in /"), g("1M:anonymous /")), 0.8)}`);
-      console.log(
-        `- signed-in / (admin) ÷ anonymous /: ${verdict(ratio(g("1M:signed-in / (admin)"), g("1M:anonymous /")), 0.8)}`,
-      );
-      console.log(
-        `- signed-in /pricing ÷ anonymous /pricing: ${verdict(ratio(g("1M:signed-in /pricing"), g("1M:anonymous /pricing")), 0.8)}`,
-      );
-      console.log(
-        `- anonymous / with random query strings ÷ without: ${verdict(ratio(g("1M:anonymous /, random query strings"), g("1M:anonymous /")), 0.8)}`,
-      );
-      // Way (a): one page view = the shared copy (as fast as anonymous) plus a per-person call (as costly as /api/me).
-      const anonymous = g("1M:anonymous /")?.rps ?? NaN;
-      const me = g("1M:GET /api/me (customer)")?.rps ?? NaN;
-      const perView = 1 / (1 / anonymous + 1 / me);
-      console.log(
-        `- for comparison, the ways not chosen (decision 025): (a) shared copy + per-person call, views/s ÷ anonymous /: ${(perView / anonymous).toFixed(2)} (${perView.toFixed(0)} views/s)`,
-      );
-      console.log(
-        `- for comparison: (b) without the role cookie (a session lookup per view) ÷ anonymous /: ${ratio(g("1M:signed-in / without its role cookie (session looked up)"), g("1M:anonymous /")).toFixed(2)}`,
-      );
-    }
-    for (const [name, , who, options] of WORK_RUN) {
-      if (who !== "admin") continue;
-      const f = g(`1M:${name}`);
-      const p975 = `p97.5 ${f ? f.p975.toFixed(1) : "-"} ms`;
-      if (options?.floor) {
-        console.log(`- ${name}, the floor of a signed-in page on this machine: ${p975}`);
-        continue;
-      }
-      const against = options?.against
-        ? `÷ ${options.against}, both with ${thousands(ORDERS)} orders: ${verdict(ratio(f, g(`1M:${options.against}`)), 0.8)}`
-        : `with ${thousands(ORDERS)} ÷ ${thousands(FEW_ORDERS)} orders${options?.few ? ` (on the few: ${options.few}, their middle page)` : ""}: ${verdict(ratio(f, g(`empty:${name}`)), 0.8)}`;
-      console.log(`- ${name} ${against}; ${p975} (goal ≤ 50: ${f && f.p975 <= 50 ? "met" : "NOT met"})`);
-    }
-    const dashboard = g("1M:/dashboard (customer, c10)");
-    if (dashboard)
-      console.log(
-        `- /dashboard with orders: ${dashboard.rps.toFixed(0)} req/s (goal ≥ 400: ${dashboard.rps >= 400 ? "met" : "NOT met"})`,
-      );
+    if (!ONLY) await measure(bench, "1M");
+    await work(bench);
+    printFigures(figures);
+    printRatios(figures);
   } finally {
     references?.stop();
     await emptyApp.stop();

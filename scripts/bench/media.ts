@@ -13,7 +13,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { photo } from "#tests/support/images.ts";
-import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith } from "./support";
+import { makeScratch, nginxServing, prepare, signIn, startApp, wrk as measureWith, type Figure } from "./support";
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-1" };
@@ -76,6 +76,63 @@ function probe(url: string) {
   };
 }
 
+/** Uploads photo `i` while /healthz is probed: its key, and its row of the table. */
+async function upload(appUrl: string, cookie: string, i: number): Promise<{ key: string; row: string }> {
+  const bytes = await photo24(i);
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), `photo-${i}.jpg`);
+  const health = probe(`${appUrl}/healthz`);
+  const started = performance.now();
+  const res = await fetch(`${appUrl}/api/media`, {
+    method: "POST",
+    body: form,
+    headers: { cookie, origin: appUrl },
+  });
+  const wall = performance.now() - started;
+  const waited = await health.stop();
+  const body = (await res.json()) as {
+    item?: { key: string; widths: number[]; avif: boolean };
+    timings?: { decode: number; webp: number; avif: number; total: number };
+    error?: string;
+  };
+  if (res.status !== 201 || !body.item || !body.timings) throw new Error(`upload failed: ${res.status} ${body.error}`);
+  const t = body.timings;
+  console.log(
+    `  upload ${i + 1} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): processing ${t.total} ms, request ${wall.toFixed(0)} ms`,
+  );
+  return {
+    key: body.item.key,
+    row: `| ${(bytes.length / 1024 / 1024).toFixed(1)} MB | ${t.decode} | ${t.webp} | ${t.avif} | ${t.total} | ${wall.toFixed(0)} | ${body.item.widths.join(", ")}${body.item.avif ? " (+AVIF)" : ""} | ${waited.p50.toFixed(1)} / ${waited.max.toFixed(1)} (${waited.count}) |`,
+  };
+}
+
+function printTables(
+  rows: string[],
+  baseline: Awaited<ReturnType<ReturnType<typeof probe>["stop"]>>,
+  ours: Figure,
+  theirs: Figure,
+) {
+  console.log("\n## Upload processing (ms)\n");
+  console.log(
+    "| file | decode | WebP | AVIF | processing | request | widths | /healthz p50 / max ms during it (answers) |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+  for (const r of rows) console.log(r);
+  console.log(
+    `\n/healthz over 3 s with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms (${baseline.count} answers)`,
+  );
+  console.log("\n## Serving a cached variant\n");
+  console.log("| server | req/s | p50 ms | p97.5 ms |");
+  console.log("| --- | ---: | ---: | ---: |");
+  for (const [name, f] of [
+    ["app (in-memory cache)", ours],
+    ["nginx (static file)", theirs],
+  ] as const) {
+    console.log(`| ${name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p975.toFixed(2)} |`);
+  }
+  console.log(`\napp ÷ nginx: ${(ours.rps / theirs.rps).toFixed(2)}`);
+}
+
 async function main() {
   const { pgServer, databaseUrl } = await prepare(scratch);
   const app = await startApp(
@@ -102,33 +159,9 @@ async function main() {
     let key = "";
     const rows: string[] = [];
     for (let i = 0; i < UPLOADS; i++) {
-      const bytes = await photo24(i);
-      const form = new FormData();
-      form.set("file", new Blob([new Uint8Array(bytes)], { type: "image/jpeg" }), `photo-${i}.jpg`);
-      const health = probe(`${app.url}/healthz`);
-      const started = performance.now();
-      const res = await fetch(`${app.url}/api/media`, {
-        method: "POST",
-        body: form,
-        headers: { cookie, origin: app.url },
-      });
-      const wall = performance.now() - started;
-      const waited = await health.stop();
-      const body = (await res.json()) as {
-        item?: { key: string; widths: number[]; avif: boolean };
-        timings?: { decode: number; webp: number; avif: number; total: number };
-        error?: string;
-      };
-      if (res.status !== 201 || !body.item || !body.timings)
-        throw new Error(`upload failed: ${res.status} ${body.error}`);
-      key = body.item.key;
-      const t = body.timings;
-      rows.push(
-        `| ${(bytes.length / 1024 / 1024).toFixed(1)} MB | ${t.decode} | ${t.webp} | ${t.avif} | ${t.total} | ${wall.toFixed(0)} | ${body.item.widths.join(", ")}${body.item.avif ? " (+AVIF)" : ""} | ${waited.p50.toFixed(1)} / ${waited.max.toFixed(1)} (${waited.count}) |`,
-      );
-      console.log(
-        `  upload ${i + 1} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): processing ${t.total} ms, request ${wall.toFixed(0)} ms`,
-      );
+      const uploaded = await upload(app.url, cookie, i);
+      key = uploaded.key;
+      rows.push(uploaded.row);
     }
 
     const variantUrl = `${app.url}/media/${key}-960.webp`;
@@ -139,25 +172,7 @@ async function main() {
     const ours = wrk("app, cached variant", variantUrl);
     const theirs = wrk("nginx, same bytes from a file", nginx.url);
 
-    console.log("\n## Upload processing (ms)\n");
-    console.log(
-      "| file | decode | WebP | AVIF | processing | request | widths | /healthz p50 / max ms during it (answers) |",
-    );
-    console.log("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |");
-    for (const r of rows) console.log(r);
-    console.log(
-      `\n/healthz over 3 s with nothing else running: p50 ${baseline.p50.toFixed(1)} ms, max ${baseline.max.toFixed(1)} ms (${baseline.count} answers)`,
-    );
-    console.log("\n## Serving a cached variant\n");
-    console.log("| server | req/s | p50 ms | p97.5 ms |");
-    console.log("| --- | ---: | ---: | ---: |");
-    for (const [name, f] of [
-      ["app (in-memory cache)", ours],
-      ["nginx (static file)", theirs],
-    ] as const) {
-      console.log(`| ${name} | ${f.rps.toFixed(0)} | ${f.p50.toFixed(2)} | ${f.p975.toFixed(2)} |`);
-    }
-    console.log(`\napp ÷ nginx: ${(ours.rps / theirs.rps).toFixed(2)}`);
+    printTables(rows, baseline, ours, theirs);
   } finally {
     nginx?.stop();
     await app.stop();

@@ -97,6 +97,145 @@ async function latencyOf(url: string, seconds: number, connections: number) {
   return { n: times.length, p50: at(0.5), p99: at(0.99) };
 }
 
+type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
+type Smtp = Awaited<ReturnType<typeof countingSmtp>>;
+
+/** A query on its own connection to the app's database. */
+const queryOn =
+  (url: string): Query =>
+  async <T>(text: string, params: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(text, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+
+/** Starts the built app on the database and the listener (again after the kill: the same DATA_DIR). */
+async function startApp(url: string, smtpUrl: string, dir: string, servers: RunningServer[]) {
+  const server = await startBuiltServer(
+    {
+      DATABASE_URL: url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      AUTH_SECRET: "bench-newsletter-secret-".padEnd(40, "x"),
+      SMTP_URL: smtpUrl,
+      NEWSLETTER_RATE_PER_MINUTE: process.env.NEWSLETTER_RATE_PER_MINUTE ?? "600000",
+      WEB_CONCURRENCY: "1",
+      NODE_ENV: "production",
+      PAYPAL_MODE: "simulator",
+      LOG_LEVEL: "warn",
+      ...(APP_HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${Number(APP_HEAP_MB)}` } : {}),
+    },
+    { dataDir: path.join(dir, "app") },
+  );
+  servers.push(server);
+  return server;
+}
+
+/** The subscribers inserted, then GET / measured before the send. */
+async function subscribersAndLatencyBefore(query: Query, appUrl: string) {
+  const t0 = Date.now();
+  await query(
+    `insert into subscribers (subemail, state, confirmed_at)
+       select 'reader' || g || '@example.org', 'confirmed', now() from generate_series(1, $1) g`,
+    [RECIPIENTS],
+  );
+  console.log(`inserted ${thousands(RECIPIENTS)} subscribers in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await latencyOf(appUrl, 2, CONNECTIONS); // warm up
+  const before = await latencyOf(appUrl, SECONDS, CONNECTIONS);
+  console.log(`GET / before the send: p50 ${before.p50.toFixed(1)} ms, p99 ${before.p99.toFixed(1)} ms (${before.n})`);
+  return before;
+}
+
+/** The letter written and sent, as the admin. */
+async function createAndSend(app: RunningServer) {
+  const cookie = await signIn(app.url, ADMIN);
+  const call = async (p: string, body: unknown) => {
+    const res = await fetch(`${app.url}/api${p}`, {
+      method: "POST",
+      headers: { cookie, origin: app.url, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const created = (await (
+    await call("/newsletters", { subject: SUBJECT, bodyText: "Hello.\n\nA benchmark.", audience: ["subscribers"] })
+  ).json()) as { insertedId: string };
+  const sendStarted = Date.now();
+  const sent = await call(`/newsletters/${created.insertedId}/send`, {});
+  console.log(`send: ${sent.status} ${await sent.text()} in ${Date.now() - sendStarted} ms (the audience expanded)`);
+  return { id: created.insertedId, sendStarted };
+}
+
+/** The app's RSS at the start, and its peak sampled every 200 ms until `stop`. */
+function sampleRss(pid: () => number) {
+  const startRss = rssMb(pid());
+  let peak = startRss;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid()));
+    } catch {
+      /* between the kill and the restart */
+    }
+  }, 200);
+  return { startRss, peak: () => peak, stop: () => clearInterval(sampler) };
+}
+
+/** kill -9 at half the send, then a restart: the new app, and how many mails were in flight. */
+async function killHalfWay(app: RunningServer, smtp: Smtp, query: Query, start: () => Promise<RunningServer>) {
+  while (smtp.copies() < RECIPIENTS / 2) await sleep(200);
+  await sleep(Math.floor(Math.random() * 500));
+  await app.stop("SIGKILL");
+  const inFlight = (
+    await query<{ n: number }>(`select count(*)::int as n from newsletter_recipients where status = 'sending'`)
+  )[0]!.n;
+  console.log(`kill -9 at ${thousands(smtp.copies())} mails (${inFlight} in flight); restarting`);
+  return { app: await start(), inFlight };
+}
+
+async function waitUntilSent(query: Query, id: string) {
+  const deadline = Date.now() + 4 * 3600_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error("The newsletter was not sent within 4 hours.");
+    const [n] = await query<{ state: string }>(`select state from newsletters where id = $1`, [id]);
+    if (n?.state === "sent" || n?.state === "partly-sent") break;
+    await sleep(1000);
+  }
+}
+
+function report(
+  smtp: Smtp,
+  {
+    seconds,
+    startRss,
+    peak,
+    endRss,
+    inFlight,
+  }: Record<"seconds" | "startRss" | "peak" | "endRss" | "inFlight", number>,
+) {
+  const multiple = [...smtp.byRecipient.values()].filter((ids) => ids.size !== 1).length;
+  const missing = RECIPIENTS - smtp.byRecipient.size;
+  const resent = smtp.copies() - smtp.byRecipient.size;
+  console.log(
+    `sent ${thousands(smtp.copies())} mails to ${thousands(smtp.byRecipient.size)} recipients in ${seconds.toFixed(0)} s ` +
+      `(${(smtp.copies() / seconds).toFixed(0)}/s)`,
+  );
+  console.log(
+    `app RSS: ${startRss.toFixed(0)} MB at the start, peak ${peak.toFixed(0)} MB, ${endRss.toFixed(0)} MB at the end` +
+      (APP_HEAP_MB ? ` (its JavaScript heap capped at ${Number(APP_HEAP_MB)} MB)` : ""),
+  );
+  console.log(
+    `exactly one mail each: ${missing === 0 && multiple === 0 ? "yes" : "NO"} (missing ${missing}, ` +
+      `with two Message-IDs ${multiple}; copies of the same Message-ID resent after the kill: ${resent}, ` +
+      `in flight at the kill: ${inFlight})`,
+  );
+  if (missing || multiple || resent > inFlight) process.exitCode = 1;
+}
+
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "atelier-bench-newsletter-"));
   const db = await startEmbeddedPostgres(dir, silentLogger);
@@ -105,120 +244,27 @@ async function main() {
   try {
     await withClient(db.connection, (c) => c.query("create database atelier"));
     const url = databaseUrl(db.connection, "atelier");
-    const query = async <T>(text: string, params: unknown[] = []) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query(text, params)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    };
-    const start = async () => {
-      const server = await startBuiltServer(
-        {
-          DATABASE_URL: url,
-          ADMIN_EMAIL: ADMIN.email,
-          ADMIN_PASSWORD: ADMIN.password,
-          AUTH_SECRET: "bench-newsletter-secret-".padEnd(40, "x"),
-          SMTP_URL: smtp.url,
-          NEWSLETTER_RATE_PER_MINUTE: process.env.NEWSLETTER_RATE_PER_MINUTE ?? "600000",
-          WEB_CONCURRENCY: "1",
-          NODE_ENV: "production",
-          PAYPAL_MODE: "simulator",
-          LOG_LEVEL: "warn",
-          ...(APP_HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${Number(APP_HEAP_MB)}` } : {}),
-        },
-        { dataDir: path.join(dir, "app") },
-      );
-      servers.push(server);
-      return server;
-    };
+    const query = queryOn(url);
+    const start = () => startApp(url, smtp.url, dir, servers);
     let app = await start();
-    const t0 = Date.now();
-    await query(
-      `insert into subscribers (subemail, state, confirmed_at)
-       select 'reader' || g || '@example.org', 'confirmed', now() from generate_series(1, $1) g`,
-      [RECIPIENTS],
-    );
-    console.log(`inserted ${thousands(RECIPIENTS)} subscribers in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    await latencyOf(app.url, 2, CONNECTIONS); // warm up
-    const before = await latencyOf(app.url, SECONDS, CONNECTIONS);
-    console.log(
-      `GET / before the send: p50 ${before.p50.toFixed(1)} ms, p99 ${before.p99.toFixed(1)} ms (${before.n})`,
-    );
-
-    const cookie = await signIn(app.url, ADMIN);
-    const call = async (p: string, body: unknown) => {
-      const res = await fetch(`${app.url}/api${p}`, {
-        method: "POST",
-        headers: { cookie, origin: app.url, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-      return res;
-    };
-    const created = (await (
-      await call("/newsletters", { subject: SUBJECT, bodyText: "Hello.\n\nA benchmark.", audience: ["subscribers"] })
-    ).json()) as { insertedId: string };
-    const sendStarted = Date.now();
-    const sent = await call(`/newsletters/${created.insertedId}/send`, {});
-    console.log(`send: ${sent.status} ${await sent.text()} in ${Date.now() - sendStarted} ms (the audience expanded)`);
+    const before = await subscribersAndLatencyBefore(query, app.url);
+    const { id, sendStarted } = await createAndSend(app);
 
     const pid = () => servers.at(-1)!.process.pid!;
-    const startRss = rssMb(pid());
-    let peak = startRss;
-    const sampler = setInterval(() => {
-      try {
-        peak = Math.max(peak, rssMb(pid()));
-      } catch {
-        /* between the kill and the restart */
-      }
-    }, 200);
+    const rss = sampleRss(pid);
     const during = await latencyOf(app.url, SECONDS, CONNECTIONS);
     console.log(
       `GET / during the send: p50 ${during.p50.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms (${during.n}); ` +
         `p99 ratio ${(during.p99 / before.p99).toFixed(2)}; ${thousands(smtp.copies())} mails sent so far`,
     );
     let inFlight = 0;
-    if (KILL) {
-      while (smtp.copies() < RECIPIENTS / 2) await sleep(200);
-      await sleep(Math.floor(Math.random() * 500));
-      await app.stop("SIGKILL");
-      inFlight = (
-        await query<{ n: number }>(`select count(*)::int as n from newsletter_recipients where status = 'sending'`)
-      )[0]!.n;
-      console.log(`kill -9 at ${thousands(smtp.copies())} mails (${inFlight} in flight); restarting`);
-      app = await start();
-    }
-    const deadline = Date.now() + 4 * 3600_000;
-    for (;;) {
-      if (Date.now() > deadline) throw new Error("The newsletter was not sent within 4 hours.");
-      const [n] = await query<{ state: string }>(`select state from newsletters where id = $1`, [created.insertedId]);
-      if (n?.state === "sent" || n?.state === "partly-sent") break;
-      await sleep(1000);
-    }
-    clearInterval(sampler);
+    if (KILL) ({ app, inFlight } = await killHalfWay(app, smtp, query, start));
+    await waitUntilSent(query, id);
+    rss.stop();
     const endRss = rssMb(pid());
     const seconds = (Date.now() - sendStarted) / 1000;
     await sleep(2000);
-    const multiple = [...smtp.byRecipient.values()].filter((ids) => ids.size !== 1).length;
-    const missing = RECIPIENTS - smtp.byRecipient.size;
-    const resent = smtp.copies() - smtp.byRecipient.size;
-    console.log(
-      `sent ${thousands(smtp.copies())} mails to ${thousands(smtp.byRecipient.size)} recipients in ${seconds.toFixed(0)} s ` +
-        `(${(smtp.copies() / seconds).toFixed(0)}/s)`,
-    );
-    console.log(
-      `app RSS: ${startRss.toFixed(0)} MB at the start, peak ${peak.toFixed(0)} MB, ${endRss.toFixed(0)} MB at the end` +
-        (APP_HEAP_MB ? ` (its JavaScript heap capped at ${Number(APP_HEAP_MB)} MB)` : ""),
-    );
-    console.log(
-      `exactly one mail each: ${missing === 0 && multiple === 0 ? "yes" : "NO"} (missing ${missing}, ` +
-        `with two Message-IDs ${multiple}; copies of the same Message-ID resent after the kill: ${resent}, ` +
-        `in flight at the kill: ${inFlight})`,
-    );
-    if (missing || multiple || resent > inFlight) process.exitCode = 1;
+    report(smtp, { seconds, startRss: rss.startRss, peak: rss.peak(), endRss, inFlight });
   } finally {
     for (const s of servers) await s.stop("SIGKILL").catch(() => {});
     await smtp.close();

@@ -8,6 +8,7 @@ import type { PageInfo } from "#domain/pagination.ts";
 import type { Db } from "../db/client";
 import { articles, articleSlugs } from "../db/schema";
 import { pageOf } from "../lib/paging";
+import { withDeps } from "../lib/with-deps";
 import type { Viewer } from "./accounts";
 
 /**
@@ -124,170 +125,191 @@ const PREVIEW_VIEWERS: { readonly [A in PreviewAs]: ArticleViewer } = {
   },
 };
 
-export function createBlogService({
-  db,
-  content,
-  orders,
-}: {
+interface BlogServiceDeps {
   db: Db;
   /** The content generation: a publish or unpublish notifies content_changed, which moves it. */
   content: { generation(): number };
   orders: { membership(viewer: Viewer): Promise<Membership> };
-}) {
-  let anyPublished: { generation: number; value: Promise<boolean> } | undefined;
-  let lastKnown = false;
+}
 
-  async function page(where: SQL, requested: unknown, perPage = BLOG_PAGE_SIZE) {
-    const { rows, page } = await pageOf(db, articles, { where, orderBy: newestFirst, page: requested, perPage });
-    return { articles: rows.map(cardOf), page };
-  }
+/** The dependencies, and whether any article is published as last asked (built once by the factory). */
+interface Blog extends BlogServiceDeps {
+  anyPublished: { generation: number; value: Promise<boolean> } | undefined;
+  lastKnown: boolean;
+}
 
-  /** Who is reading (see `viewer` below). */
-  async function readerOf(person: Viewer | null): Promise<ArticleViewer> {
-    if (!person) return VISITOR;
-    if (staffRoleOf(person)) return { staff: true, membership: { state: "none" } };
-    return { staff: false, membership: await orders.membership(person) };
-  }
+async function page({ db }: Blog, where: SQL, requested: unknown, perPage = BLOG_PAGE_SIZE) {
+  const { rows, page } = await pageOf(db, articles, { where, orderBy: newestFirst, page: requested, perPage });
+  return { articles: rows.map(cardOf), page };
+}
 
-  async function related(article: Pick<ArticleRow, "id" | "tagSlugs">, limit = 3): Promise<BlogCard[]> {
-    if (!article.tagSlugs.length) return [];
-    const rows = await db
-      .select()
-      .from(articles)
-      .where(
-        and(
-          published,
-          ne(articles.id, article.id),
-          sql`${articles.tagSlugs} && array[${sql.join(
-            article.tagSlugs.map((t) => sql`${t}`),
-            sql`, `,
-          )}]::text[]`,
+/** Who is reading (see `viewer` below). */
+async function readerOf({ orders }: Blog, person: Viewer | null): Promise<ArticleViewer> {
+  if (!person) return VISITOR;
+  if (staffRoleOf(person)) return { staff: true, membership: { state: "none" } };
+  return { staff: false, membership: await orders.membership(person) };
+}
+
+async function related({ db }: Blog, article: Pick<ArticleRow, "id" | "tagSlugs">, limit = 3): Promise<BlogCard[]> {
+  if (!article.tagSlugs.length) return [];
+  const rows = await db
+    .select()
+    .from(articles)
+    .where(
+      and(
+        published,
+        ne(articles.id, article.id),
+        sql`${articles.tagSlugs} && array[${sql.join(
+          article.tagSlugs.map((t) => sql`${t}`),
+          sql`, `,
+        )}]::text[]`,
+      ),
+    )
+    .orderBy(...newestFirst)
+    .limit(limit);
+  return rows.map(cardOf);
+}
+
+async function bySlug({ db }: Blog, slug: string): Promise<SlugLookup> {
+  const [row] = await db
+    .select()
+    .from(articles)
+    .where(and(eq(articles.slug, slug), published));
+  if (row) return { article: row };
+  const [moved] = await db
+    .select({ slug: articles.slug })
+    .from(articleSlugs)
+    .innerJoin(articles, eq(articles.id, articleSlugs.articleId))
+    .where(and(eq(articleSlugs.slug, slug), published));
+  return moved ? { movedTo: moved.slug } : null;
+}
+
+/**
+ * A published article's page for `person` (null: signed out): the article as they may read it and its related
+ * articles; or where an old address moved to; or null (no such published article).
+ */
+async function read(
+  blog: Blog,
+  slug: string,
+  person: Viewer | null,
+): Promise<ArticleReading | { movedTo: string } | null> {
+  const found = await bySlug(blog, slug);
+  if (!found || "movedTo" in found) return found;
+  const [reader, near] = await Promise.all([readerOf(blog, person), related(blog, found.article)]);
+  const article = articleFor(found.article, reader);
+  return { article, related: near, shared: !article.varies || person === null };
+}
+
+/** Any article (a draft too) as a visitor or a member would read it, for the staff preview; null: no such id. */
+async function preview(blog: Blog, id: string, as: PreviewAs): Promise<Omit<ArticleReading, "shared"> | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await blog.db.select().from(articles).where(eq(articles.id, id));
+  if (!row) return null;
+  return { article: articleFor(row, PREVIEW_VIEWERS[as]), related: await related(blog, row) };
+}
+
+/** Published articles, newest first, one page (a page beyond the end is the last). */
+function list(
+  blog: Blog,
+  requested: unknown,
+  perPage = BLOG_PAGE_SIZE,
+): Promise<{ articles: BlogCard[]; page: PageInfo }> {
+  return page(blog, published, requested, perPage);
+}
+
+/**
+ * Published articles with a tag (by its address part), newest first, one page, and the tag as typed (null when no
+ * published article has it: the page answers 404).
+ */
+async function byTag(blog: Blog, tagSlug: string, requested: unknown, perPage = BLOG_PAGE_SIZE) {
+  // Through the GIN index on tag_slugs.
+  const found = await page(
+    blog,
+    and(published, sql`${articles.tagSlugs} @> array[${tagSlug}]::text[]`)!,
+    requested,
+    perPage,
+  );
+  const tag = found.articles[0]?.tags.find((t) => t.slug === tagSlug)?.name ?? null;
+  return { ...found, tag };
+}
+
+/**
+ * The feed's articles, newest first, each as a visitor reads it (a split article's public part; a members-only
+ * one's nothing: the feed shows its excerpt).
+ */
+async function feed({ db }: Blog, limit = 20): Promise<BlogArticle[]> {
+  const rows = await db
+    .select()
+    .from(articles)
+    .where(published)
+    .orderBy(...newestFirst)
+    .limit(limit);
+  return rows.map((row) => articleFor(row, VISITOR));
+}
+
+/** What the sitemap lists: the published articles whose text anyone may read (public and split ones). */
+async function sitemap({ db }: Blog): Promise<SitemapArticle[]> {
+  const rows = await db
+    .select({ slug: articles.slug, updatedAt: articles.updatedAt, coverImage: articles.coverImage })
+    .from(articles)
+    .where(and(published, ne(articles.access, "members")))
+    .orderBy(...newestFirst);
+  return rows.map((r) => ({ slug: r.slug, lastModified: r.updatedAt, coverImage: r.coverImage }));
+}
+
+/**
+ * Whether any article is published (the header's Blog link): asked once per content generation, which publishing
+ * and unpublishing move on every instance (content_changed), so a page view costs no query for it.
+ */
+function hasPublished(blog: Blog): Promise<boolean> {
+  const generation = blog.content.generation();
+  if (!blog.anyPublished || blog.anyPublished.generation !== generation) {
+    const current = {
+      generation,
+      value: blog.db
+        .select({ one: sql<number>`1` })
+        .from(articles)
+        .where(published)
+        .limit(1)
+        .then(
+          (rows) => (blog.lastKnown = rows.length > 0),
+          // The database away: every page keeps its frame (the content snapshot serves the last content read),
+          // with the link as last known; asked again next time.
+          () => {
+            if (blog.anyPublished === current) blog.anyPublished = undefined;
+            return blog.lastKnown;
+          },
         ),
-      )
-      .orderBy(...newestFirst)
-      .limit(limit);
-    return rows.map(cardOf);
+    };
+    blog.anyPublished = current;
   }
+  return blog.anyPublished.value;
+}
 
-  async function bySlug(slug: string): Promise<SlugLookup> {
-    const [row] = await db
-      .select()
-      .from(articles)
-      .where(and(eq(articles.slug, slug), published));
-    if (row) return { article: row };
-    const [moved] = await db
-      .select({ slug: articles.slug })
-      .from(articleSlugs)
-      .innerJoin(articles, eq(articles.id, articleSlugs.articleId))
-      .where(and(eq(articleSlugs.slug, slug), published));
-    return moved ? { movedTo: moved.slug } : null;
-  }
-
+export function createBlogService(deps: BlogServiceDeps) {
+  const blog: Blog = { ...deps, anyPublished: undefined, lastKnown: false };
   return {
-    /**
-     * A published article's page for `person` (null: signed out): the article as they may read it and its related
-     * articles; or where an old address moved to; or null (no such published article).
-     */
-    async read(slug: string, person: Viewer | null): Promise<ArticleReading | { movedTo: string } | null> {
-      const found = await bySlug(slug);
-      if (!found || "movedTo" in found) return found;
-      const [reader, near] = await Promise.all([readerOf(person), related(found.article)]);
-      const article = articleFor(found.article, reader);
-      return { article, related: near, shared: !article.varies || person === null };
-    },
-
-    /** Any article (a draft too) as a visitor or a member would read it, for the staff preview; null: no such id. */
-    async preview(id: string, as: PreviewAs): Promise<Omit<ArticleReading, "shared"> | null> {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
-      const [row] = await db.select().from(articles).where(eq(articles.id, id));
-      if (!row) return null;
-      return { article: articleFor(row, PREVIEW_VIEWERS[as]), related: await related(row) };
-    },
+    read: withDeps(blog, read),
+    preview: withDeps(blog, preview),
 
     /**
      * Who is reading, built once per request: staff acting as staff (not while their second factor is due: decision
      * 059) see everything; anyone else by their membership (one read of their paid orders); a visitor has none.
      */
-    viewer: readerOf,
+    viewer: withDeps(blog, readerOf),
 
-    /** Published articles, newest first, one page (a page beyond the end is the last). */
-    list(requested: unknown, perPage = BLOG_PAGE_SIZE): Promise<{ articles: BlogCard[]; page: PageInfo }> {
-      return page(published, requested, perPage);
-    },
-
-    /**
-     * Published articles with a tag (by its address part), newest first, one page, and the tag as typed (null when no
-     * published article has it: the page answers 404).
-     */
-    async byTag(tagSlug: string, requested: unknown, perPage = BLOG_PAGE_SIZE) {
-      // Through the GIN index on tag_slugs.
-      const found = await page(
-        and(published, sql`${articles.tagSlugs} @> array[${tagSlug}]::text[]`)!,
-        requested,
-        perPage,
-      );
-      const tag = found.articles[0]?.tags.find((t) => t.slug === tagSlug)?.name ?? null;
-      return { ...found, tag };
-    },
+    list: withDeps(blog, list),
+    byTag: withDeps(blog, byTag),
 
     /** A published article by its address, or the address it moved to (an old slug: 301), or null. */
-    bySlug,
+    bySlug: withDeps(blog, bySlug),
 
     /** Up to `limit` published articles sharing a tag with `article`, newest first, itself left out. */
-    related,
+    related: withDeps(blog, related),
 
-    /**
-     * The feed's articles, newest first, each as a visitor reads it (a split article's public part; a members-only
-     * one's nothing: the feed shows its excerpt).
-     */
-    async feed(limit = 20): Promise<BlogArticle[]> {
-      const rows = await db
-        .select()
-        .from(articles)
-        .where(published)
-        .orderBy(...newestFirst)
-        .limit(limit);
-      return rows.map((row) => articleFor(row, VISITOR));
-    },
-
-    /** What the sitemap lists: the published articles whose text anyone may read (public and split ones). */
-    async sitemap(): Promise<SitemapArticle[]> {
-      const rows = await db
-        .select({ slug: articles.slug, updatedAt: articles.updatedAt, coverImage: articles.coverImage })
-        .from(articles)
-        .where(and(published, ne(articles.access, "members")))
-        .orderBy(...newestFirst);
-      return rows.map((r) => ({ slug: r.slug, lastModified: r.updatedAt, coverImage: r.coverImage }));
-    },
-
-    /**
-     * Whether any article is published (the header's Blog link): asked once per content generation, which publishing
-     * and unpublishing move on every instance (content_changed), so a page view costs no query for it.
-     */
-    hasPublished(): Promise<boolean> {
-      const generation = content.generation();
-      if (!anyPublished || anyPublished.generation !== generation) {
-        const current = {
-          generation,
-          value: db
-            .select({ one: sql<number>`1` })
-            .from(articles)
-            .where(published)
-            .limit(1)
-            .then(
-              (rows) => (lastKnown = rows.length > 0),
-              // The database away: every page keeps its frame (the content snapshot serves the last content read),
-              // with the link as last known; asked again next time.
-              () => {
-                if (anyPublished === current) anyPublished = undefined;
-                return lastKnown;
-              },
-            ),
-        };
-        anyPublished = current;
-      }
-      return anyPublished.value;
-    },
+    feed: withDeps(blog, feed),
+    sitemap: withDeps(blog, sitemap),
+    hasPublished: withDeps(blog, hasPublished),
   };
 }
 
