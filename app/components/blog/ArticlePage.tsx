@@ -1,30 +1,19 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import { blogPosting, jsonLdText } from "#domain/structured-data.ts";
 import type { BlogArticle, BlogCard } from "#server/services/blog.ts";
 import { ContentImage } from "../media/ContentImage";
+import { Breadcrumb } from "../sections/PageHeader";
 import { ArticleBody } from "./ArticleBody";
 import { ArticleCard, ArticleDateLine, ArticleTags } from "./ArticleCard";
+
+const BLOG_TRAIL = [{ label: "Blog", to: "/blog" }];
 
 /** The breadcrumb, the title and excerpt, the author and the date line. */
 function ArticleHeader({ article, timeZone }: { article: BlogArticle; timeZone: string }) {
   return (
     <header className="bg-sand">
       <div className="mx-auto w-full max-w-3xl px-5 py-12 sm:px-8 sm:py-16">
-        <nav aria-label="Breadcrumb" className="text-sm text-mist">
-          <ol className="flex flex-wrap gap-2">
-            <li>
-              <Link to="/" className="hover:text-clay">
-                Home
-              </Link>
-            </li>
-            <li aria-hidden="true">/</li>
-            <li>
-              <Link to="/blog" className="hover:text-clay">
-                Blog
-              </Link>
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb trail={BLOG_TRAIL} />
         <h1 className="mt-4 text-4xl leading-tight text-forest sm:text-5xl">{article.title}</h1>
         {article.excerpt ? <p className="section-lead">{article.excerpt}</p> : null}
         <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2">
