@@ -16,6 +16,8 @@ export async function run(
   const { pool, dir, remote, logger, now } = backups;
   const startedAt = now();
   let backup: CreatedBackup | undefined;
+  // Whether the failure is the bucket's: only once the archive is written, verified and pruned here is it uploaded.
+  let uploading = false;
   try {
     backup = await createBackup(pool, { dir, reason });
     const verified = await verifyArchive(backup.file, backup.manifest);
@@ -24,11 +26,12 @@ export async function run(
       "backup written",
     );
     await prune(backups, backup.name);
+    uploading = remote !== undefined;
     const uploaded = await uploadToBucket(backups, backup, verified);
     return { ...backup, uploaded };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const upload = backup !== undefined && remote !== undefined;
+    const upload = uploading && backup !== undefined && remote !== undefined;
     logger.error({ error: message, dir, reason }, upload ? "backup upload failed" : "backup failed");
     await backups.db
       .transaction((tx) =>
