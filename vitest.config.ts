@@ -1,11 +1,14 @@
 import { defineConfig } from "vitest/config";
 import { inlineScripts } from "./scripts/inline-script-plugin.mjs";
+import { LongestFirst } from "./tests/support/sequencer.ts";
 
 /** `?inline-script` imports give the script as the build bundles it (the tests compare it with the pages' own). */
 const plugins = [inlineScripts()];
 
 export default defineConfig({
   test: {
+    // The longest files first (tests/durations.json), so that no long file starts when the other worker is nearly done.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         plugins,
