@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toZonedInput } from "#domain/zoned-time.ts";
 import { CUSTOMER_PASSWORD, signUpStaff } from "../support/accounts";
@@ -35,6 +36,8 @@ const articleRow = async (id: string) =>
 
 describe("an Editor's article", () => {
   it("is written with a heading, a library image and the members-only marker, scheduled, and restored", async () => {
+    // Its own title each attempt (a second attempt after a failure would meet the first one's address).
+    const title = `Warm whites for a north-facing hall ${randomUUID().slice(0, 6)}`;
     const page = await newPage(env.browser, env.server.url);
     await logIn(page, EDITOR, CUSTOMER_PASSWORD);
     // The list and other back-office pages do not load the editor.
@@ -49,13 +52,17 @@ describe("an Editor's article", () => {
     await main(page).getByTestId("new-article").click();
     await page.waitForURL((u) => u.pathname === "/articles/new");
     const form = main(page).getByTestId("article-form");
-    await form.getByLabel("Title", { exact: true }).fill("Warm whites for a north-facing hall");
+    await form.getByLabel("Title", { exact: true }).fill(title);
     await form.getByLabel("Excerpt (shown in lists and under the title)").fill("Three whites we trust in cool light.");
     const body = form.getByTestId("rich-text-body");
     await expect.poll(() => body.isVisible(), { timeout: 20_000 }).toBe(true);
     expect(scripts.some((s) => /RichTextEditor/.test(s))).toBe(true);
+    // The editor takes the focus back a frame after a toolbar button's command: typing waits for it.
+    const editorFocused = () =>
+      expect.poll(() => body.evaluate((el) => el.contains(document.activeElement))).toBe(true);
     await body.click();
     await form.getByRole("button", { name: "H2: heading" }).click();
+    await editorFocused();
     await page.keyboard.type("Start with the floor");
     await page.keyboard.press("Enter");
     await page.keyboard.type("A pale oak floor bounces what light there is.");
@@ -67,6 +74,7 @@ describe("an Editor's article", () => {
     await expect.poll(() => picker.isVisible()).toBe(false);
     await form.getByTestId("editor-marker").click();
     await expect.poll(() => body.getByText("Members only below this line").count()).toBe(1);
+    await editorFocused();
     await page.keyboard.type("The three paint names, with their codes, for members.");
     expect(await body.getByText("Members only below this line").count()).toBe(1);
     await form.getByLabel("Who may read it").selectOption("split");
@@ -109,7 +117,7 @@ describe("an Editor's article", () => {
     await dialog.getByTestId("confirm-restore").click();
     await expect.poll(() => toast(page, "Restored: the article is now version").count()).toBeGreaterThan(0);
     const restored = await articleRow(id);
-    expect(restored).toMatchObject({ title: "Warm whites for a north-facing hall", state: "scheduled" });
+    expect(restored).toMatchObject({ title, state: "scheduled" });
     await expect
       .poll(() => main(page).getByTestId("article-history").getByRole("listitem").count())
       .toBe(restored.version);
